@@ -1,0 +1,46 @@
+# vkconv_add_shader(NAME <variant> SOURCE <file.comp> [DEFINES A=1 ...] [REQUIRES COOPMAT|BF16_TYPE ...])
+# compiles one SPIR-V variant at build time, validates it with spirv-val and queues it for
+# embedding.  Variants whose REQUIRES the compiler lacks are skipped (said at configure time).
+set_property(GLOBAL PROPERTY VKCONV_SHADER_NAMES "")
+set_property(GLOBAL PROPERTY VKCONV_SHADER_SPVS "")
+file(GLOB VKCONV_SHADER_INCLUDES CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/shaders/include/*.glsl")
+
+function(vkconv_add_shader)
+  cmake_parse_arguments(A "" "NAME;SOURCE" "DEFINES;REQUIRES" ${ARGN})
+  foreach(req ${A_REQUIRES})
+    if(NOT VKCONV_HAVE_${req})
+      message(STATUS "vkconv: skipping shader ${A_NAME} (compiler lacks ${req})")
+      return()
+    endif()
+  endforeach()
+  set(_src "${CMAKE_SOURCE_DIR}/shaders/${A_SOURCE}")
+  set(_spv "${CMAKE_BINARY_DIR}/spirv/${A_NAME}.spv")
+  set(_defs "")
+  foreach(d ${A_DEFINES})
+    list(APPEND _defs "-D${d}")
+  endforeach()
+  add_custom_command(
+    OUTPUT "${_spv}"
+    COMMAND ${GLSLANG_VALIDATOR} -V --target-env vulkan1.3 --quiet -I${CMAKE_SOURCE_DIR}/shaders/include ${_defs} "${_src}" -o "${_spv}"
+    COMMAND ${SPIRV_VAL} --target-env vulkan1.3 "${_spv}"
+    DEPENDS "${_src}" ${VKCONV_SHADER_INCLUDES}
+    COMMENT "glslang + spirv-val: ${A_NAME}"
+    VERBATIM)
+  set_property(GLOBAL APPEND PROPERTY VKCONV_SHADER_NAMES "${A_NAME}")
+  set_property(GLOBAL APPEND PROPERTY VKCONV_SHADER_SPVS "${_spv}")
+endfunction()
+
+# Generates one .cpp holding every compiled variant as an aligned byte array plus a lookup table.
+function(vkconv_embed_shaders target)
+  get_property(_names GLOBAL PROPERTY VKCONV_SHADER_NAMES)
+  get_property(_spvs GLOBAL PROPERTY VKCONV_SHADER_SPVS)
+  set(_out "${CMAKE_BINARY_DIR}/generated/embedded_shaders.cpp")
+  add_custom_command(
+    OUTPUT "${_out}"
+    COMMAND ${CMAKE_COMMAND} "-DNAMES=${_names}" "-DSPVS=${_spvs}" "-DOUT=${_out}" -P "${CMAKE_SOURCE_DIR}/cmake/EmbedSpirv.cmake"
+    DEPENDS ${_spvs} "${CMAKE_SOURCE_DIR}/cmake/EmbedSpirv.cmake"
+    COMMENT "Embedding SPIR-V"
+    VERBATIM)
+  add_library(${target} OBJECT "${_out}")
+  target_include_directories(${target} PRIVATE "${CMAKE_SOURCE_DIR}/src")
+endfunction()

@@ -1,0 +1,94 @@
+// A Context is vkconv's handle on one Vulkan device and one compute queue.  Either vkconv
+// creates the instance and device (Context::create), or it adopts the application's
+// (Context::adopt) and never destroys them.  Functions are loaded with volk into the
+// context's own tables; the application's global Vulkan function pointers are never touched.
+// Contexts are not thread-safe: use one per thread or lock around calls.
+#pragma once
+#include <vulkan/vulkan_core.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "vkconv/device_caps.hpp"
+#include "vkconv/export.hpp"
+
+struct VolkDeviceTable;
+
+namespace vkconv {
+
+struct ContextCreateInfo {
+    // Device: index or case-insensitive name substring.  Empty: $VKCONV_DEVICE, else the
+    // first discrete GPU, else integrated, else virtual, else CPU (lavapipe).
+    std::string device;
+    // Khronos validation layer with a debug messenger; also turned on by VKCONV_VALIDATION=1.
+    bool enableValidation = false;
+    // Called for every validation message (after counting it); default prints to stderr.
+    std::function<void(const std::string&)> onValidationMessage;
+    // Directory of the on-disk pipeline cache.  Empty: $VKCONV_CACHE_DIR, else
+    // $XDG_CACHE_HOME/vkconv, else ~/.cache/vkconv.  "none" disables the disk cache.
+    std::string pipelineCacheDir;
+    // Loader entry point; null: vkconv loads the system's libvulkan.
+    PFN_vkGetInstanceProcAddr getInstanceProcAddr = nullptr;
+};
+
+struct ContextAdoptInfo {
+    VkInstance instance = VK_NULL_HANDLE;
+    VkPhysicalDevice physicalDevice = VK_NULL_HANDLE;
+    VkDevice device = VK_NULL_HANDLE;
+    uint32_t queueFamilyIndex = 0;   // must support compute
+    VkQueue queue = VK_NULL_HANDLE;  // vkconv submits to it only in run()/upload/download helpers
+    uint32_t apiVersion = VK_API_VERSION_1_3;  // the instance's apiVersion (>= 1.3)
+    // The device extensions the application enabled; vkconv uses nothing else.
+    std::vector<std::string> enabledDeviceExtensions;
+    // The VkPhysicalDeviceFeatures2 chain given to vkCreateDevice (null: vkconv assumes only
+    // core 1.3 required features).  Used to know which optional features may be used.
+    const VkPhysicalDeviceFeatures2* enabledFeatures = nullptr;
+    std::string pipelineCacheDir;  // as in ContextCreateInfo
+    PFN_vkGetInstanceProcAddr getInstanceProcAddr = nullptr;
+};
+
+struct ContextImpl;
+
+class VKCONV_API Context {
+public:
+    static Context create(const ContextCreateInfo& info = {});
+    static Context adopt(const ContextAdoptInfo& info);
+
+    Context(Context&&) noexcept;
+    Context& operator=(Context&&) noexcept;
+    Context(const Context&) = delete;
+    Context& operator=(const Context&) = delete;
+    ~Context();  // waits for the device only if vkconv owns it
+
+    const DeviceCaps& caps() const;
+    VkInstance instance() const;
+    VkPhysicalDevice physicalDevice() const;
+    VkDevice device() const;
+    VkQueue queue() const;
+    uint32_t queueFamilyIndex() const;
+    bool ownsDevice() const;
+    const VolkDeviceTable& table() const;  // the context's device function table
+
+    // Records into a transient command buffer, submits it to the context's queue and waits.
+    void submitAndWait(const std::function<void(VkCommandBuffer)>& record);
+
+    // Number of validation-layer messages seen (0 when validation is off).
+    uint64_t validationMessages() const;
+
+    // Writes the pipeline cache to disk now (also done on destruction).
+    void savePipelineCache();
+
+    ContextImpl& impl() const { return *impl_; }
+
+private:
+    explicit Context(std::unique_ptr<ContextImpl> impl);
+    std::unique_ptr<ContextImpl> impl_;
+};
+
+// Lists the physical devices vkconv can see (index, name, type), without creating a device.
+VKCONV_API std::vector<std::string> listDevices();
+
+}  // namespace vkconv

@@ -1,0 +1,72 @@
+// Everything vkconv needs to know about a device, gathered once when a Context is made.
+#pragma once
+#include <vulkan/vulkan_core.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "vkconv/export.hpp"
+
+namespace vkconv {
+
+enum class AmdArch : uint32_t { None = 0, GCN, RDNA1, RDNA2, RDNA3, RDNA4 };
+const char* toString(AmdArch a);
+
+struct CoopMatConfig {
+    uint32_t m = 0, n = 0, k = 0;
+    VkComponentTypeKHR a{}, b{}, c{}, result{};
+    bool saturatingAccumulation = false;
+    VkScopeKHR scope{};
+    std::string toString() const;  // "16x16x16 f16*f16+f32->f32 subgroup"
+};
+
+struct DeviceCaps {
+    // Identity
+    uint32_t vendorId = 0, deviceId = 0;
+    std::string deviceName, driverName, driverInfo;
+    VkDriverId driverId{};
+    uint32_t driverVersion = 0, apiVersion = 0;
+    VkPhysicalDeviceType deviceType{};
+    uint8_t pipelineCacheUUID[VK_UUID_SIZE]{};
+    AmdArch amdArch = AmdArch::None;
+
+    // Compute limits
+    uint32_t subgroupSize = 0, minSubgroupSize = 0, maxSubgroupSize = 0;
+    bool subgroupSizeControl = false;     // compute pipelines may require a subgroup size
+    bool computeFullSubgroups = false;
+    uint32_t maxSharedMemory = 0, maxWorkgroupInvocations = 0;
+    uint32_t maxWorkgroupSize[3]{}, maxWorkgroupCount[3]{};
+    uint64_t maxStorageBufferRange = 0;
+    uint32_t maxPushConstantsSize = 0;
+    uint32_t minStorageBufferOffsetAlignment = 0;
+
+    // Arithmetic and storage types (features that vkconv enabled on the device)
+    bool shaderFloat16 = false, shaderInt8 = false, shaderInt16 = false, shaderInt64 = false;
+    bool storageBuffer16BitAccess = false, storageBuffer8BitAccess = false;
+    bool bfloat16Type = false, bfloat16CooperativeMatrix = false;  // VK_KHR_shader_bfloat16
+    bool subgroupArithmetic = false, subgroupShuffle = false;
+    bool vulkanMemoryModel = false;
+
+    // Cooperative matrix (VK_KHR_cooperative_matrix), as reported by the device
+    bool cooperativeMatrix = false;
+    std::vector<CoopMatConfig> coopMatConfigs;
+
+    // Timing
+    bool timestamps = false;         // the compute queue can write timestamps
+    float timestampPeriod = 0.0f;    // ns per tick
+    uint32_t timestampValidBits = 0;
+    uint64_t timestampMask = 0;      // mask applied to raw query results
+
+    // Extensions vkconv uses
+    bool pushDescriptor = false;
+    bool pipelineExecutableInfo = false;  // VK_KHR_pipeline_executable_properties
+
+    std::string apiVersionString() const;
+    std::string driverVersionString() const;  // vendor-specific encoding decoded
+    std::string deviceTypeString() const;
+    VKCONV_API std::string toText() const;
+    VKCONV_API std::string toJson() const;  // a JSON object (no trailing newline)
+};
+
+}  // namespace vkconv

@@ -1,0 +1,67 @@
+// A Plan binds one ConvDesc to one algorithm, tile configuration and compiled pipeline on one
+// Context.  Build it once (cheap to run afterwards, any number of times, with any buffers).
+//
+// record() into the caller's command buffer:
+//  * before: writes to input/filter/bias/residual must be made available to
+//    VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT / VK_ACCESS_2_SHADER_STORAGE_READ_BIT;
+//  * after: the output is written by VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT /
+//    VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT; place a barrier before reading it;
+//  * it changes the bound compute pipeline and push constants; multi-pass algorithms
+//    (split-K) place their own barriers between passes.
+// The Context must outlive the Plan.
+#pragma once
+#include <vulkan/vulkan_core.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "vkconv/buffer.hpp"
+#include "vkconv/conv_desc.hpp"
+#include "vkconv/export.hpp"
+
+namespace vkconv {
+
+class Context;
+
+struct PlanOptions {
+    std::string algorithm = "auto";  // "auto" or a name from algorithmNames()
+    uint32_t subgroupSize = 0;       // 0: the algorithm's default for this device
+};
+
+struct ConvTensors {
+    BufferView input, filter, bias, residual, output;
+    BufferView workspace;  // needed when Plan::workspaceSize() > 0
+};
+
+class AlgorithmInstance;
+
+class VKCONV_API Plan {
+public:
+    static Plan create(Context& ctx, const ConvDesc& desc, const PlanOptions& options = {});
+    Plan(Plan&&) noexcept;
+    Plan& operator=(Plan&&) noexcept;
+    ~Plan();
+
+    void record(VkCommandBuffer cmd, const ConvTensors& tensors) const;
+    void run(const ConvTensors& tensors) const;  // record + submit + wait on the context's queue
+
+    const ConvDesc& desc() const;
+    VkDeviceSize workspaceSize() const;
+    std::string algorithm() const;  // the algorithm chosen (never "auto")
+    std::string config() const;     // its tile configuration, e.g. "tile 128x64x16 sg32"
+
+private:
+    Plan(Context& ctx, const ConvDesc& desc, std::unique_ptr<AlgorithmInstance> impl);
+    Context* ctx_;
+    ConvDesc desc_;
+    std::unique_ptr<AlgorithmInstance> impl_;
+};
+
+// Every algorithm name Plan accepts, "auto" excluded.
+VKCONV_API std::vector<std::string> algorithmNames();
+
+// Why `algorithm` would decline `desc` on this context ("" when it accepts).
+VKCONV_API std::string whyUnsupported(Context& ctx, const ConvDesc& desc, const std::string& algorithm);
+
+}  // namespace vkconv

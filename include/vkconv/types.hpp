@@ -1,0 +1,27 @@
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace vkconv {
+
+// Storage type of activations, filters, bias and residual.  Arithmetic always accumulates in fp32.
+enum class DType : uint32_t { F32 = 0, F16 = 1, BF16 = 2 };
+enum class TensorLayout : uint32_t { NCHW = 0, NHWC = 1 };
+enum class FilterLayout : uint32_t { KCRS = 0, KRSC = 1 };  // KCRS is PyTorch's weight layout
+enum class Activation : uint32_t { None = 0, Relu = 1, Relu6 = 2, LeakyRelu = 3, Gelu = 4, Silu = 5, Sigmoid = 6 };
+
+constexpr uint32_t dtypeSize(DType t) { return t == DType::F32 ? 4u : 2u; }
+
+std::string_view toString(DType t);
+std::string_view toString(TensorLayout l);
+std::string_view toString(FilterLayout l);
+std::string_view toString(Activation a);
+
+// Parsers for command lines and CSV files; nullopt when the name is unknown.
+std::optional<DType> parseDType(std::string_view s);
+std::optional<TensorLayout> parseTensorLayout(std::string_view s);
+std::optional<FilterLayout> parseFilterLayout(std::string_view s);
+std::optional<Activation> parseActivation(std::string_view s);
+
+}  // namespace vkconv

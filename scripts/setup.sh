@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Installs what vkconv needs to build and test, and nothing twice.
+#
+# Debian 12 (bookworm): Mesa 25 from bookworm-backports (lavapipe + RADV's null device),
+# the system loader/validation layer/GoogleTest, and Debian 13's glslang, spirv-tools,
+# Vulkan headers and volk unpacked into a private prefix ($VKCONV_TOOLCHAIN, default
+# build/_toolchain) whose binaries run through Debian 13's own dynamic loader.  Debian 12's
+# glslang 12 cannot compile GL_KHR_cooperative_matrix, and its headers predate it.
+# Newer distributions (Debian 13+, Ubuntu 24.04+, Arch, Fedora): the system packages.
+#
+# Idempotent: a second run only checks and returns (well under a second).
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+prefix=${VKCONV_TOOLCHAIN:-$here/build/_toolchain}
+log() { printf '[setup] %s\n' "$*" >&2; }
+
+SUDO=
+if [ "$(id -u)" != 0 ]; then
+  command -v sudo >/dev/null && SUDO=sudo || { log "not root and no sudo: install packages by hand"; }
+fi
+
+. /etc/os-release
+id_like="${ID} ${ID_LIKE:-}"
+
+apt_missing() {  # prints the packages of "$@" that are not installed (name or name/suite)
+  local p
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}\n' "${p%%/*}" 2>/dev/null | grep -q 'install ok installed' || echo "$p"
+  done
+}
+
+mesa_major() { dpkg-query -W -f='${Version}' mesa-vulkan-drivers 2>/dev/null | sed -E 's/^([0-9]+).*/\1/'; }
+
+setup_bookworm() {
+  local base=(build-essential cmake ninja-build pkg-config python3 git libgtest-dev
+              libvulkan1 libvulkan-dev vulkan-validationlayers vulkan-tools)
+  local need; need=$(apt_missing "${base[@]}" mesa-vulkan-drivers)
+  local mm; mm=$(mesa_major); [ -n "$mm" ] && [ "$mm" -ge 24 ] || need="$need mesa-vulkan-drivers"
+  if [ -n "${need// /}" ]; then
+    local src=/etc/apt/sources.list.d/vkconv-bookworm-backports.sources
+    if ! grep -rqs 'bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+      log "adding bookworm-backports (Mesa 25: lavapipe with Vulkan 1.4, RADV null device)"
+      printf 'Types: deb\nURIs: http://deb.debian.org/debian\nSuites: bookworm-backports\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' | $SUDO tee "$src" >/dev/null
+    fi
+    log "installing:$need"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${base[@]}" >/dev/null
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends -t bookworm-backports mesa-vulkan-drivers >/dev/null
+  fi
+  setup_trixie_prefix
+}
+
+# Debian 13's shader toolchain + headers in a private prefix.  Its binaries need glibc 2.38+
+# and libstdc++ 14, so they run through the prefix's own ld.so with --library-path.
+setup_trixie_prefix() {
+  local stamp=$prefix/.complete-v1
+  [ -f "$stamp" ] && return 0
+  log "fetching Debian 13 glslang/spirv-tools/Vulkan headers/volk into $prefix"
+  local st=$prefix/apt
+  rm -rf "$prefix"; mkdir -p "$st/etc/sources.list.d" "$st/etc/preferences.d" "$st/lists/partial" "$st/cache/archives/partial" "$st/debs" "$prefix/root" "$prefix/bin"
+  : > "$st/status"
+  echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian trixie main" > "$st/etc/sources.list"
+  local o=(-o "Dir::Etc=$st/etc" -o "Dir::State=$st" -o "Dir::State::Lists=$st/lists" -o "Dir::Cache=$st/cache"
+           -o "Dir::State::status=$st/status" -o APT::Architecture=amd64 -o APT::Architectures=amd64
+           -o APT::Sandbox::User=root)
+  apt-get "${o[@]}" update -qq
+  (cd "$st/debs" && apt-get "${o[@]}" download -qq glslang-tools spirv-tools libvulkan-dev libvulkan-volk-dev libc6 libstdc++6 libgcc-s1)
+  local f; for f in "$st/debs"/*.deb; do dpkg-deb -x "$f" "$prefix/root"; done
+  local lib=$prefix/root/usr/lib/x86_64-linux-gnu
+  for t in glslangValidator spirv-val spirv-opt spirv-dis; do
+    printf '#!/bin/sh\nexec "%s/ld-linux-x86-64.so.2" --library-path "%s" "%s/root/usr/bin/%s" "$@"\n' "$lib" "$lib" "$prefix" "$t" > "$prefix/bin/$t"
+    chmod +x "$prefix/bin/$t"
+  done
+  "$prefix/bin/glslangValidator" --version >/dev/null
+  rm -rf "$st/lists" "$st/cache"
+  touch "$stamp"
+}
+
+setup_apt_new() {  # Debian 13+, Ubuntu 24.04+
+  local pk=(build-essential cmake ninja-build pkg-config python3 git libgtest-dev libvulkan1 libvulkan-dev
+            libvulkan-volk-dev vulkan-validationlayers vulkan-tools mesa-vulkan-drivers glslang-tools spirv-tools)
+  local need; need=$(apt_missing "${pk[@]}")
+  if [ -n "${need// /}" ]; then
+    log "installing:" $need
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $need >/dev/null
+  fi
+}
+
+case " $id_like " in
+  *" debian "*|*" ubuntu "*)
+    if [ "${ID}" = debian ] && [ "${VERSION_ID:-}" = 12 ]; then setup_bookworm; else setup_apt_new; fi ;;
+  *" arch "*)
+    pacman -Q glslang spirv-tools vulkan-headers vulkan-icd-loader volk vulkan-swrast vulkan-validation-layers gtest cmake ninja >/dev/null 2>&1 ||
+      $SUDO pacman -S --needed --noconfirm base-devel cmake ninja python glslang spirv-tools vulkan-headers vulkan-icd-loader volk vulkan-swrast vulkan-validation-layers vulkan-tools gtest ;;
+  *" fedora "*|*" rhel "*)
+    rpm -q glslang spirv-tools vulkan-headers vulkan-loader-devel volk-devel mesa-vulkan-drivers vulkan-validation-layers gtest-devel cmake ninja-build >/dev/null 2>&1 ||
+      $SUDO dnf install -y gcc-c++ cmake ninja-build python3 glslang spirv-tools vulkan-headers vulkan-loader-devel volk-devel mesa-vulkan-drivers vulkan-validation-layers vulkan-tools gtest-devel ;;
+  *) log "unknown distribution '$ID': install a C++20 compiler, CMake, Ninja, glslang >= 14, spirv-tools, Vulkan headers >= 1.3.255, volk, GoogleTest, a Vulkan driver and the validation layer" ;;
+esac

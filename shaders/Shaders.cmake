@@ -1,0 +1,6 @@
+# Every shipped SPIR-V variant: vkconv_add_shader(NAME SOURCE DEFINES REQUIRES).
+# Names follow <family>_<dtype>[_<variant>]; src/conv looks them up by that name.
+foreach(dt f32 f16 bf16)
+  string(TOUPPER ${dt} DT)
+  vkconv_add_shader(NAME direct_${dt} SOURCE direct.comp DEFINES DTYPE_${DT}=1)
+endforeach()

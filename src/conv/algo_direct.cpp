@@ -1,0 +1,50 @@
+// Level 0 "direct": one invocation per output element (shaders/direct.comp).  Accepts every
+// valid problem; the reference for all other algorithms and the router's last resort.
+#include "conv/algorithm.hpp"
+#include "conv/dispatch.hpp"
+#include "runtime/context_impl.hpp"
+
+namespace vkconv {
+
+namespace {
+
+constexpr uint32_t kWorkgroup = 64;
+
+class DirectInstance final : public AlgorithmInstance {
+public:
+    DirectInstance(ContextImpl& ctx, const ConvDesc& d) : ctx_(ctx), desc_(d), pc_(makePushConstants(d)) {
+        PipelineKey key;
+        key.shader = std::string("direct_") + dtypeSuffix(d.dtype);
+        key.spec = commonSpecConstants(d);
+        key.spec.push_back({kSpecWorkgroupSize, kWorkgroup});
+        key.pushConstantBytes = sizeof(ConvPushConstants);
+        key.bindings = kConvBindings;
+        pipeline_ = &ctx.pipelines->get(key);
+    }
+    void record(VkCommandBuffer cmd, const ConvTensors& t) const override {
+        bindConvTensors(ctx_, cmd, *pipeline_, t);
+        pushConstants(ctx_, cmd, *pipeline_, pc_);
+        dispatch1D(ctx_, cmd, uint64_t(desc_.outputElements()), kWorkgroup);
+    }
+    std::string name() const override { return "direct"; }
+    std::string config() const override { return "wg" + std::to_string(kWorkgroup) + " 1 output/invocation"; }
+
+private:
+    ContextImpl& ctx_;
+    ConvDesc desc_;
+    ConvPushConstants pc_;
+    const ComputePipeline* pipeline_;
+};
+
+}  // namespace
+
+std::string directWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions& opts) {
+    if (opts.subgroupSize) return "direct does not take a subgroup size";
+    return "";
+}
+
+std::unique_ptr<AlgorithmInstance> directInstantiate(ContextImpl& ctx, const ConvDesc& d, const PlanOptions&) {
+    return std::make_unique<DirectInstance>(ctx, d);
+}
+
+}  // namespace vkconv

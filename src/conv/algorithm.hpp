@@ -1,0 +1,37 @@
+// The algorithm interface.  Each algorithm lives in its own algo_*.cpp, says why it declines a
+// problem (or "" when it accepts), and instantiates a recorder bound to one ConvDesc.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "vkconv/plan.hpp"
+
+namespace vkconv {
+
+struct ContextImpl;
+
+class AlgorithmInstance {
+public:
+    virtual ~AlgorithmInstance() = default;
+    // tensors were checked against the desc by Plan (sizes, alignment, presence).
+    virtual void record(VkCommandBuffer cmd, const ConvTensors& tensors) const = 0;
+    virtual VkDeviceSize workspaceSize() const { return 0; }
+    virtual std::string name() const = 0;
+    virtual std::string config() const = 0;
+};
+
+struct Algorithm {
+    const char* name;
+    const char* summary;
+    // "" when the algorithm runs this problem on this device, else the reason it declines.
+    std::string (*whyNot)(const ContextImpl& ctx, const ConvDesc& desc, const PlanOptions& opts);
+    std::unique_ptr<AlgorithmInstance> (*instantiate)(ContextImpl& ctx, const ConvDesc& desc, const PlanOptions& opts);
+};
+
+const std::vector<Algorithm>& algorithms();              // registry, in level order
+const Algorithm* findAlgorithm(const std::string& name);
+// The router: picks algorithm (and leaves tile/subgroup choices to it) with no timing.
+const Algorithm& chooseAlgorithm(const ContextImpl& ctx, const ConvDesc& desc, const PlanOptions& opts);
+
+}  // namespace vkconv

@@ -1,0 +1,52 @@
+#include "conv/dispatch.hpp"
+
+#include "runtime/context_impl.hpp"
+
+namespace vkconv {
+
+void bindConvTensors(const ContextImpl& ctx, VkCommandBuffer cmd, const ComputePipeline& p, const ConvTensors& t,
+                     uint32_t bindingCount) {
+    const BufferView views[] = {t.input, t.filter, t.bias.empty() ? t.input : t.bias,
+                                t.residual.empty() ? t.input : t.residual, t.output,
+                                t.workspace.empty() ? t.output : t.workspace};
+    VkDescriptorBufferInfo infos[6];
+    VkWriteDescriptorSet writes[6];
+    for (uint32_t i = 0; i < bindingCount; ++i) {
+        infos[i] = {views[i].buffer, views[i].offset, views[i].size};
+        writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+        writes[i].dstBinding = i;
+        writes[i].descriptorCount = 1;
+        writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        writes[i].pBufferInfo = &infos[i];
+    }
+    ctx.dt.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline);
+    ctx.dt.vkCmdPushDescriptorSetKHR(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0, bindingCount, writes);
+}
+
+void pushConstants(const ContextImpl& ctx, VkCommandBuffer cmd, const ComputePipeline& p, const ConvPushConstants& pc) {
+    ctx.dt.vkCmdPushConstants(cmd, p.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof pc, &pc);
+}
+
+void dispatch1D(const ContextImpl& ctx, VkCommandBuffer cmd, uint64_t items, uint32_t workgroupSize) {
+    uint64_t groups = (items + workgroupSize - 1) / workgroupSize;
+    uint64_t maxX = ctx.caps.maxWorkgroupCount[0];
+    uint64_t x = groups < maxX ? groups : maxX;
+    uint64_t y = (groups + x - 1) / x;
+    if (y > ctx.caps.maxWorkgroupCount[1])
+        throw Error(ErrorCode::IndexOverflow, "dispatch of " + std::to_string(groups) + " workgroups exceeds the device's grid");
+    ctx.dt.vkCmdDispatch(cmd, uint32_t(x), uint32_t(y), 1);
+}
+
+void computeBarrier(const ContextImpl& ctx, VkCommandBuffer cmd) {
+    VkMemoryBarrier2 mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
+    mb.srcStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
+    mb.srcAccessMask = VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
+    mb.dstStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
+    mb.dstAccessMask = VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
+    VkDependencyInfo di{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+    di.memoryBarrierCount = 1;
+    di.pMemoryBarriers = &mb;
+    ctx.dt.vkCmdPipelineBarrier2(cmd, &di);
+}
+
+}  // namespace vkconv

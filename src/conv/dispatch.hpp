@@ -1,0 +1,27 @@
+// Recording helpers every algorithm shares: binding the five tensors with push descriptors
+// (bias/residual fall back to a dummy binding when absent) and 1-D grids of any size.
+#pragma once
+#include "conv/conv_params.hpp"
+#include "runtime/pipeline.hpp"
+#include "vkconv/plan.hpp"
+
+namespace vkconv {
+
+struct ContextImpl;
+
+// Binding numbers (shaders/include/conv_bindings.glsl).
+enum Binding : uint32_t { kBindInput = 0, kBindFilter = 1, kBindBias = 2, kBindResidual = 3, kBindOutput = 4, kBindWorkspace = 5 };
+constexpr uint32_t kConvBindings = 5;
+
+void bindConvTensors(const ContextImpl& ctx, VkCommandBuffer cmd, const ComputePipeline& p, const ConvTensors& t,
+                     uint32_t bindingCount = kConvBindings);
+void pushConstants(const ContextImpl& ctx, VkCommandBuffer cmd, const ComputePipeline& p, const ConvPushConstants& pc);
+
+// Dispatches ceil(items / workgroupSize) groups, folded into x*y when x would exceed the limit
+// (shaders use globalLinearIndex()).
+void dispatch1D(const ContextImpl& ctx, VkCommandBuffer cmd, uint64_t items, uint32_t workgroupSize);
+
+// A compute-to-compute barrier between passes of one algorithm (split-K).
+void computeBarrier(const ContextImpl& ctx, VkCommandBuffer cmd);
+
+}  // namespace vkconv

@@ -1,0 +1,119 @@
+// Plan: validation that depends on the device, algorithm choice, and checked recording.
+#include "conv/algorithm.hpp"
+#include "runtime/context_impl.hpp"
+#include "vkconv/context.hpp"
+#include "vkconv/plan.hpp"
+
+namespace vkconv {
+
+namespace {
+
+void validateOnDevice(const ContextImpl& ctx, const ConvDesc& d) {
+    const auto& c = ctx.caps;
+    if (d.dtype != DType::F32 && !c.storageBuffer16BitAccess)
+        throw Error(ErrorCode::Unsupported, std::string(toString(d.dtype)) + " needs storageBuffer16BitAccess, which " +
+                                                c.deviceName + " does not have (or the adopted device did not enable)");
+    struct { const char* name; int64_t bytes; } tensors[] = {
+        {"input", d.inputBytes()}, {"filter", d.filterBytes()}, {"output", d.outputBytes()}};
+    for (auto& t : tensors)
+        if (uint64_t(t.bytes) > c.maxStorageBufferRange)
+            throw Error(ErrorCode::IndexOverflow, std::string(t.name) + " is " + std::to_string(t.bytes) +
+                                                      " bytes, over this device's maxStorageBufferRange of " +
+                                                      std::to_string(c.maxStorageBufferRange));
+}
+
+void checkView(const ContextImpl& ctx, const char* name, const BufferView& v, int64_t bytes, bool required) {
+    if (!required) {
+        if (!v.empty())
+            throw Error(ErrorCode::InvalidArgument, std::string(name) + " buffer given but the descriptor does not use one "
+                                                                        "(set hasBias/hasResidual)");
+        return;
+    }
+    if (v.empty()) throw Error(ErrorCode::InvalidArgument, std::string(name) + " buffer is missing");
+    if (v.size < uint64_t(bytes))
+        throw Error(ErrorCode::BufferTooSmall, std::string(name) + " view holds " + std::to_string(v.size) + " bytes; the tensor needs " +
+                                                   std::to_string(bytes));
+    if (v.size > ctx.caps.maxStorageBufferRange)
+        throw Error(ErrorCode::IndexOverflow, std::string(name) + " view of " + std::to_string(v.size) +
+                                                  " bytes exceeds maxStorageBufferRange (pass a range that covers just the tensor)");
+    uint32_t align = ctx.caps.minStorageBufferOffsetAlignment;
+    if (align && v.offset % align != 0)
+        throw Error(ErrorCode::InvalidArgument, std::string(name) + " offset " + std::to_string(v.offset) +
+                                                    " is not a multiple of minStorageBufferOffsetAlignment " + std::to_string(align));
+}
+
+bool overlaps(const BufferView& a, const BufferView& b) {
+    return !a.empty() && !b.empty() && a.buffer == b.buffer && a.offset < b.offset + b.size && b.offset < a.offset + a.size;
+}
+
+}  // namespace
+
+Plan Plan::create(Context& ctx, const ConvDesc& desc, const PlanOptions& options) {
+    desc.validate();
+    auto& impl = ctx.impl();
+    validateOnDevice(impl, desc);
+    const Algorithm* algo = nullptr;
+    if (options.algorithm.empty() || options.algorithm == "auto") {
+        algo = &chooseAlgorithm(impl, desc, options);
+    } else {
+        algo = findAlgorithm(options.algorithm);
+        if (!algo) {
+            std::string names;
+            for (auto& a : algorithms()) names += std::string(names.empty() ? "" : ", ") + a.name;
+            throw Error(ErrorCode::UnknownAlgorithm, "no algorithm named '" + options.algorithm + "' (have: auto, " + names + ")");
+        }
+        std::string why = algo->whyNot(impl, desc, options);
+        if (!why.empty()) throw Error(ErrorCode::Unsupported, std::string(algo->name) + " declines " + desc.toString() + ": " + why);
+    }
+    return Plan(ctx, desc, algo->instantiate(impl, desc, options));
+}
+
+Plan::Plan(Context& ctx, const ConvDesc& desc, std::unique_ptr<AlgorithmInstance> impl)
+    : ctx_(&ctx), desc_(desc), impl_(std::move(impl)) {}
+Plan::Plan(Plan&&) noexcept = default;
+Plan& Plan::operator=(Plan&&) noexcept = default;
+Plan::~Plan() = default;
+
+void Plan::record(VkCommandBuffer cmd, const ConvTensors& t) const {
+    const auto& c = ctx_->impl();
+    checkView(c, "input", t.input, desc_.inputBytes(), true);
+    checkView(c, "filter", t.filter, desc_.filterBytes(), true);
+    checkView(c, "bias", t.bias, desc_.biasBytes(), desc_.hasBias);
+    checkView(c, "residual", t.residual, desc_.outputBytes(), desc_.hasResidual);
+    checkView(c, "output", t.output, desc_.outputBytes(), true);
+    checkView(c, "workspace", t.workspace, int64_t(impl_->workspaceSize()), impl_->workspaceSize() > 0);
+    for (auto* other : {&t.input, &t.filter, &t.bias, &t.residual, &t.workspace})
+        if (overlaps(t.output, *other))
+            throw Error(ErrorCode::InvalidArgument, "the output overlaps another tensor; in-place convolution is not supported");
+    impl_->record(cmd, t);
+}
+
+void Plan::run(const ConvTensors& t) const {
+    ctx_->submitAndWait([&](VkCommandBuffer cmd) { record(cmd, t); });
+}
+
+const ConvDesc& Plan::desc() const { return desc_; }
+VkDeviceSize Plan::workspaceSize() const { return impl_->workspaceSize(); }
+std::string Plan::algorithm() const { return impl_->name(); }
+std::string Plan::config() const { return impl_->config(); }
+
+std::vector<std::string> algorithmNames() {
+    std::vector<std::string> names;
+    for (auto& a : algorithms()) names.emplace_back(a.name);
+    return names;
+}
+
+std::string whyUnsupported(Context& ctx, const ConvDesc& desc, const std::string& algorithm) {
+    try {
+        desc.validate();
+        validateOnDevice(ctx.impl(), desc);
+    } catch (const Error& e) {
+        return e.what();
+    }
+    if (algorithm == "auto") return "";
+    const Algorithm* a = findAlgorithm(algorithm);
+    if (!a) return "no algorithm named '" + algorithm + "'";
+    return a->whyNot(ctx.impl(), desc, PlanOptions{algorithm});
+}
+
+}  // namespace vkconv

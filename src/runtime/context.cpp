@@ -1,0 +1,452 @@
+// Context::create (vkconv owns instance and device) and Context::adopt (the application's).
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "runtime/context_impl.hpp"
+#include "runtime/pipeline_cache.hpp"
+#include "runtime/pipeline_registry.hpp"
+#include "vkconv/context.hpp"
+
+namespace vkconv {
+
+namespace {
+
+std::string lower(std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return s;
+}
+
+bool envFlag(const char* name) {
+    const char* v = std::getenv(name);
+    return v && *v && std::strcmp(v, "0") != 0;
+}
+
+VKAPI_ATTR VkBool32 VKAPI_CALL debugCallback(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                             VkDebugUtilsMessageTypeFlagsEXT, const VkDebugUtilsMessengerCallbackDataEXT* data,
+                                             void* user) {
+    if (severity < VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) return VK_FALSE;
+    auto* impl = static_cast<ContextImpl*>(user);
+    impl->validationMessages.fetch_add(1);
+    std::string msg = data && data->pMessage ? data->pMessage : "(no message)";
+    if (impl->onValidationMessage)
+        impl->onValidationMessage(msg);
+    else
+        std::fprintf(stderr, "[vkconv validation] %s\n", msg.c_str());
+    return VK_FALSE;
+}
+
+uint32_t typeRank(VkPhysicalDeviceType t) {
+    switch (t) {
+        case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return 0;
+        case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return 1;
+        case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return 2;
+        case VK_PHYSICAL_DEVICE_TYPE_CPU: return 3;
+        default: return 4;
+    }
+}
+
+struct PhysicalInfo {
+    VkPhysicalDevice pd;
+    VkPhysicalDeviceProperties props;
+};
+
+std::vector<PhysicalInfo> physicalDevices(const InstanceTable& it, VkInstance instance) {
+    uint32_t n = 0;
+    VKCONV_CHECK(it.enumeratePhysicalDevices(instance, &n, nullptr));
+    std::vector<VkPhysicalDevice> pds(n);
+    VKCONV_CHECK(it.enumeratePhysicalDevices(instance, &n, pds.data()));
+    pds.resize(n);
+    std::vector<PhysicalInfo> out;
+    for (auto pd : pds) {
+        VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+        it.getPhysicalDeviceProperties2(pd, &p2);
+        out.push_back({pd, p2.properties});
+    }
+    return out;
+}
+
+// VKCONV_DEVICE / ContextCreateInfo::device: an index or a case-insensitive name substring.
+size_t selectDevice(const std::vector<PhysicalInfo>& devs, const std::string& selector) {
+    if (devs.empty()) throw Error(ErrorCode::NoDevice, "the Vulkan loader reports no physical device");
+    if (!selector.empty()) {
+        bool numeric = std::all_of(selector.begin(), selector.end(), [](unsigned char c) { return std::isdigit(c); });
+        if (numeric) {
+            size_t i = std::stoul(selector);
+            if (i < devs.size()) return i;
+            throw Error(ErrorCode::NoDevice, "device index " + selector + " out of range (" + std::to_string(devs.size()) + " devices)");
+        }
+        for (size_t i = 0; i < devs.size(); ++i)
+            if (lower(devs[i].props.deviceName).find(lower(selector)) != std::string::npos) return i;
+        std::string names;
+        for (auto& d : devs) names += std::string(names.empty() ? "" : ", ") + d.props.deviceName;
+        throw Error(ErrorCode::NoDevice, "no device name contains \"" + selector + "\" (have: " + names + ")");
+    }
+    size_t best = devs.size();
+    for (size_t i = 0; i < devs.size(); ++i) {
+        if (devs[i].props.apiVersion < VK_API_VERSION_1_3) continue;
+        if (best == devs.size() || typeRank(devs[i].props.deviceType) < typeRank(devs[best].props.deviceType)) best = i;
+    }
+    if (best == devs.size()) throw Error(ErrorCode::NoDevice, "no device supports Vulkan 1.3");
+    return best;
+}
+
+uint32_t computeQueueFamily(const InstanceTable& it, VkPhysicalDevice pd) {
+    uint32_t n = 0;
+    it.getPhysicalDeviceQueueFamilyProperties(pd, &n, nullptr);
+    std::vector<VkQueueFamilyProperties> qf(n);
+    it.getPhysicalDeviceQueueFamilyProperties(pd, &n, qf.data());
+    uint32_t chosen = UINT32_MAX;
+    for (uint32_t i = 0; i < n; ++i) {
+        if (!(qf[i].queueFlags & VK_QUEUE_COMPUTE_BIT)) continue;
+        if (chosen == UINT32_MAX || (qf[chosen].timestampValidBits == 0 && qf[i].timestampValidBits > 0)) chosen = i;
+    }
+    if (chosen == UINT32_MAX) throw Error(ErrorCode::NoDevice, "the device has no compute queue");
+    return chosen;
+}
+
+bool instanceLayerAvailable(PFN_vkGetInstanceProcAddr gipa, const char* name) {
+    auto enumerate = reinterpret_cast<PFN_vkEnumerateInstanceLayerProperties>(gipa(nullptr, "vkEnumerateInstanceLayerProperties"));
+    uint32_t n = 0;
+    enumerate(&n, nullptr);
+    std::vector<VkLayerProperties> layers(n);
+    enumerate(&n, layers.data());
+    for (auto& l : layers)
+        if (std::strcmp(l.layerName, name) == 0) return true;
+    return false;
+}
+
+bool instanceExtensionAvailable(PFN_vkGetInstanceProcAddr gipa, const char* name) {
+    auto enumerate = reinterpret_cast<PFN_vkEnumerateInstanceExtensionProperties>(gipa(nullptr, "vkEnumerateInstanceExtensionProperties"));
+    uint32_t n = 0;
+    enumerate(nullptr, &n, nullptr);
+    std::vector<VkExtensionProperties> exts(n);
+    enumerate(nullptr, &n, exts.data());
+    for (auto& e : exts)
+        if (std::strcmp(e.extensionName, name) == 0) return true;
+    return false;
+}
+
+VkInstance createInstance(PFN_vkGetInstanceProcAddr gipa, bool validation, bool& debugUtils) {
+    auto enumerateVersion = reinterpret_cast<PFN_vkEnumerateInstanceVersion>(gipa(nullptr, "vkEnumerateInstanceVersion"));
+    uint32_t loaderVersion = VK_API_VERSION_1_0;
+    if (enumerateVersion) enumerateVersion(&loaderVersion);
+    if (loaderVersion < VK_API_VERSION_1_3)
+        throw Error(ErrorCode::NoDevice, "the Vulkan loader supports only API " + std::to_string(VK_API_VERSION_MAJOR(loaderVersion)) +
+                                             "." + std::to_string(VK_API_VERSION_MINOR(loaderVersion)) + "; vkconv needs 1.3");
+    std::vector<const char*> layers, exts;
+    if (validation) {
+        if (!instanceLayerAvailable(gipa, "VK_LAYER_KHRONOS_validation"))
+            throw Error(ErrorCode::Unsupported, "validation was requested but VK_LAYER_KHRONOS_validation is not installed "
+                                                "(Debian/Ubuntu: vulkan-validationlayers; or set VK_LAYER_PATH)");
+        layers.push_back("VK_LAYER_KHRONOS_validation");
+    }
+    debugUtils = validation && instanceExtensionAvailable(gipa, VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+    if (debugUtils) exts.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+    bool portability = instanceExtensionAvailable(gipa, VK_KHR_PORTABILITY_ENUMERATION_EXTENSION_NAME);
+    if (portability) exts.push_back(VK_KHR_PORTABILITY_ENUMERATION_EXTENSION_NAME);
+
+    VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+    app.pApplicationName = "vkconv";
+    app.pEngineName = "vkconv";
+    app.apiVersion = VK_API_VERSION_1_3;
+    VkInstanceCreateInfo ci{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+    ci.pApplicationInfo = &app;
+    ci.enabledLayerCount = uint32_t(layers.size());
+    ci.ppEnabledLayerNames = layers.data();
+    ci.enabledExtensionCount = uint32_t(exts.size());
+    ci.ppEnabledExtensionNames = exts.data();
+    if (portability) ci.flags |= VK_INSTANCE_CREATE_ENUMERATE_PORTABILITY_BIT_KHR;
+    auto create = reinterpret_cast<PFN_vkCreateInstance>(gipa(nullptr, "vkCreateInstance"));
+    VkInstance instance = VK_NULL_HANDLE;
+    VKCONV_CHECK(create(&ci, nullptr, &instance));
+    return instance;
+}
+
+// Creates the device with every optional feature vkconv can use that the device has.
+VkDevice createDevice(const InstanceTable& it, VkPhysicalDevice pd, uint32_t family, const EnabledDeviceFeatures& e) {
+    float priority = 1.0f;
+    VkDeviceQueueCreateInfo q{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+    q.queueFamilyIndex = family;
+    q.queueCount = 1;
+    q.pQueuePriorities = &priority;
+
+    VkPhysicalDeviceCooperativeMatrixFeaturesKHR cm{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR};
+    VkPhysicalDeviceShaderBfloat16FeaturesKHR bf{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_BFLOAT16_FEATURES_KHR};
+    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR pe{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
+    VkPhysicalDeviceVulkan13Features v13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+    VkPhysicalDeviceVulkan12Features v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    VkPhysicalDeviceVulkan11Features v11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
+    VkPhysicalDeviceFeatures2 f2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+    f2.pNext = &v11; v11.pNext = &v12; v12.pNext = &v13;
+    void** tail = &v13.pNext;
+    f2.features.shaderInt16 = e.shaderInt16;
+    f2.features.shaderInt64 = e.shaderInt64;
+    v11.storageBuffer16BitAccess = e.storageBuffer16BitAccess;
+    v12.shaderFloat16 = e.shaderFloat16;
+    v12.shaderInt8 = e.shaderInt8;
+    v12.storageBuffer8BitAccess = e.storageBuffer8BitAccess;
+    v12.vulkanMemoryModel = e.vulkanMemoryModel;
+    v13.subgroupSizeControl = e.subgroupSizeControl;
+    v13.computeFullSubgroups = e.computeFullSubgroups;
+    v13.synchronization2 = VK_TRUE;  // required by Vulkan 1.3
+    if (e.hasExtension(VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME)) { cm.cooperativeMatrix = e.cooperativeMatrix; *tail = &cm; tail = &cm.pNext; }
+    if (e.hasExtension(VK_KHR_SHADER_BFLOAT16_EXTENSION_NAME)) {
+        bf.shaderBFloat16Type = e.bfloat16Type;
+        bf.shaderBFloat16CooperativeMatrix = e.bfloat16CooperativeMatrix;
+        *tail = &bf; tail = &bf.pNext;
+    }
+    if (e.hasExtension(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME)) { pe.pipelineExecutableInfo = e.pipelineExecutableInfo; *tail = &pe; tail = &pe.pNext; }
+
+    std::vector<const char*> exts;
+    for (auto& s : e.extensions) exts.push_back(s.c_str());
+    VkDeviceCreateInfo ci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+    ci.pNext = &f2;
+    ci.queueCreateInfoCount = 1;
+    ci.pQueueCreateInfos = &q;
+    ci.enabledExtensionCount = uint32_t(exts.size());
+    ci.ppEnabledExtensionNames = exts.data();
+    VkDevice device = VK_NULL_HANDLE;
+    VKCONV_CHECK(it.createDevice(pd, &ci, nullptr, &device));
+    return device;
+}
+
+// Reads the features an application enabled from the pNext chain it gave vkCreateDevice.
+EnabledDeviceFeatures featuresFromChain(const ContextAdoptInfo& info) {
+    EnabledDeviceFeatures e;
+    e.extensions = info.enabledDeviceExtensions;
+    for (auto* s = reinterpret_cast<const VkBaseInStructure*>(info.enabledFeatures); s; s = s->pNext) {
+        switch (s->sType) {
+            case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2: {
+                auto* f = reinterpret_cast<const VkPhysicalDeviceFeatures2*>(s);
+                e.shaderInt16 = f->features.shaderInt16; e.shaderInt64 = f->features.shaderInt64; break;
+            }
+            case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES:
+                e.storageBuffer16BitAccess = reinterpret_cast<const VkPhysicalDeviceVulkan11Features*>(s)->storageBuffer16BitAccess; break;
+            case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES:
+                e.storageBuffer16BitAccess = reinterpret_cast<const VkPhysicalDevice16BitStorageFeatures*>(s)->storageBuffer16BitAccess; break;
+            case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES: {
+                auto* f = reinterpret_cast<const VkPhysicalDeviceVulkan12Features*>(s);
+                e.shaderFloat16 = f->shaderFloat16; e.shaderInt8 = f->shaderInt8;
+                e.storageBuffer8BitAccess = f->storageBuffer8BitAccess; e.vulkanMemoryModel = f->vulkanMemoryModel; break;
+            }
+            case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES: {
+                auto* f = reinterpret_cast<const VkPhysicalDeviceVulkan13Features*>(s);
+                e.subgroupSizeControl = f->subgroupSizeControl; e.computeFullSubgroups = f->computeFullSubgroups; break;
+            }
+            case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES: {
+                auto* f = reinterpret_cast<const VkPhysicalDeviceSubgroupSizeControlFeatures*>(s);
+                e.subgroupSizeControl = f->subgroupSizeControl; e.computeFullSubgroups = f->computeFullSubgroups; break;
+            }
+            case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR:
+                e.cooperativeMatrix = reinterpret_cast<const VkPhysicalDeviceCooperativeMatrixFeaturesKHR*>(s)->cooperativeMatrix; break;
+            case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR:
+                e.pipelineExecutableInfo = reinterpret_cast<const VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR*>(s)->pipelineExecutableInfo; break;
+            default:
+                if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_BFLOAT16_FEATURES_KHR) {  // may be outside the header's enum
+                    auto* f = reinterpret_cast<const VkPhysicalDeviceShaderBfloat16FeaturesKHR*>(s);
+                    e.bfloat16Type = f->shaderBFloat16Type;
+                    e.bfloat16CooperativeMatrix = f->shaderBFloat16CooperativeMatrix;
+                }
+                break;
+        }
+    }
+    return e;
+}
+
+std::string resolveCacheDir(const std::string& configured) {
+    if (!configured.empty()) return configured == "none" ? std::string() : configured;
+    if (const char* d = std::getenv("VKCONV_CACHE_DIR"); d && *d) return std::strcmp(d, "none") == 0 ? std::string() : d;
+    if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/vkconv";
+    if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/vkconv";
+    return {};
+}
+
+}  // namespace
+
+ContextImpl::~ContextImpl() {
+    if (device && dt.vkDestroyDevice) {  // the table is loaded right after the device exists
+        // RADV's null device (compile-only) crashes in vkDeviceWaitIdle; it never ran anything.
+        if (ownsDevice && caps.deviceName.rfind("Null hardware", 0) != 0) dt.vkDeviceWaitIdle(device);
+        if (pipelineCache) pipelineCache->save();
+        pipelines.reset();
+        pipelineCache.reset();
+        if (fence) dt.vkDestroyFence(device, fence, nullptr);
+        if (commandPool) dt.vkDestroyCommandPool(device, commandPool, nullptr);
+        if (ownsDevice) dt.vkDestroyDevice(device, nullptr);
+    }
+    if (messenger && it.destroyDebugUtilsMessenger) it.destroyDebugUtilsMessenger(instance, messenger, nullptr);
+    if (ownsInstance && instance && it.destroyInstance) it.destroyInstance(instance, nullptr);
+}
+
+void ContextImpl::loadDeviceTable() {
+    // volk fills a device table through the global vkGetDeviceProcAddr; point it at this
+    // context's loader first (the global is private to this library; see export.hpp).
+    static std::mutex volkMutex;
+    std::lock_guard<std::mutex> lock(volkMutex);
+    vkGetDeviceProcAddr = it.getDeviceProcAddr;
+    volkLoadDeviceTable(&dt, device);
+}
+
+void ContextImpl::createHelpers(const std::string& cacheDir) {
+    VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    pci.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT | VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+    pci.queueFamilyIndex = queueFamily;
+    VKCONV_CHECK(dt.vkCreateCommandPool(device, &pci, nullptr, &commandPool));
+    it.getPhysicalDeviceMemoryProperties(physicalDevice, &memory);
+    pipelineCache = std::make_unique<PipelineCache>(*this, resolveCacheDir(cacheDir));
+    pipelines = std::make_unique<PipelineRegistry>(*this);
+}
+
+uint32_t ContextImpl::findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred) const {
+    uint32_t fallback = UINT32_MAX;
+    for (uint32_t i = 0; i < memory.memoryTypeCount; ++i) {
+        if (!(typeBits & (1u << i))) continue;
+        auto flags = memory.memoryTypes[i].propertyFlags;
+        if ((flags & required) != required) continue;
+        if ((flags & preferred) == preferred) return i;
+        if (fallback == UINT32_MAX) fallback = i;
+    }
+    if (fallback == UINT32_MAX) throw Error(ErrorCode::Unsupported, "no memory type with the required properties");
+    return fallback;
+}
+
+Context::Context(std::unique_ptr<ContextImpl> impl) : impl_(std::move(impl)) {}
+Context::Context(Context&&) noexcept = default;
+Context& Context::operator=(Context&&) noexcept = default;
+Context::~Context() = default;
+
+Context Context::create(const ContextCreateInfo& info) {
+    auto impl = std::make_unique<ContextImpl>();
+    auto gipa = loaderEntryPoint(info.getInstanceProcAddr);
+    bool validation = info.enableValidation || envFlag("VKCONV_VALIDATION");
+    bool debugUtils = false;
+    impl->instance = createInstance(gipa, validation, debugUtils);
+    impl->ownsInstance = true;
+    impl->it.load(gipa, impl->instance);
+    impl->onValidationMessage = info.onValidationMessage;
+    if (debugUtils && impl->it.createDebugUtilsMessenger) {
+        VkDebugUtilsMessengerCreateInfoEXT mci{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+        mci.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+        mci.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT;
+        mci.pfnUserCallback = debugCallback;
+        mci.pUserData = impl.get();
+        VKCONV_CHECK(impl->it.createDebugUtilsMessenger(impl->instance, &mci, nullptr, &impl->messenger));
+    }
+    auto devs = physicalDevices(impl->it, impl->instance);
+    std::string selector = info.device;
+    if (selector.empty())
+        if (const char* env = std::getenv("VKCONV_DEVICE")) selector = env;
+    size_t index = selectDevice(devs, selector);
+    if (devs[index].props.apiVersion < VK_API_VERSION_1_3)
+        throw Error(ErrorCode::Unsupported, std::string(devs[index].props.deviceName) + " supports only Vulkan " +
+                                                std::to_string(VK_API_VERSION_MAJOR(devs[index].props.apiVersion)) + "." +
+                                                std::to_string(VK_API_VERSION_MINOR(devs[index].props.apiVersion)) + "; vkconv needs 1.3");
+    impl->physicalDevice = devs[index].pd;
+    impl->queueFamily = computeQueueFamily(impl->it, impl->physicalDevice);
+    auto features = chooseFeatures(impl->it, impl->physicalDevice);
+    impl->device = createDevice(impl->it, impl->physicalDevice, impl->queueFamily, features);
+    impl->ownsDevice = true;
+    impl->loadDeviceTable();
+    impl->caps = queryDeviceCaps(impl->it, impl->physicalDevice, impl->queueFamily, features);
+    impl->createHelpers(info.pipelineCacheDir);
+    impl->dt.vkGetDeviceQueue(impl->device, impl->queueFamily, 0, &impl->queue);
+    return Context(std::move(impl));
+}
+
+Context Context::adopt(const ContextAdoptInfo& info) {
+    if (!info.instance || !info.physicalDevice || !info.device || !info.queue)
+        throw Error(ErrorCode::InvalidArgument, "ContextAdoptInfo needs instance, physicalDevice, device and queue");
+    if (info.apiVersion < VK_API_VERSION_1_3)
+        throw Error(ErrorCode::Unsupported, "the adopted instance was created for Vulkan < 1.3; vkconv needs 1.3");
+    auto impl = std::make_unique<ContextImpl>();
+    auto gipa = loaderEntryPoint(info.getInstanceProcAddr);
+    impl->instance = info.instance;
+    impl->physicalDevice = info.physicalDevice;
+    impl->device = info.device;
+    impl->queue = info.queue;
+    impl->queueFamily = info.queueFamilyIndex;
+    impl->it.load(gipa, info.instance);
+    impl->loadDeviceTable();
+    auto features = featuresFromChain(info);
+    impl->caps = queryDeviceCaps(impl->it, impl->physicalDevice, impl->queueFamily, features);
+    if (impl->caps.apiVersion < VK_API_VERSION_1_3)
+        throw Error(ErrorCode::Unsupported, impl->caps.deviceName + " supports only Vulkan " + impl->caps.apiVersionString());
+    impl->createHelpers(info.pipelineCacheDir);
+    return Context(std::move(impl));
+}
+
+const DeviceCaps& Context::caps() const { return impl_->caps; }
+VkInstance Context::instance() const { return impl_->instance; }
+VkPhysicalDevice Context::physicalDevice() const { return impl_->physicalDevice; }
+VkDevice Context::device() const { return impl_->device; }
+VkQueue Context::queue() const { return impl_->queue; }
+uint32_t Context::queueFamilyIndex() const { return impl_->queueFamily; }
+bool Context::ownsDevice() const { return impl_->ownsDevice; }
+const VolkDeviceTable& Context::table() const { return impl_->dt; }
+uint64_t Context::validationMessages() const { return impl_->validationMessages.load(); }
+void Context::savePipelineCache() { if (impl_->pipelineCache) impl_->pipelineCache->save(); }
+
+void Context::submitAndWait(const std::function<void(VkCommandBuffer)>& record) {
+    auto& d = impl_->dt;
+    VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    ai.commandPool = impl_->commandPool;
+    ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    ai.commandBufferCount = 1;
+    VkCommandBuffer cmd = VK_NULL_HANDLE;
+    VKCONV_CHECK(d.vkAllocateCommandBuffers(impl_->device, &ai, &cmd));
+    struct Free {
+        ContextImpl* c; VkCommandBuffer b;
+        ~Free() { c->dt.vkFreeCommandBuffers(c->device, c->commandPool, 1, &b); }
+    } guard{impl_.get(), cmd};
+    VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    VKCONV_CHECK(d.vkBeginCommandBuffer(cmd, &bi));
+    record(cmd);
+    VKCONV_CHECK(d.vkEndCommandBuffer(cmd));
+    VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    si.commandBufferCount = 1;
+    si.pCommandBuffers = &cmd;
+    if (!impl_->fence) {  // made on first use: compile-only devices (RADV's null device) have no fences
+        VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+        VKCONV_CHECK(d.vkCreateFence(impl_->device, &fci, nullptr, &impl_->fence));
+    }
+    VKCONV_CHECK(d.vkResetFences(impl_->device, 1, &impl_->fence));
+    VKCONV_CHECK(d.vkQueueSubmit(impl_->queue, 1, &si, impl_->fence));
+    // A finite wait turns a GPU hang into an error instead of a frozen process.
+    uint64_t timeoutNs = 600ull * 1000000000ull;
+    if (const char* t = std::getenv("VKCONV_TIMEOUT_S")) timeoutNs = std::strtoull(t, nullptr, 10) * 1000000000ull;
+    VkResult r = d.vkWaitForFences(impl_->device, 1, &impl_->fence, VK_TRUE, timeoutNs);
+    if (r == VK_TIMEOUT) throw Error(ErrorCode::Vulkan, "GPU work did not finish within VKCONV_TIMEOUT_S (device hung?)");
+    VKCONV_CHECK(r);
+}
+
+std::vector<std::string> listDevices() {
+    auto gipa = loaderEntryPoint(nullptr);
+    bool debugUtils = false;
+    VkInstance instance = createInstance(gipa, false, debugUtils);
+    InstanceTable it;
+    it.load(gipa, instance);
+    std::vector<std::string> out;
+    try {
+        auto devs = physicalDevices(it, instance);
+        for (size_t i = 0; i < devs.size(); ++i) {
+            VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+            it.getPhysicalDeviceProperties2(devs[i].pd, &p2);
+            DeviceCaps tmp;
+            tmp.deviceType = devs[i].props.deviceType;
+            tmp.apiVersion = devs[i].props.apiVersion;
+            out.push_back("[" + std::to_string(i) + "] " + devs[i].props.deviceName + " (" + tmp.deviceTypeString() +
+                          ", Vulkan " + tmp.apiVersionString() + ")");
+        }
+    } catch (...) {
+        it.destroyInstance(instance, nullptr);
+        throw;
+    }
+    it.destroyInstance(instance, nullptr);
+    return out;
+}
+
+}  // namespace vkconv

@@ -1,0 +1,64 @@
+// What a Context holds.  Shared by the runtime's translation units; not installed.
+#pragma once
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "runtime/instance_table.hpp"
+#include "runtime/vk.hpp"
+#include "vkconv/device_caps.hpp"
+
+namespace vkconv {
+
+class PipelineCache;
+class PipelineRegistry;
+
+struct ContextImpl {
+    InstanceTable it;
+    VolkDeviceTable dt{};
+    VkInstance instance = VK_NULL_HANDLE;
+    VkPhysicalDevice physicalDevice = VK_NULL_HANDLE;
+    VkDevice device = VK_NULL_HANDLE;
+    VkQueue queue = VK_NULL_HANDLE;
+    uint32_t queueFamily = 0;
+    bool ownsInstance = false, ownsDevice = false;
+    VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+    std::function<void(const std::string&)> onValidationMessage;
+    std::atomic<uint64_t> validationMessages{0};
+
+    DeviceCaps caps;
+    VkPhysicalDeviceMemoryProperties memory{};
+
+    VkCommandPool commandPool = VK_NULL_HANDLE;  // for submitAndWait
+    VkFence fence = VK_NULL_HANDLE;
+    std::unique_ptr<PipelineCache> pipelineCache;
+    std::unique_ptr<PipelineRegistry> pipelines;  // every pipeline this context made, shared by plans
+
+    ~ContextImpl();
+    void loadDeviceTable();
+    void createHelpers(const std::string& cacheDir);
+    uint32_t findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred) const;
+};
+
+// Queries everything DeviceCaps holds.  `enabled` says which optional features/extensions the
+// VkDevice actually has (for adopted devices that is what the application enabled).
+struct EnabledDeviceFeatures {
+    std::vector<std::string> extensions;
+    bool shaderFloat16 = false, shaderInt8 = false, shaderInt16 = false, shaderInt64 = false;
+    bool storageBuffer16BitAccess = false, storageBuffer8BitAccess = false;
+    bool subgroupSizeControl = false, computeFullSubgroups = false;
+    bool vulkanMemoryModel = false, cooperativeMatrix = false, bfloat16Type = false, bfloat16CooperativeMatrix = false;
+    bool pipelineExecutableInfo = false;
+    bool hasExtension(const char* name) const;
+};
+
+DeviceCaps queryDeviceCaps(const InstanceTable& it, VkPhysicalDevice pd, uint32_t queueFamily,
+                           const EnabledDeviceFeatures& enabled);
+
+// What vkconv would enable on a device it creates: every useful optional feature the device has.
+EnabledDeviceFeatures chooseFeatures(const InstanceTable& it, VkPhysicalDevice pd);
+
+}  // namespace vkconv

@@ -1,0 +1,101 @@
+#include "runtime/pipeline.hpp"
+
+#include "runtime/context_impl.hpp"
+#include "runtime/pipeline_cache.hpp"
+#include "runtime/shader_registry.hpp"
+
+namespace vkconv {
+
+PipelineRegistry::~PipelineRegistry() {
+    for (auto& [key, p] : pipelines_) {
+        ctx_.dt.vkDestroyPipeline(ctx_.device, p->pipeline, nullptr);
+        ctx_.dt.vkDestroyPipelineLayout(ctx_.device, p->layout, nullptr);
+        ctx_.dt.vkDestroyDescriptorSetLayout(ctx_.device, p->setLayout, nullptr);
+    }
+}
+
+const ComputePipeline& PipelineRegistry::get(const PipelineKey& key) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = pipelines_.find(key);
+    if (it != pipelines_.end()) return *it->second;
+    auto p = std::make_unique<ComputePipeline>(build(key));
+    return *pipelines_.emplace(key, std::move(p)).first->second;
+}
+
+ComputePipeline PipelineRegistry::build(const PipelineKey& key) {
+    const auto& caps = ctx_.caps;
+    const auto* shader = shaders::find(key.shader);
+    if (!shader) throw Error(ErrorCode::Unsupported, "shader variant '" + key.shader + "' was not built into this library");
+    if (!caps.pushDescriptor)
+        throw Error(ErrorCode::Unsupported, "the device (or the adopted VkDevice) lacks VK_KHR_push_descriptor, which vkconv needs");
+    if (key.pushConstantBytes > caps.maxPushConstantsSize)
+        throw Error(ErrorCode::Unsupported, "push constants exceed maxPushConstantsSize");
+    if (key.requiredSubgroupSize &&
+        (!caps.subgroupSizeControl || key.requiredSubgroupSize < caps.minSubgroupSize || key.requiredSubgroupSize > caps.maxSubgroupSize))
+        throw Error(ErrorCode::Unsupported, "subgroup size " + std::to_string(key.requiredSubgroupSize) +
+                                                " cannot be required on this device (range " + std::to_string(caps.minSubgroupSize) +
+                                                ".." + std::to_string(caps.maxSubgroupSize) +
+                                                (caps.subgroupSizeControl ? ")" : ", no subgroup size control)"));
+
+    auto& d = ctx_.dt;
+    ComputePipeline out;
+    out.key = key;
+    std::vector<VkDescriptorSetLayoutBinding> bindings(key.bindings);
+    for (uint32_t i = 0; i < key.bindings; ++i)
+        bindings[i] = {i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+    VkDescriptorSetLayoutCreateInfo sci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    sci.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
+    sci.bindingCount = key.bindings;
+    sci.pBindings = bindings.data();
+    VKCONV_CHECK(d.vkCreateDescriptorSetLayout(ctx_.device, &sci, nullptr, &out.setLayout));
+
+    VkPushConstantRange pcr{VK_SHADER_STAGE_COMPUTE_BIT, 0, key.pushConstantBytes};
+    VkPipelineLayoutCreateInfo lci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    lci.setLayoutCount = 1;
+    lci.pSetLayouts = &out.setLayout;
+    lci.pushConstantRangeCount = key.pushConstantBytes ? 1 : 0;
+    lci.pPushConstantRanges = &pcr;
+    VkResult r = d.vkCreatePipelineLayout(ctx_.device, &lci, nullptr, &out.layout);
+    if (r != VK_SUCCESS) {
+        d.vkDestroyDescriptorSetLayout(ctx_.device, out.setLayout, nullptr);
+        throwVk(r, "vkCreatePipelineLayout");
+    }
+
+    VkShaderModuleCreateInfo mci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    mci.codeSize = shader->bytes;
+    mci.pCode = shader->code;
+    VkShaderModule module = VK_NULL_HANDLE;
+    VKCONV_CHECK(d.vkCreateShaderModule(ctx_.device, &mci, nullptr, &module));
+
+    std::vector<VkSpecializationMapEntry> entries;
+    std::vector<uint32_t> values;
+    for (size_t i = 0; i < key.spec.size(); ++i) {
+        entries.push_back({key.spec[i].id, uint32_t(i * 4), 4});
+        values.push_back(key.spec[i].value);
+    }
+    VkSpecializationInfo spec{uint32_t(entries.size()), entries.data(), values.size() * 4, values.data()};
+    VkPipelineShaderStageRequiredSubgroupSizeCreateInfo rss{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO};
+    rss.requiredSubgroupSize = key.requiredSubgroupSize;
+    VkComputePipelineCreateInfo pci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    pci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+    pci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    pci.stage.module = module;
+    pci.stage.pName = "main";
+    pci.stage.pSpecializationInfo = entries.empty() ? nullptr : &spec;
+    if (key.requiredSubgroupSize) pci.stage.pNext = &rss;
+    if (key.fullSubgroups && caps.computeFullSubgroups)
+        pci.stage.flags |= VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT;
+    if (key.captureStatistics && caps.pipelineExecutableInfo)
+        pci.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR | VK_PIPELINE_CREATE_CAPTURE_INTERNAL_REPRESENTATIONS_BIT_KHR;
+    pci.layout = out.layout;
+    r = d.vkCreateComputePipelines(ctx_.device, ctx_.pipelineCache->handle(), 1, &pci, nullptr, &out.pipeline);
+    d.vkDestroyShaderModule(ctx_.device, module, nullptr);
+    if (r != VK_SUCCESS) {
+        d.vkDestroyPipelineLayout(ctx_.device, out.layout, nullptr);
+        d.vkDestroyDescriptorSetLayout(ctx_.device, out.setLayout, nullptr);
+        throwVk(r, ("vkCreateComputePipelines(" + key.shader + ")").c_str());
+    }
+    return out;
+}
+
+}  // namespace vkconv
