@@ -4,3 +4,6 @@ foreach(dt f32 f16 bf16)
   string(TOUPPER ${dt} DT)
   vkconv_add_shader(NAME direct_${dt} SOURCE direct.comp DEFINES DTYPE_${DT}=1)
 endforeach()
+
+# The benchmark's peak probes (FMA rate, cooperative-matrix rate, copy bandwidth).
+include(${CMAKE_CURRENT_LIST_DIR}/peak/Peak.cmake OPTIONAL)

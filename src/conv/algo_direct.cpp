@@ -47,4 +47,14 @@ std::unique_ptr<AlgorithmInstance> directInstantiate(ContextImpl& ctx, const Con
     return std::make_unique<DirectInstance>(ctx, d);
 }
 
+std::vector<std::pair<ConvDesc, PlanOptions>> directVariants(const ContextImpl&) {
+    std::vector<std::pair<ConvDesc, PlanOptions>> v;
+    for (DType t : {DType::F32, DType::F16, DType::BF16}) {
+        ConvDesc d;
+        d.c = 64; d.h = d.w = 56; d.k = 64; d.r = d.s = 3; d.pad(1, 1); d.dtype = t;
+        v.push_back({d, PlanOptions{"direct"}});
+    }
+    return v;
+}
+
 }  // namespace vkconv

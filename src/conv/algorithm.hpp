@@ -27,6 +27,9 @@ struct Algorithm {
     // "" when the algorithm runs this problem on this device, else the reason it declines.
     std::string (*whyNot)(const ContextImpl& ctx, const ConvDesc& desc, const PlanOptions& opts);
     std::unique_ptr<AlgorithmInstance> (*instantiate)(ContextImpl& ctx, const ConvDesc& desc, const PlanOptions& opts);
+    // Representative problems covering every pipeline variant this algorithm ships on this
+    // device (dtype x tile x subgroup size): the compile lab builds a plan for each.
+    std::vector<std::pair<ConvDesc, PlanOptions>> (*variants)(const ContextImpl& ctx);
 };
 
 const std::vector<Algorithm>& algorithms();              // registry, in level order

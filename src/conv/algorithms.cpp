@@ -6,10 +6,11 @@ namespace vkconv {
 
 std::string directWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::unique_ptr<AlgorithmInstance> directInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
+std::vector<std::pair<ConvDesc, PlanOptions>> directVariants(const ContextImpl&);
 
 const std::vector<Algorithm>& algorithms() {
     static const std::vector<Algorithm> registry = {
-        {"direct", "one invocation per output element; every problem (reference)", directWhyNot, directInstantiate},
+        {"direct", "one invocation per output element; every problem (reference)", directWhyNot, directInstantiate, directVariants},
     };
     return registry;
 }
