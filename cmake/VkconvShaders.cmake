@@ -1,6 +1,8 @@
 # vkconv_add_shader(NAME <variant> SOURCE <file.comp> [DEFINES A=1 ...] [REQUIRES COOPMAT|BF16_TYPE ...])
 # compiles one SPIR-V variant at build time, validates it with spirv-val and queues it for
-# embedding.  Variants whose REQUIRES the compiler lacks are skipped (said at configure time).
+# embedding.  SPIR-V 1.5 (Vulkan 1.2 environment): local_size_x_id then uses the WorkgroupSize
+# spec constant rather than 1.6's LocalSizeId, which would need maintenance4 enabled on adopted
+# devices.  Variants whose REQUIRES the compiler lacks are skipped (said at configure time).
 set_property(GLOBAL PROPERTY VKCONV_SHADER_NAMES "")
 set_property(GLOBAL PROPERTY VKCONV_SHADER_SPVS "")
 file(GLOB VKCONV_SHADER_INCLUDES CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/shaders/include/*.glsl")
@@ -21,8 +23,8 @@ function(vkconv_add_shader)
   endforeach()
   add_custom_command(
     OUTPUT "${_spv}"
-    COMMAND ${GLSLANG_VALIDATOR} -V --target-env vulkan1.3 --quiet -I${CMAKE_SOURCE_DIR}/shaders/include ${_defs} "${_src}" -o "${_spv}"
-    COMMAND ${SPIRV_VAL} --target-env vulkan1.3 "${_spv}"
+    COMMAND ${GLSLANG_VALIDATOR} -V --target-env vulkan1.2 --quiet -I${CMAKE_SOURCE_DIR}/shaders/include ${_defs} "${_src}" -o "${_spv}"
+    COMMAND ${SPIRV_VAL} --target-env vulkan1.2 "${_spv}"
     DEPENDS "${_src}" ${VKCONV_SHADER_INCLUDES}
     COMMENT "glslang + spirv-val: ${A_NAME}"
     VERBATIM)

@@ -32,7 +32,7 @@ string(REPLACE "Glslang Version: " "glslang " VKCONV_SHADER_COMPILER "${VKCONV_S
 function(_vkconv_probe var source)
   set(_f "${CMAKE_BINARY_DIR}/probes/${var}.comp")
   file(WRITE "${_f}" "${source}")
-  execute_process(COMMAND ${GLSLANG_VALIDATOR} -V --target-env vulkan1.3 "${_f}" -o "${_f}.spv"
+  execute_process(COMMAND ${GLSLANG_VALIDATOR} -V --target-env vulkan1.2 "${_f}" -o "${_f}.spv"
                   RESULT_VARIABLE _r OUTPUT_QUIET ERROR_QUIET)
   if(_r EQUAL 0)
     set(${var} ON PARENT_SCOPE)

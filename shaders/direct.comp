@@ -9,10 +9,11 @@
 #include "tensor_index.glsl"
 #include "epilogue.glsl"
 
+layout(constant_id = 100) const uint WG_SIZE = 64;
 layout(local_size_x_id = 100) in;
 
 void main() {
-    uint linear = globalLinearIndex();
+    uint linear = globalLinearIndex(WG_SIZE);
     if (linear >= pc.N * pc.K * pc.P * pc.Q) return;
     uvec4 o = decodeOutput(OUT_LAYOUT, linear, pc.K, pc.P, pc.Q);
     uint n = o.x, k = o.y, p = o.z, q = o.w;

@@ -6,11 +6,12 @@
 #include <cstdint>
 #include <string>
 
+#include "vkconv/export.hpp"
 #include "vkconv/types.hpp"
 
 namespace vkconv {
 
-struct ConvDesc {
+struct VKCONV_API ConvDesc {
     int64_t n = 1, c = 1, h = 1, w = 1;  // input
     int64_t k = 1, r = 1, s = 1;         // filter: K output channels, R x S taps
     int64_t padTop = 0, padBottom = 0, padLeft = 0, padRight = 0;

@@ -11,9 +11,9 @@
 namespace vkconv {
 
 enum class AmdArch : uint32_t { None = 0, GCN, RDNA1, RDNA2, RDNA3, RDNA4 };
-const char* toString(AmdArch a);
+VKCONV_API const char* toString(AmdArch a);
 
-struct CoopMatConfig {
+struct VKCONV_API CoopMatConfig {
     uint32_t m = 0, n = 0, k = 0;
     VkComponentTypeKHR a{}, b{}, c{}, result{};
     bool saturatingAccumulation = false;
@@ -21,7 +21,7 @@ struct CoopMatConfig {
     std::string toString() const;  // "16x16x16 f16*f16+f32->f32 subgroup"
 };
 
-struct DeviceCaps {
+struct VKCONV_API DeviceCaps {
     // Identity
     uint32_t vendorId = 0, deviceId = 0;
     std::string deviceName, driverName, driverInfo;
@@ -65,8 +65,8 @@ struct DeviceCaps {
     std::string apiVersionString() const;
     std::string driverVersionString() const;  // vendor-specific encoding decoded
     std::string deviceTypeString() const;
-    VKCONV_API std::string toText() const;
-    VKCONV_API std::string toJson() const;  // a JSON object (no trailing newline)
+    std::string toText() const;
+    std::string toJson() const;  // a JSON object (no trailing newline)
 };
 
 }  // namespace vkconv

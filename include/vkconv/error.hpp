@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "vkconv/export.hpp"
+
 namespace vkconv {
 
 enum class ErrorCode {
@@ -18,7 +20,7 @@ enum class ErrorCode {
     Io,                // a file could not be read or written
 };
 
-const char* toString(ErrorCode code);
+VKCONV_API const char* toString(ErrorCode code);
 
 class Error : public std::runtime_error {
 public:

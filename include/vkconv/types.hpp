@@ -3,6 +3,8 @@
 #include <optional>
 #include <string_view>
 
+#include "vkconv/export.hpp"
+
 namespace vkconv {
 
 // Storage type of activations, filters, bias and residual.  Arithmetic always accumulates in fp32.
@@ -13,15 +15,15 @@ enum class Activation : uint32_t { None = 0, Relu = 1, Relu6 = 2, LeakyRelu = 3,
 
 constexpr uint32_t dtypeSize(DType t) { return t == DType::F32 ? 4u : 2u; }
 
-std::string_view toString(DType t);
-std::string_view toString(TensorLayout l);
-std::string_view toString(FilterLayout l);
-std::string_view toString(Activation a);
+VKCONV_API std::string_view toString(DType t);
+VKCONV_API std::string_view toString(TensorLayout l);
+VKCONV_API std::string_view toString(FilterLayout l);
+VKCONV_API std::string_view toString(Activation a);
 
 // Parsers for command lines and CSV files; nullopt when the name is unknown.
-std::optional<DType> parseDType(std::string_view s);
-std::optional<TensorLayout> parseTensorLayout(std::string_view s);
-std::optional<FilterLayout> parseFilterLayout(std::string_view s);
-std::optional<Activation> parseActivation(std::string_view s);
+VKCONV_API std::optional<DType> parseDType(std::string_view s);
+VKCONV_API std::optional<TensorLayout> parseTensorLayout(std::string_view s);
+VKCONV_API std::optional<FilterLayout> parseFilterLayout(std::string_view s);
+VKCONV_API std::optional<Activation> parseActivation(std::string_view s);
 
 }  // namespace vkconv

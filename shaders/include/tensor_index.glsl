@@ -28,8 +28,10 @@ uvec4 decodeOutput(uint layout_, uint linear, uint K, uint P, uint Q) {
 }
 
 // The flat index of this invocation over a 2-D dispatch (grids larger than 65535 groups in x).
-uint globalLinearIndex() {
-    return (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
+// The workgroup size is passed explicitly: gl_WorkGroupSize under local_size_x_id is not
+// specialized by every driver (lavapipe leaves it at the default).
+uint globalLinearIndex(uint workgroupSize) {
+    return (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * workgroupSize + gl_LocalInvocationID.x;
 }
 
 #endif

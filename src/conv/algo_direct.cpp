@@ -12,11 +12,14 @@ constexpr uint32_t kWorkgroup = 64;
 
 class DirectInstance final : public AlgorithmInstance {
 public:
-    DirectInstance(ContextImpl& ctx, const ConvDesc& d) : ctx_(ctx), desc_(d), pc_(makePushConstants(d)) {
+    DirectInstance(ContextImpl& ctx, const ConvDesc& d, uint32_t sg)
+        : ctx_(ctx), desc_(d), pc_(makePushConstants(d)), wg_(sg > kWorkgroup ? sg : kWorkgroup), sg_(sg) {
         PipelineKey key;
         key.shader = std::string("direct_") + dtypeSuffix(d.dtype);
         key.spec = commonSpecConstants(d);
-        key.spec.push_back({kSpecWorkgroupSize, kWorkgroup});
+        key.spec.push_back({kSpecWorkgroupSize, wg_});
+        key.requiredSubgroupSize = sg;
+        key.fullSubgroups = sg != 0;
         key.pushConstantBytes = sizeof(ConvPushConstants);
         key.bindings = kConvBindings;
         pipeline_ = &ctx.pipelines->get(key);
@@ -24,27 +27,27 @@ public:
     void record(VkCommandBuffer cmd, const ConvTensors& t) const override {
         bindConvTensors(ctx_, cmd, *pipeline_, t);
         pushConstants(ctx_, cmd, *pipeline_, pc_);
-        dispatch1D(ctx_, cmd, uint64_t(desc_.outputElements()), kWorkgroup);
+        dispatch1D(ctx_, cmd, uint64_t(desc_.outputElements()), wg_);
     }
     std::string name() const override { return "direct"; }
-    std::string config() const override { return "wg" + std::to_string(kWorkgroup) + " 1 output/invocation"; }
+    std::string config() const override {
+        return "wg" + std::to_string(wg_) + " 1 output/invocation" + (sg_ ? " sg" + std::to_string(sg_) : std::string());
+    }
 
 private:
     ContextImpl& ctx_;
     ConvDesc desc_;
     ConvPushConstants pc_;
+    uint32_t wg_, sg_;
     const ComputePipeline* pipeline_;
 };
 
 }  // namespace
 
-std::string directWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions& opts) {
-    if (opts.subgroupSize) return "direct does not take a subgroup size";
-    return "";
-}
+std::string directWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&) { return ""; }
 
-std::unique_ptr<AlgorithmInstance> directInstantiate(ContextImpl& ctx, const ConvDesc& d, const PlanOptions&) {
-    return std::make_unique<DirectInstance>(ctx, d);
+std::unique_ptr<AlgorithmInstance> directInstantiate(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    return std::make_unique<DirectInstance>(ctx, d, o.subgroupSize);
 }
 
 std::vector<std::pair<ConvDesc, PlanOptions>> directVariants(const ContextImpl&) {

@@ -42,6 +42,15 @@ void checkView(const ContextImpl& ctx, const char* name, const BufferView& v, in
                                                     " is not a multiple of minStorageBufferOffsetAlignment " + std::to_string(align));
 }
 
+void checkSubgroupSize(const DeviceCaps& c, uint32_t sg) {
+    if (sg == 0) return;
+    if ((sg & (sg - 1)) != 0) throw Error(ErrorCode::InvalidArgument, "subgroupSize " + std::to_string(sg) + " is not a power of two");
+    if (!c.subgroupSizeControl || sg < c.minSubgroupSize || sg > c.maxSubgroupSize)
+        throw Error(ErrorCode::Unsupported, "subgroupSize " + std::to_string(sg) + " cannot be required on " + c.deviceName +
+                                                " (range " + std::to_string(c.minSubgroupSize) + ".." + std::to_string(c.maxSubgroupSize) +
+                                                (c.subgroupSizeControl ? ")" : ", no subgroup size control)"));
+}
+
 bool overlaps(const BufferView& a, const BufferView& b) {
     return !a.empty() && !b.empty() && a.buffer == b.buffer && a.offset < b.offset + b.size && b.offset < a.offset + a.size;
 }
@@ -52,6 +61,7 @@ Plan Plan::create(Context& ctx, const ConvDesc& desc, const PlanOptions& options
     desc.validate();
     auto& impl = ctx.impl();
     validateOnDevice(impl, desc);
+    checkSubgroupSize(impl.caps, options.subgroupSize);
     const Algorithm* algo = nullptr;
     if (options.algorithm.empty() || options.algorithm == "auto") {
         algo = &chooseAlgorithm(impl, desc, options);

@@ -36,6 +36,10 @@ struct ContextImpl {
     VkFence fence = VK_NULL_HANDLE;
     std::unique_ptr<PipelineCache> pipelineCache;
     std::unique_ptr<PipelineRegistry> pipelines;  // every pipeline this context made, shared by plans
+    // Set before building plans to make every pipeline with VK_PIPELINE_CREATE_CAPTURE_STATISTICS
+    // and _INTERNAL_REPRESENTATIONS (when the device has pipelineExecutableInfo): the registry ORs
+    // it into each key it builds.  Used by vkconv-bench --shader-stats; off for normal use.
+    bool captureStatistics = false;
 
     ~ContextImpl();
     void loadDeviceTable();

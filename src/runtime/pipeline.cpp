@@ -14,12 +14,19 @@ PipelineRegistry::~PipelineRegistry() {
     }
 }
 
-const ComputePipeline& PipelineRegistry::get(const PipelineKey& key) {
+const ComputePipeline& PipelineRegistry::get(const PipelineKey& requested) {
+    PipelineKey key = requested;
+    key.captureStatistics = key.captureStatistics || ctx_.captureStatistics;
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = pipelines_.find(key);
     if (it != pipelines_.end()) return *it->second;
     auto p = std::make_unique<ComputePipeline>(build(key));
     return *pipelines_.emplace(key, std::move(p)).first->second;
+}
+
+void PipelineRegistry::forEach(const std::function<void(const ComputePipeline&)>& f) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto& [key, p] : pipelines_) f(*p);
 }
 
 ComputePipeline PipelineRegistry::build(const PipelineKey& key) {

@@ -1,6 +1,7 @@
 // Compute pipelines from embedded SPIR-V: specialization constants, a push-constant range, a
 // push-descriptor set of storage buffers, and optionally a required subgroup size.
 #pragma once
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -44,8 +45,12 @@ public:
     PipelineRegistry(const PipelineRegistry&) = delete;
     PipelineRegistry& operator=(const PipelineRegistry&) = delete;
 
-    // Made once per key and kept for the context's lifetime.
+    // Made once per key and kept for the context's lifetime.  When ContextImpl::captureStatistics
+    // is set, the key's captureStatistics is forced on (the compile lab's context-wide switch).
     const ComputePipeline& get(const PipelineKey& key);
+
+    // Calls f for every pipeline made so far, in key order (the compile lab lists them).
+    void forEach(const std::function<void(const ComputePipeline&)>& f);
 
 private:
     ComputePipeline build(const PipelineKey& key);

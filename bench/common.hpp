@@ -1,0 +1,78 @@
+// vkconv-bench: the types its translation units share (options, shapes, rows, peaks).
+#pragma once
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "vkconv/types.hpp"
+
+namespace vkbench {
+
+// One line of a shapes CSV (bench/suites/*.csv): symmetric padding, as PyTorch.
+struct Shape {
+    std::string suite, layer;
+    int64_t n = 1, c = 1, h = 1, w = 1, k = 1, r = 1, s = 1;
+    int64_t padH = 0, padW = 0, strideH = 1, strideW = 1, dilH = 1, dilW = 1, groups = 1;
+};
+
+struct Epilogue {
+    std::string name = "none";  // as given on the command line
+    bool bias = false;
+    vkconv::Activation activation = vkconv::Activation::None;
+};
+
+struct Options {
+    std::vector<std::string> shapeFiles, suites;
+    std::string suitesDir;
+    std::vector<int64_t> batches;  // empty: each shape's own n
+    std::vector<vkconv::DType> dtypes;
+    std::vector<vkconv::TensorLayout> layouts;
+    std::string algo = "auto";  // auto | NAME | all
+    Epilogue epilogue;
+    std::string device;
+    std::string jsonPath, csvPath, isaDir;
+    bool check = false, peak = false, shaderStats = false, validation = false;
+    int warmup = 3, calls = 20, repeats = 7;
+    double maxGflop = 0.0;  // 0: no limit
+};
+
+// Parses argv; prints usage and exits on --help or a bad flag.
+Options parseOptions(int argc, char** argv);
+
+// Measured (or cached) device peaks; absent values were not measured.
+struct Peaks {
+    std::optional<double> fp32FmaTflops, fp16FmaTflops, bandwidthGbs;
+    std::map<std::string, double> coopmatTflops;  // CoopMatConfig::toString() -> TFLOP/s (TOP/s for integers)
+    std::string source;                           // "measured now" or the cache file it came from
+    bool empty() const { return !fp32FmaTflops && !fp16FmaTflops && !bandwidthGbs && coopmatTflops.empty(); }
+    std::optional<double> bestF16Coopmat() const;
+};
+
+struct CheckResult {
+    std::string status = "skipped";  // pass | fail | skipped
+    std::optional<double> maxRelErr;  // max |gpu - ref| / max |ref| over the checked outputs
+    int64_t checked = 0;              // outputs compared
+    int64_t bad = 0;                  // outputs outside the tolerance (NaN included)
+    std::string detail;               // first failure, for the log
+};
+
+struct Row {
+    Shape shape;
+    int64_t batch = 1;
+    vkconv::DType dtype = vkconv::DType::F32;
+    vkconv::TensorLayout layout = vkconv::TensorLayout::NCHW;
+    std::string algoRequest;  // what --algo asked for (auto, a name)
+    std::string algo, config, epilogue;
+    double gflop = 0;
+    std::optional<double> us, usMin, usMax, tflops, pctPeak;
+    std::string peakLabel;  // which peak pct_peak is relative to
+    CheckResult check;
+    std::string error;  // non-empty: the run failed (times are absent)
+};
+
+// Summary statistics.
+double median(std::vector<double> v);
+
+}  // namespace vkbench

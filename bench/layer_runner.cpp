@@ -1,0 +1,181 @@
+// The timing protocol of the cuDNN anchors, in Vulkan: random non-zero tensors; a Plan; warm-up;
+// then ONE command buffer holding `repeats` x [timestamp, `calls` back-to-back Plan::record(),
+// timestamp].  No barriers between calls: like the anchors' CUDA graph, consecutive convolutions
+// write the same output with the same values.  Per-conv time = interval / calls.
+#include "layer_runner.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <new>
+
+#include "reference_check.hpp"
+#include "runtime/context_impl.hpp"
+#include "runtime/gpu_timer.hpp"
+#include "shapes.hpp"
+#include "tensor_data.hpp"
+#include "vkconv/buffer.hpp"
+#include "vkconv/error.hpp"
+#include "vkconv/plan.hpp"
+
+namespace vkbench {
+
+struct LayerData {
+    vkconv::ConvDesc desc;
+    HostTensor x, w, bias;
+    vkconv::Buffer input, filter, biasBuf, output;
+};
+
+LayerRunner::LayerRunner(vkconv::Context& ctx, const Options& opts)
+    : ctx_(ctx), opts_(opts), timestamps_(ctx.caps().timestamps && ctx.caps().timestampPeriod > 0) {}
+
+std::vector<Row> LayerRunner::run(const Shape& shape, int64_t batch, vkconv::DType dtype, vkconv::TensorLayout layout,
+                                  std::vector<std::string>& notes) {
+    std::vector<Row> rows;
+    Row base;
+    base.shape = shape;
+    base.batch = batch;
+    base.dtype = dtype;
+    base.layout = layout;
+    base.epilogue = opts_.epilogue.name;
+    base.algoRequest = opts_.algo;
+    vkconv::ConvDesc desc = makeDesc(shape, batch, dtype, layout, opts_.epilogue);
+    base.gflop = desc.flops() / 1e9;
+
+    std::string why = vkconv::whyUnsupported(ctx_, desc, "auto");
+    if (!why.empty()) {
+        notes.push_back("skipped: " + why);
+        return rows;
+    }
+    if (opts_.maxGflop > 0 && base.gflop > opts_.maxGflop) {
+        char buf[128];
+        std::snprintf(buf, sizeof buf, "skipped: %.3g GFLOP > --max-gflop %g", base.gflop, opts_.maxGflop);
+        notes.push_back(buf);
+        return rows;
+    }
+    std::vector<std::string> algos;
+    if (opts_.algo == "all") {
+        for (auto& name : vkconv::algorithmNames()) {
+            std::string w = vkconv::whyUnsupported(ctx_, desc, name);
+            if (w.empty()) algos.push_back(name);
+            else notes.push_back(name + " declines: " + w);
+        }
+    } else if (opts_.algo == "auto") {
+        algos.push_back("auto");
+    } else {
+        std::string w = vkconv::whyUnsupported(ctx_, desc, opts_.algo);
+        if (w.empty()) algos.push_back(opts_.algo);
+        else notes.push_back(opts_.algo + " declines: " + w);
+    }
+    if (algos.empty()) return rows;
+
+    LayerData data;
+    data.desc = desc;
+    try {
+        data.x = randomTensor(dtype, desc.inputElements(), 1);
+        data.w = randomTensor(dtype, desc.filterElements(), 2);
+        if (desc.hasBias) data.bias = randomTensor(dtype, desc.k, 3);
+        data.input = vkconv::Buffer::create(ctx_, VkDeviceSize(desc.inputBytes()));
+        data.input.upload(data.x.bytes.data(), data.x.bytes.size());
+        data.filter = vkconv::Buffer::create(ctx_, VkDeviceSize(desc.filterBytes()));
+        data.filter.upload(data.w.bytes.data(), data.w.bytes.size());
+        if (desc.hasBias) {
+            data.biasBuf = vkconv::Buffer::create(ctx_, VkDeviceSize(desc.biasBytes()));
+            data.biasBuf.upload(data.bias.bytes.data(), data.bias.bytes.size());
+        }
+        data.output = vkconv::Buffer::create(ctx_, VkDeviceSize(desc.outputBytes()));
+        // The inputs' host copies are kept for --check only.
+        if (!opts_.check) {
+            data.x = HostTensor{};
+            data.w = HostTensor{};
+        } else {
+            data.x.bytes = {};
+            data.w.bytes = {};
+        }
+    } catch (const std::exception& e) {
+        for (auto& a : algos) {
+            Row r = base;
+            r.algo = a;
+            r.error = std::string("setting up the tensors failed: ") + e.what();
+            rows.push_back(r);
+        }
+        return rows;
+    }
+    for (auto& a : algos) rows.push_back(runOne(a, base, data));
+    return rows;
+}
+
+Row LayerRunner::runOne(const std::string& algo, const Row& base, LayerData& data) {
+    Row row = base;
+    row.algo = algo;
+    try {
+        vkconv::PlanOptions po;
+        po.algorithm = algo;
+        vkconv::Plan plan = vkconv::Plan::create(ctx_, data.desc, po);
+        row.algo = plan.algorithm();
+        row.config = plan.config();
+        vkconv::Buffer workspace;
+        vkconv::ConvTensors t;
+        t.input = data.input.view();
+        t.filter = data.filter.view();
+        if (data.desc.hasBias) t.bias = data.biasBuf.view();
+        t.output = data.output.view();
+        if (plan.workspaceSize() > 0) {
+            workspace = vkconv::Buffer::create(ctx_, plan.workspaceSize());
+            t.workspace = workspace.view();
+        }
+        // All-ones bits are NaN in fp32, fp16 and bf16: outputs the plan never writes fail --check.
+        data.output.fill(0xFFFFFFFFu);
+
+        const int calls = opts_.calls, repeats = opts_.repeats;
+        if (opts_.warmup > 0)
+            ctx_.submitAndWait([&](VkCommandBuffer cmd) {
+                for (int i = 0; i < opts_.warmup * calls; ++i) plan.record(cmd, t);
+            });
+        std::vector<double> perConvUs;
+        if (timestamps_) {
+            vkconv::GpuTimer timer(ctx_.impl(), uint32_t(repeats));
+            ctx_.submitAndWait([&](VkCommandBuffer cmd) {
+                timer.reset(cmd);
+                for (int rep = 0; rep < repeats; ++rep) {
+                    timer.begin(cmd, uint32_t(rep));
+                    for (int i = 0; i < calls; ++i) plan.record(cmd, t);
+                    timer.end(cmd, uint32_t(rep));
+                }
+            });
+            for (double ns : timer.intervalsNs(uint32_t(repeats))) perConvUs.push_back(ns / 1e3 / calls);
+        } else {
+            // No timestamps on this queue: host time around each submission (includes submit overhead).
+            for (int rep = 0; rep < repeats; ++rep) {
+                auto t0 = std::chrono::steady_clock::now();
+                ctx_.submitAndWait([&](VkCommandBuffer cmd) {
+                    for (int i = 0; i < calls; ++i) plan.record(cmd, t);
+                });
+                auto t1 = std::chrono::steady_clock::now();
+                perConvUs.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / calls);
+            }
+        }
+        double med = median(perConvUs), lo = perConvUs[0], hi = perConvUs[0];
+        for (double v : perConvUs) { lo = std::min(lo, v); hi = std::max(hi, v); }
+        if (!(lo > 0)) throw vkconv::Error(vkconv::ErrorCode::Vulkan, "a timed batch measured 0 us (timer too coarse?)");
+        row.us = med;
+        row.usMin = lo;
+        row.usMax = hi;
+        row.tflops = row.gflop * 1e3 / med;  // 1e9 FLOP / 1e-6 s = 1e15 FLOP/s = 1e3 TFLOP/s
+
+        if (opts_.check) {
+            std::vector<uint8_t> out(size_t(data.desc.outputBytes()));
+            data.output.download(out.data(), out.size());
+            std::vector<float> noBias;
+            row.check = checkOutput(data.desc, data.x.values, data.w.values, data.desc.hasBias ? data.bias.values : noBias,
+                                    out.data());
+        }
+    } catch (const vkconv::Error& e) {
+        row.error = e.what();
+    } catch (const std::bad_alloc&) {
+        row.error = "out of host memory";
+    }
+    return row;
+}
+
+}  // namespace vkbench

@@ -1,0 +1,29 @@
+// Times one layer (one shape x batch x dtype x layout) with every algorithm --algo selects.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "common.hpp"
+#include "vkconv/context.hpp"
+
+namespace vkbench {
+
+class LayerRunner {
+public:
+    LayerRunner(vkconv::Context& ctx, const Options& opts);
+
+    // Rows for this layer (one per algorithm run).  Declined algorithms and skipped layers
+    // (--max-gflop, device limits) produce no row; their reasons are appended to `notes`.
+    std::vector<Row> run(const Shape& shape, int64_t batch, vkconv::DType dtype, vkconv::TensorLayout layout,
+                         std::vector<std::string>& notes);
+
+    bool gpuTimestamps() const { return timestamps_; }
+
+private:
+    Row runOne(const std::string& algo, const Row& base, struct LayerData& data);
+    vkconv::Context& ctx_;
+    const Options& opts_;
+    bool timestamps_;
+};
+
+}  // namespace vkbench

@@ -1,0 +1,140 @@
+// vkconv-bench: layer-by-layer convolution timings (table, JSON, CSV), the device's peaks
+// (--peak) and the compile lab (--shader-stats).  See --help.
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "common.hpp"
+#include "layer_runner.hpp"
+#include "peak.hpp"
+#include "report.hpp"
+#include "shader_stats.hpp"
+#include "shapes.hpp"
+#include "vkconv/vkconv.hpp"
+
+using namespace vkbench;
+
+namespace {
+
+int runBenchmark(vkconv::Context& ctx, const Options& opts, const Peaks& peaks) {
+    std::vector<Shape> shapes = loadShapes(opts);
+    LayerRunner runner(ctx, opts);
+    const auto& caps = ctx.caps();
+    std::printf("== vkconv %s (%s) on %s, %s %s\n", vkconv::versionString(), vkconv::gitRevision(), caps.deviceName.c_str(),
+                caps.driverName.c_str(), caps.driverVersionString().c_str());
+    std::printf("protocol: %d warm-up batches, %d repeats x %d back-to-back calls, median; %s\n", opts.warmup, opts.repeats,
+                opts.calls, runner.gpuTimestamps() ? "Vulkan timestamps" : "HOST timing (this queue has no timestamps)");
+    if (peaks.empty())
+        std::printf("peaks: no peak measured (run vkconv-bench --peak once): %%peak left blank\n");
+    else
+        std::printf("peaks (%s): fp32 FMA %s, fp16 FMA %s, best fp16 coopmat %s TFLOP/s\n", peaks.source.c_str(),
+                    peaks.fp32FmaTflops ? std::to_string(*peaks.fp32FmaTflops).c_str() : "-",
+                    peaks.fp16FmaTflops ? std::to_string(*peaks.fp16FmaTflops).c_str() : "-",
+                    peaks.bestF16Coopmat() ? std::to_string(*peaks.bestF16Coopmat()).c_str() : "-");
+    std::printf("epilogue: %s; check: %s\n\n", opts.epilogue.name.c_str(),
+                opts.check ? "float64 reference on ~2048 sampled outputs + corners per row" : "off (--check)");
+
+    struct Job {
+        const Shape* shape;
+        int64_t batch;
+        vkconv::DType dtype;
+        vkconv::TensorLayout layout;
+    };
+    std::vector<Job> jobs;
+    for (auto& s : shapes)
+        for (int64_t b : opts.batches.empty() ? std::vector<int64_t>{s.n} : opts.batches)
+            for (auto dt : opts.dtypes)
+                for (auto lay : opts.layouts) jobs.push_back({&s, b, dt, lay});
+
+    printTableHeader(stdout);
+    std::vector<Row> rows;
+    auto start = std::chrono::steady_clock::now();
+    for (size_t i = 0; i < jobs.size(); ++i) {
+        const Job& j = jobs[i];
+        double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        std::fprintf(stderr, "[%zu/%zu %.1fs] %s/%s n%lld %s %s\n", i + 1, jobs.size(), elapsed, j.shape->suite.c_str(),
+                     j.shape->layer.c_str(), (long long)j.batch, std::string(vkconv::toString(j.dtype)).c_str(),
+                     std::string(vkconv::toString(j.layout)).c_str());
+        std::vector<std::string> notes;
+        std::vector<Row> got = runner.run(*j.shape, j.batch, j.dtype, j.layout, notes);
+        for (auto& n : notes) printNote(stdout, *j.shape, j.batch, std::string(vkconv::toString(j.dtype)) + " " + n);
+        for (auto& r : got) {
+            applyPeak(r, peaks);
+            printRow(stdout, r);
+            rows.push_back(std::move(r));
+        }
+        std::fflush(stdout);
+    }
+    double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::fprintf(stderr, "[done %.1fs] %zu rows\n", elapsed, rows.size());
+    printSummary(stdout, rows);
+
+    RunInfo info{&caps, &opts, &peaks, runner.gpuTimestamps() ? "vulkan-timestamps" : "host"};
+    if (!opts.jsonPath.empty()) {
+        writeJsonReport(opts.jsonPath, info, rows);
+        std::fprintf(stderr, "JSON written to %s\n", opts.jsonPath.c_str());
+    }
+    if (!opts.csvPath.empty()) {
+        writeCsvReport(opts.csvPath, rows);
+        std::fprintf(stderr, "CSV written to %s\n", opts.csvPath.c_str());
+    }
+
+    int errors = 0;
+    for (auto& r : rows)
+        if (!r.error.empty()) ++errors;
+    if (errors) std::printf("\n%d row(s) failed to run (ERROR above)\n", errors);
+    if (opts.check) {
+        int passed = 0, failed = 0;
+        for (auto& r : rows) {
+            if (r.check.status == "pass") ++passed;
+            else if (r.check.status == "fail" || !r.error.empty()) ++failed;
+        }
+        std::printf("\n%d passed, %d failed\n", passed, failed);
+        return failed > 0 ? 1 : 0;
+    }
+    return errors > 0 ? 1 : 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Options opts = parseOptions(argc, argv);
+    try {
+        vkconv::ContextCreateInfo info;
+        info.device = opts.device;
+        info.enableValidation = opts.validation;
+        vkconv::Context ctx = vkconv::Context::create(info);
+
+        int rc = 0;
+        if (opts.shaderStats) {
+            rc = runShaderStats(ctx, opts);
+        } else {
+            Peaks peaks;
+            if (opts.peak) {
+                PeakReport rep = measurePeaks(ctx);
+                printPeakReport(stdout, ctx, rep);
+                savePeakCache(ctx, rep);
+                peaks = rep.peaks;
+                if (!rep.allOk) rc = 1;
+            } else {
+                peaks = loadPeakCache(ctx);
+            }
+            bool peakOnly = opts.peak && opts.suites.empty() && opts.shapeFiles.empty();
+            if (!peakOnly) {
+                if (opts.peak) std::printf("\n");
+                rc = std::max(rc, runBenchmark(ctx, opts, peaks));
+            }
+        }
+        if (uint64_t v = ctx.validationMessages()) {
+            std::printf("validation: %llu message(s) (see stderr)\n", (unsigned long long)v);
+            rc = std::max(rc, 1);
+        } else if (opts.validation) {
+            std::printf("validation: no messages\n");
+        }
+        return rc;
+    } catch (const vkconv::Error& e) {
+        std::fprintf(stderr, "vkconv-bench: %s\n", e.what());
+        return 1;
+    }
+}

@@ -1,0 +1,168 @@
+// vkconv-bench command line.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "common.hpp"
+
+namespace vkbench {
+
+namespace {
+
+const char* kUsage = R"(usage: vkconv-bench [options]
+
+Times vkconv convolutions layer by layer (Vulkan timestamps; the cuDNN anchors' protocol:
+warm-up, then `repeats` batches of `calls` back-to-back dispatches in one command buffer;
+per-conv time = batch time / calls; median, min and max over the repeats).
+
+Shapes (default: every suite):
+  --suite NAME          a suite of the suites directory (repeatable)
+  --shapes FILE.csv     a shapes file: suite,layer,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,stride_w,
+                        dil_h,dil_w,groups (repeatable)
+  --suites-dir DIR      where --suite looks (default: the source tree's bench/suites)
+  --batch N             overrides each shape's n (repeatable)
+  --max-gflop X         skip layers above X GFLOP (reason printed)
+Problem:
+  --dtype fp32|fp16|bf16        (repeatable; default fp32)
+  --layout nchw|nhwc            activations in and out; filters KCRS / KRSC (repeatable; default nchw)
+  --algo auto|NAME|all          all: a row for every algorithm that accepts the layer (default auto)
+  --epilogue none|bias|relu|bias_relu|bias_relu6|bias_leaky_relu|bias_gelu|bias_silu|bias_sigmoid|...
+Timing:
+  --warmup N            warm-up batches before timing (default 3)
+  --calls N             dispatches per timed batch (default 20)
+  --repeats N           timed batches (default 7)
+Output:
+  --check               compare a sample of every layer's outputs (~2048 + corners) with a float64
+                        reference; prints "N passed, M failed" and exits 1 if M > 0
+  --json FILE           vkconv-bench/1 JSON (docs/bench-json.md)
+  --csv FILE            the same rows as CSV
+Device:
+  --device N|NAME       device index or name substring (default: $VKCONV_DEVICE, else the best)
+  --validation          Khronos validation layer; exits 1 if it reported anything
+  --peak                measure the device's peaks (FMA, coopmat, bandwidth), print and cache them
+                        (without --suite/--shapes: only the probe runs).  Later runs read the cache
+                        ($VKCONV_CACHE_DIR, $XDG_CACHE_HOME/vkconv or ~/.cache/vkconv) for % of peak.
+  --shader-stats        compile lab: build every pipeline variant of every algorithm with statistics
+                        capture and print the driver's statistics (VGPRs, spills, ...); --json FILE
+                        writes them; exits 1 on build failures or spills.  Works on RADV's null device.
+  --isa DIR             with --shader-stats: dump each pipeline's internal representations to DIR
+)";
+
+[[noreturn]] void usageError(const std::string& msg) {
+    std::fprintf(stderr, "vkconv-bench: %s\n(see vkconv-bench --help)\n", msg.c_str());
+    std::exit(2);
+}
+
+int64_t parseInt(const std::string& flag, const std::string& v, int64_t min) {
+    char* end = nullptr;
+    long long x = std::strtoll(v.c_str(), &end, 10);
+    if (v.empty() || *end || x < min) usageError(flag + " expects an integer >= " + std::to_string(min) + ", got '" + v + "'");
+    return x;
+}
+
+Epilogue parseEpilogue(const std::string& v) {
+    Epilogue e;
+    e.name = v;
+    std::string act = v;
+    if (v == "bias") {
+        e.bias = true;
+        act = "none";
+    } else if (v.rfind("bias_", 0) == 0) {
+        e.bias = true;
+        act = v.substr(5);
+    }
+    auto a = vkconv::parseActivation(act);
+    if (!a) usageError("--epilogue: unknown activation '" + act + "' (none, relu, relu6, leaky_relu, gelu, silu, sigmoid)");
+    e.activation = *a;
+    return e;
+}
+
+}  // namespace
+
+Options parseOptions(int argc, char** argv) {
+    Options o;
+    for (int i = 1; i < argc; ++i) {
+        std::string f = argv[i];
+        auto next = [&]() -> std::string {
+            if (i + 1 >= argc) usageError(f + " needs a value");
+            return argv[++i];
+        };
+        if (f == "-h" || f == "--help") {
+            std::fputs(kUsage, stdout);
+            std::exit(0);
+        } else if (f == "--shapes") {
+            o.shapeFiles.push_back(next());
+        } else if (f == "--suite") {
+            o.suites.push_back(next());
+        } else if (f == "--suites-dir") {
+            o.suitesDir = next();
+        } else if (f == "--batch") {
+            o.batches.push_back(parseInt(f, next(), 1));
+        } else if (f == "--dtype") {
+            std::string v = next();
+            auto t = vkconv::parseDType(v);
+            if (!t) usageError("--dtype: unknown type '" + v + "' (fp32, fp16, bf16)");
+            if (std::find(o.dtypes.begin(), o.dtypes.end(), *t) == o.dtypes.end()) o.dtypes.push_back(*t);
+        } else if (f == "--layout") {
+            std::string v = next();
+            auto l = vkconv::parseTensorLayout(v);
+            if (!l) usageError("--layout: unknown layout '" + v + "' (nchw, nhwc)");
+            if (std::find(o.layouts.begin(), o.layouts.end(), *l) == o.layouts.end()) o.layouts.push_back(*l);
+        } else if (f == "--algo") {
+            o.algo = next();
+        } else if (f == "--epilogue") {
+            o.epilogue = parseEpilogue(next());
+        } else if (f == "--device") {
+            o.device = next();
+        } else if (f == "--json") {
+            o.jsonPath = next();
+        } else if (f == "--csv") {
+            o.csvPath = next();
+        } else if (f == "--isa") {
+            o.isaDir = next();
+        } else if (f == "--check") {
+            o.check = true;
+        } else if (f == "--warmup") {
+            o.warmup = int(parseInt(f, next(), 0));
+        } else if (f == "--calls") {
+            o.calls = int(parseInt(f, next(), 1));
+        } else if (f == "--repeats") {
+            o.repeats = int(parseInt(f, next(), 1));
+        } else if (f == "--peak") {
+            o.peak = true;
+        } else if (f == "--shader-stats") {
+            o.shaderStats = true;
+        } else if (f == "--max-gflop") {
+            std::string v = next();
+            char* end = nullptr;
+            o.maxGflop = std::strtod(v.c_str(), &end);
+            if (v.empty() || *end || !(o.maxGflop > 0)) usageError("--max-gflop expects a positive number, got '" + v + "'");
+        } else if (f == "--validation") {
+            o.validation = true;
+        } else {
+            usageError("unknown argument '" + f + "'");
+        }
+    }
+    if (o.dtypes.empty()) o.dtypes.push_back(vkconv::DType::F32);
+    if (o.layouts.empty()) o.layouts.push_back(vkconv::TensorLayout::NCHW);
+    if (!o.isaDir.empty() && !o.shaderStats) usageError("--isa needs --shader-stats");
+    return o;
+}
+
+double median(std::vector<double> v) {
+    if (v.empty()) return 0.0;
+    std::sort(v.begin(), v.end());
+    size_t m = v.size() / 2;
+    return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+}
+
+std::optional<double> Peaks::bestF16Coopmat() const {
+    std::optional<double> best;
+    for (auto& [name, v] : coopmatTflops)
+        if (name.find("f16*f16") != std::string::npos && name.find("bf16") == std::string::npos && (!best || v > *best)) best = v;
+    return best;
+}
+
+}  // namespace vkbench

@@ -1,0 +1,399 @@
+// The peak probes.  Each: build the pipeline, calibrate the loop count (and dispatches per timed
+// interval) to about kTargetMs per interval, warm up, time 7 intervals with GPU timestamps in one
+// command buffer, take the median, then check the output against its exact analytic value.
+#include "peak.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+
+#include "runtime/context_impl.hpp"
+#include "runtime/gpu_timer.hpp"
+#include "runtime/pipeline.hpp"
+#include "runtime/shader_registry.hpp"
+#include "vkconv/buffer.hpp"
+#include "vkconv/error.hpp"
+
+namespace vkbench {
+
+using vkconv::Buffer;
+using vkconv::ComputePipeline;
+using vkconv::PipelineKey;
+
+namespace {
+
+constexpr int kIntervals = 7;
+constexpr double kTargetMs = 20.0;
+
+using Recorder = std::function<void(VkCommandBuffer, uint32_t iters)>;
+
+class Prober {
+public:
+    explicit Prober(vkconv::Context& ctx) : ctx_(ctx), impl_(ctx.impl()), cpu_(ctx.caps().deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU) {}
+
+    bool cpu() const { return cpu_; }
+    vkconv::Context& ctx() { return ctx_; }
+
+    const ComputePipeline& pipeline(const std::string& shader, std::vector<vkconv::SpecConstant> spec, uint32_t pcBytes,
+                                    uint32_t bindings, uint32_t subgroup = 0) {
+        PipelineKey key;
+        key.shader = shader;
+        key.spec = std::move(spec);
+        key.pushConstantBytes = pcBytes;
+        key.bindings = bindings;
+        key.requiredSubgroupSize = subgroup;
+        key.fullSubgroups = subgroup != 0;
+        return impl_.pipelines->get(key);
+    }
+
+    void bind(VkCommandBuffer cmd, const ComputePipeline& p, std::initializer_list<const Buffer*> bufs, const void* pc,
+              uint32_t pcBytes) {
+        VkDescriptorBufferInfo infos[4];
+        VkWriteDescriptorSet writes[4];
+        uint32_t n = 0;
+        for (const Buffer* b : bufs) {
+            infos[n] = {b->handle(), 0, b->size()};
+            writes[n] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+            writes[n].dstBinding = n;
+            writes[n].descriptorCount = 1;
+            writes[n].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+            writes[n].pBufferInfo = &infos[n];
+            ++n;
+        }
+        impl_.dt.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline);
+        impl_.dt.vkCmdPushDescriptorSetKHR(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0, n, writes);
+        if (pcBytes) impl_.dt.vkCmdPushConstants(cmd, p.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, pcBytes, pc);
+    }
+
+    // Workgroups as a 2-D grid (x at most 1024) so every device's maxWorkgroupCount[0] is respected.
+    void dispatch(VkCommandBuffer cmd, uint32_t groups) {
+        uint32_t x = std::min<uint32_t>(groups, 1024u), y = (groups + x - 1) / x;
+        impl_.dt.vkCmdDispatch(cmd, x, y, 1);
+    }
+    static uint32_t launchedGroups(uint32_t groups) {
+        uint32_t x = std::min<uint32_t>(groups, 1024u);
+        return x * ((groups + x - 1) / x);
+    }
+
+    // Per-dispatch nanoseconds of `perInterval` back-to-back dispatches, for each of `intervals`.
+    std::vector<double> time(const Recorder& rec, uint32_t iters, int perInterval, int intervals, int warmup) {
+        std::vector<double> out;
+        if (impl_.caps.timestamps && impl_.caps.timestampPeriod > 0) {
+            vkconv::GpuTimer timer(impl_, uint32_t(intervals));
+            ctx_.submitAndWait([&](VkCommandBuffer cmd) {
+                timer.reset(cmd);
+                for (int i = 0; i < warmup; ++i) rec(cmd, iters);
+                for (int t = 0; t < intervals; ++t) {
+                    timer.begin(cmd, uint32_t(t));
+                    for (int i = 0; i < perInterval; ++i) rec(cmd, iters);
+                    timer.end(cmd, uint32_t(t));
+                }
+            });
+            for (double ns : timer.intervalsNs(uint32_t(intervals))) out.push_back(ns / perInterval);
+        } else {
+            if (warmup) ctx_.submitAndWait([&](VkCommandBuffer cmd) { for (int i = 0; i < warmup; ++i) rec(cmd, iters); });
+            for (int t = 0; t < intervals; ++t) {
+                auto t0 = std::chrono::steady_clock::now();
+                ctx_.submitAndWait([&](VkCommandBuffer cmd) { for (int i = 0; i < perInterval; ++i) rec(cmd, iters); });
+                out.push_back(std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() / perInterval);
+            }
+        }
+        return out;
+    }
+
+    struct Calibrated {
+        uint32_t iters;
+        int perInterval;
+        std::vector<double> ns;  // per dispatch, one per interval
+    };
+
+    // Picks the loop count (<= maxIters) for ~kTargetMs per dispatch, then enough dispatches per
+    // interval to reach kTargetMs when the loop count is capped, and times kIntervals intervals.
+    Calibrated calibrateAndTime(const Recorder& rec, uint32_t probeIters, uint32_t maxIters) {
+        Calibrated c;
+        c.iters = std::min(probeIters, maxIters);
+        double ns = median(time(rec, c.iters, 1, 1, 1));
+        if (ns > 0 && maxIters > c.iters) {
+            double scale = kTargetMs * 1e6 / ns;
+            c.iters = uint32_t(std::clamp(std::floor(double(c.iters) * scale), 1.0, double(maxIters)));
+            ns = median(time(rec, c.iters, 1, 1, 1));
+        }
+        c.perInterval = ns > 0 ? int(std::clamp(std::round(kTargetMs * 1e6 / ns), 1.0, 1000.0)) : 1;
+        c.ns = time(rec, c.iters, c.perInterval, kIntervals, 2);
+        return c;
+    }
+
+    void fill(Buffer& b, VkDeviceSize offset, VkDeviceSize bytes, uint32_t word) {
+        ctx_.submitAndWait([&](VkCommandBuffer cmd) { impl_.dt.vkCmdFillBuffer(cmd, b.handle(), offset, bytes, word); });
+    }
+
+private:
+    vkconv::Context& ctx_;
+    vkconv::ContextImpl& impl_;
+    bool cpu_;
+};
+
+void finish(ProbeResult& r, const Prober::Calibrated& c, double workPerDispatch, double unitScale) {
+    double med = median(c.ns), best = *std::min_element(c.ns.begin(), c.ns.end());
+    r.value = workPerDispatch / (med * 1e-9) / unitScale;
+    r.best = workPerDispatch / (best * 1e-9) / unitScale;
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "%d x %.3f ms dispatches", c.perInterval, med / 1e6);
+    r.detail = std::string(buf) + (r.detail.empty() ? "" : ", " + r.detail);
+}
+
+ProbeResult fmaProbe(Prober& p, bool f16) {
+    ProbeResult r;
+    r.name = f16 ? "fp16 FMA (f16vec4)" : "fp32 FMA (vec4)";
+    r.unit = "TFLOP/s";
+    const auto& caps = p.ctx().caps();
+    if (f16 && !caps.shaderFloat16) {
+        r.skipped = "the device lacks shaderFloat16";
+        return r;
+    }
+    const uint32_t groups = p.cpu() ? 256 : 65536;  // x 256 invocations
+    const uint32_t invocations = Prober::launchedGroups(groups) * 256;
+    Buffer out = Buffer::create(p.ctx(), VkDeviceSize(invocations) * 4);
+    p.fill(out, 0, VK_WHOLE_SIZE, 0);
+    const auto& pipe = p.pipeline(f16 ? "peak_fma_f16" : "peak_fma_f32", {}, 12, 1);
+    Recorder rec = [&](VkCommandBuffer cmd, uint32_t iters) {
+        struct { uint32_t iters; float a, b; } pc{iters, 1.0f, 1.0f};
+        p.bind(cmd, pipe, {&out}, &pc, sizeof pc);
+        p.dispatch(cmd, groups);
+    };
+    // fp16 chains stay exact while 16 * iters + 7 <= 2048.
+    auto c = p.calibrateAndTime(rec, 4, f16 ? 127 : 1024);
+    const double fmasPerInvocation = 512.0 * c.iters;  // 8 x 4-wide chains x 16 steps per loop
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "%u inv x %u loops x 512 FMA", invocations, c.iters);
+    r.detail = buf;
+    finish(r, c, 2.0 * fmasPerInvocation * invocations, 1e12);
+
+    std::vector<float> v(invocations);
+    out.download(v.data(), v.size() * 4);
+    const float want = 112.0f + 512.0f * float(c.iters);  // components start at 0..7 (sum 112)
+    r.checkOk = true;
+    r.checkMsg = "ok";
+    for (uint32_t i = 0; i < invocations; ++i)
+        if (v[i] != want) {
+            r.checkOk = false;
+            std::snprintf(buf, sizeof buf, "invocation %u: %.9g, expected %.9g", i, double(v[i]), double(want));
+            r.checkMsg = buf;
+            break;
+        }
+    return r;
+}
+
+const char* componentName(VkComponentTypeKHR t) {
+    if (t == VK_COMPONENT_TYPE_BFLOAT16_KHR) return "bf16";
+    switch (t) {
+        case VK_COMPONENT_TYPE_FLOAT16_KHR: return "f16";
+        case VK_COMPONENT_TYPE_FLOAT32_KHR: return "f32";
+        case VK_COMPONENT_TYPE_SINT8_KHR: return "s8";
+        case VK_COMPONENT_TYPE_UINT8_KHR: return "u8";
+        case VK_COMPONENT_TYPE_SINT32_KHR: return "s32";
+        case VK_COMPONENT_TYPE_UINT32_KHR: return "u32";
+        default: return "other";
+    }
+}
+
+bool isInt8(VkComponentTypeKHR t) { return t == VK_COMPONENT_TYPE_SINT8_KHR || t == VK_COMPONENT_TYPE_UINT8_KHR; }
+
+std::string coopmatShader(const vkconv::CoopMatConfig& cm) {
+    return std::string("peak_cm_") + componentName(cm.a) + "_" + componentName(cm.b) + "_" + componentName(cm.c);
+}
+
+// Why the probe does not run this configuration ("" when it does).
+std::string coopmatWhyNot(const vkconv::DeviceCaps& caps, const vkconv::CoopMatConfig& cm) {
+    const bool intMath = isInt8(cm.a);
+    if (cm.scope != VK_SCOPE_SUBGROUP_KHR) return "not subgroup scope";
+    if (cm.saturatingAccumulation) return "saturating accumulation is not probed";
+    if (cm.c != cm.result) return "C and result types differ";
+    if (isInt8(cm.a) != isInt8(cm.b)) return "mixed float/integer inputs";
+    if (!vkconv::shaders::find(coopmatShader(cm))) return "no probe for these types in this build (" + coopmatShader(cm) + ")";
+    if (cm.a == VK_COMPONENT_TYPE_BFLOAT16_KHR && !caps.bfloat16CooperativeMatrix) return "bfloat16 coopmat not enabled";
+    if (intMath && !(caps.shaderInt8 && caps.storageBuffer8BitAccess)) return "needs int8 arithmetic and 8-bit storage";
+    if (!intMath && !caps.storageBuffer16BitAccess) return "needs 16-bit storage";
+    return "";
+}
+
+// 4 subgroups per workgroup, the device's default subgroup size required where it can be.
+const ComputePipeline& coopmatPipeline(Prober& p, const vkconv::CoopMatConfig& cm) {
+    const auto& caps = p.ctx().caps();
+    return p.pipeline(coopmatShader(cm), {{0, 4 * caps.subgroupSize}, {1, cm.m}, {2, cm.n}, {3, cm.k}}, 4, 3,
+                      caps.subgroupSizeControl ? caps.subgroupSize : 0);
+}
+
+ProbeResult coopmatProbe(Prober& p, const vkconv::CoopMatConfig& cm) {
+    ProbeResult r;
+    r.name = "coopmat " + cm.toString();
+    const auto& caps = p.ctx().caps();
+    const bool intMath = isInt8(cm.a);
+    r.unit = intMath ? "TOP/s" : "TFLOP/s";
+    r.skipped = coopmatWhyNot(caps, cm);
+    if (!r.skipped.empty()) return r;
+
+    const uint32_t sgSize = caps.subgroupSize;
+    const uint64_t tile = uint64_t(cm.m) * cm.n;
+    uint32_t subgroups = p.cpu() ? 1024 : 131072;
+    subgroups = uint32_t(std::min<uint64_t>(subgroups, caps.maxStorageBufferRange / (tile * 4)) / 4 * 4);
+    const uint32_t groups = subgroups / 4;
+    const uint32_t launched = Prober::launchedGroups(groups) * 4;
+    const auto& pipe = coopmatPipeline(p, cm);
+
+    // A: 2 matrices M x K with one 1 per row (k == m % K); B: 4 matrices K x N of ones.
+    const uint32_t elemBytes = intMath ? 1 : 2;
+    const uint16_t one16 = cm.a == VK_COMPONENT_TYPE_FLOAT16_KHR ? 0x3C00 : 0x3F80;
+    std::vector<uint8_t> a(2ull * cm.m * cm.k * elemBytes, 0), b(4ull * cm.k * cm.n * elemBytes, 0);
+    auto put = [&](std::vector<uint8_t>& v, size_t i) {
+        if (intMath) v[i] = 1;
+        else std::memcpy(&v[i * 2], &one16, 2);
+    };
+    for (uint32_t mat = 0; mat < 2; ++mat)
+        for (uint32_t m = 0; m < cm.m; ++m) put(a, (size_t(mat) * cm.m + m) * cm.k + m % cm.k);
+    for (size_t i = 0; i < size_t(4) * cm.k * cm.n; ++i) put(b, i);
+    Buffer aBuf = Buffer::create(p.ctx(), a.size()), bBuf = Buffer::create(p.ctx(), b.size());
+    aBuf.upload(a.data(), a.size());
+    bBuf.upload(b.data(), b.size());
+    Buffer out = Buffer::create(p.ctx(), VkDeviceSize(launched) * tile * 4);
+    p.fill(out, 0, VK_WHOLE_SIZE, 0xFFFFFFFFu);
+
+    Recorder rec = [&](VkCommandBuffer cmd, uint32_t iters) {
+        p.bind(cmd, pipe, {&aBuf, &bBuf, &out}, &iters, 4);
+        p.dispatch(cmd, groups);
+    };
+    // f16 accumulators count exactly up to 2048.
+    auto c = p.calibrateAndTime(rec, 16, 2040);
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "%u subgroups of %u x %u loops x 8 mulAdds", launched, sgSize, c.iters);
+    r.detail = buf;
+    finish(r, c, 2.0 * cm.m * cm.n * cm.k * 8.0 * c.iters * launched, 1e12);
+
+    std::vector<uint32_t> v(size_t(launched) * tile);
+    out.download(v.data(), v.size() * 4);
+    uint32_t want = 8u * c.iters;
+    float wantF = float(want);
+    r.checkOk = true;
+    r.checkMsg = "ok";
+    for (size_t i = 0; i < v.size(); ++i) {
+        float f;
+        std::memcpy(&f, &v[i], 4);
+        bool ok = intMath ? v[i] == want : f == wantF;
+        if (!ok) {
+            r.checkOk = false;
+            std::snprintf(buf, sizeof buf, "subgroup %zu element %zu: %.9g, expected %u", size_t(i / tile), size_t(i % tile),
+                          intMath ? double(v[i]) : double(f), want);
+            r.checkMsg = buf;
+            break;
+        }
+    }
+    return r;
+}
+
+ProbeResult copyProbe(Prober& p) {
+    ProbeResult r;
+    r.name = "shader copy (vec4)";
+    r.unit = "GB/s";
+    auto& impl = p.ctx().impl();
+    VkDeviceSize heap = 0;
+    for (uint32_t i = 0; i < impl.memory.memoryHeapCount; ++i)
+        if (impl.memory.memoryHeaps[i].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) heap = std::max(heap, impl.memory.memoryHeaps[i].size);
+    VkDeviceSize bytes = p.cpu() ? (64ull << 20) : (1ull << 30);
+    if (heap) bytes = std::min(bytes, heap / 8);
+    bytes = std::min<VkDeviceSize>(bytes, impl.caps.maxStorageBufferRange);
+    bytes &= ~VkDeviceSize(1023);
+    const uint32_t count = uint32_t(bytes / 16);
+    const uint32_t groups = (count + 1023) / 1024;  // 4 elements x 256 invocations per group
+    Buffer src = Buffer::create(p.ctx(), bytes), dst = Buffer::create(p.ctx(), bytes);
+    // Pattern: 0x3F800000 everywhere, distinct markers at the first, a middle and the last element.
+    const VkDeviceSize marks[] = {0, (bytes / 3) & ~VkDeviceSize(15), bytes - 16};
+    p.fill(src, 0, VK_WHOLE_SIZE, 0x3F800000u);
+    for (int i = 0; i < 3; ++i) p.fill(src, marks[i], 16, 0xA5A50000u + uint32_t(i));
+    p.fill(dst, 0, VK_WHOLE_SIZE, 0);
+    const auto& pipe = p.pipeline("peak_copy", {}, 4, 2);
+    Recorder rec = [&](VkCommandBuffer cmd, uint32_t) {
+        p.bind(cmd, pipe, {&src, &dst}, &count, 4);
+        p.dispatch(cmd, groups);
+    };
+    auto c = p.calibrateAndTime(rec, 1, 1);
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "2 x %llu MiB buffers, GB/s = (read + written bytes) / time",
+                  (unsigned long long)(bytes >> 20));
+    r.detail = buf;
+    finish(r, c, 2.0 * double(bytes), 1e9);
+
+    r.checkOk = true;
+    r.checkMsg = "ok";
+    const VkDeviceSize probes[] = {marks[0], marks[0] + 16, marks[1] - 16, marks[1], marks[2] - 16, marks[2]};
+    for (VkDeviceSize off : probes) {
+        uint32_t got[4], want = 0x3F800000u;
+        for (int i = 0; i < 3; ++i)
+            if (off == marks[i]) want = 0xA5A50000u + uint32_t(i);
+        dst.download(got, 16, off);
+        for (uint32_t g : got)
+            if (g != want && r.checkOk) {
+                r.checkOk = false;
+                std::snprintf(buf, sizeof buf, "byte offset %llu: 0x%08x, expected 0x%08x", (unsigned long long)off, g, want);
+                r.checkMsg = buf;
+            }
+    }
+    return r;
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, bool>> buildPeakPipelines(vkconv::Context& ctx) {
+    Prober p(ctx);
+    std::vector<std::pair<std::string, bool>> notes;
+    auto build = [&](const std::string& what, const std::function<void()>& f) {
+        try {
+            f();
+        } catch (const vkconv::Error& e) {
+            notes.push_back({what + ": " + e.what(), true});
+        }
+    };
+    build("peak_fma_f32", [&] { p.pipeline("peak_fma_f32", {}, 12, 1); });
+    if (ctx.caps().shaderFloat16) build("peak_fma_f16", [&] { p.pipeline("peak_fma_f16", {}, 12, 1); });
+    else notes.push_back({"peak_fma_f16: the device lacks shaderFloat16", false});
+    build("peak_copy", [&] { p.pipeline("peak_copy", {}, 4, 2); });
+    for (auto& cm : ctx.caps().coopMatConfigs) {
+        std::string why = coopmatWhyNot(ctx.caps(), cm);
+        if (why.empty()) build(coopmatShader(cm) + " " + cm.toString(), [&] { coopmatPipeline(p, cm); });
+        else notes.push_back({"coopmat " + cm.toString() + ": " + why, false});
+    }
+    return notes;
+}
+
+PeakReport measurePeaks(vkconv::Context& ctx) {
+    PeakReport rep;
+    Prober p(ctx);
+    auto run = [&](const char* what, const std::function<ProbeResult()>& f) {
+        std::fprintf(stderr, "[peak] %s ...\n", what);
+        ProbeResult r;
+        try {
+            r = f();
+        } catch (const vkconv::Error& e) {
+            r.name = what;
+            r.checkOk = false;
+            r.checkMsg = std::string("error: ") + e.what();
+        }
+        if (r.skipped.empty() && !r.checkOk) rep.allOk = false;
+        rep.probes.push_back(r);
+        return rep.probes.back();
+    };
+    auto ok = [](const ProbeResult& r) { return r.skipped.empty() && r.checkOk; };
+    if (auto r = run("fp32 FMA", [&] { return fmaProbe(p, false); }); ok(r)) rep.peaks.fp32FmaTflops = r.value;
+    if (auto r = run("fp16 FMA", [&] { return fmaProbe(p, true); }); ok(r)) rep.peaks.fp16FmaTflops = r.value;
+    if (auto r = run("copy bandwidth", [&] { return copyProbe(p); }); ok(r)) rep.peaks.bandwidthGbs = r.value;
+    for (auto& cm : ctx.caps().coopMatConfigs) {
+        std::string label = "coopmat " + cm.toString();
+        if (auto r = run(label.c_str(), [&] { return coopmatProbe(p, cm); }); ok(r)) rep.peaks.coopmatTflops[cm.toString()] = r.value;
+    }
+    rep.peaks.source = "measured now";
+    return rep;
+}
+
+}  // namespace vkbench

@@ -1,0 +1,22 @@
+// --check: a float64 reference over a sample of output elements.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "common.hpp"
+#include "vkconv/conv_desc.hpp"
+
+namespace vkbench {
+
+// How many outputs are sampled (plus the up to 16 corners n/k/p/q in {first, last}); outputs
+// of smaller tensors are all checked.
+constexpr int64_t kCheckSample = 2048;
+
+// Compares the GPU's output (raw bytes in desc.dtype and desc.outputLayout) with a float64
+// convolution of the same dtype-rounded inputs at the sampled positions.  An element passes when
+//   |gpu - ref| <= 2^-23 * (2 + sqrt(L)) * 4 * (sum |x*w| + |bias|) + eps_out * |ref|  (+1e-6 with an activation)
+// with L = C/groups * R * S and eps_out = 2^-23 (fp32), 2^-10 (fp16), 2^-7 (bf16); NaN/inf fail.
+CheckResult checkOutput(const vkconv::ConvDesc& desc, const std::vector<float>& input, const std::vector<float>& filter,
+                        const std::vector<float>& bias, const uint8_t* output);
+
+}  // namespace vkbench

@@ -1,0 +1,274 @@
+// Table, summaries, JSON and CSV of the benchmark rows.
+#include "report.hpp"
+
+#include <unistd.h>
+
+#include <cmath>
+#include <ctime>
+#include <fstream>
+#include <map>
+#include <tuple>
+
+#include "vkconv/error.hpp"
+#include "vkconv/version.hpp"
+
+namespace vkbench {
+
+namespace {
+
+std::string fmtNum(double v) {
+    char buf[32];
+    if (v >= 1000) std::snprintf(buf, sizeof buf, "%.0f", v);
+    else if (v >= 100) std::snprintf(buf, sizeof buf, "%.1f", v);
+    else if (v >= 1) std::snprintf(buf, sizeof buf, "%.2f", v);
+    else std::snprintf(buf, sizeof buf, "%.3f", v);
+    return buf;
+}
+
+std::string checkText(const Row& r) {
+    if (r.check.status == "skipped") return "-";
+    char buf[96];
+    if (r.check.maxRelErr)
+        std::snprintf(buf, sizeof buf, "%s %lld pts err %.1e", r.check.status.c_str(), (long long)r.check.checked, *r.check.maxRelErr);
+    else
+        std::snprintf(buf, sizeof buf, "%s %lld pts NaN/inf", r.check.status.c_str(), (long long)r.check.checked);
+    return buf;
+}
+
+std::string csvCell(const std::string& s) {
+    if (s.find_first_of(",\"\n") == std::string::npos) return s;
+    std::string q = "\"";
+    for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+}
+
+std::string csvNum(const std::optional<double>& v) {
+    if (!v) return "";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.6g", *v);
+    return buf;
+}
+
+}  // namespace
+
+void applyPeak(Row& row, const Peaks& peaks) {
+    std::optional<double> peak;
+    if (row.algo.find("coopmat") != std::string::npos) {
+        peak = peaks.bestF16Coopmat();
+        row.peakLabel = "fp16 coopmat";
+    } else if (row.dtype == vkconv::DType::F32) {
+        peak = peaks.fp32FmaTflops;
+        row.peakLabel = "fp32 FMA";
+    } else {
+        peak = peaks.fp16FmaTflops;
+        row.peakLabel = "fp16 FMA";
+    }
+    if (peak && *peak > 0 && row.tflops) row.pctPeak = 100.0 * *row.tflops / *peak;
+}
+
+void printTableHeader(std::FILE* f) {
+    std::fprintf(f, "%-14s %-22s %4s %-5s %-4s %9s %10s %10s %10s %8s %6s  %-28s %s\n", "suite", "layer", "N", "dtype",
+                 "lay", "GFLOP", "us", "us_min", "us_max", "TFLOP/s", "%peak", "check", "algorithm / config");
+}
+
+void printRow(std::FILE* f, const Row& r) {
+    std::string lay(vkconv::toString(r.layout));
+    if (!r.error.empty()) {
+        std::fprintf(f, "%-14s %-22s %4lld %-5s %-4s %9.3f  ERROR %s: %s\n", r.shape.suite.c_str(), r.shape.layer.c_str(),
+                     (long long)r.batch, std::string(vkconv::toString(r.dtype)).c_str(), lay.c_str(), r.gflop,
+                     r.algo.c_str(), r.error.c_str());
+        return;
+    }
+    char pct[16] = "-";
+    if (r.pctPeak) std::snprintf(pct, sizeof pct, "%.1f%%", *r.pctPeak);
+    std::fprintf(f, "%-14s %-22s %4lld %-5s %-4s %9.3f %10s %10s %10s %8s %6s  %-28s %s [%s]\n", r.shape.suite.c_str(),
+                 r.shape.layer.c_str(), (long long)r.batch, std::string(vkconv::toString(r.dtype)).c_str(), lay.c_str(), r.gflop,
+                 fmtNum(*r.us).c_str(), fmtNum(*r.usMin).c_str(), fmtNum(*r.usMax).c_str(), fmtNum(*r.tflops).c_str(), pct,
+                 checkText(r).c_str(), r.algo.c_str(), r.config.c_str());
+    if (r.check.status == "fail" && !r.check.detail.empty())
+        std::fprintf(f, "    check failed on %lld of %lld outputs; first: %s\n", (long long)r.check.bad, (long long)r.check.checked,
+                     r.check.detail.c_str());
+}
+
+void printNote(std::FILE* f, const Shape& s, int64_t batch, const std::string& note) {
+    std::fprintf(f, "%-14s %-22s %4lld  %s\n", s.suite.c_str(), s.layer.c_str(), (long long)batch, note.c_str());
+}
+
+void printSummary(std::FILE* f, const std::vector<Row>& rows) {
+    struct Agg {
+        int layers = 0, failed = 0;
+        double us = 0, gflop = 0, logSum = 0;
+    };
+    // Key: suite, batch, dtype, layout, algorithm (the request for auto, else the one that ran).
+    std::map<std::tuple<std::string, int64_t, int, int, std::string>, Agg> groups;
+    std::vector<std::tuple<std::string, int64_t, int, int, std::string>> order;
+    for (auto& r : rows) {
+        std::string algo = r.algoRequest == "all" ? r.algo : r.algoRequest;
+        auto key = std::make_tuple(r.shape.suite, r.batch, int(r.dtype), int(r.layout), algo);
+        if (!groups.count(key)) order.push_back(key);
+        Agg& a = groups[key];
+        if (!r.error.empty() || !r.us) { ++a.failed; continue; }
+        ++a.layers;
+        a.us += *r.us;
+        a.gflop += r.gflop;
+        a.logSum += std::log(*r.tflops);
+    }
+    if (order.empty()) return;
+    std::fprintf(f, "\n== Summary per suite (aggregate = sum of FLOPs / sum of times)\n");
+    std::fprintf(f, "%-14s %4s %-5s %-4s %-24s %6s %12s %10s %10s %8s\n", "suite", "N", "dtype", "lay", "algorithm", "layers",
+                 "sum us", "GFLOP", "agg TF/s", "geo TF/s");
+    for (auto& key : order) {
+        const Agg& a = groups[key];
+        auto& [suite, batch, dt, lay, algo] = key;
+        std::string dts(vkconv::toString(vkconv::DType(dt))), lays(vkconv::toString(vkconv::TensorLayout(lay)));
+        std::string layers = std::to_string(a.layers);
+        if (a.failed) layers.append("+").append(std::to_string(a.failed)).append("err");
+        if (a.layers == 0) {
+            std::fprintf(f, "%-14s %4lld %-5s %-4s %-24s %6s %12s\n", suite.c_str(), (long long)batch, dts.c_str(), lays.c_str(),
+                         algo.c_str(), layers.c_str(), "-");
+            continue;
+        }
+        std::fprintf(f, "%-14s %4lld %-5s %-4s %-24s %6s %12s %10.3f %10s %8s\n", suite.c_str(), (long long)batch, dts.c_str(),
+                     lays.c_str(), algo.c_str(), layers.c_str(), fmtNum(a.us).c_str(), a.gflop, fmtNum(a.gflop * 1e3 / a.us).c_str(),
+                     fmtNum(std::exp(a.logSum / a.layers)).c_str());
+    }
+}
+
+std::string isoUtcNow() {
+    std::time_t t = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+std::string hostName() {
+    char buf[256] = {};
+    if (gethostname(buf, sizeof buf - 1) != 0) return "unknown";
+    return buf;
+}
+
+const char* vendorName(uint32_t id) {
+    switch (id) {
+        case 0x1002: return "AMD";
+        case 0x10DE: return "NVIDIA";
+        case 0x8086: return "Intel";
+        case 0x13B5: return "ARM";
+        case 0x5143: return "Qualcomm";
+        case 0x106B: return "Apple";
+        case 0x10005: return "Mesa";
+        default: return "unknown";
+    }
+}
+
+void writeDeviceRecord(vkconv::JsonWriter& j, const vkconv::DeviceCaps& c) {
+    j.beginObject();
+    j.field("name", c.deviceName).field("vendor", vendorName(c.vendorId));
+    j.field("vendor_id", c.vendorId).field("device_id", c.deviceId);
+    j.field("driver", c.driverName + " " + c.driverVersionString() + (c.driverInfo.empty() ? "" : " (" + c.driverInfo + ")"));
+    j.field("api_version", c.apiVersionString());
+    j.key("subgroup_sizes").beginArray().value(c.minSubgroupSize).value(c.maxSubgroupSize).endArray();
+    j.field("coopmat", c.cooperativeMatrix);
+    j.key("amd_arch");
+    if (c.amdArch == vkconv::AmdArch::None) j.null(); else j.value(vkconv::toString(c.amdArch));
+    j.field("type", c.deviceTypeString());
+    j.endObject();
+}
+
+void writeLibraryRecord(vkconv::JsonWriter& j) {
+    j.beginObject();
+    j.field("name", "vkconv").field("version", vkconv::versionString()).field("git", vkconv::gitRevision());
+    j.field("shader_compiler", vkconv::shaderCompiler());
+    j.key("framework").null();
+    j.endObject();
+}
+
+void writePeaksRecord(vkconv::JsonWriter& j, const Peaks& p) {
+    j.beginObject();
+    if (!p.empty()) {
+        j.key("fp32_fma_tflops");
+        if (p.fp32FmaTflops) j.value(*p.fp32FmaTflops); else j.null();
+        j.key("fp16_fma_tflops");
+        if (p.fp16FmaTflops) j.value(*p.fp16FmaTflops); else j.null();
+        j.key("coopmat_tflops").beginObject();
+        for (auto& [name, v] : p.coopmatTflops) j.field(name, v);
+        j.endObject();
+        j.key("bandwidth_gbs");
+        if (p.bandwidthGbs) j.value(*p.bandwidthGbs); else j.null();
+    }
+    j.endObject();
+}
+
+void writeTextFile(const std::string& path, const std::string& text) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    if (!out || !(out << text) || !out.flush()) throw vkconv::Error(vkconv::ErrorCode::Io, "cannot write " + path);
+}
+
+void writeJsonReport(const std::string& path, const RunInfo& info, const std::vector<Row>& rows) {
+    vkconv::JsonWriter j;
+    j.beginObject();
+    j.field("schema", "vkconv-bench/1").field("tool", "vkconv-bench").field("created", isoUtcNow()).field("host", hostName());
+    j.key("device");
+    writeDeviceRecord(j, *info.caps);
+    j.key("library");
+    writeLibraryRecord(j);
+    j.key("protocol").beginObject();
+    j.field("warmup", info.opts->warmup).field("batch", info.opts->calls).field("repeats", info.opts->repeats);
+    j.field("statistic", "median").field("timer", info.timer);
+    j.endObject();
+    j.key("peaks");
+    writePeaksRecord(j, *info.peaks);
+    j.key("rows").beginArray();
+    for (auto& r : rows) {
+        const Shape& s = r.shape;
+        j.beginObject();
+        j.field("suite", s.suite).field("layer", s.layer);
+        j.field("n", r.batch).field("c", s.c).field("h", s.h).field("w", s.w).field("k", s.k).field("r", s.r).field("s", s.s);
+        j.field("pad_h", s.padH).field("pad_w", s.padW).field("stride_h", s.strideH).field("stride_w", s.strideW);
+        j.field("dil_h", s.dilH).field("dil_w", s.dilW).field("groups", s.groups).field("batch", r.batch);
+        j.field("dtype", vkconv::toString(r.dtype)).field("layout", vkconv::toString(r.layout));
+        j.field("algo", r.algo).field("config", r.config).field("epilogue", r.epilogue);
+        auto opt = [&](const char* k, const std::optional<double>& v) {
+            j.key(k);
+            if (v) j.value(*v); else j.null();
+        };
+        opt("us", r.us);
+        opt("us_min", r.usMin);
+        opt("us_max", r.usMax);
+        j.field("gflop", r.gflop);
+        opt("tflops", r.tflops);
+        opt("pct_peak", r.pctPeak);
+        j.field("check", r.check.status);
+        opt("max_rel_err", r.check.maxRelErr);
+        j.key("checked_outputs");
+        if (r.check.status == "skipped") j.null(); else j.value(r.check.checked);
+        if (!r.error.empty()) j.field("error", r.error);
+        j.endObject();
+    }
+    j.endArray();
+    j.endObject();
+    writeTextFile(path, j.str() + "\n");
+}
+
+void writeCsvReport(const std::string& path, const std::vector<Row>& rows) {
+    std::string out =
+        "suite,layer,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,stride_w,dil_h,dil_w,groups,batch,dtype,layout,algo,config,epilogue,"
+        "us,us_min,us_max,gflop,tflops,pct_peak,check,max_rel_err,checked_outputs,error\n";
+    for (auto& r : rows) {
+        const Shape& s = r.shape;
+        std::string line = csvCell(s.suite) + "," + csvCell(s.layer);
+        for (int64_t v : {r.batch, s.c, s.h, s.w, s.k, s.r, s.s, s.padH, s.padW, s.strideH, s.strideW, s.dilH, s.dilW, s.groups, r.batch})
+            line.append(",").append(std::to_string(v));
+        line += "," + std::string(vkconv::toString(r.dtype)) + "," + std::string(vkconv::toString(r.layout));
+        line += "," + csvCell(r.algo) + "," + csvCell(r.config) + "," + csvCell(r.epilogue);
+        line += "," + csvNum(r.us) + "," + csvNum(r.usMin) + "," + csvNum(r.usMax) + "," + csvNum(r.gflop) + "," + csvNum(r.tflops);
+        line += "," + csvNum(r.pctPeak) + "," + r.check.status + "," + csvNum(r.check.maxRelErr) + ",";
+        if (r.check.status != "skipped") line += std::to_string(r.check.checked);
+        line += "," + csvCell(r.error) + "\n";
+        out += line;
+    }
+    writeTextFile(path, out);
+}
+
+}  // namespace vkbench

@@ -1,0 +1,283 @@
+// --shader-stats: the compile lab.  Builds every pipeline variant of every algorithm (and the peak
+// probes) with VK_PIPELINE_CREATE_CAPTURE_STATISTICS / _INTERNAL_REPRESENTATIONS and prints what
+// the driver reports per pipeline executable (VGPRs, SGPRs, spills, LDS, occupancy, code size).
+// Nothing runs on the GPU, so it works on RADV's null device (RADV_FORCE_FAMILY=navi31 ...).
+#include "shader_stats.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "conv/algorithm.hpp"
+#include "peak.hpp"
+#include "report.hpp"
+#include "runtime/context_impl.hpp"
+#include "runtime/pipeline.hpp"
+#include "util/json_writer.hpp"
+
+namespace vkbench {
+
+namespace {
+
+struct Executable {
+    std::string name, description;
+    uint32_t subgroupSize = 0;
+    std::vector<std::pair<std::string, std::string>> stats;  // name -> value as text (integers exact)
+    std::map<std::string, double> numeric;                   // lower-case name -> value
+    std::set<std::string> integral;                          // names whose text is an exact integer
+};
+
+struct PipelineStats {
+    std::string algorithm, variant;
+    vkconv::PipelineKey key;
+    std::vector<Executable> executables;
+    int64_t spills = 0;
+};
+
+std::string lower(std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return s;
+}
+
+std::string sanitize(const std::string& s) {
+    std::string out;
+    for (char c : s) out += std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' ? c : '_';
+    return out;
+}
+
+void queryExecutables(vkconv::ContextImpl& impl, VkPipeline pipeline, PipelineStats& ps) {
+    auto& dt = impl.dt;
+    if (!impl.caps.pipelineExecutableInfo || !dt.vkGetPipelineExecutablePropertiesKHR) return;
+    VkPipelineInfoKHR pi{VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR};
+    pi.pipeline = pipeline;
+    uint32_t n = 0;
+    if (dt.vkGetPipelineExecutablePropertiesKHR(impl.device, &pi, &n, nullptr) != VK_SUCCESS) return;
+    std::vector<VkPipelineExecutablePropertiesKHR> props(n, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR});
+    if (dt.vkGetPipelineExecutablePropertiesKHR(impl.device, &pi, &n, props.data()) != VK_SUCCESS) return;
+    for (uint32_t e = 0; e < n; ++e) {
+        Executable ex;
+        ex.name = props[e].name;
+        ex.description = props[e].description;
+        ex.subgroupSize = props[e].subgroupSize;
+        VkPipelineExecutableInfoKHR ei{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR};
+        ei.pipeline = pipeline;
+        ei.executableIndex = e;
+        uint32_t ns = 0;
+        if (dt.vkGetPipelineExecutableStatisticsKHR(impl.device, &ei, &ns, nullptr) == VK_SUCCESS) {
+            std::vector<VkPipelineExecutableStatisticKHR> st(ns, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR});
+            if (dt.vkGetPipelineExecutableStatisticsKHR(impl.device, &ei, &ns, st.data()) == VK_SUCCESS) {
+                for (uint32_t i = 0; i < ns; ++i) {
+                    double v = 0;
+                    std::string text;
+                    switch (st[i].format) {
+                        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR: v = st[i].value.b32; text = v ? "true" : "false"; break;
+                        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR: v = double(st[i].value.i64); text = std::to_string(st[i].value.i64); break;
+                        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR: v = double(st[i].value.u64); text = std::to_string(st[i].value.u64); break;
+                        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_FLOAT64_KHR: v = st[i].value.f64; text = std::to_string(v); break;
+                        default: text = "?";
+                    }
+                    ex.stats.push_back({st[i].name, text});
+                    if (st[i].format == VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR ||
+                        st[i].format == VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR)
+                        ex.integral.insert(st[i].name);
+                    ex.numeric[lower(st[i].name)] = v;
+                    if (lower(st[i].name).find("spill") != std::string::npos && v > 0) ps.spills += int64_t(v);
+                }
+            }
+        }
+        ps.executables.push_back(std::move(ex));
+    }
+}
+
+// Writes every internal representation of every executable to dir; returns files written.
+int dumpIsa(vkconv::ContextImpl& impl, VkPipeline pipeline, const std::string& dir, const std::string& stem) {
+    auto& dt = impl.dt;
+    if (!impl.caps.pipelineExecutableInfo || !dt.vkGetPipelineExecutableInternalRepresentationsKHR) return 0;
+    VkPipelineInfoKHR pi{VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR};
+    pi.pipeline = pipeline;
+    uint32_t n = 0;
+    dt.vkGetPipelineExecutablePropertiesKHR(impl.device, &pi, &n, nullptr);
+    int files = 0;
+    for (uint32_t e = 0; e < n; ++e) {
+        VkPipelineExecutableInfoKHR ei{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR};
+        ei.pipeline = pipeline;
+        ei.executableIndex = e;
+        uint32_t nr = 0;
+        if (dt.vkGetPipelineExecutableInternalRepresentationsKHR(impl.device, &ei, &nr, nullptr) != VK_SUCCESS || nr == 0) continue;
+        std::vector<VkPipelineExecutableInternalRepresentationKHR> reps(nr, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INTERNAL_REPRESENTATION_KHR});
+        if (dt.vkGetPipelineExecutableInternalRepresentationsKHR(impl.device, &ei, &nr, reps.data()) != VK_SUCCESS) continue;
+        std::vector<std::vector<char>> data(nr);
+        for (uint32_t i = 0; i < nr; ++i) {
+            data[i].resize(reps[i].dataSize + 1, 0);
+            reps[i].pData = data[i].data();
+        }
+        VkResult r = dt.vkGetPipelineExecutableInternalRepresentationsKHR(impl.device, &ei, &nr, reps.data());
+        if (r != VK_SUCCESS && r != VK_INCOMPLETE) continue;
+        for (uint32_t i = 0; i < nr; ++i) {
+            std::string path = dir + "/" + stem + "_e" + std::to_string(e) + "_" + sanitize(reps[i].name) + (reps[i].isText ? ".txt" : ".bin");
+            size_t bytes = reps[i].dataSize;
+            if (reps[i].isText) bytes = strnlen(data[i].data(), bytes);
+            try {
+                writeTextFile(path, std::string(data[i].data(), bytes));
+                ++files;
+            } catch (const std::exception& ex) {
+                std::fprintf(stderr, "vkconv-bench: %s\n", ex.what());
+            }
+        }
+    }
+    return files;
+}
+
+// First statistic whose name matches one of the candidates (case-insensitive), as text.
+std::string pick(const Executable& ex, std::initializer_list<const char*> names) {
+    for (const char* want : names)
+        for (auto& [name, value] : ex.stats)
+            if (lower(name) == lower(want)) return value;
+    return "-";
+}
+
+void printTable(std::FILE* f, const std::vector<PipelineStats>& all) {
+    std::fprintf(f, "%-3s %-24s %-26s %4s %6s %6s %7s %7s %8s %8s %6s %7s %8s  %s\n", "#", "algorithm", "shader", "sg", "VGPRs",
+                 "SGPRs", "spillV", "spillS", "LDS", "scratch", "occ", "instrs", "code", "variant");
+    int idx = 0;
+    for (auto& ps : all) {
+        ++idx;
+        if (ps.executables.empty()) {
+            std::fprintf(f, "%-3d %-24s %-26s %4s  (the driver reports no statistics)  %s\n", idx, ps.algorithm.c_str(),
+                         ps.key.shader.c_str(), ps.key.requiredSubgroupSize ? std::to_string(ps.key.requiredSubgroupSize).c_str() : "-",
+                         ps.variant.c_str());
+            continue;
+        }
+        for (auto& ex : ps.executables) {
+            std::fprintf(f, "%-3d %-24s %-26s %4u %6s %6s %7s %7s %8s %8s %6s %7s %8s  %s\n", idx, ps.algorithm.c_str(),
+                         ps.key.shader.c_str(), ex.subgroupSize, pick(ex, {"VGPRs", "Register Count", "Registers"}).c_str(),
+                         pick(ex, {"SGPRs"}).c_str(), pick(ex, {"Spilled VGPRs"}).c_str(), pick(ex, {"Spilled SGPRs"}).c_str(),
+                         pick(ex, {"LDS size", "LDS", "Shared Memory Size", "Shared memory"}).c_str(),
+                         pick(ex, {"Scratch size", "Scratch Memory Size"}).c_str(),
+                         pick(ex, {"Subgroups per SIMD", "Waves per SIMD", "Occupancy"}).c_str(),
+                         pick(ex, {"Instructions", "Instruction Count"}).c_str(),
+                         pick(ex, {"Code size", "Binary Size"}).c_str(), ps.variant.c_str());
+        }
+    }
+}
+
+}  // namespace
+
+int runShaderStats(vkconv::Context& ctx, const Options& opts) {
+    auto& impl = ctx.impl();
+    impl.captureStatistics = true;
+    const auto& caps = ctx.caps();
+    std::printf("== Compile lab: %s (%s %s)\n", caps.deviceName.c_str(), caps.driverName.c_str(), caps.driverVersionString().c_str());
+    if (!caps.pipelineExecutableInfo)
+        std::printf("note: the device lacks VK_KHR_pipeline_executable_properties: pipelines are built, no statistics\n");
+    if (!opts.isaDir.empty()) std::filesystem::create_directories(opts.isaDir);
+
+    std::vector<PipelineStats> all;
+    std::vector<std::pair<std::string, std::string>> failures, skips;  // (what, why)
+    std::set<const vkconv::ComputePipeline*> seen;
+    auto collect = [&](const std::string& algo, const std::string& variant) {
+        impl.pipelines->forEach([&](const vkconv::ComputePipeline& p) {
+            if (!seen.insert(&p).second) return;
+            PipelineStats ps;
+            ps.algorithm = algo;
+            ps.variant = variant;
+            ps.key = p.key;
+            queryExecutables(impl, p.pipeline, ps);
+            if (!opts.isaDir.empty()) {
+                std::string stem = std::to_string(all.size() + 1) + "_" + sanitize(algo) + "_" + sanitize(p.key.shader);
+                dumpIsa(impl, p.pipeline, opts.isaDir, stem);
+            }
+            all.push_back(std::move(ps));
+        });
+    };
+    collect("(earlier)", "");  // nothing yet, normally
+    for (const vkconv::Algorithm& a : vkconv::algorithms()) {
+        if (!a.variants) {
+            std::printf("%s: lists no variants of its own (shares another algorithm's pipelines)\n", a.name);
+            continue;
+        }
+        for (auto& [desc, po] : a.variants(impl)) {
+            std::string variant = desc.toString() + (po.subgroupSize ? " sg" + std::to_string(po.subgroupSize) : "");
+            std::string why = a.whyNot(impl, desc, po);
+            if (!why.empty()) {
+                std::printf("%s: skipped %s: %s\n", a.name, variant.c_str(), why.c_str());
+                skips.push_back({std::string(a.name) + " " + variant, why});
+                continue;
+            }
+            try {
+                auto inst = a.instantiate(impl, desc, po);
+                variant += " [" + inst->config() + "]";
+            } catch (const std::exception& e) {
+                failures.push_back({std::string(a.name) + " " + variant, e.what()});
+            }
+            collect(a.name, variant);
+        }
+    }
+    for (auto& [what, failed] : buildPeakPipelines(ctx)) {
+        if (failed) failures.push_back({"peak probe", what});
+        else skips.push_back({"peak probe", what});
+    }
+    collect("peak probe", "vkconv-bench --peak");
+
+    std::printf("\n");
+    printTable(stdout, all);
+    int spilled = 0;
+    for (auto& ps : all)
+        if (ps.spills > 0) {
+            ++spilled;
+            std::printf("SPILLS: %s %s (%s): %lld spilled registers\n", ps.algorithm.c_str(), ps.key.shader.c_str(), ps.variant.c_str(),
+                        (long long)ps.spills);
+        }
+    for (auto& [what, why] : failures) std::printf("BUILD FAILED: %s: %s\n", what.c_str(), why.c_str());
+    std::printf("%zu pipelines, %zu build failures, %d with spills, %zu variants skipped%s\n", all.size(), failures.size(), spilled,
+                skips.size(), opts.isaDir.empty() ? "" : ("; internal representations in " + opts.isaDir).c_str());
+
+    if (!opts.jsonPath.empty()) {
+        vkconv::JsonWriter j;
+        j.beginObject();
+        j.field("schema", "vkconv-shader-stats/1").field("tool", "vkconv-bench").field("created", isoUtcNow()).field("host", hostName());
+        j.key("device");
+        writeDeviceRecord(j, caps);
+        j.key("library");
+        writeLibraryRecord(j);
+        j.key("pipelines").beginArray();
+        for (auto& ps : all) {
+            j.beginObject().field("algorithm", ps.algorithm).field("variant", ps.variant).field("shader", ps.key.shader);
+            j.key("spec").beginObject();
+            for (auto& sc : ps.key.spec) j.field(std::to_string(sc.id), sc.value);
+            j.endObject();
+            j.field("required_subgroup_size", ps.key.requiredSubgroupSize).field("spills", ps.spills);
+            j.key("executables").beginArray();
+            for (auto& ex : ps.executables) {
+                j.beginObject().field("name", ex.name).field("description", ex.description).field("subgroup_size", ex.subgroupSize);
+                j.key("stats").beginObject();
+                for (auto& [name, value] : ex.stats) {
+                    auto it = ex.numeric.find(lower(name));
+                    if (ex.integral.count(name)) j.key(name).raw(value);  // u64 hashes stay exact
+                    else if (value == "true" || value == "false") j.field(name, value == "true");
+                    else j.field(name, it->second);
+                }
+                j.endObject().endObject();
+            }
+            j.endArray().endObject();
+        }
+        j.endArray();
+        auto list = [&](const char* key, const std::vector<std::pair<std::string, std::string>>& v, const char* why) {
+            j.key(key).beginArray();
+            for (auto& [what, reason] : v) j.beginObject().field("what", what).field(why, reason).endObject();
+            j.endArray();
+        };
+        list("failures", failures, "error");
+        list("skipped", skips, "reason");
+        j.endObject();
+        writeTextFile(opts.jsonPath, j.str() + "\n");
+        std::printf("statistics written to %s\n", opts.jsonPath.c_str());
+    }
+    return failures.empty() && spilled == 0 ? 0 : 1;
+}
+
+}  // namespace vkbench

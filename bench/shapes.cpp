@@ -1,0 +1,137 @@
+// Shapes: the suites' CSV files (bench/suites/*.csv) and --shapes files.
+#include "shapes.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "vkconv/error.hpp"
+
+#ifndef VKCONV_BENCH_SUITES_DIR
+#define VKCONV_BENCH_SUITES_DIR "bench/suites"
+#endif
+
+namespace vkbench {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string trim(const std::string& s) {
+    size_t a = s.find_first_not_of(" \t\r\n"), b = s.find_last_not_of(" \t\r\n");
+    return a == std::string::npos ? std::string() : s.substr(a, b - a + 1);
+}
+
+std::vector<std::string> splitCsv(const std::string& line) {
+    std::vector<std::string> out;
+    std::stringstream ss(line);
+    std::string cell;
+    while (std::getline(ss, cell, ',')) out.push_back(trim(cell));
+    if (!line.empty() && line.back() == ',') out.emplace_back();
+    return out;
+}
+
+[[noreturn]] void fail(const std::string& msg) { throw vkconv::Error(vkconv::ErrorCode::Io, msg); }
+
+}  // namespace
+
+std::string defaultSuitesDir() { return VKCONV_BENCH_SUITES_DIR; }
+
+std::vector<Shape> readShapes(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) fail("cannot read shapes file " + path);
+    std::string line;
+    if (!std::getline(in, line)) fail(path + ": empty file");
+    std::vector<std::string> header = splitCsv(line);
+    const char* want[] = {"suite", "layer", "n", "c", "h", "w", "k", "r", "s", "pad_h", "pad_w",
+                          "stride_h", "stride_w", "dil_h", "dil_w", "groups"};
+    std::vector<size_t> col;
+    for (const char* name : want) {
+        auto it = std::find(header.begin(), header.end(), name);
+        if (it == header.end()) fail(path + ": missing column '" + name + "'");
+        col.push_back(size_t(it - header.begin()));
+    }
+    std::vector<Shape> shapes;
+    int lineNo = 1;
+    while (std::getline(in, line)) {
+        ++lineNo;
+        if (trim(line).empty() || trim(line)[0] == '#') continue;
+        auto cells = splitCsv(line);
+        auto cell = [&](size_t i) -> const std::string& {
+            if (col[i] >= cells.size()) fail(path + ":" + std::to_string(lineNo) + ": too few columns");
+            return cells[col[i]];
+        };
+        auto num = [&](size_t i) -> int64_t {
+            const std::string& v = cell(i);
+            char* end = nullptr;
+            long long x = std::strtoll(v.c_str(), &end, 10);
+            if (v.empty() || *end) fail(path + ":" + std::to_string(lineNo) + ": " + want[i] + " is not an integer: '" + v + "'");
+            return x;
+        };
+        Shape s;
+        s.suite = cell(0);
+        s.layer = cell(1);
+        s.n = num(2); s.c = num(3); s.h = num(4); s.w = num(5);
+        s.k = num(6); s.r = num(7); s.s = num(8);
+        s.padH = num(9); s.padW = num(10);
+        s.strideH = num(11); s.strideW = num(12);
+        s.dilH = num(13); s.dilW = num(14);
+        s.groups = num(15);
+        shapes.push_back(s);
+    }
+    return shapes;
+}
+
+std::vector<std::string> listSuites(const std::string& dir) {
+    std::vector<std::string> names;
+    std::error_code ec;
+    for (auto& e : fs::directory_iterator(dir, ec))
+        if (e.path().extension() == ".csv") names.push_back(e.path().stem().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+std::vector<Shape> loadShapes(const Options& o) {
+    std::string dir = o.suitesDir.empty() ? defaultSuitesDir() : o.suitesDir;
+    std::vector<std::string> files = o.shapeFiles;
+    std::vector<std::string> suites = o.suites;
+    if (files.empty() && suites.empty()) {
+        suites = listSuites(dir);
+        if (suites.empty()) fail("no suites: " + dir + " holds no *.csv (copy ../shared/shapes/*.csv there, or use --shapes)");
+    }
+    for (auto& s : suites) {
+        fs::path p = fs::path(dir) / (s + ".csv");
+        if (!fs::exists(p)) {
+            std::string known;
+            for (auto& n : listSuites(dir)) known += (known.empty() ? "" : ", ") + n;
+            fail("no suite '" + s + "' in " + dir + " (have: " + (known.empty() ? "none" : known) + ")");
+        }
+        files.push_back(p.string());
+    }
+    std::vector<Shape> out;
+    std::set<std::pair<std::string, std::string>> seen;  // (suite, layer): the first one wins
+    for (auto& f : files)
+        for (auto& s : readShapes(f))
+            if (seen.insert({s.suite, s.layer}).second) out.push_back(s);
+    return out;
+}
+
+vkconv::ConvDesc makeDesc(const Shape& s, int64_t batch, vkconv::DType dtype, vkconv::TensorLayout layout, const Epilogue& e) {
+    vkconv::ConvDesc d;
+    d.n = batch; d.c = s.c; d.h = s.h; d.w = s.w;
+    d.k = s.k; d.r = s.r; d.s = s.s;
+    d.pad(s.padH, s.padW);
+    d.strideH = s.strideH; d.strideW = s.strideW;
+    d.dilationH = s.dilH; d.dilationW = s.dilW;
+    d.groups = s.groups;
+    d.dtype = dtype;
+    d.inputLayout = d.outputLayout = layout;
+    d.filterLayout = layout == vkconv::TensorLayout::NCHW ? vkconv::FilterLayout::KCRS : vkconv::FilterLayout::KRSC;
+    d.hasBias = e.bias;
+    d.activation = e.activation;
+    return d;
+}
+
+}  // namespace vkbench

@@ -1,0 +1,21 @@
+// Shapes files and the suites directory.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "common.hpp"
+#include "vkconv/conv_desc.hpp"
+
+namespace vkbench {
+
+std::string defaultSuitesDir();                        // the source tree's bench/suites (compile definition)
+std::vector<Shape> readShapes(const std::string& path);  // throws vkconv::Error(Io) naming file and line
+std::vector<std::string> listSuites(const std::string& dir);
+// The shapes --suite/--shapes select (every suite when neither is given); (suite, layer)
+// duplicates keep the first.
+std::vector<Shape> loadShapes(const Options& o);
+
+// The ConvDesc of one benchmark row: NCHW pairs with KCRS filters, NHWC with KRSC.
+vkconv::ConvDesc makeDesc(const Shape& s, int64_t batch, vkconv::DType dtype, vkconv::TensorLayout layout, const Epilogue& e);
+
+}  // namespace vkbench

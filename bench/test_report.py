@@ -1,0 +1,257 @@
+#!/usr/bin/env python3
+"""Self-test of bench/benchjson.py, bench/report.py and torch_baseline.py's torch-free helpers.
+
+  python3 bench/test_report.py        (plain unittest; no torch, no pytest)
+"""
+from __future__ import annotations
+
+import copy
+import importlib.util
+import json
+import math
+import re
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import benchjson as bj  # noqa: E402
+import torch_baseline as tb  # noqa: E402  (imports no torch at module level)
+
+SHAPES = {  # c, h, w, k, r, s, pad, stride, groups
+    "conv3x3": (64, 56, 56, 64, 3, 3, 1, 1, 1),
+    "conv1x1": (256, 28, 28, 512, 1, 1, 0, 2, 1),
+    "dw3x3": (32, 112, 112, 32, 3, 3, 1, 1, 32),
+}
+
+
+def make_row(layer, us, *, batch=1, dtype="fp16", layout="nhwc", algo="cudnn", config="",
+             suite="toy", error=None):
+    c, h, w, k, r, s, pad, stride, groups = SHAPES[layer]
+    row = dict(suite=suite, layer=layer, n=batch, c=c, h=h, w=w, k=k, r=r, s=s, pad_h=pad,
+               pad_w=pad, stride_h=stride, stride_w=stride, dil_h=1, dil_w=1, groups=groups,
+               batch=batch, dtype=dtype, layout=layout, algo=algo, config=config)
+    row["gflop"] = bj.conv_flops(row) / 1e9
+    if error:
+        row.update(us=None, us_min=None, us_max=None, tflops=None, error=error)
+    else:
+        row.update(us=us, us_min=us * 0.98, us_max=us * 1.05, tflops=row["gflop"] * 1e3 / us)
+    row.update(pct_peak=None, check="skipped", max_rel_err=None, checked_outputs=None)
+    return row
+
+
+def make_doc(library, rows, *, tool="torch-baseline", device="NVIDIA H200", peaks=None):
+    return {
+        "schema": bj.SCHEMA, "tool": tool, "created": "2026-11-21T10:00:00Z", "host": "test",
+        "device": {"name": device, "vendor": "NVIDIA", "vendor_id": 0x10DE, "device_id": 0x2335,
+                   "driver": "580.159.04", "api_version": "CUDA 13.0", "subgroup_sizes": [32, 32],
+                   "coopmat": None, "amd_arch": None},
+        "library": {"name": library, "version": "9.19.0", "git": None, "shader_compiler": None,
+                    "framework": "torch 2.11.0" if library == "cudnn" else None},
+        "protocol": {"warmup": 3, "batch": 20, "repeats": 7, "statistic": "median",
+                     "timer": "cuda-events"},
+        "peaks": peaks or {},
+        "rows": rows,
+    }
+
+
+def table_rows(md: str, heading: str) -> dict[str, list[str]]:
+    """Rows of the markdown table under '## heading', keyed by their first cell."""
+    section = md.split(f"## {heading}\n", 1)[1].split("\n## ", 1)[0]
+    out = {}
+    for line in section.splitlines():
+        if line.startswith("| ") and not line.startswith("|---"):
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            out[cells[0]] = cells
+    return out
+
+
+class Flops(unittest.TestCase):
+    def test_resnet_conv1(self):
+        row = dict(n=1, c=3, h=224, w=224, k=64, r=7, s=7, pad_h=3, pad_w=3, stride_h=2,
+                   stride_w=2, dil_h=1, dil_w=1, groups=1)
+        self.assertEqual(bj.out_hw(row), (112, 112))
+        self.assertEqual(bj.conv_flops(row), 2 * 64 * 3 * 49 * 112 * 112)
+        self.assertEqual(bj.conv_bytes(row, "fp16"), 2 * (3 * 224 * 224 + 64 * 3 * 49 + 64 * 112 * 112))
+
+    def test_dilation_groups(self):
+        row = dict(n=2, c=32, h=10, w=9, k=64, r=3, s=3, pad_h=0, pad_w=2, stride_h=1,
+                   stride_w=3, dil_h=2, dil_w=2, groups=4)
+        self.assertEqual(bj.out_hw(row), (6, 3))  # (10-4-1)/1+1, (9+4-4-1)//3+1
+        self.assertEqual(bj.conv_flops(row), 2 * 2 * 64 * 8 * 9 * 6 * 3)
+
+
+class Validate(unittest.TestCase):
+    def setUp(self):
+        self.doc = make_doc("cudnn", [make_row("conv3x3", 10.0),
+                                      make_row("dw3x3", 5.0, error="out of memory")])
+
+    def test_good(self):
+        bj.validate(self.doc)
+
+    def bad(self, mutate, pattern):
+        doc = copy.deepcopy(self.doc)
+        mutate(doc)
+        with self.assertRaisesRegex(bj.SchemaError, pattern):
+            bj.validate(doc)
+
+    def test_doc_example(self):
+        """The example in docs/bench-json.md stays valid."""
+        text = (HERE.parent / "docs" / "bench-json.md").read_text()
+        bj.validate(json.loads(re.search(r"```json\n(.*?)```", text, re.S).group(1)))
+
+    def test_bad_documents(self):
+        self.bad(lambda d: d.update(schema="vkconv-bench/0"), "schema")
+        self.bad(lambda d: d.pop("protocol"), 'missing "protocol"')
+        self.bad(lambda d: d.update(created="yesterday"), "created")
+        self.bad(lambda d: d["device"].update(subgroup_sizes=[64, 32]), "subgroup_sizes")
+        self.bad(lambda d: d["rows"][0].pop("us"), r'rows\[0\].*missing "us"')
+        self.bad(lambda d: d["rows"][0].update(us="10"), r"rows\[0\].*\.us: expected num")
+        self.bad(lambda d: d["rows"][0].update(dtype="fp64"), "dtype: 'fp64' is not one of")
+        self.bad(lambda d: d["rows"][0].update(n=32), r"n \(32\) must equal batch \(1\)")
+        self.bad(lambda d: d["rows"][0].update(gflop=d["rows"][0]["gflop"] * 32), "gflop")
+        self.bad(lambda d: d["rows"][0].update(tflops=d["rows"][0]["tflops"] * 1000), "tflops")
+        self.bad(lambda d: d["rows"][0].update(us_min=20.0), "us_min <= us")
+        self.bad(lambda d: d["rows"][1].pop("error"), r"rows\[1\].*must not be null")
+        self.bad(lambda d: d["rows"].append(copy.deepcopy(d["rows"][0])), "duplicates rows")
+        self.bad(lambda d: d["rows"][0].update(check="ok"), "check")
+
+
+class Report(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        t = Path(cls.tmp.name)
+        cudnn = make_doc("cudnn", [
+            make_row("conv3x3", 10.0), make_row("conv1x1", 20.0), make_row("dw3x3", 40.0),
+            make_row("conv3x3", 100.0, dtype="fp32", layout="nchw"),
+            make_row("conv1x1", 50.0, dtype="fp32", layout="nchw", error="out of memory"),
+        ])
+        vk = make_doc("vkconv", [
+            make_row("conv3x3", 20.0, algo="implicit_gemm", config="128x64"),
+            make_row("conv1x1", 5.0, algo="implicit_gemm", config="64x64"),
+            # dw3x3 missing in fp16; fp32 has two algorithms for conv3x3: the faster counts.
+            make_row("conv3x3", 300.0, dtype="fp32", layout="nchw", algo="direct"),
+            make_row("conv3x3", 150.0, dtype="fp32", layout="nchw", algo="implicit_gemm"),
+            make_row("conv1x1", 60.0, dtype="fp32", layout="nchw", algo="direct"),
+        ], tool="vkconv-bench", peaks={"fp32_fma_tflops": 65.6, "fp16_fma_tflops": 66.5,
+                                       "coopmat_tflops": {"16x16x16 f16*f16+f32->f32": 647.0},
+                                       "bandwidth_gbs": 4074.0})
+        vk["rows"][-1].update(check="fail", max_rel_err=0.5, checked_outputs=1000)
+        cls.a, cls.b = t / "cudnn_h200.json", t / "vk_h200.json"
+        cls.a.write_text(json.dumps(cudnn))
+        cls.b.write_text(json.dumps(vk))
+        cls.cudnn, cls.vk = cudnn, vk
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def run_report(self, *extra, out="out"):
+        out = Path(self.tmp.name) / out
+        p = subprocess.run([sys.executable, str(HERE / "report.py"), *map(str, extra), "--out", str(out)],
+                           capture_output=True, text=True)
+        return p, out
+
+    def test_ratios_and_totals(self):
+        p, out = self.run_report(self.b, self.a, "--baseline", "cudnn", "--no-plots")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        md = (out / "report.md").read_text()
+        base, vk = "cudnn@H200", "vkconv@H200"
+
+        g = table_rows(md, "toy · fp16 nhwc · batch 1")
+        self.assertEqual(g["layer"][3:6], [f"{base} µs", f"{vk} µs", f"{vk} / {base}"])  # baseline first
+        self.assertEqual(g["conv3x3"][3:6], ["10.00", "20.00", "2.00"])
+        self.assertEqual(g["conv1x1"][3:6], ["20.00", "5.00", "0.25"])
+        self.assertEqual(g["dw3x3"][3:6], ["40.00", "—", "—"])
+        self.assertEqual(g["conv3x3"][6], "implicit_gemm 128x64")
+        self.assertEqual(g["**total**"][3:6], ["70.00", "25.00", "0.83"])  # 25 / (10 + 20)
+
+        rows = {k: make_row(k, 1.0) for k in SHAPES}
+        base_tflops = sum(r["gflop"] for r in rows.values()) * 1e3 / 70.0
+        vk_tflops = (rows["conv3x3"]["gflop"] + rows["conv1x1"]["gflop"]) * 1e3 / 25.0
+        totals = md.split("## toy · fp16 nhwc · batch 1\n", 1)[1].split("Totals: ", 1)[1].splitlines()[0]
+        self.assertIn(f"**{base}** 70.00 µs, {tb.fmt_num(base_tflops)} TFLOP/s (3/3 layers)", totals)
+        self.assertIn(f"**{vk}** 25.00 µs, {tb.fmt_num(vk_tflops)} TFLOP/s (2/3 layers), "
+                      f"sum ratio 0.83, geomean {math.sqrt(2 * 0.25):.2f} over 2 common layers", totals)
+
+        g = table_rows(md, "toy · fp32 nchw · batch 1")
+        self.assertEqual(g["conv3x3"][3:6], ["100.0", "150.0", "1.50"])  # fastest of two algos
+        self.assertEqual(g["conv1x1"][3:6], ["OOM", "60.00 ✗", "—"])  # ✗: failed its check
+        self.assertEqual(g["**total**"][3:6], ["100.0", "210.0", "1.50"])
+
+        s = table_rows(md, "Summary")
+        fp16 = next(r for r in s.values() if r[1:4] == ["fp16", "nhwc", "1"])
+        self.assertEqual(fp16[4:], ["3", "70.00", tb.fmt_num(base_tflops), "25.00 (2/3)",
+                                    tb.fmt_num(vk_tflops), "0.83", "0.71"])
+        overall = (2.0 * 0.25 * 1.5) ** (1 / 3)  # every layer that both inputs have
+        self.assertIn(f"Overall geomean ratio vkconv@H200 / cudnn@H200: **{overall:.2f}** over 3 layers", md)
+        self.assertIn("- cudnn@H200: toy/conv1x1 b1 fp32 nchw: out of memory", md)
+        self.assertIn("- vkconv@H200: toy/conv1x1 b1 fp32 nchw: check failed (max_rel_err 5.00e-01)", md)
+
+    def test_labels_and_baseline_selection(self):
+        p, out = self.run_report(self.a, self.b, "--label", f"{self.b.name}=mine", "--baseline", "mine",
+                                 "--no-plots", out="labels")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        g = table_rows((out / "report.md").read_text(), "toy · fp16 nhwc · batch 1")
+        self.assertEqual(g["conv1x1"][3:6], ["5.00", "20.00", "4.00"])
+        p, _ = self.run_report(self.a, self.b, "--baseline", "nothing", "--no-plots", out="x")
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("matches no input", p.stderr)
+
+    def test_rejects_malformed_input(self):
+        bad = copy.deepcopy(self.vk)
+        bad["rows"][1]["dtype"] = "half"
+        path = Path(self.tmp.name) / "bad.json"
+        path.write_text(json.dumps(bad))
+        p, _ = self.run_report(self.a, path, "--no-plots", out="bad")
+        self.assertNotEqual(p.returncode, 0)
+        self.assertRegex(p.stderr, r"bad\.json: rows\[1\] \(toy/conv1x1\)\.dtype: 'half' is not one of")
+
+    def test_plots(self):
+        if importlib.util.find_spec("matplotlib") is None:
+            self.skipTest("matplotlib not installed")
+        p, out = self.run_report(self.a, self.b, out="plots")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        pngs = sorted(f.name for f in (out / "plots").glob("*.png"))
+        self.assertEqual(pngs, ["roofline_toy_fp16_nhwc_b1.png", "roofline_toy_fp32_nchw_b1.png",
+                                "tflops_toy_fp16_nhwc_b1.png", "tflops_toy_fp32_nchw_b1.png"])
+        self.assertIn("](plots/roofline_toy_fp16_nhwc_b1.png)", (out / "report.md").read_text())
+
+
+class BaselineHelpers(unittest.TestCase):
+    def test_versions_and_arch(self):
+        self.assertEqual(tb.decode_cudnn_version(91900), "9.19.0")
+        self.assertEqual(tb.decode_cudnn_version(8907), "8.9.7")
+        self.assertEqual([tb.amd_arch(a) for a in ("gfx1010:xnack-", "gfx1030", "gfx1100", "gfx1201",
+                                                   "gfx90a", "gfx906", None)],
+                         ["RDNA1", "RDNA2", "RDNA3", "RDNA4", "CDNA2", "GCN", None])
+
+    def test_check_indices(self):
+        self.assertEqual(tb.check_indices(10, 3), {0, 4, 9})
+        self.assertEqual(tb.check_indices(2, 3), {0, 1})
+        self.assertEqual(tb.check_indices(5, 0), set(range(5)))
+
+    def test_plan(self):
+        with tempfile.TemporaryDirectory() as d:
+            csv = Path(d) / "toy.csv"
+            csv.write_text("suite,layer,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,stride_w,dil_h,dil_w,groups\n"
+                           "toy,a,1,3,32,32,8,3,3,1,1,1,1,1,1,1\ntoy,b,1,8,32,32,8,1,1,0,0,1,1,1,1,1\n")
+            args = type("A", (), dict(shapes=[str(csv)], suite=["toy"], suites_dir=d, limit=0))
+            (suite, layers), = tb.build_plan(args)  # the same file twice: layers once
+            self.assertEqual((suite, [l["layer"] for l in layers]), ("toy", ["a", "b"]))
+            self.assertEqual(layers[0]["c"], 3)
+
+    def test_short_device(self):
+        import report
+        self.assertEqual(report.short_device("NVIDIA H100 80GB HBM3"), "H100")
+        self.assertEqual(report.short_device("NVIDIA H200"), "H200")
+        self.assertEqual(report.short_device("AMD Radeon RX 5700 XT (RADV NAVI10)"), "RX 5700 XT")
+        self.assertEqual(report.short_device("NVIDIA GeForce RTX 4090"), "RTX 4090")
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

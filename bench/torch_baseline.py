@@ -1,0 +1,379 @@
+#!/usr/bin/env python3
+"""Time torch.nn.functional.conv2d (cuDNN, or MIOpen on ROCm builds) on the vkconv shape suites
+and write a "vkconv-bench/1" JSON file (docs/bench-json.md) that report.py compares with vkconv.
+
+Protocol, the one of the anchors in shared/anchors (cuDNN on an H200):
+  cudnn.benchmark on; x and weight from torch.randn; 3 warm-up calls; a CUDA graph of --calls
+  (20) back-to-back F.conv2d calls; --repeats (7) replays each timed with CUDA events;
+  time per conv = event time / calls; median (min, max) over the replays.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import benchjson as bj  # noqa: E402
+
+WARMUP = 3
+VENDOR_IDS = {"NVIDIA": 0x10DE, "AMD": 0x1002}
+
+torch = None  # imported in main(), so --help and the pure helpers work without torch
+F = None
+
+
+def log(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+# ---------------------------------------------------------------------------- metadata
+
+def decode_cudnn_version(v: int) -> str:
+    """cuDNN >= 9 encodes major*10000 + minor*100 + patch (91900 -> 9.19.0); cuDNN 8 and
+    older major*1000 + minor*100 + patch (8907 -> 8.9.7).  MIOpen through torch follows the
+    first form."""
+    if v >= 10000:
+        return f"{v // 10000}.{v // 100 % 100}.{v % 100}"
+    return f"{v // 1000}.{v // 100 % 10}.{v % 100}"
+
+
+def amd_arch(gcn_arch: str | None) -> str | None:
+    """Family of a gfx target ("gfx1010:xnack-" -> RDNA1), the names vkconv's DeviceCaps uses."""
+    m = re.match(r"gfx(\d+)([0-9a-f]{2})", gcn_arch or "")
+    if not m:
+        return None
+    major, minor = int(m.group(1)), m.group(2)
+    if major == 10:
+        return "RDNA2" if minor[0] == "3" else "RDNA1"
+    if major == 11:
+        return "RDNA3"
+    if major == 12:
+        return "RDNA4"
+    if major == 9:
+        return {"08": "CDNA1", "0a": "CDNA2", "40": "CDNA3", "41": "CDNA3", "42": "CDNA3",
+                "50": "CDNA4"}.get(minor, "GCN")
+    return "GCN" if major in (7, 8) else None
+
+
+def nvidia_smi(field: str) -> str | None:
+    """One --query-gpu field of the current device, or None where nvidia-smi is missing."""
+    idx = os.environ.get("CUDA_VISIBLE_DEVICES", "0").split(",")[0] or "0"
+    try:
+        out = subprocess.run(["nvidia-smi", f"--query-gpu={field}", "--format=csv,noheader",
+                              "-i", idx], capture_output=True, text=True, timeout=20)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return out.stdout.strip().splitlines()[0].strip() if out.returncode == 0 and out.stdout.strip() else None
+
+
+def device_info() -> dict:
+    props = torch.cuda.get_device_properties(torch.cuda.current_device())
+    hip = torch.version.hip
+    vendor = "AMD" if hip else "NVIDIA"
+    warp = getattr(props, "warp_size", None) or (None if hip else 32)
+    info = {
+        "name": props.name, "vendor": vendor, "vendor_id": VENDOR_IDS[vendor], "device_id": None,
+        "driver": None, "api_version": f"HIP {hip}" if hip else f"CUDA {torch.version.cuda}",
+        "subgroup_sizes": [warp, warp] if warp else None, "coopmat": None,
+        "amd_arch": amd_arch(getattr(props, "gcnArchName", None)) if hip else None,
+        "compute_capability": f"{props.major}.{props.minor}",
+        "multiprocessors": props.multi_processor_count,
+        "memory_gib": round(props.total_memory / 2**30, 1),
+    }
+    if not hip:
+        # The driver version and the PCI device ID (upper half of "0x233510DE") are not in
+        # torch's properties; nvidia-smi has both.
+        info["driver"] = nvidia_smi("driver_version")
+        pci = nvidia_smi("pci.device_id")
+        if pci and pci.lower().startswith("0x"):
+            info["device_id"] = int(pci, 16) >> 16
+    info["driver"] = info["driver"] or (f"HIP {hip}" if hip else f"CUDA runtime {torch.version.cuda}")
+    return info
+
+
+def library_info() -> dict:
+    v = torch.backends.cudnn.version() if torch.backends.cudnn.is_available() else None
+    return {"name": "miopen" if torch.version.hip else "cudnn",
+            "version": decode_cudnn_version(v) if v else "unknown",
+            "git": None, "shader_compiler": None,
+            "framework": f"torch {torch.__version__.split('+')[0]}"}
+
+
+# ---------------------------------------------------------------------------- plan
+
+def build_plan(args) -> list[tuple[str, list[dict]]]:
+    """(suite, layers) in order; several --shapes files of one suite are concatenated."""
+    files = [Path(p) for p in args.shapes]
+    names = args.suite or ([] if files else bj.all_suites(args.suites_dir))
+    for name in names:
+        p = bj.suite_csv(name, args.suites_dir)
+        if not p.exists():
+            sys.exit(f"torch_baseline: no suite {name!r} ({p} missing); "
+                     f"known: {', '.join(bj.all_suites(args.suites_dir)) or 'none'}")
+        files.append(p)
+    if not files:
+        sys.exit(f"torch_baseline: no shapes: {args.suites_dir} holds no *.csv; use --shapes")
+    suites: dict[str, dict[str, dict]] = {}
+    for p in files:
+        for row in bj.read_shapes(p):
+            suites.setdefault(row["suite"], {}).setdefault(row["layer"], row)  # first one wins
+    suites = {name: list(layers.values()) for name, layers in suites.items()}
+    plan = []
+    for suite, layers in suites.items():
+        plan.append((suite, layers[: args.limit] if args.limit else layers))
+    return plan
+
+
+def check_indices(n: int, count: int) -> set[int]:
+    """Evenly spread layer indices to verify (first, last and between); count 0 = all."""
+    if count <= 0 or count >= n:
+        return set(range(n))
+    if count == 1:
+        return {0}
+    return {round(i * (n - 1) / (count - 1)) for i in range(count)}
+
+
+# ---------------------------------------------------------------------------- measuring
+
+TORCH_DTYPES = {}  # filled in main()
+
+
+def set_tf32(on: bool) -> None:
+    torch.backends.cudnn.allow_tf32 = on
+    torch.backends.cuda.matmul.allow_tf32 = on
+
+
+def conv_args(shape) -> dict:
+    return dict(stride=(shape["stride_h"], shape["stride_w"]),
+                padding=(shape["pad_h"], shape["pad_w"]),
+                dilation=(shape["dil_h"], shape["dil_w"]), groups=shape["groups"])
+
+
+def time_layer(shape, batch, dtype, layout, calls, repeats, verify):
+    """Returns (times_us list, (max_rel_err, n_outputs) or None)."""
+    dev = torch.device("cuda")
+    tdt = TORCH_DTYPES[dtype]
+    fmt = torch.channels_last if layout == "nhwc" else torch.contiguous_format
+    x = torch.randn(batch, shape["c"], shape["h"], shape["w"], device=dev, dtype=tdt)
+    w = torch.randn(shape["k"], shape["c"] // shape["groups"], shape["r"], shape["s"],
+                    device=dev, dtype=tdt)
+    x, w = x.to(memory_format=fmt), w.to(memory_format=fmt)
+    kw = conv_args(shape)
+
+    # Warm up on a side stream, as torch.cuda.graphs recommends before capture; with
+    # cudnn.benchmark the first call also picks the algorithm the graph will then use.
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        for _ in range(WARMUP):
+            y = F.conv2d(x, w, **kw)
+    torch.cuda.current_stream().wait_stream(side)
+    del y
+
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        # Each call's output is freed by the next assignment, so the graph's private pool
+        # recycles it; the last one stays alive as the static output read by --check.
+        for _ in range(calls):
+            y = F.conv2d(x, w, **kw)
+
+    times = []
+    for _ in range(repeats):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        graph.replay()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end) * 1e3 / calls)
+
+    err = None
+    if verify:
+        # Reference: the same (already rounded) operands in float64, so only the library's
+        # arithmetic is judged.  Normalised by the largest |output|: per-element relative
+        # error is meaningless where outputs cancel to ~0.
+        try:
+            ref = F.conv2d(x.double().contiguous(), w.double().contiguous(), **kw)
+            diff = (y.double() - ref).abs().max().item()
+            scale = ref.abs().max().item()
+            err = (diff / scale if scale > 0 else diff, y.numel())
+        except Exception as e:  # noqa: BLE001 - a failed check must not lose the timing
+            if not is_oom(e):
+                raise
+            log("  check skipped: float64 reference out of memory")
+    return times, err
+
+
+def is_oom(e: BaseException) -> bool:
+    return isinstance(e, getattr(torch.cuda, "OutOfMemoryError", ())) or "out of memory" in str(e)
+
+
+def error_text(e: BaseException) -> str:
+    if is_oom(e):
+        return "out of memory"
+    first = str(e).strip().splitlines()[0] if str(e).strip() else ""
+    return f"{type(e).__name__}: {first}"[:200]
+
+
+# ---------------------------------------------------------------------------- output
+
+def fmt_num(v: float) -> str:
+    return f"{v:.0f}" if v >= 1000 else f"{v:.1f}" if v >= 100 else f"{v:.2f}" if v >= 1 else f"{v:.3f}"
+
+
+HEADER = (f"{'suite':<15} {'layer':<24} {'batch':>5} {'dtype':<5} {'layout':<6} {'GFLOP':>8} "
+          f"{'us':>9} {'min':>9} {'max':>9} {'TFLOP/s':>8}  check")
+
+
+def table_line(r) -> str:
+    head = (f"{r['suite']:<15.15} {r['layer']:<24.24} {r['batch']:>5} {r['dtype']:<5} "
+            f"{r['layout']:<6} {fmt_num(r['gflop']):>8} ")
+    if not bj.row_ok(r):
+        return head + f"{'—':>9} {'':>9} {'':>9} {'':>8}  {r['error']}"
+    chk = r["check"] if r["max_rel_err"] is None else f"{r['check']} ({r['max_rel_err']:.1e})"
+    return head + (f"{fmt_num(r['us']):>9} {fmt_num(r['us_min']):>9} {fmt_num(r['us_max']):>9} "
+                   f"{fmt_num(r['tflops']):>8}  {chk}")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--shapes", action="append", default=[], metavar="FILE.csv",
+                    help="shapes CSV to run (repeatable)")
+    ap.add_argument("--suite", action="append", default=[], metavar="NAME",
+                    help="suite in --suites-dir (repeatable; default: all there, unless --shapes)")
+    ap.add_argument("--suites-dir", default=str(bj.SUITES_DIR), help="default: %(default)s")
+    ap.add_argument("--batch", action="append", type=int, metavar="N", help="repeatable; default 1")
+    ap.add_argument("--dtype", action="append", choices=bj.DTYPES, help="repeatable; default fp32")
+    ap.add_argument("--layout", action="append", choices=bj.LAYOUTS, help="repeatable; default nchw")
+    ap.add_argument("--config", action="append", default=[], metavar="DTYPE_LAYOUT",
+                    help="one dtype/layout pair, e.g. fp16_nhwc (repeatable; instead of the "
+                    "--dtype x --layout product)")
+    ap.add_argument("--json", metavar="OUT", help="write the vkconv-bench/1 JSON here")
+    ap.add_argument("--skip-large-batch-suites", default="sd_vae_decoder,rdna1_matrix",
+                    metavar="S1,S2", help="suites run at batch 1 only, as the anchors do "
+                    "(default: %(default)s; '' for none)")
+    ap.add_argument("--calls", type=int, default=20, help="convs per graph/timed batch (default 20)")
+    ap.add_argument("--repeats", type=int, default=7, help="timed graph replays (default 7)")
+    ap.add_argument("--check", action="store_true",
+                    help="verify some layers per suite and config against a float64 conv")
+    ap.add_argument("--check-layers", type=int, default=3, metavar="N",
+                    help="layers verified per suite and config with --check, spread evenly "
+                    "(default 3; 0 = all)")
+    ap.add_argument("--limit", type=int, default=0, metavar="N",
+                    help="only the first N layers of each suite (smoke tests)")
+    args = ap.parse_args(argv)
+    batches = args.batch or [1]
+    configs = [(d, l) for d in args.dtype or ["fp32"] for l in args.layout or ["nchw"]]
+    if args.config:
+        if args.dtype or args.layout:
+            ap.error("--config replaces --dtype/--layout; give one or the other")
+        configs = []
+        for c in args.config:
+            d, _, l = c.partition("_")
+            if d not in bj.DTYPES or l not in bj.LAYOUTS:
+                ap.error(f"--config {c!r}: expected DTYPE_LAYOUT with DTYPE in {bj.DTYPES} "
+                         f"and LAYOUT in {bj.LAYOUTS}")
+            configs.append((d, l))
+    configs = list(dict.fromkeys(configs))
+    small_only = {s.strip() for s in args.skip_large_batch_suites.split(",") if s.strip()}
+    if args.calls < 1 or args.repeats < 1 or min(batches) < 1:
+        ap.error("--calls, --repeats and --batch must be >= 1")
+    plan = build_plan(args)
+
+    global torch, F
+    import torch as _torch
+    import torch.nn.functional as _F
+    torch, F = _torch, _F
+    if not torch.cuda.is_available():
+        sys.exit("torch_baseline: torch sees no CUDA/ROCm device")
+    TORCH_DTYPES.update(fp32=torch.float32, tf32=torch.float32, fp16=torch.float16, bf16=torch.bfloat16)
+    torch.backends.cudnn.benchmark = True
+    torch.backends.cudnn.enabled = True
+
+    doc = {"schema": bj.SCHEMA, "tool": "torch-baseline", "created": bj.now_utc(),
+           "host": socket.gethostname(), "device": device_info(), "library": library_info(),
+           "protocol": {"warmup": WARMUP, "batch": args.calls, "repeats": args.repeats,
+                        "statistic": "median",
+                        "timer": "hip-events" if torch.version.hip else "cuda-events"},
+           "peaks": {}, "rows": []}
+    d, lib = doc["device"], doc["library"]
+    log(f"torch_baseline: {d['name']} ({d['driver']}), {lib['name']} {lib['version']}, "
+        f"{lib['framework']}; {args.calls} calls x {args.repeats} replays")
+
+    jobs = []  # (suite, layer index, shape, batch, dtype, layout, verify)
+    for suite, layers in plan:
+        for batch in batches:
+            if batch > 1 and suite in small_only:
+                log(f"  {suite}: batch {batch} skipped (--skip-large-batch-suites)")
+                continue
+            verify = check_indices(len(layers), args.check_layers) if args.check else set()
+            for dtype, layout in configs:
+                jobs += [(suite, i, s, batch, dtype, layout, i in verify) for i, s in enumerate(layers)]
+
+    print(HEADER, flush=True)
+    t0 = time.monotonic()
+    group, group_rows = None, []
+    for j, (suite, i, shape, batch, dtype, layout, verify) in enumerate(jobs, 1):
+        if (suite, batch, dtype, layout) != group:
+            print_totals(group_rows)
+            if args.json and group_rows:
+                bj.write(doc, args.json)  # keep what is done if the run is cut short
+            group, group_rows = (suite, batch, dtype, layout), []
+        set_tf32(dtype == "tf32")
+        row = {k: shape[k] for k in bj.SHAPE_FIELDS}
+        row.update(n=batch, batch=batch, dtype=dtype, layout=layout, algo=lib["name"], config="")
+        row["gflop"] = bj.conv_flops(row) / 1e9
+        row.update(us=None, us_min=None, us_max=None, tflops=None, pct_peak=None,
+                   check="skipped", max_rel_err=None, checked_outputs=None)
+        try:
+            times, err = time_layer(shape, batch, dtype, layout, args.calls, args.repeats, verify)
+            row.update(us=statistics.median(times), us_min=min(times), us_max=max(times))
+            row["tflops"] = row["gflop"] * 1e3 / row["us"]
+            if err:
+                row["max_rel_err"], row["checked_outputs"] = err
+                row["check"] = "pass" if err[0] <= bj.CHECK_TOL[dtype] else "fail"
+        except Exception as e:  # noqa: BLE001 - one bad layer must not end a long run
+            row["error"] = error_text(e)
+        if "error" in row:
+            # Outside the except block, so the traceback no longer pins the layer's tensors.
+            try:
+                torch.cuda.synchronize()
+                torch.cuda.empty_cache()
+            except Exception as e:  # noqa: BLE001
+                log(f"  device unusable after the failure ({error_text(e)}); later layers may fail too")
+        doc["rows"].append(row)
+        group_rows.append(row)
+        print(table_line(row), flush=True)
+        log(f"[{j}/{len(jobs)}] {suite}/{shape['layer']} b{batch} {dtype} {layout}: "
+            f"{'%.2f us' % row['us'] if bj.row_ok(row) else row['error']}  "
+            f"(elapsed {time.monotonic() - t0:.0f} s)")
+    print_totals(group_rows)
+
+    if args.json:
+        bj.write(doc, args.json)
+        log(f"torch_baseline: wrote {len(doc['rows'])} rows to {args.json}")
+    bad = [r for r in doc["rows"] if r["check"] == "fail"]
+    if bad:
+        log(f"torch_baseline: {len(bad)} row(s) failed --check")
+    return 1 if bad else 0
+
+
+def print_totals(rows) -> None:
+    ok = [r for r in rows if bj.row_ok(r)]
+    if not ok:
+        return
+    us = sum(r["us"] for r in ok)
+    tflops = sum(r["gflop"] for r in ok) * 1e3 / us
+    missing = f", {len(rows) - len(ok)} failed" if len(ok) < len(rows) else ""
+    print(f"{'':<15} {'TOTAL':<24} {'':>5} {'':<5} {'':<6} {'':>8} {fmt_num(us):>9} "
+          f"{'':>9} {'':>9} {fmt_num(tflops):>8}  ({len(ok)} layers{missing})\n", flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

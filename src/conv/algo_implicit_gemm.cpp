@@ -1,0 +1,139 @@
+// Level 4 "implicit_gemm" (shaders/implicit_gemm.comp): tiled implicit GEMM, double-buffered
+// shared memory, register tiles, precomputed padding masks.  "implicit_gemm_analytic" is the
+// same kernel with per-load bounds arithmetic instead of masks (kept to measure the masks).
+#include <cmath>
+
+#include "conv/algorithm.hpp"
+#include "conv/dispatch.hpp"
+#include "runtime/context_impl.hpp"
+
+namespace vkconv {
+
+namespace {
+
+struct TileConfig {
+    const char* name;
+    uint32_t bm, bn, bk, tm, tn;
+    double speed;  // relative per-workgroup efficiency (arithmetic intensity of the tile)
+    uint32_t threads() const { return (bm / tm) * (bn / tn); }
+    uint32_t sharedBytes() const { return 2 * bk * (bm + bn) * 4; }
+};
+
+constexpr TileConfig kTiles[] = {
+    {"128x128x8/8x8", 128, 128, 8, 8, 8, 1.00},
+    {"128x64x8/8x4", 128, 64, 8, 8, 4, 0.85},
+    {"64x64x8/4x4", 64, 64, 8, 4, 4, 0.60},
+    {"128x32x8/4x4", 128, 32, 8, 4, 4, 0.55},
+    {"64x16x8/4x4", 64, 16, 8, 4, 4, 0.30},
+};
+
+enum SpecIgemm : uint32_t { kSpecBM = 101, kSpecBN = 102, kSpecBK = 103, kSpecTM = 104, kSpecTN = 105, kSpecMaskMode = 110 };
+
+// Picks the tile with the best (useful work / padded work) x (grid fill) x (tile efficiency).
+// No timing: a fixed target of 256 concurrent workgroups stands in for "enough to fill a GPU".
+const TileConfig& chooseTile(const ContextImpl& ctx, const ConvDesc& d) {
+    double M = double(d.n) * double(d.outH()) * double(d.outW());
+    double Kg = double(d.filtersPerGroup());
+    const TileConfig* best = &kTiles[std::size(kTiles) - 1];
+    double bestScore = -1;
+    for (auto& t : kTiles) {
+        if (t.threads() > ctx.caps.maxWorkgroupInvocations || t.sharedBytes() > ctx.caps.maxSharedMemory) continue;
+        double tm = std::ceil(M / t.bm), tn = std::ceil(Kg / t.bn);
+        double tiles = tm * tn * double(d.groups);
+        double useful = (M * Kg) / (tm * t.bm * tn * t.bn);
+        double fill = std::min(1.0, tiles / 256.0);
+        double score = useful * fill * t.speed;
+        if (score > bestScore) { bestScore = score; best = &t; }
+    }
+    return *best;
+}
+
+class ImplicitGemmInstance final : public AlgorithmInstance {
+public:
+    ImplicitGemmInstance(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, uint32_t maskMode, const char* name)
+        : ctx_(ctx), desc_(d), pc_(makePushConstants(d)), tile_(chooseTile(ctx, d)), name_(name), sg_(o.subgroupSize) {
+        PipelineKey key;
+        key.shader = std::string("implicit_gemm_") + dtypeSuffix(d.dtype);
+        key.spec = commonSpecConstants(d);
+        key.spec.push_back({kSpecWorkgroupSize, tile_.threads()});
+        key.spec.push_back({kSpecBM, tile_.bm});
+        key.spec.push_back({kSpecBN, tile_.bn});
+        key.spec.push_back({kSpecBK, tile_.bk});
+        key.spec.push_back({kSpecTM, tile_.tm});
+        key.spec.push_back({kSpecTN, tile_.tn});
+        key.spec.push_back({kSpecMaskMode, maskMode});
+        key.pushConstantBytes = sizeof(ConvPushConstants);
+        key.bindings = kConvBindings;
+        key.requiredSubgroupSize = o.subgroupSize;
+        key.fullSubgroups = o.subgroupSize != 0;
+        pipeline_ = &ctx.pipelines->get(key);
+        uint64_t M = uint64_t(d.n) * uint64_t(d.outH()) * uint64_t(d.outW());
+        gx_ = uint32_t((M + tile_.bm - 1) / tile_.bm);
+        gy_ = uint32_t(((d.filtersPerGroup() + tile_.bn - 1) / tile_.bn) * d.groups);
+    }
+    void record(VkCommandBuffer cmd, const ConvTensors& t) const override {
+        bindConvTensors(ctx_, cmd, *pipeline_, t);
+        pushConstants(ctx_, cmd, *pipeline_, pc_);
+        ctx_.dt.vkCmdDispatch(cmd, gx_, gy_, 1);
+    }
+    std::string name() const override { return name_; }
+    std::string config() const override {
+        return std::string("tile ") + tile_.name + (sg_ ? " sg" + std::to_string(sg_) : std::string());
+    }
+
+private:
+    ContextImpl& ctx_;
+    ConvDesc desc_;
+    ConvPushConstants pc_;
+    const TileConfig& tile_;
+    const char* name_;
+    uint32_t sg_;
+    const ComputePipeline* pipeline_;
+    uint32_t gx_ = 0, gy_ = 0;
+};
+
+}  // namespace
+
+std::string implicitGemmWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    if (d.r > 32 || d.s > 32) return "filter taps beyond 32 per axis do not fit the padding masks";
+    uint64_t M = uint64_t(d.n) * uint64_t(d.outH()) * uint64_t(d.outW());
+    if ((M + 127) / 128 > ctx.caps.maxWorkgroupCount[0] && (M + 63) / 64 > ctx.caps.maxWorkgroupCount[0])
+        return "too many output pixels for one dispatch row";
+    if (uint64_t(d.groups) * uint64_t((d.filtersPerGroup() + 15) / 16) > ctx.caps.maxWorkgroupCount[1])
+        return "too many groups x filter tiles for one dispatch column";
+    if (o.subgroupSize && (!ctx.caps.subgroupSizeControl || o.subgroupSize < ctx.caps.minSubgroupSize ||
+                           o.subgroupSize > ctx.caps.maxSubgroupSize))
+        return "subgroup size " + std::to_string(o.subgroupSize) + " cannot be required on this device";
+    return "";
+}
+
+std::unique_ptr<AlgorithmInstance> implicitGemmInstantiate(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    return std::make_unique<ImplicitGemmInstance>(ctx, d, o, 1u, "implicit_gemm");
+}
+
+std::unique_ptr<AlgorithmInstance> implicitGemmAnalyticInstantiate(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    return std::make_unique<ImplicitGemmInstance>(ctx, d, o, 0u, "implicit_gemm_analytic");
+}
+
+// One problem per tile config x dtype x (wave32, wave64 where the device can require them).
+std::vector<std::pair<ConvDesc, PlanOptions>> implicitGemmVariants(const ContextImpl& ctx) {
+    std::vector<std::pair<ConvDesc, PlanOptions>> v;
+    std::vector<uint32_t> sgs = {0};
+    if (ctx.caps.subgroupSizeControl)
+        for (uint32_t sg : {32u, 64u})
+            if (sg >= ctx.caps.minSubgroupSize && sg <= ctx.caps.maxSubgroupSize) sgs.push_back(sg);
+    // Shapes that make chooseTile() pick each config in turn.
+    const std::pair<int64_t, int64_t> mk[] = {{56, 256}, {56, 128}, {14, 64}, {56, 32}, {8, 3}};
+    for (DType t : {DType::F32, DType::F16, DType::BF16})
+        for (auto [hw, k] : mk)
+            for (uint32_t sg : sgs) {
+                ConvDesc d;
+                d.c = 64; d.h = d.w = hw; d.k = k; d.r = d.s = 3; d.pad(1, 1); d.dtype = t;
+                d.inputLayout = d.outputLayout = TensorLayout::NHWC; d.filterLayout = FilterLayout::KRSC;
+                PlanOptions o{"implicit_gemm", sg};
+                v.push_back({d, o});
+            }
+    return v;
+}
+
+}  // namespace vkconv

@@ -1,0 +1,55 @@
+// One shared vkconv::Context for the whole test binary, created with the validation layer on,
+// and fixtures that fail any test during which the layer reported something.
+#pragma once
+#include <gtest/gtest.h>
+#include <vkconv/vkconv.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace vkt {
+
+vkconv::Context& ctx();  // the shared context (device from $VKCONV_DEVICE, validation on if installed)
+
+// Validation messages seen by any context whose callback is validationCallback().
+uint64_t validationCount();
+std::vector<std::string> validationMessagesSince(uint64_t count);
+void validationCallback(const std::string& msg);  // keeps it for ValidationGuard
+
+// Whether the Khronos validation layer is installed (vkEnumerateInstanceLayerProperties).
+bool validationLayerAvailable();
+
+// ContextCreateInfo like the shared context's (validation on, messages to validationCallback).
+vkconv::ContextCreateInfo testContextInfo();
+
+// Fails the current test if ctx().validationMessages() grew between construction and check().
+class ValidationGuard {
+public:
+    ValidationGuard();
+    void check() const;
+
+private:
+    uint64_t ctxBefore_, ownBefore_;
+};
+
+class VkconvTest : public ::testing::Test {
+protected:
+    void SetUp() override { guard_.emplace(); }
+    void TearDown() override { guard_->check(); }
+    std::optional<ValidationGuard> guard_;
+};
+
+template <class T>
+class VkconvParamTest : public ::testing::TestWithParam<T> {
+protected:
+    void SetUp() override { guard_.emplace(); }
+    void TearDown() override { guard_->check(); }
+    std::optional<ValidationGuard> guard_;
+};
+
+// Test-name-safe version of s (gtest names allow only [A-Za-z0-9_]).
+std::string sanitizeName(const std::string& s);
+
+}  // namespace vkt

@@ -1,0 +1,184 @@
+#include "harness.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <sstream>
+
+namespace vkt {
+using vkconv::Activation;
+using vkconv::DType;
+
+double tolerance(const vkconv::ConvDesc& d, double ref, double absSum) {
+    const double epsAcc = std::ldexp(1.0, -23);
+    const double epsOut = d.dtype == DType::F32 ? std::ldexp(1.0, -23)
+                        : d.dtype == DType::F16 ? std::ldexp(1.0, -10)
+                                                : std::ldexp(1.0, -7);
+    const double L = double(d.reductionLength());
+    const double actSlack = d.activation != Activation::None ? 1e-6 : 0.0;
+    return epsAcc * (2.0 + std::sqrt(L)) * 4.0 * absSum + epsOut * std::fabs(ref) + actSlack;
+}
+
+bool requiresExact(const vkconv::ConvDesc& d, DataMode mode) {
+    return mode == DataMode::Integer && d.dtype == DType::F32 &&
+           (d.activation == Activation::None || d.activation == Activation::Relu || d.activation == Activation::Relu6);
+}
+
+uint32_t poisonWord(DType t) {
+    switch (t) {
+        case DType::F16: return 0x7E007E00u;
+        case DType::BF16: return 0x7FC07FC0u;
+        default: return 0x7FC00000u;
+    }
+}
+
+VkDeviceSize roundUp(VkDeviceSize v, VkDeviceSize a) { return (v + a - 1) / a * a; }
+
+std::string CheckResult::summary() const {
+    std::ostringstream o;
+    o.precision(9);
+    o << "desc: " << desc << "\n  algorithm: " << (algorithm.empty() ? "?" : algorithm) << " [" << config << "]"
+      << "  seed " << seed << "  data " << toString(mode) << (exact ? " (exact required)" : "") << "\n";
+    if (!error.empty()) {
+        o << "  threw " << error << "\n";
+        return o.str();
+    }
+    o << "  checked " << checked << " (" << sampleInfo << "), failed " << failed << ", non-finite in whole output "
+      << nonFinite << "\n";
+    if (worst.index >= 0)
+        o << "  worst: index " << worst.index << " (n,k,p,q)=(" << worst.at.n << "," << worst.at.k << "," << worst.at.p
+          << "," << worst.at.q << ") gpu " << worst.gpu << " ref " << worst.ref << " |diff| "
+          << std::fabs(worst.gpu - worst.ref) << " tol " << worst.tol << " absSum " << worst.absSum << "\n";
+    o << "  times: plan " << planMs << " ms, run " << runMs << " ms, reference " << refMs << " ms";
+    return o.str();
+}
+
+vkconv::ConvTensors DeviceConv::tensors(const vkconv::ConvDesc& d) const {
+    vkconv::ConvTensors t;
+    t.input = input.view(0, VkDeviceSize(d.inputBytes()));
+    t.filter = filter.view(0, VkDeviceSize(d.filterBytes()));
+    if (d.hasBias) t.bias = bias.view(0, VkDeviceSize(d.biasBytes()));
+    if (d.hasResidual) t.residual = residual.view(0, VkDeviceSize(d.outputBytes()));
+    t.output = output.view(0, VkDeviceSize(d.outputBytes()));
+    if (workspace.handle() != VK_NULL_HANDLE) t.workspace = workspace.view();
+    return t;
+}
+
+namespace {
+// Sizes are rounded up to whole words so that Buffer::fill (vkCmdFillBuffer) covers them.
+vkconv::Buffer makeBuffer(vkconv::Context& ctx, const std::vector<uint8_t>& bytes) {
+    auto b = vkconv::Buffer::create(ctx, roundUp(std::max<VkDeviceSize>(bytes.size(), 4), 4));
+    b.upload(bytes.data(), bytes.size());
+    return b;
+}
+double msSince(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+}  // namespace
+
+DeviceConv uploadConv(vkconv::Context& ctx, const vkconv::ConvDesc& d, const PackedConv& packed,
+                      VkDeviceSize workspaceBytes) {
+    DeviceConv dev;
+    dev.input = makeBuffer(ctx, packed.input);
+    dev.filter = makeBuffer(ctx, packed.filter);
+    if (d.hasBias) dev.bias = makeBuffer(ctx, packed.bias);
+    if (d.hasResidual) dev.residual = makeBuffer(ctx, packed.residual);
+    dev.output = vkconv::Buffer::create(ctx, roundUp(VkDeviceSize(d.outputBytes()), 4));
+    if (workspaceBytes > 0) dev.workspace = vkconv::Buffer::create(ctx, roundUp(workspaceBytes, 4));
+    return dev;
+}
+
+void poison(DeviceConv& dev, DType t) {
+    dev.output.fill(poisonWord(t));
+    // NaN also in the workspace: an algorithm that relies on it being zeroed must fail.
+    if (dev.workspace.handle() != VK_NULL_HANDLE) dev.workspace.fill(poisonWord(DType::F32));
+}
+
+std::vector<float> downloadOutput(const vkconv::ConvDesc& d, const vkconv::Buffer& out, VkDeviceSize offset) {
+    std::vector<uint8_t> bytes(size_t(d.outputBytes()));
+    out.download(bytes.data(), bytes.size(), offset);
+    return unpack(bytes.data(), outputDims(d), outputChannelsLast(d), d.dtype);
+}
+
+CheckResult compare(const vkconv::ConvDesc& d, const std::vector<float>& gpu, const RefResult& ref, DataMode mode,
+                    const ConvData* data) {
+    CheckResult r;
+    r.desc = d.toString();
+    r.mode = mode;
+    r.exact = requiresExact(d, mode);
+    r.sampleInfo = ref.sampleInfo;
+    double worstScore = -1;
+    auto consider = [&](int64_t idx, double g, double rv, double tol, double abs, bool bad) {
+        const double diff = std::fabs(g - rv);
+        const double score = std::isfinite(g) ? diff / std::max(tol, 1e-300) : HUGE_VAL;
+        if (bad) ++r.failed;
+        if (score > worstScore) {
+            worstScore = score;
+            r.worst = {idx, outCoord(d, idx), g, rv, tol, abs};
+        }
+    };
+    for (size_t i = 0; i < ref.indices.size(); ++i) {
+        const int64_t idx = ref.indices[i];
+        const double g = gpu[size_t(idx)];
+        const double tol = r.exact ? 0.0 : tolerance(d, ref.value[i], ref.absSum[i]);
+        const bool bad = !std::isfinite(g) || std::fabs(g - ref.value[i]) > tol;
+        consider(idx, g, ref.value[i], tol, ref.absSum[i], bad);
+    }
+    r.checked = int64_t(ref.indices.size());
+    // A sample still scans the whole output for NaN/Inf: unwritten (poisoned) elements fail.
+    for (size_t i = 0; i < gpu.size(); ++i) {
+        if (std::isfinite(gpu[i])) continue;
+        if (r.nonFinite++ == 0 && ref.sampled && worstScore < HUGE_VAL) {
+            double v = NAN, a = NAN;
+            if (data) referenceAt(d, *data, int64_t(i), v, a);
+            worstScore = HUGE_VAL;
+            r.worst = {int64_t(i), outCoord(d, int64_t(i)), gpu[i], v, tolerance(d, v, a), a};
+        }
+    }
+    r.ok = r.failed == 0 && r.nonFinite == 0;
+    return r;
+}
+
+CheckResult runAndCheck(vkconv::Context& ctx, const vkconv::ConvDesc& d, const vkconv::PlanOptions& opt, uint64_t seed,
+                        DataMode mode) {
+    CheckResult r;
+    std::string algorithm = opt.algorithm, config;
+    double planMs = 0, runMs = 0;
+    try {
+        auto t0 = std::chrono::steady_clock::now();
+        vkconv::Plan plan = vkconv::Plan::create(ctx, d, opt);
+        planMs = msSince(t0);
+        algorithm = plan.algorithm();
+        config = plan.config();
+        const ConvData data = makeConvData(d, seed, mode);
+        DeviceConv dev = uploadConv(ctx, d, packConv(d, data), plan.workspaceSize());
+        poison(dev, d.dtype);
+        t0 = std::chrono::steady_clock::now();
+        plan.run(dev.tensors(d));
+        runMs = msSince(t0);
+        const std::vector<float> gpu = downloadOutput(d, dev.output);
+        t0 = std::chrono::steady_clock::now();
+        const RefResult ref = reference(d, data, seed);
+        const double refMs = msSince(t0);
+        r = compare(d, gpu, ref, mode, &data);
+        r.refMs = refMs;
+    } catch (const vkconv::Error& e) {
+        r = CheckResult{};
+        r.desc = d.toString();
+        r.mode = mode;
+        r.error = e.what();
+        r.errorCode = e.code();
+    }
+    r.seed = seed;
+    r.algorithm = algorithm;
+    r.config = config;
+    r.planMs = planMs;
+    r.runMs = runMs;
+    return r;
+}
+
+::testing::AssertionResult passed(const CheckResult& r) {
+    if (r.ok) return ::testing::AssertionSuccess() << r.summary();
+    return ::testing::AssertionFailure() << r.summary();
+}
+
+}  // namespace vkt

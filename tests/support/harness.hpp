@@ -1,0 +1,73 @@
+// Runs one convolution on the GPU with fresh random data and checks every output element (or
+// the reference's sample, for huge layers) against the float64 reference.
+#pragma once
+#include <gtest/gtest.h>
+#include <vkconv/vkconv.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "reference.hpp"
+#include "tensors.hpp"
+
+namespace vkt {
+
+// Allowed |gpu - ref| for one element: fp32 accumulation error (inputs are already rounded to
+// the dtype, so only the sum rounds) grows with sqrt(L) times the magnitude sum absSum; the
+// output's own rounding to the dtype is relative to |ref|; activations computed with fp32
+// transcendental functions get a small absolute slack.
+double tolerance(const vkconv::ConvDesc& d, double ref, double absSum);
+
+// Integer data, fp32 storage and a piecewise-linear activation: every partial sum is a small
+// integer, so the result must be bit-exact.
+bool requiresExact(const vkconv::ConvDesc& d, DataMode mode);
+
+// NaN words written over outputs (and workspace) before each run: an element the GPU forgets
+// to write stays NaN and fails.
+uint32_t poisonWord(vkconv::DType t);
+
+struct CheckResult {
+    bool ok = false;
+    std::string error;  // what() of a vkconv::Error thrown on the way (then ok is false)
+    std::optional<vkconv::ErrorCode> errorCode;
+    std::string desc, algorithm, config;
+    uint64_t seed = 0;
+    DataMode mode = DataMode::Uniform;
+    bool exact = false;
+    int64_t checked = 0, failed = 0;
+    int64_t nonFinite = 0;  // NaN/Inf anywhere in the output (all elements scanned)
+    std::string sampleInfo;
+    struct Worst {
+        int64_t index = -1;
+        OutCoord at{};
+        double gpu = 0, ref = 0, tol = 0, absSum = 0;
+    } worst;  // the element with the largest |gpu-ref|/tol (NaN/Inf first)
+    double planMs = 0, runMs = 0, refMs = 0;
+    std::string summary() const;
+};
+
+// Device buffers for one convolution; bias/residual/workspace stay empty when unused.
+struct DeviceConv {
+    vkconv::Buffer input, filter, bias, residual, output, workspace;
+    vkconv::ConvTensors tensors(const vkconv::ConvDesc& d) const;  // views of exactly the tensor bytes
+};
+DeviceConv uploadConv(vkconv::Context& ctx, const vkconv::ConvDesc& d, const PackedConv& packed,
+                      VkDeviceSize workspaceBytes);
+void poison(DeviceConv& dev, vkconv::DType t);  // output and workspace
+std::vector<float> downloadOutput(const vkconv::ConvDesc& d, const vkconv::Buffer& out, VkDeviceSize offset = 0);
+
+// Compares a downloaded output (canonical order) with the reference.
+// data (optional) lets a NaN found outside a sample be shown with its reference value.
+CheckResult compare(const vkconv::ConvDesc& d, const std::vector<float>& gpu, const RefResult& ref, DataMode mode,
+                    const ConvData* data = nullptr);
+
+CheckResult runAndCheck(vkconv::Context& ctx, const vkconv::ConvDesc& d, const vkconv::PlanOptions& opt,
+                        uint64_t seed, DataMode mode = DataMode::Uniform);
+
+// For EXPECT_TRUE(vkt::passed(r)): the failure message is r.summary().
+::testing::AssertionResult passed(const CheckResult& r);
+
+VkDeviceSize roundUp(VkDeviceSize v, VkDeviceSize a);
+
+}  // namespace vkt

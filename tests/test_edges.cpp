@@ -1,0 +1,229 @@
+// Edge shapes and every feature combination, each through every algorithm plus "auto".
+// An algorithm that declines a case skips it with its reason (visible in gtest output).
+#include <algorithm>
+#include <iostream>
+#include <tuple>
+
+#include "environment.hpp"
+#include "harness.hpp"
+
+using namespace vkt;
+using vkconv::Activation;
+using vkconv::ConvDesc;
+using vkconv::DType;
+using vkconv::FilterLayout;
+using vkconv::TensorLayout;
+
+namespace {
+
+struct EdgeCase {
+    std::string name;
+    ConvDesc desc;
+};
+
+ConvDesc base() {
+    ConvDesc d;
+    d.c = 8, d.h = 9, d.w = 11, d.k = 8, d.r = 3, d.s = 3;
+    d.pad(1, 1);
+    return d;
+}
+
+std::vector<EdgeCase> makeCases() {
+    std::vector<EdgeCase> v;
+    auto add = [&](const std::string& name, auto f) {
+        ConvDesc d = base();
+        f(d);
+        v.push_back({name, d});
+    };
+    add("base", [](ConvDesc&) {});
+    add("spatial1x1", [](ConvDesc& d) { d.h = d.w = 1, d.r = d.s = 1, d.pad(0, 0); });
+    add("spatial1x1_k3_pad1", [](ConvDesc& d) { d.h = d.w = 1; });
+    add("kernel_gt_input", [](ConvDesc& d) { d.h = d.w = 3, d.r = d.s = 5, d.pad(2, 2); });
+    add("kernel_gt_input_rect", [](ConvDesc& d) { d.h = 2, d.w = 4, d.r = 7, d.s = 3, d.pad(3, 1); });
+    add("kernel_eq_input", [](ConvDesc& d) { d.h = d.w = 5, d.r = d.s = 5, d.pad(0, 0); });
+    add("stride3_kernel2", [](ConvDesc& d) { d.h = d.w = 11, d.r = d.s = 2, d.strideH = d.strideW = 3, d.pad(0, 0); });
+    add("stride2_1x1", [](ConvDesc& d) { d.r = d.s = 1, d.strideH = d.strideW = 2, d.pad(0, 0); });
+    add("stride4_pad3", [](ConvDesc& d) { d.h = d.w = 13, d.strideH = d.strideW = 4, d.pad(3, 3); });
+    add("stride2x3", [](ConvDesc& d) { d.strideH = 2, d.strideW = 3; });
+    add("dilation2", [](ConvDesc& d) { d.h = d.w = 13, d.dilationH = d.dilationW = 2, d.pad(2, 2); });
+    add("dilation3", [](ConvDesc& d) { d.h = d.w = 13, d.dilationH = d.dilationW = 3, d.pad(3, 3); });
+    add("dilation1x3", [](ConvDesc& d) { d.dilationW = 3, d.pad(1, 3); });
+    add("dilation3_stride2", [](ConvDesc& d) { d.h = d.w = 15, d.dilationH = d.dilationW = 3, d.strideH = d.strideW = 2; });
+    add("asym_pad_t0b2l1r0", [](ConvDesc& d) { d.padTop = 0, d.padBottom = 2, d.padLeft = 1, d.padRight = 0; });
+    add("asym_pad_t3b0l0r2", [](ConvDesc& d) { d.padTop = 3, d.padBottom = 0, d.padLeft = 0, d.padRight = 2; });
+    add("pad_gt_kernel_bias", [](ConvDesc& d) { d.r = d.s = 1, d.pad(2, 3), d.hasBias = true; });
+    add("c1", [](ConvDesc& d) { d.c = 1; });
+    add("k1", [](ConvDesc& d) { d.k = 1; });
+    add("c1_k1", [](ConvDesc& d) { d.c = d.k = 1; });
+    add("depthwise", [](ConvDesc& d) { d.groups = 8; });
+    add("depthwise_stride2", [](ConvDesc& d) { d.groups = 8, d.strideH = d.strideW = 2; });
+    add("depthwise_5x5_dil2", [](ConvDesc& d) { d.groups = 8, d.r = d.s = 5, d.dilationH = d.dilationW = 2, d.pad(4, 4); });
+    add("depthwise_mult2", [](ConvDesc& d) { d.c = d.groups = 4, d.k = 8; });
+    add("depthwise_nhwc_f16",
+        [](ConvDesc& d) { d.groups = 8, d.dtype = DType::F16, d.inputLayout = d.outputLayout = TensorLayout::NHWC; });
+    add("grouped4", [](ConvDesc& d) { d.c = 16, d.k = 8, d.groups = 4; });
+    add("grouped4_k16", [](ConvDesc& d) { d.c = 8, d.k = 16, d.groups = 4; });
+    add("grouped3_odd", [](ConvDesc& d) { d.c = 6, d.k = 9, d.groups = 3; });
+    add("grouped2_nhwc_krsc", [](ConvDesc& d) {
+        d.c = 12, d.k = 10, d.groups = 2, d.inputLayout = d.outputLayout = TensorLayout::NHWC;
+        d.filterLayout = FilterLayout::KRSC;
+    });
+    add("odd_7x13", [](ConvDesc& d) { d.h = 7, d.w = 13, d.c = 5, d.k = 7, d.r = 3, d.s = 2, d.pad(1, 0); });
+    add("rect_1x7", [](ConvDesc& d) { d.r = 1, d.s = 7, d.pad(0, 3); });
+    add("rect_7x1", [](ConvDesc& d) { d.h = 12, d.r = 7, d.s = 1, d.pad(3, 0); });
+    add("batch3", [](ConvDesc& d) { d.n = 3; });
+    add("batch3_nhwc_krsc", [](ConvDesc& d) {
+        d.n = 3, d.inputLayout = d.outputLayout = TensorLayout::NHWC, d.filterLayout = FilterLayout::KRSC;
+    });
+    add("tails_c67_k65", [](ConvDesc& d) { d.c = 67, d.k = 65, d.h = 17, d.w = 19; });
+    add("wide_k130", [](ConvDesc& d) { d.c = 3, d.k = 130, d.h = d.w = 12; });
+    add("long_reduction_c96", [](ConvDesc& d) { d.c = 96, d.h = d.w = 6; });
+    add("f16_odd_count", [](ConvDesc& d) { d.c = d.k = 1, d.h = d.w = 3, d.r = d.s = 1, d.pad(0, 0), d.dtype = DType::F16; });
+    add("bf16_odd_count", [](ConvDesc& d) { d.c = d.k = 3, d.h = 3, d.w = 5, d.dtype = DType::BF16, d.hasResidual = true; });
+    add("bias", [](ConvDesc& d) { d.hasBias = true; });
+    add("residual", [](ConvDesc& d) { d.hasResidual = true; });
+    add("bias_residual", [](ConvDesc& d) { d.hasBias = d.hasResidual = true; });
+    for (auto a : {Activation::None, Activation::Relu, Activation::Relu6, Activation::LeakyRelu, Activation::Gelu,
+                   Activation::Silu, Activation::Sigmoid})
+        for (auto t : {DType::F32, DType::F16})
+            add("act_" + std::string(toString(a)) + "_" + std::string(toString(t)), [=](ConvDesc& d) {
+                d.hasBias = d.hasResidual = true, d.activation = a, d.dtype = t;
+                d.activationAlpha = 0.2f;  // not the default, so a hard-coded slope shows
+            });
+    // Every layout combination with every dtype, on a shape whose dims all differ so that any
+    // transposition shows.
+    for (auto t : {DType::F32, DType::F16, DType::BF16})
+        for (auto in : {TensorLayout::NCHW, TensorLayout::NHWC})
+            for (auto out : {TensorLayout::NCHW, TensorLayout::NHWC})
+                for (auto f : {FilterLayout::KCRS, FilterLayout::KRSC})
+                    add("layout_" + std::string(toString(t)) + "_" + std::string(toString(in)) + "_" +
+                            std::string(toString(out)) + "_" + std::string(toString(f)),
+                        [=](ConvDesc& d) {
+                            d.n = 2, d.c = 5, d.k = 6, d.h = 7, d.w = 9, d.r = 3, d.s = 2, d.pad(1, 0);
+                            d.dtype = t, d.inputLayout = in, d.outputLayout = out, d.filterLayout = f;
+                            d.hasBias = d.hasResidual = true;
+                        });
+    return v;
+}
+
+const std::vector<EdgeCase>& cases() {
+    static const auto v = makeCases();
+    return v;
+}
+
+std::vector<std::string> algorithmsAndAuto() {
+    auto v = vkconv::algorithmNames();
+    v.insert(v.begin(), "auto");
+    return v;
+}
+
+// "" when some algorithm accepts d (so "auto" must too), else every algorithm's reason.
+std::string whyNoAlgorithm(const ConvDesc& d) {
+    std::string all;
+    for (const auto& a : vkconv::algorithmNames()) {
+        const auto why = vkconv::whyUnsupported(ctx(), d, a);
+        if (why.empty()) return "";
+        all += a + ": " + why + "; ";
+    }
+    return all;
+}
+
+// Skips (visibly) when `algorithm` declines d; returns true when the test should go on.
+bool acceptsOrSkip(const ConvDesc& d, const std::string& algorithm, std::string* reason) {
+    *reason = algorithm == "auto" ? whyNoAlgorithm(d) : vkconv::whyUnsupported(ctx(), d, algorithm);
+    return reason->empty();
+}
+
+using Param = std::tuple<int, std::string>;
+std::string paramName(const ::testing::TestParamInfo<Param>& info) {
+    return sanitizeName(cases()[size_t(std::get<0>(info.param))].name + "__" + std::get<1>(info.param));
+}
+
+}  // namespace
+
+class Edges : public VkconvParamTest<Param> {};
+
+TEST_P(Edges, MatchesReference) {
+    const auto& [i, algorithm] = GetParam();
+    const auto& c = cases()[size_t(i)];
+    std::string why;
+    if (!acceptsOrSkip(c.desc, algorithm, &why)) GTEST_SKIP() << algorithm << " declines " << c.desc.toString() << ": " << why;
+    vkconv::PlanOptions o;
+    o.algorithm = algorithm;
+    const auto r = runAndCheck(ctx(), c.desc, o, 1000 + uint64_t(i), DataMode::Uniform);
+    EXPECT_TRUE(passed(r)) << "case " << c.name;
+    if (algorithm != "auto" && r.error.empty()) {
+        EXPECT_EQ(r.algorithm, algorithm);
+    }
+    RecordProperty("chosen", r.algorithm + " " + r.config);
+}
+
+INSTANTIATE_TEST_SUITE_P(All, Edges,
+                         ::testing::Combine(::testing::Range(0, int(cases().size())),
+                                            ::testing::ValuesIn(algorithmsAndAuto())),
+                         paramName);
+
+// Small-integer data: fp32 sums of products of integers in [-3,3] are exact, so any
+// difference at all is a bug (wrong tap, lost element, double-counted split-K slice).
+class EdgesExact : public VkconvParamTest<Param> {};
+
+TEST_P(EdgesExact, IntegerDataIsExact) {
+    const auto& [i, algorithm] = GetParam();
+    const ConvDesc& d = cases()[size_t(i)].desc;
+    std::string why;
+    if (!acceptsOrSkip(d, algorithm, &why)) GTEST_SKIP() << algorithm << " declines " << d.toString() << ": " << why;
+    vkconv::PlanOptions o;
+    o.algorithm = algorithm;
+    const auto r = runAndCheck(ctx(), d, o, 2000 + uint64_t(i), DataMode::Integer);
+    ASSERT_TRUE(r.exact);
+    EXPECT_TRUE(passed(r)) << "case " << cases()[size_t(i)].name;
+}
+
+// The fp32 cases with a piecewise-linear activation (the others cannot be exact).
+static std::vector<int> exactCases() {
+    std::vector<int> v;
+    for (size_t i = 0; i < cases().size(); ++i) {
+        const auto& d = cases()[i].desc;
+        if (d.dtype == DType::F32 && (d.activation == Activation::None || d.activation == Activation::Relu ||
+                                      d.activation == Activation::Relu6))
+            v.push_back(int(i));
+    }
+    return v;
+}
+
+INSTANTIATE_TEST_SUITE_P(All, EdgesExact,
+                         ::testing::Combine(::testing::ValuesIn(exactCases()),
+                                            ::testing::ValuesIn(algorithmsAndAuto())),
+                         paramName);
+
+// Each subgroup size the device offers (powers of two in [min, max]) through each algorithm.
+class EdgesSubgroup : public VkconvTest {};
+
+TEST_F(EdgesSubgroup, EverySupportedSize) {
+    const auto& caps = ctx().caps();
+    std::vector<uint32_t> sizes{0};
+    for (uint32_t s = std::max(1u, caps.minSubgroupSize); s <= caps.maxSubgroupSize; s *= 2) sizes.push_back(s);
+    int ran = 0;
+    std::string declined;
+    for (const char* name : {"base", "tails_c67_k65", "depthwise_stride2", "layout_f16_nhwc_nhwc_krsc"}) {
+        const auto it = std::find_if(cases().begin(), cases().end(), [&](const EdgeCase& c) { return c.name == name; });
+        ASSERT_NE(it, cases().end()) << name;
+        for (const auto& a : vkconv::algorithmNames()) {
+            if (!vkconv::whyUnsupported(ctx(), it->desc, a).empty()) continue;
+            for (uint32_t sg : sizes) {
+                vkconv::PlanOptions o;
+                o.algorithm = a;
+                o.subgroupSize = sg;
+                const auto r = runAndCheck(ctx(), it->desc, o, 3000 + sg, DataMode::Uniform);
+                if (r.errorCode == vkconv::ErrorCode::Unsupported) {  // an algorithm may need one size
+                    declined += a + "@sg" + std::to_string(sg) + " ";
+                    continue;
+                }
+                ++ran;
+                EXPECT_TRUE(passed(r)) << "case " << name << " subgroupSize " << sg;
+            }
+        }
+    }
+    EXPECT_GT(ran, 0);
+    if (!declined.empty()) std::cout << "[ info ] declined subgroup sizes: " << declined << std::endl;
+}
