@@ -15,12 +15,19 @@ using namespace vkt;
 
 namespace {
 
+// VKCONV_SUITES_DIR overrides the build-time path (binaries run from another checkout).
+std::string suitesDir() {
+    const char* e = std::getenv("VKCONV_SUITES_DIR");
+    return e && *e ? std::string(e) : std::string(VKCONV_SUITES_DIR);
+}
+
+
 std::string g_loadError;
 
 const std::vector<SuiteLayer>& layers() {
     static const auto v = [] {
         try {
-            return readSuites(VKCONV_SUITES_DIR);
+            return readSuites(suitesDir());
         } catch (const std::exception& e) {
             g_loadError = e.what();
             return std::vector<SuiteLayer>{};
@@ -82,8 +89,8 @@ class ShapesFound : public VkconvTest {};
 
 TEST_F(ShapesFound, SuitesDirectoryHasLayers) {
     EXPECT_TRUE(g_loadError.empty()) << g_loadError;
-    EXPECT_FALSE(layers().empty()) << "no layers in " << VKCONV_SUITES_DIR;
-    std::cout << "[ shape ] " << layers().size() << " layers from " << VKCONV_SUITES_DIR;
+    EXPECT_FALSE(layers().empty()) << "no layers in " << suitesDir();
+    std::cout << "[ shape ] " << layers().size() << " layers from " << suitesDir();
     if (maxGflop() > 0) std::cout << " (VKCONV_SHAPES_MAX_GFLOP=" << maxGflop() << ")";
     std::cout << std::endl;
 }

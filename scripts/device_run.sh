@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Runs on a lent NVIDIA machine (no network, no Vulkan loader installed), from the repository
+# root, with .gl (the Debian libvulkan1 .deb) and .carry (binaries built on the dev machine by
+# scripts/device_pack.sh) carried along.  Results go to $OUT.
+#   scripts/device_run.sh info|tests|bench-fp32|bench-fp16|all
+set -uo pipefail
+what=${1:-all}
+OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
+for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig
+ls /usr/share/vulkan/icd.d/nvidia_icd.json /etc/vulkan/icd.d/nvidia_icd.json >/dev/null 2>&1 ||
+  export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+C=$PWD/.carry
+export LD_LIBRARY_PATH=$C/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export VK_LAYER_PATH=$C/layer
+export VKCONV_CACHE_DIR=/tmp/vkconv-cache VKCONV_SUITES_DIR=$PWD/bench/suites
+export PYTHONUNBUFFERED=1
+B="$C/bin/vkconv-bench --suites-dir bench/suites"
+say() { echo "== $* ($(date +%T))"; }
+
+if [[ $what == info || $what == all ]]; then
+  say vkconv-info
+  $C/bin/vkconv-info --validation | tee "$OUT/info.txt"
+  $C/bin/vkconv-info --json > "$OUT/info.json"
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv | tee -a "$OUT/info.txt"
+fi
+if [[ $what == tests || $what == all ]]; then
+  say "vkconv_tests (validation layer on)"
+  VKCONV_VALIDATION=1 $C/bin/vkconv_tests --gtest_brief=1 > "$OUT/tests.log" 2>&1
+  echo "vkconv_tests exit $?"; grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/tests.log" | sort | uniq -c | sort -rn | head -20
+  grep -cE 'Skipped|SKIPPED' "$OUT/tests.log"
+fi
+if [[ $what == bench-fp32 || $what == all ]]; then
+  say "peak probe"; $B --peak | tee "$OUT/peak.txt"
+  say "vkconv fp32 nchw, batch 1 and 32"
+  $B --dtype fp32 --layout nchw --batch 1 --batch 32 --check --json "$OUT/vkconv_fp32.json" > "$OUT/vkconv_fp32.txt" 2> "$OUT/vkconv_fp32.err"
+  echo "exit $?"; tail -12 "$OUT/vkconv_fp32.txt"
+  say "cuDNN fp32 nchw"
+  python3 bench/torch_baseline.py --config fp32_nchw --batch 1 --batch 32 --json "$OUT/cudnn_fp32.json" > /dev/null 2> "$OUT/cudnn_fp32.err"
+  echo "exit $?"
+fi
+if [[ $what == bench-fp16 || $what == all ]]; then
+  say "vkconv fp16 nhwc, batch 1 and 32"
+  $B --dtype fp16 --layout nhwc --batch 1 --batch 32 --check --json "$OUT/vkconv_fp16.json" > "$OUT/vkconv_fp16.txt" 2> "$OUT/vkconv_fp16.err"
+  echo "exit $?"; tail -12 "$OUT/vkconv_fp16.txt"
+  say "cuDNN fp16 nhwc"
+  python3 bench/torch_baseline.py --config fp16_nhwc --batch 1 --batch 32 --json "$OUT/cudnn_fp16.json" > /dev/null 2> "$OUT/cudnn_fp16.err"
+  echo "exit $?"
+fi
+say done

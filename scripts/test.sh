@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Sets up, builds and runs every test: the full suite on the default device at its native
+# subgroup size and (lavapipe) at subgroup size 4, then an ASan+UBSan build on the fast subset.
+#   scripts/test.sh            everything (what CI runs)
+#   VKCONV_TEST_QUICK=1 ...    skip the sanitizer build
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+jobs=$(nproc)
+t0=$(date +%s)
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+ninja -C build -j"$jobs"
+echo "[test] build: $(( $(date +%s) - t0 )) s"
+
+# The lavapipe run at subgroup size 4 (LP_NATIVE_VECTOR_WIDTH=128) is vkconv_tests_sg4.
+(cd build && ctest --output-on-failure -L full)
+echo "[test] full suite: $(( $(date +%s) - t0 )) s"
+
+if [ -z "${VKCONV_TEST_QUICK:-}" ]; then
+  cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVKCONV_SANITIZE=ON -DVKCONV_BUILD_BENCH=OFF >/dev/null
+  ninja -C build-asan -j"$jobs"
+  # Leaks inside the Vulkan loader, Mesa's JIT and the validation layer are theirs, not ours.
+  export ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0
+  export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+  (cd build-asan && ctest --output-on-failure -L fast)
+  echo "[test] sanitizer build + fast suite: $(( $(date +%s) - t0 )) s"
+fi
