@@ -1,6 +1,8 @@
 // vkconv-bench: layer-by-layer convolution timings (table, JSON, CSV), the device's peaks
 // (--peak) and the compile lab (--shader-stats).  See --help.
+#include <algorithm>
 #include <chrono>
+#include <optional>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -25,13 +27,16 @@ int runBenchmark(vkconv::Context& ctx, const Options& opts, const Peaks& peaks) 
                 caps.driverName.c_str(), caps.driverVersionString().c_str());
     std::printf("protocol: %d warm-up batches, %d repeats x %d back-to-back calls, median; %s\n", opts.warmup, opts.repeats,
                 opts.calls, runner.gpuTimestamps() ? "Vulkan timestamps" : "HOST timing (this queue has no timestamps)");
+    auto fmt = [](const std::optional<double>& v) {
+        char buf[32] = "-";
+        if (v) std::snprintf(buf, sizeof buf, "%.4g", *v);
+        return std::string(buf);
+    };
     if (peaks.empty())
         std::printf("peaks: no peak measured (run vkconv-bench --peak once): %%peak left blank\n");
     else
         std::printf("peaks (%s): fp32 FMA %s, fp16 FMA %s, best fp16 coopmat %s TFLOP/s\n", peaks.source.c_str(),
-                    peaks.fp32FmaTflops ? std::to_string(*peaks.fp32FmaTflops).c_str() : "-",
-                    peaks.fp16FmaTflops ? std::to_string(*peaks.fp16FmaTflops).c_str() : "-",
-                    peaks.bestF16Coopmat() ? std::to_string(*peaks.bestF16Coopmat()).c_str() : "-");
+                    fmt(peaks.fp32FmaTflops).c_str(), fmt(peaks.fp16FmaTflops).c_str(), fmt(peaks.bestF16Coopmat()).c_str());
     std::printf("epilogue: %s; check: %s\n\n", opts.epilogue.name.c_str(),
                 opts.check ? "float64 reference on ~2048 sampled outputs + corners per row" : "off (--check)");
 
@@ -107,6 +112,11 @@ int main(int argc, char** argv) {
         vkconv::Context ctx = vkconv::Context::create(info);
 
         int rc = 0;
+        if (!opts.shaderStats && ctx.caps().deviceName.rfind("Null hardware", 0) == 0) {
+            std::fprintf(stderr, "vkconv-bench: %s compiles but cannot run anything: only --shader-stats works on it\n",
+                         ctx.caps().deviceName.c_str());
+            return 1;
+        }
         if (opts.shaderStats) {
             rc = runShaderStats(ctx, opts);
         } else {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "common.hpp"
+#include "vkconv/plan.hpp"
 
 namespace vkbench {
 
@@ -21,7 +22,8 @@ Shapes (default: every suite):
   --suite NAME          a suite of the suites directory (repeatable)
   --shapes FILE.csv     a shapes file: suite,layer,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,stride_w,
                         dil_h,dil_w,groups (repeatable)
-  --suites-dir DIR      where --suite looks (default: the source tree's bench/suites)
+  --suites-dir DIR      where --suite looks (default: $VKCONV_SUITES_DIR, else the source tree's
+                        bench/suites)
   --batch N             overrides each shape's n (repeatable)
   --max-gflop X         skip layers above X GFLOP (reason printed)
 Problem:
@@ -148,6 +150,14 @@ Options parseOptions(int argc, char** argv) {
     if (o.dtypes.empty()) o.dtypes.push_back(vkconv::DType::F32);
     if (o.layouts.empty()) o.layouts.push_back(vkconv::TensorLayout::NCHW);
     if (!o.isaDir.empty() && !o.shaderStats) usageError("--isa needs --shader-stats");
+    if (o.algo != "auto" && o.algo != "all") {
+        auto names = vkconv::algorithmNames();
+        if (std::find(names.begin(), names.end(), o.algo) == names.end()) {
+            std::string known = "auto, all";
+            for (auto& n : names) known += ", " + n;
+            usageError("--algo: no algorithm named '" + o.algo + "' (have: " + known + ")");
+        }
+    }
     return o;
 }
 

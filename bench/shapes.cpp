@@ -2,6 +2,7 @@
 #include "shapes.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -37,7 +38,10 @@ std::vector<std::string> splitCsv(const std::string& line) {
 
 }  // namespace
 
-std::string defaultSuitesDir() { return VKCONV_BENCH_SUITES_DIR; }
+std::string defaultSuitesDir() {
+    const char* env = std::getenv("VKCONV_SUITES_DIR");  // as the tests: binaries run from another checkout
+    return env && *env ? std::string(env) : std::string(VKCONV_BENCH_SUITES_DIR);
+}
 
 std::vector<Shape> readShapes(const std::string& path) {
     std::ifstream in(path);

@@ -1,8 +1,12 @@
 #version 460
-// Level 4 "implicit_gemm": tiled implicit GEMM without im2col.  A workgroup computes a
+// Levels 3-4, "implicit_gemm": tiled implicit GEMM without im2col.  A workgroup computes a
 // BM x BN tile (pixels x filters) of one group; the reduction runs in BK slices staged through
 // double-buffered shared memory (the next slice's global loads are in flight while the current
-// one is multiplied); each invocation accumulates a TM x TN register tile in fp32.
+// one is multiplied); each invocation accumulates a TM x TN fp32 register tile, reading shared
+// memory four values at a time.  Staging modes (spec constants, chosen by the host):
+//   CHANNEL_SLICES  C/groups % BK == 0: one filter tap per slice (tile_iterators_fast.glsl);
+//   VEC_A / VEC_B   NHWC activations / KRSC filters with 4-aligned channels: 4-wide loads.
+// Otherwise every staged element decodes its own (c, r, s) tap (igemm_problem.glsl).
 #extension GL_GOOGLE_include_directive : require
 #include "dtype.glsl"
 #include "conv_params.glsl"
@@ -11,20 +15,29 @@
 #include "epilogue.glsl"
 #include "igemm_problem.glsl"
 #include "activation_tile_iterator.glsl"
+#include "tile_iterators_fast.glsl"
 
-layout(constant_id = 101) const uint BM = 128;  // pixels per tile
-layout(constant_id = 102) const uint BN = 128;  // filters per tile
-layout(constant_id = 103) const uint BK = 8;    // reduction slice
-layout(constant_id = 104) const uint TM = 8;    // per-invocation rows
-layout(constant_id = 105) const uint TN = 8;    // per-invocation columns
-layout(local_size_x_id = 100) in;               // must equal (BM/TM)*(BN/TN)
+layout(constant_id = 100) const uint WG_SIZE = 256;  // == (BM/TM)*(BN/TN)
+layout(constant_id = 101) const uint BM = 128;       // pixels per tile
+layout(constant_id = 102) const uint BN = 128;       // filters per tile
+layout(constant_id = 103) const uint BK = 8;         // reduction slice
+layout(constant_id = 104) const uint TM = 8;         // rows per invocation (multiple of 4)
+layout(constant_id = 105) const uint TN = 8;         // columns per invocation (multiple of 4)
+layout(constant_id = 111) const bool CHANNEL_SLICES = false;
+layout(constant_id = 112) const bool VEC_A = false;
+layout(constant_id = 113) const bool VEC_B = false;
+layout(local_size_x_id = 100) in;
 
 const uint NT = (BM / TM) * (BN / TN);
-const uint A_PER_T = (BM * BK + NT - 1) / NT;   // A elements each invocation stages per slice
-const uint B_PER_T = (BN * BK + NT - 1) / NT;
+const uint AV = VEC_A ? 4u : 1u;  // elements per staged A item
+const uint BV = VEC_B ? 4u : 1u;
+const uint A_ITEMS = BM * BK / AV;
+const uint B_ITEMS = BN * BK / BV;
+const uint A_PER_T = (A_ITEMS + NT - 1u) / NT;
+const uint B_PER_T = (B_ITEMS + NT - 1u) / NT;
 
-shared float As[2 * BK * BM];  // [buf][kk][m]
-shared float Bs[2 * BK * BN];  // [buf][kk][n]
+shared vec4 As[2u * BK * BM / 4u];  // [buf][kk][m], m fastest
+shared vec4 Bs[2u * BK * BN / 4u];  // [buf][kk][n], n fastest
 
 void main() {
     uint tid = gl_LocalInvocationID.x;
@@ -33,46 +46,85 @@ void main() {
     uint Kred = Cg * pc.R * pc.S;
     uint tilesN = (Kg + BN - 1u) / BN;
     uint g = gl_WorkGroupID.y / tilesN;
-    uint n0 = (gl_WorkGroupID.y % tilesN) * BN;   // first filter of the tile within the group
+    uint n0 = (gl_WorkGroupID.y % tilesN) * BN;
     uint m0 = gl_WorkGroupID.x * BM;
     uint cBase = g * Cg, kBase = g * Kg;
 
-    // Staging assignment.  NHWC: consecutive invocations walk the reduction (contiguous
-    // channels); NCHW: they walk pixels (contiguous along a row).  Fixed for the whole loop,
-    // so each staged pixel row is decoded once, with its padding masks.
+    // Staging assignment, fixed for the whole reduction.  NHWC: neighbouring invocations walk
+    // the (contiguous) channels; NCHW: they walk pixels (contiguous along a row).
     PixelRow rows[A_PER_T];
+    int rowBase[A_PER_T];
     uint aM[A_PER_T], aK[A_PER_T];
     for (uint i = 0u; i < A_PER_T; ++i) {
         uint e = tid + i * NT;
-        if (IN_LAYOUT == 1u) { aK[i] = e % BK; aM[i] = e / BK; }
+        if (IN_LAYOUT == 1u) { aK[i] = e % (BK / AV); aM[i] = e / (BK / AV); }
         else { aM[i] = e % BM; aK[i] = e / BM; }
-        rows[i] = makePixelRow(m0 + aM[i], (e < BM * BK) ? M : 0u);
+        rows[i] = makePixelRow(m0 + aM[i], e < A_ITEMS ? M : 0u);
+        rowBase[i] = rowBaseOffset(rows[i], cBase);
     }
     uint bN[B_PER_T], bK[B_PER_T];
     for (uint i = 0u; i < B_PER_T; ++i) {
         uint e = tid + i * NT;
-        bK[i] = e % BK; bN[i] = e / BK;
+        bK[i] = e % (BK / BV); bN[i] = e / (BK / BV);
     }
+    uint cstride = channelStride();
 
-    float aReg[A_PER_T], bReg[B_PER_T];
+    vec4 aReg[A_PER_T], bReg[B_PER_T];
     // Global -> registers for the slice starting at k0.
-#define LOAD_SLICE(k0)                                                                         \
-    for (uint i = 0u; i < A_PER_T; ++i) {                                                      \
-        uint kidx = (k0) + aK[i];                                                              \
-        aReg[i] = 0.0;                                                                         \
-        if (kidx < Kred && aM[i] < BM) aReg[i] = loadActivation(rows[i], decodeTap(kidx, Cg), cBase); \
-    }                                                                                          \
-    for (uint i = 0u; i < B_PER_T; ++i) {                                                      \
-        uint kidx = (k0) + bK[i], kn = n0 + bN[i];                                             \
-        bReg[i] = 0.0;                                                                         \
-        if (kidx < Kred && kn < Kg && bN[i] < BN)                                              \
-            bReg[i] = toF32(w_[filterTapOffset(kBase + kn, kidx, decodeTap(kidx, Cg), Cg, Kred)]); \
+#define LOAD_SLICE(k0)                                                                          \
+    if (CHANNEL_SLICES) {                                                                       \
+        uint rs = (k0) / Cg, c0 = (k0) % Cg;                                                    \
+        uint r = rs / pc.S, s = rs % pc.S;                                                      \
+        int delta = tapDelta(r, s);                                                             \
+        for (uint i = 0u; i < A_PER_T; ++i) {                                                   \
+            aReg[i] = vec4(0.0);                                                                \
+            uint c = c0 + aK[i] * AV;                                                           \
+            if (aM[i] < BM && sliceTapValid(rows[i], r, s)) {                                   \
+                int off = rowBase[i] + delta + int(c * cstride);                                \
+                if (VEC_A) aReg[i] = toF32v4(x4_[uint(off) >> 2]);                             \
+                else aReg[i].x = toF32(x_[uint(off)]);                                          \
+            }                                                                                   \
+        }                                                                                       \
+        for (uint i = 0u; i < B_PER_T; ++i) {                                                   \
+            bReg[i] = vec4(0.0);                                                                \
+            uint kn = n0 + bN[i], kidx = (k0) + bK[i] * BV;                                     \
+            if (bN[i] < BN && kn < Kg) {                                                        \
+                uint off = sliceFilterOffset(kBase + kn, c0 + bK[i] * BV, rs, kidx, Cg, Kred);  \
+                if (VEC_B) bReg[i] = toF32v4(w4_[off >> 2]);                                    \
+                else bReg[i].x = toF32(w_[off]);                                                \
+            }                                                                                   \
+        }                                                                                       \
+    } else {                                                                                    \
+        for (uint i = 0u; i < A_PER_T; ++i) {                                                   \
+            uint kidx = (k0) + aK[i];                                                           \
+            aReg[i] = vec4(0.0);                                                                \
+            if (kidx < Kred && aM[i] < BM) aReg[i].x = loadActivation(rows[i], decodeTap(kidx, Cg), cBase); \
+        }                                                                                       \
+        for (uint i = 0u; i < B_PER_T; ++i) {                                                   \
+            uint kidx = (k0) + bK[i], kn = n0 + bN[i];                                          \
+            bReg[i] = vec4(0.0);                                                                \
+            if (kidx < Kred && kn < Kg && bN[i] < BN)                                           \
+                bReg[i].x = toF32(w_[filterTapOffset(kBase + kn, kidx, decodeTap(kidx, Cg), Cg, Kred)]); \
+        }                                                                                       \
     }
-#define STORE_SLICE(buf)                                                                       \
-    for (uint i = 0u; i < A_PER_T; ++i) if (aM[i] < BM) As[(buf) * BK * BM + aK[i] * BM + aM[i]] = aReg[i]; \
-    for (uint i = 0u; i < B_PER_T; ++i) if (bN[i] < BN) Bs[(buf) * BK * BN + bK[i] * BN + bN[i]] = bReg[i];
+#define STORE_SLICE(buf)                                                                        \
+    for (uint i = 0u; i < A_PER_T; ++i)                                                         \
+        if (aM[i] < BM)                                                                         \
+            for (uint v = 0u; v < AV; ++v) {                                                    \
+                uint idx = ((buf) * BK + aK[i] * AV + v) * BM + aM[i];                          \
+                As[idx >> 2][idx & 3u] = aReg[i][v];                                            \
+            }                                                                                   \
+    for (uint i = 0u; i < B_PER_T; ++i)                                                         \
+        if (bN[i] < BN)                                                                         \
+            for (uint v = 0u; v < BV; ++v) {                                                    \
+                uint idx = ((buf) * BK + bK[i] * BV + v) * BN + bN[i];                          \
+                Bs[idx >> 2][idx & 3u] = bReg[i][v];                                            \
+            }
 
+    // Invocation (tx, ty) owns rows ty*4 + {0..3} of each of the TM/4 row blocks (and the same
+    // for columns): neighbouring invocations read neighbouring 16-byte shared words.
     uint tx = tid % (BN / TN), ty = tid / (BN / TN);
+    const uint RB = BM * 4u / TM, CB = BN * 4u / TN;  // row / column block strides
     float acc[TM][TN];
     for (uint i = 0u; i < TM; ++i)
         for (uint j = 0u; j < TN; ++j) acc[i][j] = 0.0;
@@ -86,13 +138,11 @@ void main() {
         bool more = sl + 1u < slices;
         if (more) { LOAD_SLICE((sl + 1u) * BK) }
         for (uint kk = 0u; kk < BK; ++kk) {
-            float a[TM], b[TN];
-            // Rows/columns are interleaved by the invocation grid (stride BM/TM, BN/TN) so that
-            // neighbouring invocations read neighbouring shared words (no bank conflicts).
-            for (uint i = 0u; i < TM; ++i) a[i] = As[cur * BK * BM + kk * BM + ty + i * (BM / TM)];
-            for (uint j = 0u; j < TN; ++j) b[j] = Bs[cur * BK * BN + kk * BN + tx + j * (BN / TN)];
+            vec4 a[TM / 4u], b[TN / 4u];
+            for (uint h = 0u; h < TM / 4u; ++h) a[h] = As[((cur * BK + kk) * BM + h * RB + ty * 4u) >> 2];
+            for (uint h = 0u; h < TN / 4u; ++h) b[h] = Bs[((cur * BK + kk) * BN + h * CB + tx * 4u) >> 2];
             for (uint i = 0u; i < TM; ++i)
-                for (uint j = 0u; j < TN; ++j) acc[i][j] = fma(a[i], b[j], acc[i][j]);
+                for (uint j = 0u; j < TN; ++j) acc[i][j] = fma(a[i >> 2][i & 3u], b[j >> 2][j & 3u], acc[i][j]);
         }
         if (more) { STORE_SLICE(cur ^ 1u) }
         barrier();
@@ -101,11 +151,11 @@ void main() {
     // Epilogue: bias, residual, activation, conversion; each output written once.
     uint PQ = pc.P * pc.Q;
     for (uint i = 0u; i < TM; ++i) {
-        uint m = m0 + ty + i * (BM / TM);
+        uint m = m0 + (i >> 2) * RB + ty * 4u + (i & 3u);
         if (m >= M) continue;
         uint n = m / PQ, pq = m % PQ;
         for (uint j = 0u; j < TN; ++j) {
-            uint kn = n0 + tx + j * (BN / TN);
+            uint kn = n0 + (j >> 2) * CB + tx * 4u + (j & 3u);
             if (kn >= Kg) continue;
             uint k = kBase + kn;
             uint off = OUT_LAYOUT == 0u ? (n * pc.K + k) * PQ + pq : (n * PQ + pq) * pc.K + k;

@@ -133,6 +133,14 @@ TEST_F(ContextTest, CapsAreSane) {
     if (c.cooperativeMatrix) {
         EXPECT_FALSE(c.coopMatConfigs.empty());
     }
+    for (const auto& m : c.coopMatConfigs) {
+        EXPECT_GT(m.m * m.n * m.k, 0u);
+        EXPECT_FALSE(m.toString().empty());
+    }
+    EXPECT_EQ(c.apiVersionString().rfind("1.", 0), 0u) << c.apiVersionString();
+    EXPECT_FALSE(c.driverVersionString().empty());
+    EXPECT_FALSE(c.deviceTypeString().empty());
+    EXPECT_NE(vkconv::toString(c.amdArch), nullptr);
     const auto text = c.toText();
     EXPECT_NE(text.find(c.deviceName), std::string::npos) << text;
 }

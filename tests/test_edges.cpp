@@ -85,7 +85,7 @@ std::vector<EdgeCase> makeCases() {
     add("bias_residual", [](ConvDesc& d) { d.hasBias = d.hasResidual = true; });
     for (auto a : {Activation::None, Activation::Relu, Activation::Relu6, Activation::LeakyRelu, Activation::Gelu,
                    Activation::Silu, Activation::Sigmoid})
-        for (auto t : {DType::F32, DType::F16})
+        for (auto t : {DType::F32, DType::F16, DType::BF16})
             add("act_" + std::string(toString(a)) + "_" + std::string(toString(t)), [=](ConvDesc& d) {
                 d.hasBias = d.hasResidual = true, d.activation = a, d.dtype = t;
                 d.activationAlpha = 0.2f;  // not the default, so a hard-coded slope shows
@@ -205,9 +205,9 @@ TEST_F(EdgesSubgroup, EverySupportedSize) {
     for (uint32_t s = std::max(1u, caps.minSubgroupSize); s <= caps.maxSubgroupSize; s *= 2) sizes.push_back(s);
     int ran = 0;
     std::string declined;
-    for (const char* name : {"base", "tails_c67_k65", "depthwise_stride2", "layout_f16_nhwc_nhwc_krsc"}) {
+    for (const char* name : {"base", "tails_c67_k65", "depthwise_stride2", "layout_fp16_nhwc_nhwc_krsc"}) {
         const auto it = std::find_if(cases().begin(), cases().end(), [&](const EdgeCase& c) { return c.name == name; });
-        ASSERT_NE(it, cases().end()) << name;
+        ASSERT_TRUE(it != cases().end()) << "no edge case named " << name;
         for (const auto& a : vkconv::algorithmNames()) {
             if (!vkconv::whyUnsupported(ctx(), it->desc, a).empty()) continue;
             for (uint32_t sg : sizes) {

@@ -15,13 +15,6 @@ using namespace vkt;
 
 namespace {
 
-// VKCONV_SUITES_DIR overrides the build-time path (binaries run from another checkout).
-std::string suitesDir() {
-    const char* e = std::getenv("VKCONV_SUITES_DIR");
-    return e && *e ? std::string(e) : std::string(VKCONV_SUITES_DIR);
-}
-
-
 std::string g_loadError;
 
 const std::vector<SuiteLayer>& layers() {

@@ -125,7 +125,7 @@ TEST_F(Support, RandomTensorsAreRoundedAndNotZero) {
 }
 
 TEST_F(Support, SuitesParse) {
-    const auto layers = readSuites(VKCONV_SUITES_DIR);
-    ASSERT_FALSE(layers.empty()) << "no layers in " << VKCONV_SUITES_DIR;
+    const auto layers = readSuites(suitesDir());
+    ASSERT_FALSE(layers.empty()) << "no layers in " << suitesDir();
     for (const auto& l : layers) EXPECT_NO_THROW(l.desc.validate()) << l.suite << "/" << l.layer;
 }

@@ -9,16 +9,22 @@
 // parameters or locals, so the conversions are macros applied right at the load/store.
 #if defined(DTYPE_F32)
 #define ELEM_T float
+#define VEC4_T vec4
+#define toF32v4(v) (v)
 #define toF32(v) (v)
 #define fromF32(v) (v)
 #elif defined(DTYPE_F16)
 #extension GL_EXT_shader_16bit_storage : require
 #define ELEM_T float16_t
+#define VEC4_T f16vec4
+#define toF32v4(v) vec4(v)
 #define toF32(v) float(v)
 #define fromF32(v) float16_t(v)
 #elif defined(DTYPE_BF16)
 #extension GL_EXT_shader_16bit_storage : require
 #define ELEM_T uint16_t
+#define VEC4_T u16vec4
+#define toF32v4(v) uintBitsToFloat(uvec4(v) << 16)
 #define toF32(v) uintBitsToFloat(uint(v) << 16)
 #define fromF32(v) uint16_t(bf16BitsRne(v))
 // fp32 -> bf16 bits, round to nearest even; NaN stays a quiet NaN.

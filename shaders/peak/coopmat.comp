@@ -20,6 +20,7 @@
 #endif
 #if defined(A_BF16)
 #extension GL_EXT_bfloat16 : require
+#extension GL_EXT_shader_16bit_storage : require
 #endif
 #if defined(A_S8) || defined(A_U8)
 #extension GL_EXT_shader_explicit_arithmetic_types_int8 : require

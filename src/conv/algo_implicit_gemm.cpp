@@ -27,7 +27,10 @@ constexpr TileConfig kTiles[] = {
     {"64x16x8/4x4", 64, 16, 8, 4, 4, 0.30},
 };
 
-enum SpecIgemm : uint32_t { kSpecBM = 101, kSpecBN = 102, kSpecBK = 103, kSpecTM = 104, kSpecTN = 105, kSpecMaskMode = 110 };
+enum SpecIgemm : uint32_t {
+    kSpecBM = 101, kSpecBN = 102, kSpecBK = 103, kSpecTM = 104, kSpecTN = 105,
+    kSpecMaskMode = 110, kSpecChannelSlices = 111, kSpecVecA = 112, kSpecVecB = 113,
+};
 
 // Picks the tile with the best (useful work / padded work) x (grid fill) x (tile efficiency).
 // No timing: a fixed target of 256 concurrent workgroups stands in for "enough to fill a GPU".
@@ -51,44 +54,64 @@ const TileConfig& chooseTile(const ContextImpl& ctx, const ConvDesc& d) {
 class ImplicitGemmInstance final : public AlgorithmInstance {
 public:
     ImplicitGemmInstance(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, uint32_t maskMode, const char* name)
-        : ctx_(ctx), desc_(d), pc_(makePushConstants(d)), tile_(chooseTile(ctx, d)), name_(name), sg_(o.subgroupSize) {
+        : ctx_(ctx), desc_(d), pc_(makePushConstants(d)), tile_(chooseTile(ctx, d)), name_(name), sg_(o.subgroupSize),
+          maskMode_(maskMode) {
+        channelSlices_ = d.channelsPerGroup() % tile_.bk == 0;
+        vecA_ = channelSlices_ && d.inputLayout == TensorLayout::NHWC && d.c % 4 == 0;
+        vecB_ = channelSlices_ && d.filterLayout == FilterLayout::KRSC;
+        vectorPipeline_ = &pipeline(vecA_, vecB_);
+        uint64_t M = uint64_t(d.n) * uint64_t(d.outH()) * uint64_t(d.outW());
+        gx_ = uint32_t((M + tile_.bm - 1) / tile_.bm);
+        gy_ = uint32_t(((d.filtersPerGroup() + tile_.bn - 1) / tile_.bn) * d.groups);
+    }
+    void record(VkCommandBuffer cmd, const ConvTensors& t) const override {
+        // 4-wide loads need the views 4-element aligned; otherwise the scalar-staging variant.
+        uint64_t vecBytes = 4ull * dtypeSize(desc_.dtype);
+        bool aligned = t.input.offset % vecBytes == 0 && t.filter.offset % vecBytes == 0;
+        const ComputePipeline& p = aligned ? *vectorPipeline_ : pipeline(false, false);
+        bindConvTensors(ctx_, cmd, p, t);
+        pushConstants(ctx_, cmd, p, pc_);
+        ctx_.dt.vkCmdDispatch(cmd, gx_, gy_, 1);
+    }
+    std::string name() const override { return name_; }
+    std::string config() const override {
+        std::string c = std::string("tile ") + tile_.name;
+        if (vecA_ || vecB_) c += std::string(" vec4") + (vecA_ ? "A" : "") + (vecB_ ? "B" : "");
+        else if (channelSlices_) c += " slices";
+        if (sg_) c += " sg" + std::to_string(sg_);
+        return c;
+    }
+
+private:
+    const ComputePipeline& pipeline(bool vecA, bool vecB) const {
         PipelineKey key;
-        key.shader = std::string("implicit_gemm_") + dtypeSuffix(d.dtype);
-        key.spec = commonSpecConstants(d);
+        key.shader = std::string("implicit_gemm_") + dtypeSuffix(desc_.dtype);
+        key.spec = commonSpecConstants(desc_);
         key.spec.push_back({kSpecWorkgroupSize, tile_.threads()});
         key.spec.push_back({kSpecBM, tile_.bm});
         key.spec.push_back({kSpecBN, tile_.bn});
         key.spec.push_back({kSpecBK, tile_.bk});
         key.spec.push_back({kSpecTM, tile_.tm});
         key.spec.push_back({kSpecTN, tile_.tn});
-        key.spec.push_back({kSpecMaskMode, maskMode});
+        key.spec.push_back({kSpecMaskMode, maskMode_});
+        key.spec.push_back({kSpecChannelSlices, channelSlices_ ? 1u : 0u});
+        key.spec.push_back({kSpecVecA, vecA ? 1u : 0u});
+        key.spec.push_back({kSpecVecB, vecB ? 1u : 0u});
         key.pushConstantBytes = sizeof(ConvPushConstants);
         key.bindings = kConvBindings;
-        key.requiredSubgroupSize = o.subgroupSize;
-        key.fullSubgroups = o.subgroupSize != 0;
-        pipeline_ = &ctx.pipelines->get(key);
-        uint64_t M = uint64_t(d.n) * uint64_t(d.outH()) * uint64_t(d.outW());
-        gx_ = uint32_t((M + tile_.bm - 1) / tile_.bm);
-        gy_ = uint32_t(((d.filtersPerGroup() + tile_.bn - 1) / tile_.bn) * d.groups);
-    }
-    void record(VkCommandBuffer cmd, const ConvTensors& t) const override {
-        bindConvTensors(ctx_, cmd, *pipeline_, t);
-        pushConstants(ctx_, cmd, *pipeline_, pc_);
-        ctx_.dt.vkCmdDispatch(cmd, gx_, gy_, 1);
-    }
-    std::string name() const override { return name_; }
-    std::string config() const override {
-        return std::string("tile ") + tile_.name + (sg_ ? " sg" + std::to_string(sg_) : std::string());
+        key.requiredSubgroupSize = sg_;
+        key.fullSubgroups = sg_ != 0;
+        return ctx_.pipelines->get(key);  // made once per context, then a map lookup
     }
 
-private:
     ContextImpl& ctx_;
     ConvDesc desc_;
     ConvPushConstants pc_;
     const TileConfig& tile_;
     const char* name_;
-    uint32_t sg_;
-    const ComputePipeline* pipeline_;
+    uint32_t sg_, maskMode_;
+    bool channelSlices_ = false, vecA_ = false, vecB_ = false;
+    const ComputePipeline* vectorPipeline_ = nullptr;
     uint32_t gx_ = 0, gy_ = 0;
 };
 

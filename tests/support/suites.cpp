@@ -1,6 +1,7 @@
 #include "suites.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -56,6 +57,11 @@ std::vector<SuiteLayer> readSuiteFile(const std::string& path) {
         out.push_back(std::move(l));
     }
     return out;
+}
+
+std::string suitesDir() {
+    const char* e = std::getenv("VKCONV_SUITES_DIR");
+    return e && *e ? std::string(e) : std::string(VKCONV_SUITES_DIR);
 }
 
 std::vector<SuiteLayer> readSuites(const std::string& dir) {

@@ -13,6 +13,9 @@ struct SuiteLayer {
     vkconv::ConvDesc desc;  // fp32, NCHW, KCRS, no epilogue
 };
 
+// $VKCONV_SUITES_DIR when set (binaries run from another checkout), else the build-time path.
+std::string suitesDir();
+
 // Every layer of every *.csv in dir, files in name order, rows in file order.  Throws
 // std::runtime_error on a malformed file (wrong header, bad number).
 std::vector<SuiteLayer> readSuites(const std::string& dir);
