@@ -15,6 +15,7 @@ export VK_LAYER_PATH=$C/layer
 export VKCONV_CACHE_DIR=/tmp/vkconv-cache VKCONV_SUITES_DIR=$PWD/bench/suites
 export PYTHONUNBUFFERED=1
 B="$C/bin/vkconv-bench --suites-dir bench/suites"
+B32="--suite resnet50 --suite vgg16 --suite mobilenet_v2 --suite retinanet_head"
 say() { echo "== $* ($(date +%T))"; }
 
 if [[ $what == info || $what == all ]]; then
@@ -27,12 +28,14 @@ if [[ $what == tests || $what == all ]]; then
   say "vkconv_tests (validation layer on)"
   VKCONV_VALIDATION=1 $C/bin/vkconv_tests --gtest_brief=1 > "$OUT/tests.log" 2>&1
   echo "vkconv_tests exit $?"; grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/tests.log" | sort | uniq -c | sort -rn | head -20
-  grep -cE 'Skipped|SKIPPED' "$OUT/tests.log"
+  grep -E "^\[  FAILED" "$OUT/tests.log" | head
 fi
 if [[ $what == bench-fp32 || $what == all ]]; then
   say "peak probe"; $B --peak | tee "$OUT/peak.txt"
   say "vkconv fp32 nchw, batch 1 and 32"
-  $B --dtype fp32 --layout nchw --batch 1 --batch 32 --check --json "$OUT/vkconv_fp32.json" > "$OUT/vkconv_fp32.txt" 2> "$OUT/vkconv_fp32.err"
+  # Batch 32 for the suites the anchors time at 32 (SD-VAE and the RDNA1 matrix: batch 1 only).
+  $B --dtype fp32 --layout nchw --batch 1 --check --json "$OUT/vkconv_fp32_b1.json" > "$OUT/vkconv_fp32.txt" 2> "$OUT/vkconv_fp32.err"
+  $B --dtype fp32 --layout nchw --batch 32 $B32 --check --json "$OUT/vkconv_fp32_b32.json" >> "$OUT/vkconv_fp32.txt" 2>> "$OUT/vkconv_fp32.err"
   echo "exit $?"; tail -12 "$OUT/vkconv_fp32.txt"
   say "cuDNN fp32 nchw"
   python3 bench/torch_baseline.py --config fp32_nchw --batch 1 --batch 32 --json "$OUT/cudnn_fp32.json" > /dev/null 2> "$OUT/cudnn_fp32.err"
@@ -40,10 +43,13 @@ if [[ $what == bench-fp32 || $what == all ]]; then
 fi
 if [[ $what == bench-fp16 || $what == all ]]; then
   say "vkconv fp16 nhwc, batch 1 and 32"
-  $B --dtype fp16 --layout nhwc --batch 1 --batch 32 --check --json "$OUT/vkconv_fp16.json" > "$OUT/vkconv_fp16.txt" 2> "$OUT/vkconv_fp16.err"
+  $B --dtype fp16 --layout nhwc --batch 1 --check --json "$OUT/vkconv_fp16_b1.json" > "$OUT/vkconv_fp16.txt" 2> "$OUT/vkconv_fp16.err"
+  $B --dtype fp16 --layout nhwc --batch 32 $B32 --check --json "$OUT/vkconv_fp16_b32.json" >> "$OUT/vkconv_fp16.txt" 2>> "$OUT/vkconv_fp16.err"
   echo "exit $?"; tail -12 "$OUT/vkconv_fp16.txt"
   say "cuDNN fp16 nhwc"
   python3 bench/torch_baseline.py --config fp16_nhwc --batch 1 --batch 32 --json "$OUT/cudnn_fp16.json" > /dev/null 2> "$OUT/cudnn_fp16.err"
   echo "exit $?"
 fi
 say done
+# The device tool returns at most 8 files: pack everything into one archive.
+(cd "$OUT" && tar czf results.tgz --exclude results.tgz --exclude '*.log' * && find . -type f ! -name results.tgz ! -name '*.log' -delete)
