@@ -26,8 +26,14 @@ EnabledDeviceFeatures chooseFeatures(const InstanceTable& it, VkPhysicalDevice p
     EnabledDeviceFeatures e;
     auto available = deviceExtensions(it, pd);
     auto has = [&](const char* n) { return std::find(available.begin(), available.end(), n) != available.end(); };
-    for (const char* ext : {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME, VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME,
-                            VK_KHR_SHADER_BFLOAT16_EXTENSION_NAME, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME})
+    // Only what shipped kernels use: VK_KHR_shader_bfloat16 only when the shader compiler could
+    // build native-bf16 kernels (otherwise bf16 is emulated and the extension would be dead weight).
+    std::vector<const char*> wanted = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME, VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME,
+                                       VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME};
+#if VKCONV_HAVE_BF16_TYPE
+    wanted.push_back(VK_KHR_SHADER_BFLOAT16_EXTENSION_NAME);
+#endif
+    for (const char* ext : wanted)
         if (has(ext)) e.extensions.emplace_back(ext);
 
     VkPhysicalDeviceCooperativeMatrixFeaturesKHR cm{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR};
