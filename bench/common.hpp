@@ -30,6 +30,7 @@ struct Options {
     std::vector<vkconv::DType> dtypes;
     std::vector<vkconv::TensorLayout> layouts;
     std::string algo = "auto";  // auto | NAME | all
+    std::string tile;           // forced tile configuration (PlanOptions::tile), "" = heuristic
     Epilogue epilogue;
     std::string device;
     std::string jsonPath, csvPath, isaDir;

@@ -111,6 +111,7 @@ Row LayerRunner::runOne(const std::string& algo, const Row& base, LayerData& dat
     try {
         vkconv::PlanOptions po;
         po.algorithm = algo;
+        po.tile = opts_.tile;
         vkconv::Plan plan = vkconv::Plan::create(ctx_, data.desc, po);
         row.algo = plan.algorithm();
         row.config = plan.config();

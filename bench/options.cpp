@@ -30,6 +30,7 @@ Problem:
   --dtype fp32|fp16|bf16        (repeatable; default fp32)
   --layout nchw|nhwc            activations in and out; filters KCRS / KRSC (repeatable; default nchw)
   --algo auto|NAME|all          all: a row for every algorithm that accepts the layer (default auto)
+  --tile NAME                   force a tile configuration of the named algorithm (e.g. implicit_gemm 128x128x16/8x8)
   --epilogue none|bias|relu|bias_relu|bias_relu6|bias_leaky_relu|bias_gelu|bias_silu|bias_sigmoid|...
 Timing:
   --warmup N            warm-up batches before timing (default 3)
@@ -112,6 +113,8 @@ Options parseOptions(int argc, char** argv) {
             auto l = vkconv::parseTensorLayout(v);
             if (!l) usageError("--layout: unknown layout '" + v + "' (nchw, nhwc)");
             if (std::find(o.layouts.begin(), o.layouts.end(), *l) == o.layouts.end()) o.layouts.push_back(*l);
+        } else if (f == "--tile") {
+            o.tile = next();
         } else if (f == "--algo") {
             o.algo = next();
         } else if (f == "--epilogue") {

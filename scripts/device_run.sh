@@ -2,7 +2,7 @@
 # Runs on a lent NVIDIA machine (no network, no Vulkan loader installed), from the repository
 # root, with .gl (the Debian libvulkan1 .deb) and .carry (binaries built on the dev machine by
 # scripts/device_pack.sh) carried along.  Results go to $OUT.
-#   scripts/device_run.sh info|tests|bench-fp32|bench-fp16|all
+#   scripts/device_run.sh info|tests|bench-fp32|bench-fp16|levels|all
 set -uo pipefail
 what=${1:-all}
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
@@ -49,6 +49,16 @@ if [[ $what == bench-fp16 || $what == all ]]; then
   say "cuDNN fp16 nhwc"
   python3 bench/torch_baseline.py --config fp16_nhwc --batch 1 --batch 32 --json "$OUT/cudnn_fp16.json" > /dev/null 2> "$OUT/cudnn_fp16.err"
   echo "exit $?"
+fi
+if [[ $what == levels || $what == all ]]; then
+  # Every algorithm on each layer: the optimization-level table (ResNet-50 b32 fp32, NCHW and
+  # NHWC) and the padding table (implicit_gemm masks vs implicit_gemm_analytic).
+  say "levels: resnet50 b32 fp32 --algo all"
+  $B --suite resnet50 --batch 32 --dtype fp32 --layout nchw --layout nhwc --algo all --check --json "$OUT/levels_resnet50_b32.json" > "$OUT/levels.txt" 2>&1
+  echo "exit $?"
+  say "padding: rdna1_matrix + resnet50 b1 fp32 --algo all"
+  $B --suite rdna1_matrix --suite resnet50 --batch 1 --dtype fp32 --layout nchw --layout nhwc --algo all --check --json "$OUT/levels_b1.json" >> "$OUT/levels.txt" 2>&1
+  echo "exit $?"; grep -E "passed|failed" "$OUT/levels.txt" | tail -2
 fi
 say done
 # The device tool returns at most 8 files: pack everything into one archive.

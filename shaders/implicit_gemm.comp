@@ -73,11 +73,11 @@ void main() {
     uint cstride = channelStride();
 
     vec4 aReg[A_PER_T], bReg[B_PER_T];
+    uint ldC0 = 0u, ldR = 0u, ldS = 0u;  // channel-slice mode: the tap of the next slice to load
     // Global -> registers for the slice starting at k0.
 #define LOAD_SLICE(k0)                                                                          \
     if (CHANNEL_SLICES) {                                                                       \
-        uint rs = (k0) / Cg, c0 = (k0) % Cg;                                                    \
-        uint r = rs / pc.S, s = rs % pc.S;                                                      \
+        uint c0 = ldC0, r = ldR, s = ldS, rs = r * pc.S + s;                                    \
         int delta = tapDelta(r, s);                                                             \
         [[unroll]] for (uint i = 0u; i < A_PER_T; ++i) {                                                   \
             aReg[i] = vec4(0.0);                                                                \
@@ -97,6 +97,9 @@ void main() {
                 else bReg[i].x = toF32(w_[off]);                                                \
             }                                                                                   \
         }                                                                                       \
+        /* next slice: slices are loaded in order, so the tap advances without divisions */     \
+        ldC0 += BK;                                                                             \
+        if (ldC0 == Cg) { ldC0 = 0u; if (++ldS == pc.S) { ldS = 0u; ++ldR; } }                  \
     } else {                                                                                    \
         [[unroll]] for (uint i = 0u; i < A_PER_T; ++i) {                                                   \
             uint kidx = (k0) + aK[i];                                                           \

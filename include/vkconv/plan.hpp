@@ -27,6 +27,8 @@ class Context;
 struct PlanOptions {
     std::string algorithm = "auto";  // "auto" or a name from algorithmNames()
     uint32_t subgroupSize = 0;       // 0: the algorithm's default for this device
+    std::string tile;                // "" : the algorithm's heuristic; else a tile name it lists
+                                     // (e.g. implicit_gemm "128x128x16/8x8"), for tuning
 };
 
 struct ConvTensors {

@@ -44,7 +44,9 @@ private:
 
 }  // namespace
 
-std::string directWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&) { return ""; }
+std::string directWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions& o) {
+    return o.tile.empty() ? "" : "direct has no tile configurations";
+}
 
 std::unique_ptr<AlgorithmInstance> directInstantiate(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     return std::make_unique<DirectInstance>(ctx, d, o.subgroupSize);

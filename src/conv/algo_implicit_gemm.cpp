@@ -20,7 +20,9 @@ struct TileConfig {
 };
 
 constexpr TileConfig kTiles[] = {
+    {"128x128x16/8x8", 128, 128, 16, 8, 8, 1.05},
     {"128x128x8/8x8", 128, 128, 8, 8, 8, 1.00},
+    {"128x64x16/8x4", 128, 64, 16, 8, 4, 0.90},
     {"128x64x8/8x4", 128, 64, 8, 8, 4, 0.85},
     {"64x64x8/4x4", 64, 64, 8, 4, 4, 0.60},
     {"128x32x8/4x4", 128, 32, 8, 4, 4, 0.55},
@@ -34,13 +36,25 @@ enum SpecIgemm : uint32_t {
 
 // Picks the tile with the best (useful work / padded work) x (grid fill) x (tile efficiency).
 // No timing: a fixed target of 256 concurrent workgroups stands in for "enough to fill a GPU".
-const TileConfig& chooseTile(const ContextImpl& ctx, const ConvDesc& d) {
+const TileConfig* findTile(const std::string& name) {
+    for (auto& t : kTiles)
+        if (name == t.name) return &t;
+    return nullptr;
+}
+
+bool tileFits(const ContextImpl& ctx, const TileConfig& t) {
+    return t.threads() <= ctx.caps.maxWorkgroupInvocations && t.sharedBytes() <= ctx.caps.maxSharedMemory;
+}
+
+const TileConfig& chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& forced) {
+    if (!forced.empty()) return *findTile(forced);  // checked by whyNot
+
     double M = double(d.n) * double(d.outH()) * double(d.outW());
     double Kg = double(d.filtersPerGroup());
     const TileConfig* best = &kTiles[std::size(kTiles) - 1];
     double bestScore = -1;
     for (auto& t : kTiles) {
-        if (t.threads() > ctx.caps.maxWorkgroupInvocations || t.sharedBytes() > ctx.caps.maxSharedMemory) continue;
+        if (!tileFits(ctx, t)) continue;
         double tm = std::ceil(M / t.bm), tn = std::ceil(Kg / t.bn);
         double tiles = tm * tn * double(d.groups);
         double useful = (M * Kg) / (tm * t.bm * tn * t.bn);
@@ -54,7 +68,7 @@ const TileConfig& chooseTile(const ContextImpl& ctx, const ConvDesc& d) {
 class ImplicitGemmInstance final : public AlgorithmInstance {
 public:
     ImplicitGemmInstance(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, uint32_t maskMode, const char* name)
-        : ctx_(ctx), desc_(d), pc_(makePushConstants(d)), tile_(chooseTile(ctx, d)), name_(name), sg_(o.subgroupSize),
+        : ctx_(ctx), desc_(d), pc_(makePushConstants(d)), tile_(chooseTile(ctx, d, o.tile)), name_(name), sg_(o.subgroupSize),
           maskMode_(maskMode) {
         channelSlices_ = d.channelsPerGroup() % tile_.bk == 0;
         vecA_ = channelSlices_ && d.inputLayout == TensorLayout::NHWC && d.c % 4 == 0;
@@ -118,6 +132,15 @@ private:
 }  // namespace
 
 std::string implicitGemmWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    if (!o.tile.empty()) {
+        const TileConfig* t = findTile(o.tile);
+        if (!t) {
+            std::string names;
+            for (auto& k : kTiles) names += std::string(names.empty() ? "" : ", ") + k.name;
+            return "no tile '" + o.tile + "' (have: " + names + ")";
+        }
+        if (!tileFits(ctx, *t)) return "tile " + o.tile + " exceeds this device's workgroup or shared-memory limits";
+    }
     if (d.r > 32 || d.s > 32) return "filter taps beyond 32 per axis do not fit the padding masks";
     uint64_t M = uint64_t(d.n) * uint64_t(d.outH()) * uint64_t(d.outW());
     if ((M + 127) / 128 > ctx.caps.maxWorkgroupCount[0] && (M + 63) / 64 > ctx.caps.maxWorkgroupCount[0])

@@ -64,6 +64,8 @@ Plan Plan::create(Context& ctx, const ConvDesc& desc, const PlanOptions& options
     checkSubgroupSize(impl.caps, options.subgroupSize);
     const Algorithm* algo = nullptr;
     if (options.algorithm.empty() || options.algorithm == "auto") {
+        if (!options.tile.empty())
+            throw Error(ErrorCode::InvalidArgument, "PlanOptions::tile '" + options.tile + "' needs a named algorithm, not auto");
         algo = &chooseAlgorithm(impl, desc, options);
     } else {
         algo = findAlgorithm(options.algorithm);
