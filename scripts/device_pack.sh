@@ -7,17 +7,26 @@ B=${1:-build-dev}
 rm -rf .carry; mkdir -p .carry/bin .carry/lib .carry/layer
 cp "$B/tools/vkconv-info" "$B/bench/vkconv-bench" "$B/tests/vkconv_tests" .carry/bin/
 cp -P "$B"/src/libvkconv.so* .carry/lib/
-# Debian 13's validation layer (1.4.309): Debian 12's 1.3.239 predates VK_KHR_cooperative_matrix
-# and flags its feature struct as unknown.  It needs glibc 2.38 / GLIBCXX_3.4.32, which the
-# device image (Ubuntu 24.04) has but Debian 12 has not, so it is only carried, never run here.
+# Debian 13's Vulkan loader (into .gl, unpacked by device_run.sh) and validation layer
+# (1.4.309): Debian 12's 1.3.239 predate VK_KHR_cooperative_matrix, and the old loader asks
+# vkGetDeviceProcAddr for an instance function the new layer flags.  Both need glibc 2.38 /
+# GLIBCXX_3.4.32, which the device image (Ubuntu 24.04) has and Debian 12 has not: carried only.
+fetch_trixie() {  # fetch_trixie DEST_DIR PACKAGE...
+  local dest=$1; shift
+  local st; st=$(mktemp -d); mkdir -p "$st/etc/preferences.d" "$st/lists/partial" "$st/cache/archives/partial" "$dest"; : > "$st/status"
+  echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian trixie main" > "$st/etc/sources.list"
+  local o=(-o "Dir::Etc=$st/etc" -o "Dir::State=$st" -o "Dir::State::Lists=$st/lists" -o "Dir::Cache=$st/cache"
+           -o "Dir::State::status=$st/status" -o APT::Architecture=amd64 -o APT::Architectures=amd64 -o APT::Sandbox::User=root)
+  apt-get "${o[@]}" update -qq && (cd "$dest" && apt-get "${o[@]}" download -qq "$@")
+  rm -rf "$st"
+}
+if ! ls .gl/libvulkan1_1.4*.deb >/dev/null 2>&1; then
+  rm -rf .gl; fetch_trixie "$PWD/.gl" libvulkan1
+fi
 L=build/_device/layer
 if [ ! -f "$L/usr/lib/x86_64-linux-gnu/libVkLayer_khronos_validation.so" ]; then
-  st=$(mktemp -d); mkdir -p "$st/etc" "$st/lists/partial" "$st/cache/archives/partial" "$L"; : > "$st/status"
-  echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian trixie main" > "$st/etc/sources.list"
-  o=(-o "Dir::Etc=$st/etc" -o "Dir::State=$st" -o "Dir::State::Lists=$st/lists" -o "Dir::Cache=$st/cache"
-     -o "Dir::State::status=$st/status" -o APT::Architecture=amd64 -o APT::Architectures=amd64 -o APT::Sandbox::User=root)
-  apt-get "${o[@]}" update -qq && (cd "$st" && apt-get "${o[@]}" download -qq vulkan-validationlayers)
-  dpkg-deb -x "$st"/vulkan-validationlayers_*.deb "$L"; rm -rf "$st"
+  fetch_trixie "$PWD/build/_device" vulkan-validationlayers
+  dpkg-deb -x build/_device/vulkan-validationlayers_*.deb "$L"
 fi
 cp "$L/usr/lib/x86_64-linux-gnu/libVkLayer_khronos_validation.so" .carry/layer/
 sed 's|"library_path": *"[^"]*"|"library_path": "./libVkLayer_khronos_validation.so"|' \

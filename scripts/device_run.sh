@@ -26,7 +26,7 @@ if [[ $what == info || $what == all ]]; then
 fi
 if [[ $what == tests || $what == all ]]; then
   say "vkconv_tests (validation layer on)"
-  VKCONV_VALIDATION=1 $C/bin/vkconv_tests --gtest_brief=1 > "$OUT/tests.log" 2>&1
+  VKCONV_VALIDATION=1 VKCONV_REQUIRE_VALIDATION=1 $C/bin/vkconv_tests --gtest_brief=1 > "$OUT/tests.log" 2>&1
   echo "vkconv_tests exit $?"; grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/tests.log" | sort | uniq -c | sort -rn | head -20
   grep -E "^\[  FAILED" "$OUT/tests.log" | head
 fi
@@ -50,6 +50,13 @@ if [[ $what == bench-fp16 || $what == all ]]; then
   python3 bench/torch_baseline.py --config fp16_nhwc --batch 1 --batch 32 --json "$OUT/cudnn_fp16.json" > /dev/null 2> "$OUT/cudnn_fp16.err"
   echo "exit $?"
 fi
+if [[ $what == tiles ]]; then
+  # implicit_gemm tile configurations forced one by one on the big-GEMM suite (tuning data).
+  for t in 128x128x8/8x8 128x128x16/8x8 128x64x8/8x4 128x64x16/8x4 64x64x8/4x4; do
+    say "tile $t"
+    $B --suite vgg16 --batch 32 --dtype fp32 --layout nchw --layout nhwc --algo implicit_gemm --tile "$t" --json "$OUT/tile_${t//\//_}.json" 2>/dev/null | grep -E "^vgg16 +32"
+  done
+fi
 if [[ $what == levels || $what == all ]]; then
   # Every algorithm on each layer: the optimization-level table (ResNet-50 b32 fp32, NCHW and
   # NHWC) and the padding table (implicit_gemm masks vs implicit_gemm_analytic).
@@ -62,4 +69,5 @@ if [[ $what == levels || $what == all ]]; then
 fi
 say done
 # The device tool returns at most 8 files: pack everything into one archive.
-(cd "$OUT" && tar czf results.tgz --exclude results.tgz --exclude '*.log' * && find . -type f ! -name results.tgz ! -name '*.log' -delete)
+# One archive per mode, so several modes in one call keep all their files.
+(cd "$OUT" && files=$(ls | grep -v -e '\.tgz$' -e '\.log$') && [ -n "$files" ] && tar czf "results-$what.tgz" $files && rm -f $files) || true

@@ -281,25 +281,12 @@ ContextImpl::~ContextImpl() {
     if (ownsInstance && instance && it.destroyInstance) it.destroyInstance(instance, nullptr);
 }
 
-namespace {
-PFN_vkGetDeviceProcAddr g_realGetDeviceProcAddr = nullptr;  // guarded by the mutex below
-
-// volk's generated table asks vkGetDeviceProcAddr for a few instance-level functions
-// (vkGetPhysicalDevice*), which validation flags as an error, in the application's instance too
-// when adopting.  Those are never device functions, so they are answered here with null.
-VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL filteredGetDeviceProcAddr(VkDevice device, const char* name) {
-    if (std::strncmp(name, "vkGetPhysicalDevice", 19) == 0) return nullptr;
-    return g_realGetDeviceProcAddr(device, name);
-}
-}  // namespace
-
 void ContextImpl::loadDeviceTable() {
     // volk fills a device table through its global vkGetDeviceProcAddr; point it at this
     // context's loader first (the global is private to this library; see export.hpp).
     static std::mutex volkMutex;
     std::lock_guard<std::mutex> lock(volkMutex);
-    g_realGetDeviceProcAddr = it.getDeviceProcAddr;
-    vkGetDeviceProcAddr = filteredGetDeviceProcAddr;
+    vkGetDeviceProcAddr = it.getDeviceProcAddr;
     volkLoadDeviceTable(&dt, device);
 }
 
