@@ -1,3 +1,4 @@
+#include "git_revision.h"  // generated at build time (cmake/GitRevision.cmake)
 #include "vkconv/version.hpp"
 
 namespace vkconv {
