@@ -7,10 +7,10 @@ B=${1:-build-dev}
 rm -rf .carry; mkdir -p .carry/bin .carry/lib .carry/layer
 cp "$B/tools/vkconv-info" "$B/bench/vkconv-bench" "$B/tests/vkconv_tests" .carry/bin/
 cp -P "$B"/src/libvkconv.so* .carry/lib/
-# Debian 13's Vulkan loader (into .gl, unpacked by device_run.sh) and validation layer
-# (1.4.309): Debian 12's 1.3.239 predate VK_KHR_cooperative_matrix, and the old loader asks
-# vkGetDeviceProcAddr for an instance function the new layer flags.  Both need glibc 2.38 /
-# GLIBCXX_3.4.32, which the device image (Ubuntu 24.04) has and Debian 12 has not: carried only.
+# Debian 13's validation layer (1.4.309): Debian 12's 1.3.239 predates VK_KHR_cooperative_matrix
+# and rejects its feature struct.  It needs glibc 2.38 / GLIBCXX_3.4.32, which the device image
+# (Ubuntu 24.04) has and Debian 12 has not: carried only.  The loader stays Debian 12's (.gl):
+# Debian 13's cannot load the container's NVIDIA ICD (vk_icdGetInstanceProcAddr fails).
 fetch_trixie() {  # fetch_trixie DEST_DIR PACKAGE...
   local dest=$1; shift
   local st; st=$(mktemp -d); mkdir -p "$st/etc/preferences.d" "$st/lists/partial" "$st/cache/archives/partial" "$dest"; : > "$st/status"
@@ -20,8 +20,9 @@ fetch_trixie() {  # fetch_trixie DEST_DIR PACKAGE...
   apt-get "${o[@]}" update -qq && (cd "$dest" && apt-get "${o[@]}" download -qq "$@")
   rm -rf "$st"
 }
-if ! ls .gl/libvulkan1_1.4*.deb >/dev/null 2>&1; then
-  rm -rf .gl; fetch_trixie "$PWD/.gl" libvulkan1
+if ! ls .gl/libvulkan1_1.3*.deb >/dev/null 2>&1; then
+  rm -rf .gl; mkdir -p .gl
+  (cd .gl && apt-get -o APT::Sandbox::User=root download -qq libvulkan1/bookworm)
 fi
 L=build/_device/layer
 if [ ! -f "$L/usr/lib/x86_64-linux-gnu/libVkLayer_khronos_validation.so" ]; then

@@ -31,6 +31,7 @@ VKAPI_ATTR VkBool32 VKAPI_CALL debugCallback(VkDebugUtilsMessageSeverityFlagBits
     auto* impl = static_cast<ContextImpl*>(user);
     impl->validationMessages.fetch_add(1);
     std::string msg = data && data->pMessage ? data->pMessage : "(no message)";
+    if (data && data->pMessageIdName) msg = std::string("[") + data->pMessageIdName + "] " + msg;
     if (impl->onValidationMessage)
         impl->onValidationMessage(msg);
     else
