@@ -61,6 +61,49 @@ std::vector<EdgeCase> makeCases() {
     add("depthwise_mult2", [](ConvDesc& d) { d.c = d.groups = 4, d.k = 8; });
     add("depthwise_nhwc_f16",
         [](ConvDesc& d) { d.groups = 8, d.dtype = DType::F16, d.inputLayout = d.outputLayout = TensorLayout::NHWC; });
+    // "depthwise" kernel paths: NCHW blocks, NHWC vec4 in/out, NHWC scalar lanes (C % 4 != 0 or
+    // a multiplier), tall filters (one row per block), the generic path (81 taps).
+    auto nhwc = [](ConvDesc& d) { d.inputLayout = d.outputLayout = TensorLayout::NHWC; };
+    add("dw_mult2_s2_bf16_epilogue", [](ConvDesc& d) {
+        d.c = d.groups = 6, d.k = 12, d.h = 13, d.w = 17, d.strideH = d.strideW = 2, d.dtype = DType::BF16;
+        d.hasBias = d.hasResidual = true, d.activation = Activation::Relu6;
+    });
+    add("dw_mult3_nhwc_asym_pad", [=](ConvDesc& d) {
+        d.c = d.groups = 5, d.k = 15, d.padTop = 0, d.padBottom = 2, d.padLeft = 2, d.padRight = 1, nhwc(d);
+    });
+    add("dw_nhwc_vec4_bias_res", [=](ConvDesc& d) {
+        d.n = 2, d.c = d.k = d.groups = 12, d.h = d.w = 17, d.hasBias = d.hasResidual = true, nhwc(d);
+    });
+    add("dw_nhwc_vec4_s2_f16_leaky", [=](ConvDesc& d) {
+        d.c = d.k = d.groups = 16, d.h = 15, d.w = 21, d.strideH = d.strideW = 2, d.dtype = DType::F16, nhwc(d);
+        d.hasBias = true, d.activation = Activation::LeakyRelu, d.activationAlpha = 0.2f;
+    });
+    add("dw_nhwc_c6_dil2_bf16", [=](ConvDesc& d) {
+        d.n = 2, d.c = d.k = d.groups = 6, d.h = d.w = 14, d.dilationH = d.dilationW = 2, d.pad(2, 2), d.dtype = DType::BF16, nhwc(d);
+    });
+    add("dw_nchw_n2_s2_dil2_f16_asym", [](ConvDesc& d) {
+        d.n = 2, d.c = d.k = d.groups = 7, d.h = 19, d.w = 23, d.strideH = d.strideW = 2, d.dilationH = d.dilationW = 2;
+        d.padTop = 1, d.padBottom = 3, d.padLeft = 2, d.padRight = 0, d.dtype = DType::F16, d.hasResidual = true;
+    });
+    add("dw_nhwc_in_nchw_out_c8", [](ConvDesc& d) {
+        d.c = d.k = d.groups = 8, d.h = d.w = 16, d.inputLayout = TensorLayout::NHWC, d.hasBias = d.hasResidual = true;
+    });
+    add("dw_nchw_in_nhwc_out_5x5", [](ConvDesc& d) {
+        d.c = d.k = d.groups = 8, d.h = d.w = 16, d.r = d.s = 5, d.pad(2, 2), d.outputLayout = TensorLayout::NHWC;
+    });
+    add("dw_nchw_vec4_f16_bias_res", [](ConvDesc& d) {  // W, Q % 4 == 0: chunked rows, vector stores
+        d.n = 2, d.c = d.k = d.groups = 8, d.h = 11, d.w = 16, d.dtype = DType::F16, d.hasBias = d.hasResidual = true;
+    });
+    add("dw_nchw_vec4_s2_padl3_mult2", [](ConvDesc& d) {
+        d.c = d.groups = 4, d.k = 8, d.h = d.w = 20, d.r = d.s = 5, d.strideH = d.strideW = 2;
+        d.padTop = 2, d.padBottom = 2, d.padLeft = 3, d.padRight = 1;
+    });
+    add("dw_nchw_vec4_1x1_pad0_bf16", [](ConvDesc& d) {
+        d.c = d.k = d.groups = 6, d.h = 5, d.w = 12, d.r = d.s = 1, d.pad(0, 0), d.dtype = DType::BF16, d.hasResidual = true;
+    });
+    add("dw_7x7_nhwc_tall_block", [=](ConvDesc& d) { d.c = d.k = d.groups = 8, d.h = d.w = 16, d.r = d.s = 7, d.pad(3, 3), nhwc(d); });
+    add("dw_9x9_generic", [](ConvDesc& d) { d.c = d.k = d.groups = 4, d.h = d.w = 12, d.r = d.s = 9, d.pad(4, 4), d.hasBias = true; });
+    add("dw_c1_mult4_1x1_s2", [](ConvDesc& d) { d.c = 1, d.k = 4, d.h = d.w = 10, d.r = d.s = 1, d.strideH = d.strideW = 2, d.pad(0, 0); });
     add("grouped4", [](ConvDesc& d) { d.c = 16, d.k = 8, d.groups = 4; });
     add("grouped4_k16", [](ConvDesc& d) { d.c = 8, d.k = 16, d.groups = 4; });
     add("grouped3_odd", [](ConvDesc& d) { d.c = 6, d.k = 9, d.groups = 3; });
@@ -70,6 +113,7 @@ std::vector<EdgeCase> makeCases() {
     });
     add("odd_7x13", [](ConvDesc& d) { d.h = 7, d.w = 13, d.c = 5, d.k = 7, d.r = 3, d.s = 2, d.pad(1, 0); });
     add("rect_1x7", [](ConvDesc& d) { d.r = 1, d.s = 7, d.pad(0, 3); });
+    add("tall_kernel_r33", [](ConvDesc& d) { d.c = 2, d.k = 3, d.h = 40, d.w = 6, d.r = 33, d.s = 1, d.pad(16, 0); });
     add("rect_7x1", [](ConvDesc& d) { d.h = 12, d.r = 7, d.s = 1, d.pad(3, 0); });
     add("batch3", [](ConvDesc& d) { d.n = 3; });
     add("batch3_nhwc_krsc", [](ConvDesc& d) {

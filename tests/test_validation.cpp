@@ -248,7 +248,7 @@ TEST_F(Validation, AlgorithmNamesAreUsable) {
 // whyUnsupported(...) != "" exactly when Plan::create with that algorithm forced throws Unsupported.
 TEST_F(Validation, ForcedAlgorithmThatDeclines) {
     std::vector<ConvDesc> shapes;
-    for (int i = 0; i < 10; ++i) shapes.push_back(base());
+    for (int i = 0; i < 11; ++i) shapes.push_back(base());
     shapes[1].r = shapes[1].s = 1, shapes[1].pad(0, 0);
     shapes[2].strideH = shapes[2].strideW = 2;
     shapes[3].dilationH = shapes[3].dilationW = 2, shapes[3].pad(2, 2);
@@ -258,6 +258,7 @@ TEST_F(Validation, ForcedAlgorithmThatDeclines) {
     shapes[7].dtype = vkconv::DType::F16, shapes[7].inputLayout = shapes[7].outputLayout = vkconv::TensorLayout::NHWC;
     shapes[8].dtype = vkconv::DType::BF16, shapes[8].filterLayout = vkconv::FilterLayout::KRSC;
     shapes[9].r = shapes[9].s = 5, shapes[9].strideH = 3, shapes[9].pad(2, 2);
+    shapes[10].h = 40, shapes[10].r = 33, shapes[10].s = 1, shapes[10].pad(16, 0);  // very tall filter
     int declines = 0;
     for (const auto& d : shapes)
         for (const auto& a : vkconv::algorithmNames()) {

@@ -11,6 +11,12 @@ std::string implicitGemmWhyNot(const ContextImpl&, const ConvDesc&, const PlanOp
 std::unique_ptr<AlgorithmInstance> implicitGemmInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::unique_ptr<AlgorithmInstance> implicitGemmAnalyticInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::vector<std::pair<ConvDesc, PlanOptions>> implicitGemmVariants(const ContextImpl&);
+std::string depthwiseWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&);
+std::unique_ptr<AlgorithmInstance> depthwiseInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
+std::vector<std::pair<ConvDesc, PlanOptions>> depthwiseVariants(const ContextImpl&);
+std::string coopmatWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&);
+std::unique_ptr<AlgorithmInstance> coopmatInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
+std::vector<std::pair<ConvDesc, PlanOptions>> coopmatVariants(const ContextImpl&);
 
 const std::vector<Algorithm>& algorithms() {
     static const std::vector<Algorithm> registry = {
@@ -19,6 +25,10 @@ const std::vector<Algorithm>& algorithms() {
          implicitGemmWhyNot, implicitGemmInstantiate, implicitGemmVariants},
         {"implicit_gemm_analytic", "implicit_gemm with per-load bounds arithmetic instead of precomputed masks",
          implicitGemmWhyNot, implicitGemmAnalyticInstantiate, nullptr},
+        {"depthwise", "groups == C (channel multiplier K/C): output blocks per invocation, taps and input rows in registers",
+         depthwiseWhyNot, depthwiseInstantiate, depthwiseVariants},
+        {"implicit_gemm_coopmat", "implicit_gemm on the matrix units (VK_KHR_cooperative_matrix): 16-bit operands, fp32 accumulation",
+         coopmatWhyNot, coopmatInstantiate, coopmatVariants},
     };
     return registry;
 }
@@ -31,8 +41,19 @@ const Algorithm* findAlgorithm(const std::string& name) {
 
 const Algorithm& chooseAlgorithm(const ContextImpl& ctx, const ConvDesc& desc, const PlanOptions& opts) {
     // Fast algorithms first (as they are added); direct accepts everything.
-    // Depthwise and tiny-channel grouped problems waste a GEMM tile; direct serves them better.
+    // Depthwise (and channel-multiplier) problems: the dedicated kernel.
+    if (desc.groups == desc.c && desc.c > 1 && desc.k % desc.c == 0) {
+        const Algorithm* a = findAlgorithm("depthwise");
+        if (a && a->whyNot(ctx, desc, opts).empty()) return *a;
+    }
+    // Tiny-channel grouped problems waste a GEMM tile; direct serves them better.
     bool gemmShaped = desc.filtersPerGroup() >= 8 || desc.reductionLength() >= 32;
+    // Matrix units where the device has them (fp16/bf16, C/groups % 32 == 0); RDNA1/2 and
+    // devices without VK_KHR_cooperative_matrix keep the scalar path.
+    if (gemmShaped) {
+        const Algorithm* a = findAlgorithm("implicit_gemm_coopmat");
+        if (a && a->whyNot(ctx, desc, opts).empty()) return *a;
+    }
     for (const char* name : {gemmShaped ? "implicit_gemm" : "direct", "direct"}) {
         const Algorithm* a = findAlgorithm(name);
         if (a && a->whyNot(ctx, desc, opts).empty()) return *a;

@@ -1,0 +1,320 @@
+#version 460
+// Level 5, "implicit_gemm_coopmat": the implicit GEMM of implicit_gemm.comp on the matrix units
+// (VK_KHR_cooperative_matrix), 16-bit operands, fp32 accumulation.
+//
+// GEMM view per group g: rows = output pixels (M = N*P*Q), columns = filters (K/groups),
+// reduction = (r, s, c) with c fastest.  The host only runs it when C/groups % BK == 0, so one
+// BK slice shares a single filter tap (tile_iterators_fast.glsl): a staged pixel row needs its
+// precomputed base offset, the tap's delta and (border rows only) two mask bits.
+//
+// A workgroup computes a BM x BN tile with WARPS_M x WARPS_N subgroups; each subgroup owns a
+// WM x WN block = FM x FN accumulators of CM_M x CM_N (the device's cooperative-matrix size,
+// specialization constants like every tile size).  A (pixels x reduction) and B (reduction x
+// filters) slices are staged through double-buffered shared memory as 16-bit values packed in
+// uvec4 words (8 values): the next slice's global loads are in flight while the current one is
+// multiplied, one barrier per slice.  Shared layouts (rows padded by 8 values so that the
+// matrix loads' 16-byte row segments fall in distinct banks):
+//   A, NHWC input:  [m][k]  (row-major A;    8 channels of one pixel per staged item)
+//   A, NCHW input:  [k][m]  (column-major A; 8 pixels of one channel per staged item)
+//   B:              [n][k]  (column-major B; 8 reduction values of one filter per item)
+// Epilogue: each accumulator goes through a per-subgroup fp32 scratch (the staging memory,
+// reused), then the subgroup's invocations apply bias / residual / activation and write in the
+// output layout (8 channels per 16-byte store for NHWC outputs when VEC_OUT).
+#extension GL_GOOGLE_include_directive : require
+// Loops over register / cooperative-matrix arrays must unroll fully (on NVIDIA a loop left
+// rolled demotes the arrays to local memory).
+#extension GL_EXT_control_flow_attributes : require
+// CM_EMULATE (a test-only variant, fp16 only): the three cooperative-matrix operations are
+// replaced by plain arithmetic on the same shared-memory words with the same offset / stride /
+// layout conventions, so devices without matrix units (lavapipe in CI) execute every staging,
+// padding and epilogue path of this kernel.  The shipped variants never define it.
+#if !defined(CM_EMULATE)
+#extension GL_KHR_cooperative_matrix : require
+#extension GL_KHR_memory_scope_semantics : require
+#endif
+#extension GL_KHR_shader_subgroup_basic : require
+#if defined(DTYPE_F16)
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+#elif defined(DTYPE_BF16) && !defined(CM_EMULATE)
+#extension GL_EXT_bfloat16 : require
+#else
+#error "implicit_gemm_coopmat: define DTYPE_F16 or DTYPE_BF16 (fp32 is the scalar kernels' job)"
+#endif
+#include "dtype.glsl"
+#include "conv_params.glsl"
+#include "conv_bindings.glsl"
+#include "tensor_index.glsl"
+#include "epilogue.glsl"
+#include "igemm_problem.glsl"  // Tap, used by activation_tile_iterator.glsl
+#include "activation_tile_iterator.glsl"
+#include "tile_iterators_fast.glsl"
+
+// 16-bit elements as bits, pairs packed into a 32-bit word (low half first), and fp32 results
+// packed for 16-byte output stores.
+#if defined(DTYPE_F16)
+#define CM_T float16_t
+#define ELEM_BITS(v) packFloat2x16(f16vec2((v), float16_t(0.0)))
+#define PACK_OUT(a, b) packFloat2x16(f16vec2(float16_t(a), float16_t(b)))
+#else
+#define CM_T bfloat16_t
+#define ELEM_BITS(v) uint(v)
+#define PACK_OUT(a, b) (bf16BitsRne(a) | (bf16BitsRne(b) << 16))
+#endif
+#define PACK2(lo, hi) (ELEM_BITS(lo) | (ELEM_BITS(hi) << 16))
+
+// 8-value (16-byte) views of the input, filter and output bindings; the host uses them only
+// when the views are 16-byte aligned (the VEC_* pipeline of the pair).
+layout(set = 0, binding = 0, std430) readonly buffer InputBuf8 { uvec4 x8_[]; };
+layout(set = 0, binding = 1, std430) readonly buffer FilterBuf8 { uvec4 w8_[]; };
+layout(set = 0, binding = 4, std430) writeonly buffer OutputBuf8 { uvec4 y8_[]; };
+
+layout(constant_id = 100) const uint WG_SIZE = 256;  // WARPS_M * WARPS_N * subgroup size
+layout(constant_id = 101) const uint BM = 128;       // pixels per tile
+layout(constant_id = 102) const uint BN = 128;       // filters per tile
+layout(constant_id = 103) const uint BK = 32;        // reduction slice (multiple of 8 and CM_K)
+layout(constant_id = 104) const uint WARPS_M = 2;
+layout(constant_id = 105) const uint WARPS_N = 4;
+layout(constant_id = 106) const uint CM_M = 16;      // cooperative-matrix size (multiples of 8)
+layout(constant_id = 107) const uint CM_N = 16;
+layout(constant_id = 108) const uint CM_K = 16;
+layout(constant_id = 112) const bool VEC_A = false;    // NHWC input, 16-byte loads
+layout(constant_id = 113) const bool VEC_B = false;    // KRSC filters, 16-byte loads
+layout(constant_id = 114) const bool VEC_OUT = false;  // NHWC output, K/groups % 8 == 0: 16-byte stores
+layout(local_size_x_id = 100) in;
+
+const uint NT = WG_SIZE;
+const uint WM = BM / WARPS_M, WN = BN / WARPS_N;  // per-subgroup block
+const uint FM = WM / CM_M, FN = WN / CM_N;        // accumulators per subgroup: FM x FN
+const uint KV = BK / 8u;                          // uvec4 words per BK reduction values
+const uint LDK = KV + 1u;                         // stride (words) of the [m][k] and [n][k] tiles
+const uint LDM = BM / 8u + 1u;                    // stride (words) of the NCHW [k][m] tile
+// IN_LAYOUT is 0 or 1: arithmetic rather than ?: keeps these specialization-constant expressions.
+const uint A_WORDS = IN_LAYOUT * (BM * LDK) + (1u - IN_LAYOUT) * (BK * LDM);
+const uint B_WORDS = BN * LDK;
+const uint A_PER_T = BM * KV / NT;  // staged A items (8 values) per invocation (host: divides)
+const uint B_PER_T = BN * KV / NT;
+const uint MO = BM / 8u;            // NCHW: pixel octets per tile
+// Rows an invocation decodes: NHWC one per A item; NCHW the 8 pixels of its one octet.
+const uint A_ROWS = IN_LAYOUT * A_PER_T + (1u - IN_LAYOUT) * 8u;
+const uint SCRATCH = CM_M * CM_N / 4u;  // words of one fp32 accumulator
+
+shared uvec4 smem[2u * (A_WORDS + B_WORDS)];  // [A buf 0][A buf 1][B buf 0][B buf 1]
+
+#if !defined(CM_EMULATE)
+#define MAT_A coopmat<CM_T, gl_ScopeSubgroup, CM_M, CM_K, gl_MatrixUseA>
+#define MAT_B coopmat<CM_T, gl_ScopeSubgroup, CM_K, CM_N, gl_MatrixUseB>
+#define MAT_C coopmat<float, gl_ScopeSubgroup, CM_M, CM_N, gl_MatrixUseAccumulator>
+#else
+layout(constant_id = 109) const uint EMU_LANES = 32;  // the subgroup size
+const uint EPL = CM_M * CM_N / EMU_LANES;             // accumulator elements per invocation
+// Element (r, c) of the matrix coopMatLoad(m, smem, base, stride, layout) would load: base and
+// stride in 16-byte words, elements 16-bit.
+float cmElem(uint base, uint stride, bool colMajor, uint r, uint c) {
+    uint h = base * 8u + (colMajor ? c * stride * 8u + r : r * stride * 8u + c);
+    vec2 p = unpackHalf2x16(smem[h >> 3][(h >> 1) & 3u]);
+    return (h & 1u) == 0u ? p.x : p.y;
+}
+#endif
+
+void main() {
+    uint tid = gl_LocalInvocationID.x;
+    uint M = pc.N * pc.P * pc.Q;
+    uint Cg = pc.C / pc.groups, Kg = pc.K / pc.groups;
+    uint RS = pc.R * pc.S, Kred = Cg * RS;
+    uint tilesN = (Kg + BN - 1u) / BN;
+    uint g = gl_WorkGroupID.y / tilesN;
+    uint n0 = (gl_WorkGroupID.y % tilesN) * BN;
+    uint m0 = gl_WorkGroupID.x * BM;
+    uint cBase = g * Cg, kBase = g * Kg;
+
+    // Staging assignment, fixed for the whole reduction.
+    //   NHWC A item i: pixel aM, channel word aK (8 channels), neighbours walk the channels;
+    //   NCHW A item i: channel aK of the invocation's pixel octet mo, neighbours walk pixels;
+    //   B item i: filter bN, reduction word bK.
+    PixelRow rows[A_ROWS];
+    int rowBase[A_ROWS];
+    uint aM[A_PER_T], aK[A_PER_T];
+    uint mo = tid % MO;
+    [[unroll]] for (uint i = 0u; i < A_PER_T; ++i) {
+        uint e = tid + i * NT;
+        if (IN_LAYOUT == 1u) { aK[i] = e % KV; aM[i] = e / KV; }
+        else { aK[i] = tid / MO + i * (NT / MO); aM[i] = mo * 8u; }
+    }
+    [[unroll]] for (uint j = 0u; j < A_ROWS; ++j) {
+        uint m = IN_LAYOUT == 1u ? aM[j % A_PER_T] : mo * 8u + j;
+        rows[j] = makePixelRow(m0 + m, M);
+        rowBase[j] = rowBaseOffset(rows[j], cBase);
+    }
+    uint bN[B_PER_T], bK[B_PER_T];
+    [[unroll]] for (uint i = 0u; i < B_PER_T; ++i) {
+        uint e = tid + i * NT;
+        bK[i] = e % KV; bN[i] = e / KV;
+    }
+    uint cstride = channelStride();
+
+    uvec4 aReg[A_PER_T], bReg[B_PER_T];
+    // Global -> registers for the slice starting at reduction index k0 (one tap per slice).
+#define LOAD_SLICE(k0)                                                                          \
+    {                                                                                           \
+        uint rs = (k0) / Cg, c0 = (k0) % Cg;                                                    \
+        uint r = rs / pc.S, s = rs % pc.S;                                                      \
+        int delta = tapDelta(r, s);                                                             \
+        [[unroll]] for (uint i = 0u; i < A_PER_T; ++i) {                                        \
+            aReg[i] = uvec4(0u);                                                                \
+            if (IN_LAYOUT == 1u) {                                                              \
+                if (sliceTapValid(rows[i % A_ROWS], r, s)) {                                    \
+                    int off = rowBase[i % A_ROWS] + delta + int(c0 + aK[i] * 8u);               \
+                    if (VEC_A) aReg[i] = x8_[uint(off) >> 3];                                   \
+                    else                                                                        \
+                        [[unroll]] for (uint v = 0u; v < 4u; ++v)                               \
+                            aReg[i][v] = PACK2(x_[off + int(2u * v)], x_[off + int(2u * v + 1u)]); \
+                }                                                                               \
+            } else {                                                                            \
+                int coff = int((c0 + aK[i]) * cstride) + delta;                                 \
+                [[unroll]] for (uint v = 0u; v < 4u; ++v) {                                     \
+                    uint lo = 0u, hi = 0u;                                                      \
+                    if (sliceTapValid(rows[(2u * v) % A_ROWS], r, s)) lo = ELEM_BITS(x_[rowBase[(2u * v) % A_ROWS] + coff]); \
+                    if (sliceTapValid(rows[(2u * v + 1u) % A_ROWS], r, s))                      \
+                        hi = ELEM_BITS(x_[rowBase[(2u * v + 1u) % A_ROWS] + coff]);             \
+                    aReg[i][v] = lo | (hi << 16);                                               \
+                }                                                                               \
+            }                                                                                   \
+        }                                                                                       \
+        [[unroll]] for (uint i = 0u; i < B_PER_T; ++i) {                                        \
+            bReg[i] = uvec4(0u);                                                                \
+            uint kn = n0 + bN[i];                                                               \
+            if (kn < Kg) {                                                                      \
+                uint k = kBase + kn;                                                            \
+                if (FILTER_LAYOUT == 1u) {                                                      \
+                    uint off = k * Kred + (k0) + bK[i] * 8u;                                    \
+                    if (VEC_B) bReg[i] = w8_[off >> 3];                                         \
+                    else                                                                        \
+                        [[unroll]] for (uint v = 0u; v < 4u; ++v)                               \
+                            bReg[i][v] = PACK2(w_[off + 2u * v], w_[off + 2u * v + 1u]);         \
+                } else {                                                                        \
+                    uint off = (k * Cg + c0 + bK[i] * 8u) * RS + rs;                            \
+                    [[unroll]] for (uint v = 0u; v < 4u; ++v)                                   \
+                        bReg[i][v] = PACK2(w_[off + 2u * v * RS], w_[off + (2u * v + 1u) * RS]); \
+                }                                                                               \
+            }                                                                                   \
+        }                                                                                       \
+    }
+#define STORE_SLICE(buf)                                                                        \
+    [[unroll]] for (uint i = 0u; i < A_PER_T; ++i) {                                            \
+        if (IN_LAYOUT == 1u) smem[(buf) * A_WORDS + aM[i] * LDK + aK[i]] = aReg[i];             \
+        else smem[(buf) * A_WORDS + aK[i] * LDM + mo] = aReg[i];                                \
+    }                                                                                           \
+    [[unroll]] for (uint i = 0u; i < B_PER_T; ++i)                                              \
+        smem[2u * A_WORDS + (buf) * B_WORDS + bN[i] * LDK + bK[i]] = bReg[i];
+
+    uint warp = gl_SubgroupID;
+    uint wm = warp / WARPS_N, wn = warp % WARPS_N;
+#if !defined(CM_EMULATE)
+    MAT_C acc[FM * FN];
+    [[unroll]] for (uint t = 0u; t < FM * FN; ++t) acc[t] = MAT_C(0.0);
+#else
+    uint lane = gl_SubgroupInvocationID;
+    float acc[FM * FN * EPL];
+    for (uint t = 0u; t < FM * FN * EPL; ++t) acc[t] = 0.0;
+#endif
+
+    uint slices = Kred / BK;
+    LOAD_SLICE(0u)
+    STORE_SLICE(0u)
+    barrier();
+    for (uint sl = 0u; sl < slices; ++sl) {
+        uint cur = sl & 1u;
+        bool more = sl + 1u < slices;
+        if (more) LOAD_SLICE((sl + 1u) * BK)
+        uint aBase = cur * A_WORDS, bBase = 2u * A_WORDS + cur * B_WORDS;
+#if !defined(CM_EMULATE)
+        [[unroll]] for (uint kk = 0u; kk < BK / CM_K; ++kk) {
+            MAT_B b[FN];
+            [[unroll]] for (uint j = 0u; j < FN; ++j)
+                coopMatLoad(b[j], smem, bBase + (wn * WN + j * CM_N) * LDK + kk * (CM_K / 8u), LDK,
+                            gl_CooperativeMatrixLayoutColumnMajor);
+            [[unroll]] for (uint i = 0u; i < FM; ++i) {
+                MAT_A a;
+                uint m = wm * WM + i * CM_M;
+                if (IN_LAYOUT == 1u)
+                    coopMatLoad(a, smem, aBase + m * LDK + kk * (CM_K / 8u), LDK, gl_CooperativeMatrixLayoutRowMajor);
+                else
+                    coopMatLoad(a, smem, aBase + kk * CM_K * LDM + m / 8u, LDM, gl_CooperativeMatrixLayoutColumnMajor);
+                [[unroll]] for (uint j = 0u; j < FN; ++j) acc[i * FN + j] = coopMatMulAdd(a, b[j], acc[i * FN + j]);
+            }
+        }
+#else
+        for (uint kk = 0u; kk < BK / CM_K; ++kk)
+            for (uint f = 0u; f < FM * FN; ++f)
+                for (uint t = 0u; t < EPL; ++t) {
+                    uint i = f / FN, j = f % FN, e = lane + t * EMU_LANES, row = e / CM_N, col = e % CM_N;
+                    uint m = wm * WM + i * CM_M, bOff = bBase + (wn * WN + j * CM_N) * LDK + kk * (CM_K / 8u);
+                    float sum = acc[f * EPL + t];
+                    for (uint q = 0u; q < CM_K; ++q) {
+                        float a = IN_LAYOUT == 1u ? cmElem(aBase + m * LDK + kk * (CM_K / 8u), LDK, false, row, q)
+                                                  : cmElem(aBase + kk * CM_K * LDM + m / 8u, LDM, true, row, q);
+                        sum = fma(a, cmElem(bOff, LDK, true, q, col), sum);
+                    }
+                    acc[f * EPL + t] = sum;
+                }
+#endif
+        if (more) { STORE_SLICE(cur ^ 1u) }
+        barrier();  // the last one also frees the staging memory for the epilogue's scratch
+    }
+
+    // Epilogue, one accumulator at a time through this subgroup's scratch (row-major fp32).
+    uint scratch = warp * SCRATCH;
+#if !defined(CM_EMULATE)
+    uint lane = gl_SubgroupInvocationID;
+#endif
+    uint lanes = gl_SubgroupSize;
+    uint PQ = pc.P * pc.Q;
+    [[unroll]] for (uint i = 0u; i < FM; ++i) {
+        [[unroll]] for (uint j = 0u; j < FN; ++j) {
+#if !defined(CM_EMULATE)
+            coopMatStore(acc[i * FN + j], smem, scratch, CM_N / 4u, gl_CooperativeMatrixLayoutRowMajor);
+#else
+            for (uint t = 0u; t < EPL; ++t) {
+                uint e = lane + t * EMU_LANES, fi = scratch * 4u + (e / CM_N) * CM_N + e % CM_N;
+                smem[fi >> 2][fi & 3u] = floatBitsToUint(acc[(i * FN + j) * EPL + t]);
+            }
+#endif
+            subgroupMemoryBarrierShared();
+            subgroupBarrier();
+            uint mBase = m0 + wm * WM + i * CM_M, nBase = n0 + wn * WN + j * CM_N;
+            if (VEC_OUT) {
+                // 8 consecutive filters of one pixel per store; K/groups % 8 == 0, so a group of
+                // 8 is either wholly inside the problem or wholly outside.
+                for (uint e = lane; e < CM_M * CM_N / 8u; e += lanes) {
+                    uint row = e / (CM_N / 8u), cg = e % (CM_N / 8u);
+                    uint m = mBase + row, kn = nBase + cg * 8u;
+                    if (m < M && kn < Kg) {
+                        uint w = scratch + row * (CM_N / 4u) + cg * 2u;
+                        vec4 lo = uintBitsToFloat(smem[w]), hi = uintBitsToFloat(smem[w + 1u]);
+                        uint k = kBase + kn, off = m * pc.K + k;  // NHWC: (n*PQ + pq)*K + k
+                        float v[8] = float[8](lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w);
+                        [[unroll]] for (uint t = 0u; t < 8u; ++t) v[t] = epilogueValue(v[t], k + t, off + t);
+                        y8_[off >> 3] = uvec4(PACK_OUT(v[0], v[1]), PACK_OUT(v[2], v[3]), PACK_OUT(v[4], v[5]),
+                                              PACK_OUT(v[6], v[7]));
+                    }
+                }
+            } else {
+                // Neighbouring invocations write neighbouring addresses: filters for NHWC,
+                // pixels for NCHW.
+                for (uint e = lane; e < CM_M * CM_N; e += lanes) {
+                    uint row = OUT_LAYOUT == 1u ? e / CM_N : e % CM_M;
+                    uint col = OUT_LAYOUT == 1u ? e % CM_N : e / CM_M;
+                    uint m = mBase + row, kn = nBase + col;
+                    if (m < M && kn < Kg) {
+                        uint idx = row * CM_N + col;
+                        float v = uintBitsToFloat(smem[scratch + (idx >> 2)][idx & 3u]);
+                        uint k = kBase + kn, n = m / PQ, pq = m % PQ;
+                        uint off = OUT_LAYOUT == 0u ? (n * pc.K + k) * PQ + pq : m * pc.K + k;
+                        storeOutput(off, k, v);
+                    }
+                }
+            }
+            subgroupBarrier();  // the scratch is rewritten by the next accumulator
+        }
+    }
+}

@@ -1,0 +1,300 @@
+// Level 5 "implicit_gemm_coopmat" (shaders/implicit_gemm_coopmat.comp): the channel-slice implicit
+// GEMM on the matrix units through VK_KHR_cooperative_matrix, 16-bit operands (fp16; bf16 where
+// a bf16 cooperative-matrix shader could be built), fp32 accumulation.  Declines what the fast
+// path cannot do (C/groups not a multiple of the 32-value slice, fp32 storage): the router then
+// falls back to implicit_gemm / direct.
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+
+#include "conv/algorithm.hpp"
+#include "conv/dispatch.hpp"
+#include "runtime/context_impl.hpp"
+#include "runtime/shader_registry.hpp"
+#include "vkconv/error.hpp"
+
+namespace vkconv {
+
+namespace {
+
+constexpr uint32_t kSliceK = 32;  // BK of every tile: C/groups must be a multiple of it
+
+struct CmTile {
+    const char* name;
+    uint32_t bm, bn, bk, warpsM, warpsN;
+    double speed;  // relative per-workgroup efficiency
+    uint32_t warps() const { return warpsM * warpsN; }
+    uint32_t wm() const { return bm / warpsM; }
+    uint32_t wn() const { return bn / warpsN; }
+    // Double-buffered A and B staging (rows padded by 8 values), 16 bytes per word; the
+    // epilogue's per-subgroup fp32 scratch reuses it.
+    uint32_t sharedBytes(bool nhwcInput) const {
+        uint32_t a = nhwcInput ? bm * (bk / 8 + 1) : bk * (bm / 8 + 1);
+        uint32_t b = bn * (bk / 8 + 1);
+        return 2 * (a + b) * 16;
+    }
+};
+
+// 128x128x32: 8 subgroups of 64x32 (4x2 accumulators of 16x16): 40 KiB of shared memory.
+constexpr CmTile kCmTiles[] = {
+    {"128x128x32", 128, 128, kSliceK, 2, 4, 1.00},
+    {"128x64x32", 128, 64, kSliceK, 2, 2, 0.85},
+    {"64x64x32", 64, 64, kSliceK, 2, 2, 0.60},
+};
+
+enum SpecCoopmat : uint32_t {
+    kSpecBM = 101, kSpecBN = 102, kSpecBK = 103, kSpecWarpsM = 104, kSpecWarpsN = 105,
+    kSpecCmM = 106, kSpecCmN = 107, kSpecCmK = 108, kSpecEmuLanes = 109,
+    kSpecMaskMode = 110, kSpecVecA = 112, kSpecVecB = 113, kSpecVecOut = 114,
+};
+
+// VKCONV_COOPMAT_EMULATE=1 (tests only): run fp16 problems through the CM_EMULATE build of the
+// kernel, which does the matrix products with plain arithmetic, so that devices without
+// cooperative matrices (lavapipe in CI) execute every staging, padding and epilogue path.
+bool emulated(DType t) {
+    const char* e = std::getenv("VKCONV_COOPMAT_EMULATE");
+    return e && *e && std::strcmp(e, "0") != 0 && t == DType::F16;
+}
+
+std::string shaderName(DType t) {
+    return std::string("implicit_gemm_coopmat_") + (emulated(t) ? "emu_" : "") + dtypeSuffix(t);
+}
+
+// The 16x16x16 configuration the emulation stands in for.
+const CoopMatConfig& emulatedConfig() {
+    static const CoopMatConfig c = [] {
+        CoopMatConfig x;
+        x.m = x.n = x.k = 16;
+        x.a = x.b = VK_COMPONENT_TYPE_FLOAT16_KHR;
+        x.c = x.result = VK_COMPONENT_TYPE_FLOAT32_KHR;
+        x.scope = VK_SCOPE_SUBGROUP_KHR;
+        return x;
+    }();
+    return c;
+}
+
+VkComponentTypeKHR operandType(DType t) {
+    return t == DType::BF16 ? VK_COMPONENT_TYPE_BFLOAT16_KHR : VK_COMPONENT_TYPE_FLOAT16_KHR;
+}
+
+// A subgroup-scope A*B+C configuration with 16-bit operands of the storage type and fp32 C and
+// result whose sizes tile every subgroup block (32 and 64 rows, 32 columns) and the 32-value
+// slice, in units of the 8-value shared words.  16x16x16 preferred (NVIDIA, RDNA3), then the
+// driver's order (which lists preferred configurations first).
+const CoopMatConfig* pickConfig(const DeviceCaps& caps, DType t) {
+    if (emulated(t)) return &emulatedConfig();
+    const CoopMatConfig* best = nullptr;
+    for (const auto& c : caps.coopMatConfigs) {
+        if (c.scope != VK_SCOPE_SUBGROUP_KHR || c.saturatingAccumulation) continue;
+        if (c.a != operandType(t) || c.b != operandType(t)) continue;
+        if (c.c != VK_COMPONENT_TYPE_FLOAT32_KHR || c.result != VK_COMPONENT_TYPE_FLOAT32_KHR) continue;
+        if (c.m == 0 || c.n == 0 || c.k == 0 || c.m % 8 || c.n % 8 || c.k % 8) continue;
+        if (32 % c.m || 32 % c.n || kSliceK % c.k) continue;
+        if (c.m == 16 && c.n == 16 && c.k == 16) return &c;
+        if (!best) best = &c;
+    }
+    return best;
+}
+
+// The subgroup size the tiles are laid out for: 32 where the device lets it be required (NVIDIA's
+// only size; RDNA3's WMMA is wave32-native), otherwise the device's default.
+struct SubgroupChoice {
+    uint32_t size, required;
+};
+SubgroupChoice naturalSubgroup(const DeviceCaps& caps) {
+    if (caps.subgroupSizeControl && caps.minSubgroupSize <= 32 && caps.maxSubgroupSize >= 32) return {32, 32};
+    return {caps.subgroupSize, 0};
+}
+
+uint64_t outputPixels(const ConvDesc& d) { return uint64_t(d.n) * uint64_t(d.outH()) * uint64_t(d.outW()); }
+
+// Why `t` cannot run `d` on this device ("" when it can).
+std::string tileWhyNot(const ContextImpl& ctx, const ConvDesc& d, const CmTile& t, const CoopMatConfig& cm, uint32_t sg) {
+    const auto& caps = ctx.caps;
+    uint32_t threads = t.warps() * sg;
+    if (threads > caps.maxWorkgroupInvocations || threads > caps.maxWorkgroupSize[0]) return std::to_string(threads) + " invocations exceed the workgroup limit";
+    uint32_t aWords = t.bm * t.bk / 8, bWords = t.bn * t.bk / 8;
+    if (aWords % threads || bWords % threads) return "staging does not divide among the invocations";
+    if (d.inputLayout == TensorLayout::NCHW && threads % (t.bm / 8)) return "NCHW staging does not divide";
+    if (t.wm() % cm.m || t.wn() % cm.n || t.bk % cm.k) return "cooperative-matrix size does not tile it";
+    bool nhwc = d.inputLayout == TensorLayout::NHWC;
+    if (t.sharedBytes(nhwc) > caps.maxSharedMemory)
+        return "needs " + std::to_string(t.sharedBytes(nhwc)) + " bytes of shared memory, the device has " +
+               std::to_string(caps.maxSharedMemory);
+    if (t.warps() * cm.m * cm.n * 4 > t.sharedBytes(nhwc)) return "the epilogue scratch exceeds the staging memory";
+    uint64_t gx = (outputPixels(d) + t.bm - 1) / t.bm;
+    uint64_t gy = uint64_t(d.groups) * uint64_t((d.filtersPerGroup() + t.bn - 1) / t.bn);
+    if (gx > caps.maxWorkgroupCount[0] || gy > caps.maxWorkgroupCount[1]) return "the grid exceeds maxWorkgroupCount";
+    return "";
+}
+
+// The tile with the best (useful / padded work) x (grid fill) x (tile efficiency), as
+// implicit_gemm's chooser: 256 concurrent workgroups stand in for "enough to fill a GPU".
+// A forced tile (PlanOptions::tile) is taken as is: whyNot checked it.
+const CmTile* chooseTile(const ContextImpl& ctx, const ConvDesc& d, const CoopMatConfig& cm, uint32_t sg,
+                         const std::string& forced = "") {
+    for (const auto& t : kCmTiles)
+        if (!forced.empty() && forced == t.name) return &t;
+    double M = double(outputPixels(d)), Kg = double(d.filtersPerGroup());
+    const CmTile* best = nullptr;
+    double bestScore = -1;
+    for (const auto& t : kCmTiles) {
+        if (!tileWhyNot(ctx, d, t, cm, sg).empty()) continue;
+        double tm = std::ceil(M / t.bm), tn = std::ceil(Kg / t.bn);
+        double tiles = tm * tn * double(d.groups);
+        double useful = (M * Kg) / (tm * t.bm * tn * t.bn);
+        double fill = std::min(1.0, tiles / 256.0);
+        double score = useful * fill * t.speed;
+        if (score > bestScore) { bestScore = score; best = &t; }
+    }
+    return best;
+}
+
+class CoopmatInstance final : public AlgorithmInstance {
+public:
+    CoopmatInstance(ContextImpl& ctx, const ConvDesc& d, const CoopMatConfig& cm, const CmTile& tile, SubgroupChoice sg)
+        : ctx_(ctx), desc_(d), pc_(makePushConstants(d)), cm_(cm), tile_(tile), sg_(sg) {
+        vecA_ = d.inputLayout == TensorLayout::NHWC;
+        vecB_ = d.filterLayout == FilterLayout::KRSC;
+        vecOut_ = d.outputLayout == TensorLayout::NHWC && d.filtersPerGroup() % 8 == 0;
+        vectorPipeline_ = &pipeline(true);
+        gx_ = uint32_t((outputPixels(d) + tile_.bm - 1) / tile_.bm);
+        gy_ = uint32_t(((d.filtersPerGroup() + tile_.bn - 1) / tile_.bn) * d.groups);
+    }
+    void record(VkCommandBuffer cmd, const ConvTensors& t) const override {
+        // 16-byte loads and stores need 16-byte aligned views; otherwise the element-wise pipeline.
+        bool aligned = t.input.offset % 16 == 0 && t.filter.offset % 16 == 0 && t.output.offset % 16 == 0;
+        const ComputePipeline& p = aligned ? *vectorPipeline_ : pipeline(false);
+        bindConvTensors(ctx_, cmd, p, t);
+        pushConstants(ctx_, cmd, p, pc_);
+        ctx_.dt.vkCmdDispatch(cmd, gx_, gy_, 1);
+    }
+    std::string name() const override { return "implicit_gemm_coopmat"; }
+    std::string config() const override {
+        std::string c = std::string("tile ") + tile_.name + " cm " + std::to_string(cm_.m) + "x" + std::to_string(cm_.n) + "x" +
+                        std::to_string(cm_.k);
+        if (vecA_ || vecB_ || vecOut_)
+            c += std::string(" vec8") + (vecA_ ? "A" : "") + (vecB_ ? "B" : "") + (vecOut_ ? "O" : "");
+        c += " sg" + std::to_string(sg_.size);
+        if (emulated(desc_.dtype)) c += " EMULATED";
+        return c;
+    }
+
+private:
+    const ComputePipeline& pipeline(bool vec) const {
+        PipelineKey key;
+        key.shader = shaderName(desc_.dtype);
+        key.spec = commonSpecConstants(desc_);
+        key.spec.push_back({kSpecWorkgroupSize, tile_.warps() * sg_.size});
+        key.spec.push_back({kSpecBM, tile_.bm});
+        key.spec.push_back({kSpecBN, tile_.bn});
+        key.spec.push_back({kSpecBK, tile_.bk});
+        key.spec.push_back({kSpecWarpsM, tile_.warpsM});
+        key.spec.push_back({kSpecWarpsN, tile_.warpsN});
+        key.spec.push_back({kSpecCmM, cm_.m});
+        key.spec.push_back({kSpecCmN, cm_.n});
+        key.spec.push_back({kSpecCmK, cm_.k});
+        key.spec.push_back({kSpecMaskMode, 1u});
+        key.spec.push_back({kSpecVecA, vec && vecA_ ? 1u : 0u});
+        key.spec.push_back({kSpecVecB, vec && vecB_ ? 1u : 0u});
+        key.spec.push_back({kSpecVecOut, vec && vecOut_ ? 1u : 0u});
+        if (emulated(desc_.dtype)) key.spec.push_back({kSpecEmuLanes, sg_.size});
+        key.pushConstantBytes = sizeof(ConvPushConstants);
+        key.bindings = kConvBindings;
+        key.requiredSubgroupSize = sg_.required;
+        key.fullSubgroups = true;  // the subgroup index must name a whole 32 (or default-size) block
+        return ctx_.pipelines->get(key);
+    }
+
+    ContextImpl& ctx_;
+    ConvDesc desc_;
+    ConvPushConstants pc_;
+    CoopMatConfig cm_;
+    const CmTile& tile_;
+    SubgroupChoice sg_;
+    bool vecA_ = false, vecB_ = false, vecOut_ = false;
+    const ComputePipeline* vectorPipeline_ = nullptr;
+    uint32_t gx_ = 0, gy_ = 0;
+};
+
+std::string configList(const DeviceCaps& caps) {
+    std::string s;
+    for (const auto& c : caps.coopMatConfigs) s += (s.empty() ? "" : ", ") + c.toString();
+    return s.empty() ? "none" : s;
+}
+
+}  // namespace
+
+std::string coopmatWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    const auto& caps = ctx.caps;
+    if (d.dtype == DType::F32)
+        return "fp32 storage is the scalar kernels' job (the matrix units would round the operands to 16 bits)";
+    if (!shaders::find(shaderName(d.dtype))) {
+        if (d.dtype == DType::BF16)
+            return "bf16 needs a bf16 cooperative-matrix shader, which this build lacks (its shader compiler has no "
+                   "GL_EXT_bfloat16)";
+        return "this build has no cooperative-matrix shaders (its shader compiler lacks GL_KHR_cooperative_matrix)";
+    }
+    const bool emu = emulated(d.dtype);
+    if (!caps.cooperativeMatrix && !emu) return "the device has no VK_KHR_cooperative_matrix (or it is not enabled)";
+    if (d.dtype == DType::F16 && !caps.shaderFloat16) return "needs shaderFloat16";
+    if (d.dtype == DType::BF16 && !caps.bfloat16CooperativeMatrix) return "needs shaderBFloat16CooperativeMatrix";
+    if (!caps.storageBuffer16BitAccess) return "needs storageBuffer16BitAccess";
+    if (!caps.vulkanMemoryModel && !emu) return "needs vulkanMemoryModel (cooperative-matrix shaders use the Vulkan memory model)";
+    const CoopMatConfig* cm = pickConfig(caps, d.dtype);
+    if (!cm)
+        return std::string("no subgroup-scope ") + dtypeSuffix(d.dtype) + " x " + dtypeSuffix(d.dtype) +
+               " + f32 -> f32 cooperative-matrix size that tiles 32x32 blocks (device reports: " + configList(caps) + ")";
+    if (d.channelsPerGroup() % kSliceK != 0)
+        return "C/groups = " + std::to_string(d.channelsPerGroup()) + " is not a multiple of " + std::to_string(kSliceK) +
+               " (one filter tap per reduction slice)";
+    if (d.r > 32 || d.s > 32) return "filter taps beyond 32 per axis do not fit the padding masks";
+    SubgroupChoice sg = naturalSubgroup(caps);
+    if (o.subgroupSize && o.subgroupSize != sg.size)
+        return "the tiles are laid out for subgroups of " + std::to_string(sg.size) + ", not " + std::to_string(o.subgroupSize);
+    if (!o.tile.empty()) {
+        for (const auto& t : kCmTiles)
+            if (o.tile == t.name) {
+                std::string why = tileWhyNot(ctx, d, t, *cm, sg.size);
+                return why.empty() ? "" : "tile " + o.tile + " does not fit: " + why;
+            }
+        std::string names;
+        for (const auto& t : kCmTiles) names += std::string(names.empty() ? "" : ", ") + t.name;
+        return "no tile '" + o.tile + "' (have: " + names + ")";
+    }
+    if (!chooseTile(ctx, d, *cm, sg.size)) {
+        std::string why;
+        for (const auto& t : kCmTiles) why += std::string(why.empty() ? "" : "; ") + t.name + ": " + tileWhyNot(ctx, d, t, *cm, sg.size);
+        return "no tile fits this device and problem (" + why + ")";
+    }
+    return "";
+}
+
+std::unique_ptr<AlgorithmInstance> coopmatInstantiate(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    const CoopMatConfig* cm = pickConfig(ctx.caps, d.dtype);
+    SubgroupChoice sg = naturalSubgroup(ctx.caps);
+    const CmTile* tile = cm ? chooseTile(ctx, d, *cm, sg.size, o.tile) : nullptr;
+    if (!cm || !tile) throw Error(ErrorCode::Unsupported, "implicit_gemm_coopmat: no configuration for " + d.toString());
+    return std::make_unique<CoopmatInstance>(ctx, d, *cm, *tile, sg);
+}
+
+// One problem per tile config x 16-bit dtype x (NHWC/KRSC: the 16-byte paths; NCHW/KCRS: the
+// element-wise staging paths).
+std::vector<std::pair<ConvDesc, PlanOptions>> coopmatVariants(const ContextImpl&) {
+    std::vector<std::pair<ConvDesc, PlanOptions>> v;
+    // Shapes that make chooseTile() pick each config in turn: {batch, H = W, K}.
+    struct Shape { int64_t n, hw, k; };
+    const Shape shapes[] = {{8, 56, 256}, {8, 56, 64}, {1, 14, 64}};
+    for (DType t : {DType::F16, DType::BF16})
+        for (bool nhwc : {true, false})
+            for (const auto& sh : shapes) {
+                ConvDesc d;
+                d.n = sh.n; d.c = 64; d.h = d.w = sh.hw; d.k = sh.k; d.r = d.s = 3; d.pad(1, 1); d.dtype = t;
+                d.inputLayout = d.outputLayout = nhwc ? TensorLayout::NHWC : TensorLayout::NCHW;
+                d.filterLayout = nhwc ? FilterLayout::KRSC : FilterLayout::KCRS;
+                v.push_back({d, PlanOptions{"implicit_gemm_coopmat", 0}});
+            }
+    return v;
+}
+
+}  // namespace vkconv

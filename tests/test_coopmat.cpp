@@ -1,0 +1,187 @@
+// Shapes the cooperative-matrix implicit GEMM accepts (16-bit storage, C/groups % 32 == 0), each
+// through "implicit_gemm_coopmat" and "auto": the edge list and the random sweep draw almost none
+// of them (few channels).  Where the device has no usable cooperative matrix (lavapipe, RDNA1/2)
+// the coopmat cases skip with the algorithm's reason and "auto" checks the fallback.  Every test
+// name contains "coopmat" (--gtest_filter='*coopmat*').
+#include <tuple>
+
+#include "environment.hpp"
+#include "harness.hpp"
+
+using namespace vkt;
+using vkconv::Activation;
+using vkconv::ConvDesc;
+using vkconv::DType;
+using vkconv::FilterLayout;
+using vkconv::TensorLayout;
+
+namespace {
+
+constexpr const char* kAlgo = "implicit_gemm_coopmat";
+
+struct CmCase {
+    std::string name;
+    ConvDesc desc;
+};
+
+ConvDesc cmBase() {
+    ConvDesc d;
+    d.n = 2, d.c = 32, d.h = 9, d.w = 11, d.k = 40, d.r = 3, d.s = 3;
+    d.pad(1, 1);
+    d.dtype = DType::F16;
+    d.inputLayout = d.outputLayout = TensorLayout::NHWC;
+    d.filterLayout = FilterLayout::KRSC;
+    return d;
+}
+
+std::vector<CmCase> makeCmCases() {
+    std::vector<CmCase> v;
+    auto add = [&](const std::string& name, auto f) {
+        ConvDesc d = cmBase();
+        f(d);
+        v.push_back({name, d});
+    };
+    add("base", [](ConvDesc&) {});
+    add("k8", [](ConvDesc& d) { d.k = 8; });
+    add("k20_no_vec_out", [](ConvDesc& d) { d.k = 20; });
+    add("k1", [](ConvDesc& d) { d.k = 1; });
+    add("c64_k96_bias_res_relu", [](ConvDesc& d) {
+        d.c = 64, d.k = 96, d.hasBias = d.hasResidual = true, d.activation = Activation::Relu;
+    });
+    add("pointwise", [](ConvDesc& d) { d.r = d.s = 1, d.pad(0, 0), d.c = 64, d.k = 72; });
+    add("pointwise_stride2", [](ConvDesc& d) { d.r = d.s = 1, d.pad(0, 0), d.strideH = d.strideW = 2, d.h = d.w = 15; });
+    add("stride2", [](ConvDesc& d) { d.h = d.w = 17, d.strideH = d.strideW = 2; });
+    add("stem7x7_s2", [](ConvDesc& d) { d.h = d.w = 23, d.r = d.s = 7, d.pad(3, 3), d.strideH = d.strideW = 2; });
+    add("dilation2", [](ConvDesc& d) { d.h = d.w = 13, d.dilationH = d.dilationW = 2, d.pad(2, 2); });
+    add("dilation3_stride2_rect", [](ConvDesc& d) {
+        d.h = 15, d.w = 12, d.dilationH = 3, d.dilationW = 2, d.strideH = 2, d.strideW = 1, d.pad(3, 2);
+    });
+    add("asym_pad", [](ConvDesc& d) { d.padTop = 0, d.padBottom = 2, d.padLeft = 3, d.padRight = 0; });
+    add("kernel_gt_input", [](ConvDesc& d) { d.h = 3, d.w = 4, d.r = d.s = 5, d.pad(2, 2); });
+    add("rect_1x7", [](ConvDesc& d) { d.r = 1, d.s = 7, d.pad(0, 3); });
+    add("rect_7x1", [](ConvDesc& d) { d.h = 12, d.r = 7, d.s = 1, d.pad(3, 0); });
+    add("grouped2", [](ConvDesc& d) { d.c = 64, d.k = 48, d.groups = 2; });
+    add("grouped4_k16", [](ConvDesc& d) { d.c = 128, d.k = 64, d.groups = 4, d.hasBias = true; });
+    add("long_reduction_c256", [](ConvDesc& d) { d.c = 256, d.k = 64, d.h = d.w = 6; });
+    add("many_tiles", [](ConvDesc& d) { d.n = 3, d.c = 64, d.k = 160, d.h = d.w = 30; });
+    add("big_k", [](ConvDesc& d) { d.n = 1, d.c = 64, d.k = 272, d.h = d.w = 20, d.hasResidual = true; });
+    for (auto a : {Activation::Relu6, Activation::LeakyRelu, Activation::Gelu, Activation::Silu, Activation::Sigmoid})
+        add("act_" + std::string(toString(a)), [=](ConvDesc& d) {
+            d.hasBias = d.hasResidual = true, d.activation = a, d.activationAlpha = 0.2f;
+        });
+    for (auto in : {TensorLayout::NCHW, TensorLayout::NHWC})
+        for (auto out : {TensorLayout::NCHW, TensorLayout::NHWC})
+            for (auto f : {FilterLayout::KCRS, FilterLayout::KRSC})
+                add("layout_" + std::string(toString(in)) + "_" + std::string(toString(out)) + "_" + std::string(toString(f)), [=](ConvDesc& d) {
+                    d.inputLayout = in, d.outputLayout = out, d.filterLayout = f;
+                    d.n = 3, d.c = 64, d.k = 48, d.h = 7, d.w = 10, d.r = 3, d.s = 2, d.pad(1, 0);
+                    d.hasBias = d.hasResidual = true;
+                });
+    add("nchw_stride2_dil2", [](ConvDesc& d) {
+        d.inputLayout = d.outputLayout = TensorLayout::NCHW, d.filterLayout = FilterLayout::KCRS;
+        d.h = d.w = 19, d.strideH = d.strideW = 2, d.dilationH = d.dilationW = 2, d.pad(2, 2);
+    });
+    add("nchw_many_tiles", [](ConvDesc& d) {
+        d.inputLayout = d.outputLayout = TensorLayout::NCHW, d.filterLayout = FilterLayout::KCRS;
+        d.n = 2, d.c = 64, d.k = 136, d.h = d.w = 29;
+    });
+    // What the router must not send to the matrix units.
+    add("declines_c48", [](ConvDesc& d) { d.c = 48; });
+    add("declines_f32", [](ConvDesc& d) { d.dtype = DType::F32; });
+    add("bf16", [](ConvDesc& d) { d.dtype = DType::BF16, d.hasBias = true; });
+    return v;
+}
+
+const std::vector<CmCase>& cmCases() {
+    static const auto v = makeCmCases();
+    return v;
+}
+
+using Param = std::tuple<int, std::string>;
+std::string paramName(const ::testing::TestParamInfo<Param>& info) {
+    return sanitizeName(cmCases()[size_t(std::get<0>(info.param))].name + "__" + std::get<1>(info.param));
+}
+
+}  // namespace
+
+class CoopmatShapes : public VkconvParamTest<Param> {};
+
+TEST_P(CoopmatShapes, MatchesReference) {
+    const auto& [i, algorithm] = GetParam();
+    const auto& c = cmCases()[size_t(i)];
+    const std::string why = vkconv::whyUnsupported(ctx(), c.desc, kAlgo);
+    if (algorithm != "auto" && !why.empty()) GTEST_SKIP() << kAlgo << " declines " << c.desc.toString() << ": " << why;
+    vkconv::PlanOptions o;
+    o.algorithm = algorithm;
+    for (auto mode : {DataMode::Uniform, DataMode::Integer}) {
+        const auto r = runAndCheck(ctx(), c.desc, o, 5000 + uint64_t(i), mode);
+        EXPECT_TRUE(passed(r)) << "case " << c.name << " (" << toString(mode) << " data)";
+        // The router must pick the matrix units wherever they accept.
+        if (algorithm == "auto" && r.error.empty()) {
+            if (why.empty()) EXPECT_EQ(r.algorithm, kAlgo) << c.desc.toString();
+            else EXPECT_NE(r.algorithm, kAlgo) << c.desc.toString();
+        }
+        RecordProperty("chosen", r.algorithm + " " + r.config);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(coopmat, CoopmatShapes,
+                         ::testing::Combine(::testing::Range(0, int(cmCases().size())),
+                                            ::testing::Values(std::string(kAlgo), std::string("auto"))),
+                         paramName);
+
+// Every tile configuration forced (PlanOptions::tile) on shapes covering each staging path; a
+// tile the device cannot hold (shared memory, workgroup size) skips with its reason.
+class CoopmatTiles : public VkconvParamTest<std::tuple<int, std::string>> {};
+
+TEST_P(CoopmatTiles, MatchesReference) {
+    const auto& [i, tile] = GetParam();
+    const auto& c = cmCases()[size_t(i)];
+    const std::string why = vkconv::whyUnsupported(ctx(), c.desc, kAlgo);
+    if (!why.empty()) GTEST_SKIP() << kAlgo << " declines " << c.desc.toString() << ": " << why;
+    vkconv::PlanOptions o;
+    o.algorithm = kAlgo;
+    o.tile = tile;
+    const auto r = runAndCheck(ctx(), c.desc, o, 6000 + uint64_t(i), DataMode::Uniform);
+    if (r.errorCode == vkconv::ErrorCode::Unsupported) GTEST_SKIP() << r.error;
+    EXPECT_TRUE(passed(r)) << "case " << c.name << " tile " << tile;
+    EXPECT_NE(r.config.find("tile " + tile + " "), std::string::npos) << r.config;
+}
+
+static std::vector<int> tileCases() {
+    std::vector<int> v;
+    for (const char* name : {"base", "k20_no_vec_out", "stem7x7_s2", "grouped2", "many_tiles", "layout_nchw_nchw_kcrs",
+                             "layout_nchw_nhwc_krsc", "layout_nhwc_nchw_kcrs", "nchw_many_tiles"})
+        for (size_t i = 0; i < cmCases().size(); ++i)
+            if (cmCases()[i].name == name) v.push_back(int(i));
+    return v;
+}
+
+INSTANTIATE_TEST_SUITE_P(coopmat, CoopmatTiles,
+                         ::testing::Combine(::testing::ValuesIn(tileCases()),
+                                            ::testing::Values(std::string("128x128x32"), std::string("128x64x32"),
+                                                              std::string("64x64x32"))),
+                         [](const ::testing::TestParamInfo<std::tuple<int, std::string>>& info) {
+                             return sanitizeName(cmCases()[size_t(std::get<0>(info.param))].name + "__" +
+                                                 std::get<1>(info.param));
+                         });
+
+// The declines the router relies on, with readable reasons, on every device.
+class CoopmatDeclines : public VkconvTest {};
+
+TEST_F(CoopmatDeclines, coopmat_ReasonsAreGiven) {
+    ConvDesc d = cmBase();
+    d.c = 48;
+    EXPECT_NE(vkconv::whyUnsupported(ctx(), d, kAlgo), "");
+    d = cmBase();
+    d.dtype = DType::F32;
+    EXPECT_NE(vkconv::whyUnsupported(ctx(), d, kAlgo).find("fp32"), std::string::npos);
+    d = cmBase();
+    std::cout << "[ info ] " << kAlgo << " on " << ctx().caps().deviceName << ": "
+              << (vkconv::whyUnsupported(ctx(), d, kAlgo).empty() ? "accepts fp16 NHWC C=32"
+                                                                   : vkconv::whyUnsupported(ctx(), d, kAlgo))
+              << std::endl;
+    d.dtype = DType::BF16;
+    std::cout << "[ info ] bf16: " << (vkconv::whyUnsupported(ctx(), d, kAlgo).empty() ? "accepted" : vkconv::whyUnsupported(ctx(), d, kAlgo))
+              << std::endl;
+}
