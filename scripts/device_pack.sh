@@ -20,9 +20,12 @@ fetch_trixie() {  # fetch_trixie DEST_DIR PACKAGE...
   apt-get "${o[@]}" update -qq && (cd "$dest" && apt-get "${o[@]}" download -qq "$@")
   rm -rf "$st"
 }
-if ! ls .gl/libvulkan1_1.3*.deb >/dev/null 2>&1; then
+# .gl: the Vulkan loader and libglvnd (NVIDIA's Vulkan ICD lives in libGLX_nvidia, which needs
+# libGLdispatch; without it vk_icdGetInstanceProcAddr returns null and no driver is found).
+if ! ls .gl/libvulkan1_1.3*.deb .gl/libglvnd0_*.deb >/dev/null 2>&1; then
   rm -rf .gl; mkdir -p .gl
-  (cd .gl && apt-get -o APT::Sandbox::User=root download -qq libvulkan1/bookworm)
+  (cd .gl && apt-get -o APT::Sandbox::User=root download -qq libvulkan1/bookworm libegl1/bookworm libglvnd0/bookworm \
+     libopengl0/bookworm libgl1/bookworm libglx0/bookworm libgles2/bookworm)
 fi
 L=build/_device/layer
 if [ ! -f "$L/usr/lib/x86_64-linux-gnu/libVkLayer_khronos_validation.so" ]; then

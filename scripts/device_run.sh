@@ -53,6 +53,12 @@ if [[ $what == bench-fp16 || $what == all ]]; then
   say "cuDNN fp16 nhwc"
   python3 bench/torch_baseline.py --config fp16_nhwc --batch 1 --batch 32 --json "$OUT/cudnn_fp16.json" > /dev/null 2> "$OUT/cudnn_fp16.err"
   echo "exit $?"
+  say "vkconv bf16 nhwc, batch 32"
+  $B --dtype bf16 --layout nhwc --batch 32 $B32 --check --json "$OUT/vkconv_bf16_b32.json" > "$OUT/vkconv_bf16.txt" 2> "$OUT/vkconv_bf16.err"
+  echo "exit $?"; tail -8 "$OUT/vkconv_bf16.txt"
+  say "cuDNN bf16 nhwc"
+  python3 bench/torch_baseline.py --config bf16_nhwc --batch 32 --json "$OUT/cudnn_bf16.json" > /dev/null 2> "$OUT/cudnn_bf16.err"
+  echo "exit $?"
 fi
 if [[ $what == tiles ]]; then
   # implicit_gemm tile configurations forced one by one on the big-GEMM suite (tuning data).
