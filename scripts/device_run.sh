@@ -66,6 +66,10 @@ if [[ $what == tiles ]]; then
     say "tile $t"
     $B --suite vgg16 --batch 32 --dtype fp32 --layout nchw --layout nhwc --algo implicit_gemm --tile "$t" --json "$OUT/tile_${t//\//_}.json" 2>/dev/null | grep -E "^vgg16 +32"
   done
+  for t in 128x128x32 128x64x32 64x64x32; do
+    say "coopmat tile $t"
+    $B --suite vgg16 --suite retinanet_head --batch 32 --dtype fp16 --layout nhwc --algo implicit_gemm_coopmat --tile "$t" --json "$OUT/cmtile_$t.json" 2>/dev/null | grep -E "^(vgg16|retinanet_head) +32 fp16"
+  done
 fi
 if [[ $what == levels || $what == all ]]; then
   # Every algorithm on each layer: the optimization-level table (ResNet-50 b32 fp32, NCHW and
