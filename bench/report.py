@@ -372,13 +372,17 @@ def make_plots(out: Path, series, groups) -> dict:
                            color=colors[i % len(colors)], label=s.label, zorder=3)
         for i, bw, pk in roofs:
             color = colors[i % len(colors)]
-            labels: list[list] = []  # [value, text]: peaks within 15% share one label
-            for j, (name, v) in enumerate(sorted(pk, key=lambda p: p[1])):
-                ax.axhline(v, color=color, ls=["-", ":", "-.", "--"][j % 4], lw=1.3, alpha=0.8)
+            labels: list[list] = []  # [value, text]: peaks within 15% share one line and label
+            for name, v in sorted(pk, key=lambda p: p[1]):
+                name = re.sub(r" subgroup$| workgroup$", "", name)
                 if labels and v < labels[-1][0] * 1.15:
-                    labels[-1][1] += f" · {name} {fmt(v)}"
-                else:
-                    labels.append([v, f"{name} {fmt(v)}"])
+                    labels[-1][0] = max(labels[-1][0], v)
+                    labels[-1][2] += 1
+                    continue
+                labels.append([v, f"{name} {fmt(v)}", 1])
+            for j, (v, _, _) in enumerate(labels):
+                ax.axhline(v, color=color, ls=["-", ":", "-.", "--"][j % 4], lw=1.3, alpha=0.8)
+            labels = [[v, t + (f" (+{n - 1} within 15%)" if n > 1 else "")] for v, t, n in labels]
             for v, text in labels:
                 ax.text(xhi / 1.05, v * 1.04, text, color=color, ha="right", va="bottom", fontsize=11)
             if bw:
