@@ -149,22 +149,9 @@ std::string hostName() {
     return buf;
 }
 
-const char* vendorName(uint32_t id) {
-    switch (id) {
-        case 0x1002: return "AMD";
-        case 0x10DE: return "NVIDIA";
-        case 0x8086: return "Intel";
-        case 0x13B5: return "ARM";
-        case 0x5143: return "Qualcomm";
-        case 0x106B: return "Apple";
-        case 0x10005: return "Mesa";
-        default: return "unknown";
-    }
-}
-
 void writeDeviceRecord(vkconv::JsonWriter& j, const vkconv::DeviceCaps& c) {
     j.beginObject();
-    j.field("name", c.deviceName).field("vendor", vendorName(c.vendorId));
+    j.field("name", c.deviceName).field("vendor", c.vendorString());
     j.field("vendor_id", c.vendorId).field("device_id", c.deviceId);
     j.field("driver", c.driverName + " " + c.driverVersionString() + (c.driverInfo.empty() ? "" : " (" + c.driverInfo + ")"));
     j.field("api_version", c.apiVersionString());

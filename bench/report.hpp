@@ -23,7 +23,6 @@ void printSummary(std::FILE* f, const std::vector<Row>& rows);
 // Pieces shared by every JSON vkconv-bench writes.
 std::string isoUtcNow();
 std::string hostName();
-const char* vendorName(uint32_t vendorId);
 void writeDeviceRecord(vkconv::JsonWriter& j, const vkconv::DeviceCaps& caps);  // the "device" object
 void writeLibraryRecord(vkconv::JsonWriter& j);                                // the "library" object
 void writePeaksRecord(vkconv::JsonWriter& j, const Peaks& peaks);               // the "peaks" object ({} if none)

@@ -65,6 +65,7 @@ struct VKCONV_API DeviceCaps {
     std::string apiVersionString() const;
     std::string driverVersionString() const;  // vendor-specific encoding decoded
     std::string deviceTypeString() const;
+    std::string vendorString() const;  // "AMD", "NVIDIA", "Intel", ... from vendorId
     std::string toText() const;
     std::string toJson() const;  // a JSON object (no trailing newline)
 };

@@ -9,6 +9,7 @@
 
 #include "conv/algorithm.hpp"
 #include "conv/dispatch.hpp"
+#include "conv/tile_score.hpp"
 #include "runtime/context_impl.hpp"
 #include "runtime/shader_registry.hpp"
 #include "vkconv/error.hpp"
@@ -128,23 +129,17 @@ std::string tileWhyNot(const ContextImpl& ctx, const ConvDesc& d, const CmTile& 
     return "";
 }
 
-// The tile with the best (useful / padded work) x (grid fill) x (tile efficiency), as
-// implicit_gemm's chooser: 256 concurrent workgroups stand in for "enough to fill a GPU".
+// The best-scoring tile (conv/tile_score.hpp) among those this device and problem allow.
 // A forced tile (PlanOptions::tile) is taken as is: whyNot checked it.
 const CmTile* chooseTile(const ContextImpl& ctx, const ConvDesc& d, const CoopMatConfig& cm, uint32_t sg,
                          const std::string& forced = "") {
     for (const auto& t : kCmTiles)
         if (!forced.empty() && forced == t.name) return &t;
-    double M = double(outputPixels(d)), Kg = double(d.filtersPerGroup());
     const CmTile* best = nullptr;
     double bestScore = -1;
     for (const auto& t : kCmTiles) {
         if (!tileWhyNot(ctx, d, t, cm, sg).empty()) continue;
-        double tm = std::ceil(M / t.bm), tn = std::ceil(Kg / t.bn);
-        double tiles = tm * tn * double(d.groups);
-        double useful = (M * Kg) / (tm * t.bm * tn * t.bn);
-        double fill = std::min(1.0, tiles / 256.0);
-        double score = useful * fill * t.speed;
+        double score = tileScore(d, t.bm, t.bn, t.speed);
         if (score > bestScore) { bestScore = score; best = &t; }
     }
     return best;

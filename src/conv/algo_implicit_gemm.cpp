@@ -5,6 +5,7 @@
 
 #include "conv/algorithm.hpp"
 #include "conv/dispatch.hpp"
+#include "conv/tile_score.hpp"
 #include "runtime/context_impl.hpp"
 
 namespace vkconv {
@@ -48,17 +49,11 @@ bool tileFits(const ContextImpl& ctx, const TileConfig& t) {
 const TileConfig& chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& forced) {
     if (!forced.empty()) return *findTile(forced);  // checked by whyNot
 
-    double M = double(d.n) * double(d.outH()) * double(d.outW());
-    double Kg = double(d.filtersPerGroup());
     const TileConfig* best = &kTiles[std::size(kTiles) - 1];
     double bestScore = -1;
     for (auto& t : kTiles) {
         if (!tileFits(ctx, t)) continue;
-        double tm = std::ceil(M / t.bm), tn = std::ceil(Kg / t.bn);
-        double tiles = tm * tn * double(d.groups);
-        double useful = (M * Kg) / (tm * t.bm * tn * t.bn);
-        double fill = std::min(1.0, tiles / 256.0);
-        double score = useful * fill * t.speed;
+        double score = tileScore(d, t.bm, t.bn, t.speed);
         if (score > bestScore) { bestScore = score; best = &t; }
     }
     return *best;

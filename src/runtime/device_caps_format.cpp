@@ -71,7 +71,7 @@ std::string DeviceCaps::deviceTypeString() const {
     }
 }
 
-static const char* vendorName(uint32_t id) {
+static const char* vendorName(uint32_t id) {  // PCI / Khronos vendor ids
     switch (id) {
         case 0x1002: return "AMD";
         case 0x10DE: return "NVIDIA";
@@ -83,6 +83,8 @@ static const char* vendorName(uint32_t id) {
         default: return "unknown";
     }
 }
+
+std::string DeviceCaps::vendorString() const { return vendorName(vendorId); }
 
 std::string DeviceCaps::toText() const {
     std::ostringstream o;
