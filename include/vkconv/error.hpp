@@ -22,7 +22,7 @@ enum class ErrorCode {
 
 VKCONV_API const char* toString(ErrorCode code);
 
-class Error : public std::runtime_error {
+class VKCONV_API Error : public std::runtime_error {
 public:
     Error(ErrorCode code, const std::string& message)
         : std::runtime_error(std::string(toString(code)) + ": " + message), code_(code) {}
