@@ -37,15 +37,11 @@ struct CmTile {
 };
 
 // 128x128x32: 8 subgroups of 64x32 (4x2 accumulators of 16x16): 40 KiB of shared memory.
-// Efficiencies are measured per-FLOP throughputs on the H200 (VGG-16/RetinaNet b32 fp16,
-// docs/results/h200/cmtile_*.json): 128x128 beat the others on every layer with K >= 128, even
-// with only ~26 workgroups; 64x64 won where K <= 64; 128x64 never won.
 constexpr CmTile kCmTiles[] = {
     {"128x128x32", 128, 128, kSliceK, 2, 4, 1.00},
-    {"128x64x32", 128, 64, kSliceK, 2, 2, 0.62},
-    {"64x64x32", 64, 64, kSliceK, 2, 2, 0.65},
+    {"128x64x32", 128, 64, kSliceK, 2, 2, 0.85},
+    {"64x64x32", 64, 64, kSliceK, 2, 2, 0.60},
 };
-constexpr double kCmFillTarget = 32;  // workgroups; see tile_score.hpp
 
 enum SpecCoopmat : uint32_t {
     kSpecBM = 101, kSpecBN = 102, kSpecBK = 103, kSpecWarpsM = 104, kSpecWarpsN = 105,
@@ -143,7 +139,7 @@ const CmTile* chooseTile(const ContextImpl& ctx, const ConvDesc& d, const CoopMa
     double bestScore = -1;
     for (const auto& t : kCmTiles) {
         if (!tileWhyNot(ctx, d, t, cm, sg).empty()) continue;
-        double score = tileScore(d, t.bm, t.bn, t.speed, kCmFillTarget);
+        double score = tileScore(d, t.bm, t.bn, t.speed);
         if (score > bestScore) { bestScore = score; best = &t; }
     }
     return best;
