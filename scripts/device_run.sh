@@ -34,31 +34,30 @@ if [[ $what == tests || $what == all ]]; then
   echo "vkconv_tests exit $?"; grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/tests.log" | sort | uniq -c | sort -rn | head -20
   grep -E "^\[  FAILED" "$OUT/tests.log" | head
 fi
+# vkconv and cuDNN for one (dtype, layout, batches): vkconv at batch 1 over every suite and at
+# batch 32 over $B32 (the suites the anchors time at 32; SD-VAE and the RDNA1 matrix: batch 1
+# only), then torch_baseline with the same batches.  Files: vkconv_<dtype>_b<N>.json, cudnn_<dtype>.json.
+bench_pair() {  # bench_pair DTYPE LAYOUT BATCH...
+  local dt=$1 lay=$2; shift 2
+  say "vkconv $dt $lay, batch $*"
+  : > "$OUT/vkconv_$dt.txt"; : > "$OUT/vkconv_$dt.err"
+  for b in "$@"; do
+    local suites=; [ "$b" = 1 ] || suites=$B32
+    $B --dtype "$dt" --layout "$lay" --batch "$b" $suites --check --json "$OUT/vkconv_${dt}_b$b.json" >> "$OUT/vkconv_$dt.txt" 2>> "$OUT/vkconv_$dt.err"
+    echo "exit $?"
+  done
+  tail -12 "$OUT/vkconv_$dt.txt"
+  say "cuDNN $dt $lay"
+  python3 bench/torch_baseline.py --config "${dt}_$lay" $(printf -- '--batch %s ' "$@") --json "$OUT/cudnn_$dt.json" > /dev/null 2> "$OUT/cudnn_$dt.err"
+  echo "exit $?"
+}
 if [[ $what == bench-fp32 || $what == all ]]; then
   say "peak probe"; $B --peak | tee "$OUT/peak.txt"
-  say "vkconv fp32 nchw, batch 1 and 32"
-  # Batch 32 for the suites the anchors time at 32 (SD-VAE and the RDNA1 matrix: batch 1 only).
-  $B --dtype fp32 --layout nchw --batch 1 --check --json "$OUT/vkconv_fp32_b1.json" > "$OUT/vkconv_fp32.txt" 2> "$OUT/vkconv_fp32.err"
-  $B --dtype fp32 --layout nchw --batch 32 $B32 --check --json "$OUT/vkconv_fp32_b32.json" >> "$OUT/vkconv_fp32.txt" 2>> "$OUT/vkconv_fp32.err"
-  echo "exit $?"; tail -12 "$OUT/vkconv_fp32.txt"
-  say "cuDNN fp32 nchw"
-  python3 bench/torch_baseline.py --config fp32_nchw --batch 1 --batch 32 --json "$OUT/cudnn_fp32.json" > /dev/null 2> "$OUT/cudnn_fp32.err"
-  echo "exit $?"
+  bench_pair fp32 nchw 1 32
 fi
 if [[ $what == bench-fp16 || $what == all ]]; then
-  say "vkconv fp16 nhwc, batch 1 and 32"
-  $B --dtype fp16 --layout nhwc --batch 1 --check --json "$OUT/vkconv_fp16_b1.json" > "$OUT/vkconv_fp16.txt" 2> "$OUT/vkconv_fp16.err"
-  $B --dtype fp16 --layout nhwc --batch 32 $B32 --check --json "$OUT/vkconv_fp16_b32.json" >> "$OUT/vkconv_fp16.txt" 2>> "$OUT/vkconv_fp16.err"
-  echo "exit $?"; tail -12 "$OUT/vkconv_fp16.txt"
-  say "cuDNN fp16 nhwc"
-  python3 bench/torch_baseline.py --config fp16_nhwc --batch 1 --batch 32 --json "$OUT/cudnn_fp16.json" > /dev/null 2> "$OUT/cudnn_fp16.err"
-  echo "exit $?"
-  say "vkconv bf16 nhwc, batch 32"
-  $B --dtype bf16 --layout nhwc --batch 32 $B32 --check --json "$OUT/vkconv_bf16_b32.json" > "$OUT/vkconv_bf16.txt" 2> "$OUT/vkconv_bf16.err"
-  echo "exit $?"; tail -8 "$OUT/vkconv_bf16.txt"
-  say "cuDNN bf16 nhwc"
-  python3 bench/torch_baseline.py --config bf16_nhwc --batch 32 --json "$OUT/cudnn_bf16.json" > /dev/null 2> "$OUT/cudnn_bf16.err"
-  echo "exit $?"
+  bench_pair fp16 nhwc 1 32
+  bench_pair bf16 nhwc 32
 fi
 if [[ $what == tiles ]]; then
   # implicit_gemm tile configurations forced one by one on the big-GEMM suite (tuning data).

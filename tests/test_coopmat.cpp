@@ -99,7 +99,7 @@ const std::vector<CmCase>& cmCases() {
 
 using Param = std::tuple<int, std::string>;
 std::string paramName(const ::testing::TestParamInfo<Param>& info) {
-    return sanitizeName(cmCases()[size_t(std::get<0>(info.param))].name + "__" + std::get<1>(info.param));
+    return caseAlgorithmName(cmCases(), info.param);
 }
 
 }  // namespace

@@ -180,7 +180,7 @@ bool acceptsOrSkip(const ConvDesc& d, const std::string& algorithm, std::string*
 
 using Param = std::tuple<int, std::string>;
 std::string paramName(const ::testing::TestParamInfo<Param>& info) {
-    return sanitizeName(cases()[size_t(std::get<0>(info.param))].name + "__" + std::get<1>(info.param));
+    return caseAlgorithmName(cases(), info.param);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace vkt {
@@ -51,5 +52,11 @@ protected:
 
 // Test-name-safe version of s (gtest names allow only [A-Za-z0-9_]).
 std::string sanitizeName(const std::string& s);
+
+// gtest name for a (case index, algorithm) parameter: "<case name>__<algorithm>", sanitized.
+template <typename Cases>
+std::string caseAlgorithmName(const Cases& cases, const std::tuple<int, std::string>& param) {
+    return sanitizeName(cases[size_t(std::get<0>(param))].name + "__" + std::get<1>(param));
+}
 
 }  // namespace vkt

@@ -55,34 +55,28 @@ std::vector<float> randomTensor(size_t count, DType t, uint64_t seed, DataMode m
 }
 
 // Element (a,b,c,d) of canonical dims (A,B,C,D) sits at ((a*C + c)*D + d)*B + b when
-// channels-last, ((a*B + b)*C + c)*D + d otherwise.
-std::vector<uint8_t> pack(const std::vector<float>& canonical, const Dims& dims, bool channelsLast, DType t) {
-    const size_t es = vkconv::dtypeSize(t);
-    std::vector<uint8_t> out(canonical.size() * es);
+// channels-last, ((a*B + b)*C + c)*D + d otherwise.  Calls f(canonical index, packed index).
+template <typename F>
+void forEachElement(const Dims& dims, bool channelsLast, F&& f) {
     const auto [A, B, C, D] = dims;
     size_t i = 0;
     for (int64_t a = 0; a < A; ++a)
         for (int64_t b = 0; b < B; ++b)
             for (int64_t c = 0; c < C; ++c)
-                for (int64_t d = 0; d < D; ++d, ++i) {
-                    const size_t j = channelsLast ? size_t(((a * C + c) * D + d) * B + b) : i;
-                    encode(canonical[i], t, out.data() + j * es);
-                }
+                for (int64_t d = 0; d < D; ++d, ++i) f(i, channelsLast ? size_t(((a * C + c) * D + d) * B + b) : i);
+}
+
+std::vector<uint8_t> pack(const std::vector<float>& canonical, const Dims& dims, bool channelsLast, DType t) {
+    const size_t es = vkconv::dtypeSize(t);
+    std::vector<uint8_t> out(canonical.size() * es);
+    forEachElement(dims, channelsLast, [&](size_t i, size_t j) { encode(canonical[i], t, out.data() + j * es); });
     return out;
 }
 
 std::vector<float> unpack(const uint8_t* bytes, const Dims& dims, bool channelsLast, DType t) {
     const size_t es = vkconv::dtypeSize(t);
-    const auto [A, B, C, D] = dims;
-    std::vector<float> out(size_t(A * B * C * D));
-    size_t i = 0;
-    for (int64_t a = 0; a < A; ++a)
-        for (int64_t b = 0; b < B; ++b)
-            for (int64_t c = 0; c < C; ++c)
-                for (int64_t d = 0; d < D; ++d, ++i) {
-                    const size_t j = channelsLast ? size_t(((a * C + c) * D + d) * B + b) : i;
-                    out[i] = decode(bytes + j * es, t);
-                }
+    std::vector<float> out(size_t(dims[0] * dims[1] * dims[2] * dims[3]));
+    forEachElement(dims, channelsLast, [&](size_t i, size_t j) { out[i] = decode(bytes + j * es, t); });
     return out;
 }
 
