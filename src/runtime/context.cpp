@@ -7,7 +7,7 @@
 
 #include "runtime/context_impl.hpp"
 #include "runtime/pipeline_cache.hpp"
-#include "runtime/pipeline_registry.hpp"
+#include "runtime/pipeline.hpp"
 #include "vkconv/context.hpp"
 
 namespace vkconv {
@@ -299,6 +299,7 @@ void ContextImpl::createHelpers(const std::string& cacheDir) {
     it.getPhysicalDeviceMemoryProperties(physicalDevice, &memory);
     pipelineCache = std::make_unique<PipelineCache>(*this, resolveCacheDir(cacheDir));
     pipelines = std::make_unique<PipelineRegistry>(*this);
+    if (const char* t = std::getenv("VKCONV_TIMEOUT_S"); t && *t) waitTimeoutNs = std::strtoull(t, nullptr, 10) * 1000000000ull;
 }
 
 uint32_t ContextImpl::findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred) const {
@@ -417,9 +418,7 @@ void Context::submitAndWait(const std::function<void(VkCommandBuffer)>& record) 
     VKCONV_CHECK(d.vkResetFences(impl_->device, 1, &impl_->fence));
     VKCONV_CHECK(d.vkQueueSubmit(impl_->queue, 1, &si, impl_->fence));
     // A finite wait turns a GPU hang into an error instead of a frozen process.
-    uint64_t timeoutNs = 600ull * 1000000000ull;
-    if (const char* t = std::getenv("VKCONV_TIMEOUT_S")) timeoutNs = std::strtoull(t, nullptr, 10) * 1000000000ull;
-    VkResult r = d.vkWaitForFences(impl_->device, 1, &impl_->fence, VK_TRUE, timeoutNs);
+    VkResult r = d.vkWaitForFences(impl_->device, 1, &impl_->fence, VK_TRUE, impl_->waitTimeoutNs);
     if (r == VK_TIMEOUT) throw Error(ErrorCode::Vulkan, "GPU work did not finish within VKCONV_TIMEOUT_S (device hung?)");
     VKCONV_CHECK(r);
 }
@@ -439,8 +438,11 @@ std::vector<std::string> listDevices() {
             DeviceCaps tmp;
             tmp.deviceType = devs[i].props.deviceType;
             tmp.apiVersion = devs[i].props.apiVersion;
-            out.push_back("[" + std::to_string(i) + "] " + devs[i].props.deviceName + " (" + tmp.deviceTypeString() +
-                          ", Vulkan " + tmp.apiVersionString() + ")");
+            std::string line = "[";  // appends only: GCC 12 flags "literal" + string with -Wrestrict
+            line += std::to_string(i) + "] ";
+            line += devs[i].props.deviceName;
+            line += " (" + tmp.deviceTypeString() + ", Vulkan " + tmp.apiVersionString() + ")";
+            out.push_back(std::move(line));
         }
     } catch (...) {
         it.destroyInstance(instance, nullptr);

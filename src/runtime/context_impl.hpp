@@ -34,6 +34,8 @@ struct ContextImpl {
 
     VkCommandPool commandPool = VK_NULL_HANDLE;  // for submitAndWait
     VkFence fence = VK_NULL_HANDLE;
+    // A finite wait turns a GPU hang into an error instead of a frozen process ($VKCONV_TIMEOUT_S).
+    uint64_t waitTimeoutNs = 600ull * 1000000000ull;
     std::unique_ptr<PipelineCache> pipelineCache;
     std::unique_ptr<PipelineRegistry> pipelines;  // every pipeline this context made, shared by plans
     // Set before building plans to make every pipeline with VK_PIPELINE_CREATE_CAPTURE_STATISTICS
