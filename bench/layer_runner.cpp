@@ -1,7 +1,7 @@
 // The timing protocol of the cuDNN anchors, in Vulkan: random non-zero tensors; a Plan; warm-up;
-// then ONE command buffer holding `repeats` x [timestamp, `calls` back-to-back Plan::record(),
-// timestamp].  No barriers between calls: like the anchors' CUDA graph, consecutive convolutions
-// write the same output with the same values.  Per-conv time = interval / calls.
+// then ONE command buffer holding `repeats` x [timestamp, `calls` x (Plan::record(), compute
+// barrier), timestamp].  The barrier serializes the calls as the anchors' CUDA graph on one
+// stream does.  Per-conv time = interval / calls.
 #include "layer_runner.hpp"
 
 #include <algorithm>
@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <new>
 
+#include "conv/dispatch.hpp"
 #include "reference_check.hpp"
 #include "runtime/context_impl.hpp"
 #include "runtime/gpu_timer.hpp"
@@ -129,9 +130,17 @@ Row LayerRunner::runOne(const std::string& algo, const Row& base, LayerData& dat
         data.output.fill(0xFFFFFFFFu);
 
         const int calls = opts_.calls, repeats = opts_.repeats;
+        // Each call waits for the previous one (a compute-to-compute barrier), as convolutions on
+        // one CUDA stream do in the cuDNN baseline: without it the driver may overlap the
+        // back-to-back dispatches (they write the same output), which flatters small layers and
+        // made timings depend on what ran before (docs/perf-notes.md item 8).
+        auto recordCall = [&](VkCommandBuffer cmd) {
+            plan.record(cmd, t);
+            vkconv::computeBarrier(ctx_.impl(), cmd);
+        };
         if (opts_.warmup > 0)
             ctx_.submitAndWait([&](VkCommandBuffer cmd) {
-                for (int i = 0; i < opts_.warmup * calls; ++i) plan.record(cmd, t);
+                for (int i = 0; i < opts_.warmup * calls; ++i) recordCall(cmd);
             });
         std::vector<double> perConvUs;
         if (timestamps_) {
@@ -140,7 +149,7 @@ Row LayerRunner::runOne(const std::string& algo, const Row& base, LayerData& dat
                 timer.reset(cmd);
                 for (int rep = 0; rep < repeats; ++rep) {
                     timer.begin(cmd, uint32_t(rep));
-                    for (int i = 0; i < calls; ++i) plan.record(cmd, t);
+                    for (int i = 0; i < calls; ++i) recordCall(cmd);
                     timer.end(cmd, uint32_t(rep));
                 }
             });
@@ -150,7 +159,7 @@ Row LayerRunner::runOne(const std::string& algo, const Row& base, LayerData& dat
             for (int rep = 0; rep < repeats; ++rep) {
                 auto t0 = std::chrono::steady_clock::now();
                 ctx_.submitAndWait([&](VkCommandBuffer cmd) {
-                    for (int i = 0; i < calls; ++i) plan.record(cmd, t);
+                    for (int i = 0; i < calls; ++i) recordCall(cmd);
                 });
                 auto t1 = std::chrono::steady_clock::now();
                 perConvUs.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / calls);

@@ -15,7 +15,8 @@ namespace {
 const char* kUsage = R"(usage: vkconv-bench [options]
 
 Times vkconv convolutions layer by layer (Vulkan timestamps; the cuDNN anchors' protocol:
-warm-up, then `repeats` batches of `calls` back-to-back dispatches in one command buffer;
+warm-up, then `repeats` batches of `calls` dispatches in one command buffer, each behind a
+compute barrier as calls on one CUDA stream are;
 per-conv time = batch time / calls; median, min and max over the repeats).
 
 Shapes (default: every suite):

@@ -2,7 +2,7 @@
 # Runs on a lent NVIDIA machine (no network, no Vulkan loader installed), from the repository
 # root, with .gl (the Debian libvulkan1 .deb) and .carry (binaries built on the dev machine by
 # scripts/device_pack.sh) carried along.  Results go to $OUT.
-#   scripts/device_run.sh info|tests|bench-fp32|bench-fp16|levels|all
+#   scripts/device_run.sh info|tests|bench-fp32|bench-fp16|tiles|cmtiles|levels|all
 set -uo pipefail
 what=${1:-all}
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
@@ -65,9 +65,14 @@ if [[ $what == tiles ]]; then
     say "tile $t"
     $B --suite vgg16 --batch 32 --dtype fp32 --layout nchw --layout nhwc --algo implicit_gemm --tile "$t" --json "$OUT/tile_${t//\//_}.json" 2>/dev/null | grep -E "^vgg16 +32"
   done
-  for t in 128x128x32 128x64x32 64x64x32; do
+fi
+if [[ $what == tiles || $what == cmtiles ]]; then
+  # Every coopmat tile forced, one process each (interleaving configurations in one process
+  # distorts timings: docs/perf-notes.md item 8), on the b32 suites, then the router's choice.
+  for t in ${CM_TILES:-128x128x32/2x4 128x64x32/2x2 64x64x32/2x2 256x128x32/4x2s1 128x256x32/2x4s1 128x128x64/2x4s1 256x64x32/4x2s1 64x256x32/1x8s1} auto; do
     say "coopmat tile $t"
-    $B --suite vgg16 --suite retinanet_head --batch 32 --dtype fp16 --layout nhwc --algo implicit_gemm_coopmat --tile "$t" --json "$OUT/cmtile_$t.json" 2>/dev/null | grep -E "^(vgg16|retinanet_head) +32 fp16"
+    tile=(--tile "$t"); [ "$t" = auto ] && tile=()
+    $B $B32 --batch 32 --dtype fp16 --layout nhwc --algo implicit_gemm_coopmat "${tile[@]}" --check --json "$OUT/cmtile_${t//\//_}.json" 2>/dev/null | grep -E "^(resnet50|vgg16|mobilenet_v2|retinanet_head) +32 fp16"
   done
 fi
 if [[ $what == levels || $what == all ]]; then

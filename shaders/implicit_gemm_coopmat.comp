@@ -80,6 +80,11 @@ layout(constant_id = 108) const uint CM_K = 16;
 layout(constant_id = 112) const bool VEC_A = false;    // NHWC input, 16-byte loads
 layout(constant_id = 113) const bool VEC_B = false;    // KRSC filters, 16-byte loads
 layout(constant_id = 114) const bool VEC_OUT = false;  // NHWC output, K/groups % 8 == 0: 16-byte stores
+// Shared staging buffers: 2 = double-buffered (one barrier per slice); 1 = a single buffer (two
+// barriers per slice, half the shared memory: lets 64x64 subgroup blocks in 256-wide tiles and
+// 64-deep slices fit 48 KiB).  Either way the next slice's global loads are in flight in
+// registers while the current one is multiplied.
+layout(constant_id = 115) const uint NBUF = 2;
 layout(local_size_x_id = 100) in;
 
 const uint NT = WG_SIZE;
@@ -98,7 +103,7 @@ const uint MO = BM / 8u;            // NCHW: pixel octets per tile
 const uint A_ROWS = IN_LAYOUT * A_PER_T + (1u - IN_LAYOUT) * 8u;
 const uint SCRATCH = CM_M * CM_N / 4u;  // words of one fp32 accumulator
 
-shared uvec4 smem[2u * (A_WORDS + B_WORDS)];  // [A buf 0][A buf 1][B buf 0][B buf 1]
+shared uvec4 smem[NBUF * (A_WORDS + B_WORDS)];  // [A buf 0][A buf 1][B buf 0][B buf 1] (NBUF = 2)
 
 #if !defined(CM_EMULATE)
 #define MAT_A coopmat<CM_T, gl_ScopeSubgroup, CM_M, CM_K, gl_MatrixUseA>
@@ -205,7 +210,7 @@ void main() {
         else smem[(buf) * A_WORDS + aK[i] * LDM + mo] = aReg[i];                                \
     }                                                                                           \
     [[unroll]] for (uint i = 0u; i < B_PER_T; ++i)                                              \
-        smem[2u * A_WORDS + (buf) * B_WORDS + bN[i] * LDK + bK[i]] = bReg[i];
+        smem[NBUF * A_WORDS + (buf) * B_WORDS + bN[i] * LDK + bK[i]] = bReg[i];
 
     uint warp = gl_SubgroupID;
     uint wm = warp / WARPS_N, wn = warp % WARPS_N;
@@ -223,10 +228,10 @@ void main() {
     STORE_SLICE(0u)
     barrier();
     for (uint sl = 0u; sl < slices; ++sl) {
-        uint cur = sl & 1u;
+        uint cur = NBUF == 2u ? sl & 1u : 0u;
         bool more = sl + 1u < slices;
         if (more) LOAD_SLICE((sl + 1u) * BK)
-        uint aBase = cur * A_WORDS, bBase = 2u * A_WORDS + cur * B_WORDS;
+        uint aBase = cur * A_WORDS, bBase = NBUF * A_WORDS + cur * B_WORDS;
 #if !defined(CM_EMULATE)
         [[unroll]] for (uint kk = 0u; kk < BK / CM_K; ++kk) {
             MAT_B b[FN];
@@ -258,7 +263,8 @@ void main() {
                     acc[f * EPL + t] = sum;
                 }
 #endif
-        if (more) { STORE_SLICE(cur ^ 1u) }
+        if (NBUF == 1u) barrier();  // every subgroup is done reading the single buffer
+        if (more) { STORE_SLICE(NBUF == 2u ? cur ^ 1u : 0u) }
         barrier();  // the last one also frees the staging memory for the epilogue's scratch
     }
 

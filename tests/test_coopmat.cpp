@@ -157,10 +157,14 @@ static std::vector<int> tileCases() {
     return v;
 }
 
+// Every entry of algo_coopmat.cpp's tile table.
+static const std::vector<std::string> kTileNames = {"128x128x32/2x4",   "128x64x32/2x2",    "64x64x32/2x2",
+                                                    "256x128x32/4x2s1", "128x256x32/2x4s1", "128x128x64/2x4s1",
+                                                    "256x64x32/4x2s1",  "64x256x32/1x8s1"};
+
 INSTANTIATE_TEST_SUITE_P(coopmat, CoopmatTiles,
                          ::testing::Combine(::testing::ValuesIn(tileCases()),
-                                            ::testing::Values(std::string("128x128x32"), std::string("128x64x32"),
-                                                              std::string("64x64x32"))),
+                                            ::testing::ValuesIn(kTileNames)),
                          [](const ::testing::TestParamInfo<std::tuple<int, std::string>>& info) {
                              return sanitizeName(cmCases()[size_t(std::get<0>(info.param))].name + "__" +
                                                  std::get<1>(info.param));

@@ -36,6 +36,10 @@ struct VKCONV_API DeviceCaps {
     bool subgroupSizeControl = false;     // compute pipelines may require a subgroup size
     bool computeFullSubgroups = false;
     uint32_t maxSharedMemory = 0, maxWorkgroupInvocations = 0;
+    // Streaming multiprocessors / compute units, where the driver reports them
+    // (VK_NV_shader_sm_builtins, VK_AMD_shader_core_properties); 0 when unknown.  The routers
+    // size grids against it (how many workgroups fill the device).
+    uint32_t computeUnits = 0;
     uint32_t maxWorkgroupSize[3]{}, maxWorkgroupCount[3]{};
     uint64_t maxStorageBufferRange = 0;
     uint32_t maxPushConstantsSize = 0;

@@ -23,30 +23,38 @@ constexpr uint32_t kSliceK = 32;  // BK of every tile: C/groups must be a multip
 struct CmTile {
     const char* name;
     uint32_t bm, bn, bk, warpsM, warpsN;
-    double speed;  // relative per-workgroup efficiency
+    uint32_t nbuf;  // shared staging buffers: 2 double-buffered, 1 single (two barriers per slice)
+    double speed;   // relative per-workgroup efficiency (0: only when forced)
     uint32_t warps() const { return warpsM * warpsN; }
     uint32_t wm() const { return bm / warpsM; }
     uint32_t wn() const { return bn / warpsN; }
-    // Double-buffered A and B staging (rows padded by 8 values), 16 bytes per word; the
-    // epilogue's per-subgroup fp32 scratch reuses it.
+    // A and B staging (rows padded by 8 values), 16 bytes per word, nbuf times; the epilogue's
+    // per-subgroup fp32 scratch reuses it.
     uint32_t sharedBytes(bool nhwcInput) const {
         uint32_t a = nhwcInput ? bm * (bk / 8 + 1) : bk * (bm / 8 + 1);
         uint32_t b = bn * (bk / 8 + 1);
-        return 2 * (a + b) * 16;
+        return nbuf * (a + b) * 16;
     }
 };
 
-// 128x128x32: 8 subgroups of 64x32 (4x2 accumulators of 16x16): 40 KiB of shared memory.
+// Name: BMxBNxBK/WARPS_MxWARPS_N, "s1" for a single staging buffer.  128x128x32/2x4: 8 subgroups
+// of 64x32 (4x2 accumulators of 16x16), 40 KiB of shared memory.  The 64x64-per-subgroup tiles
+// load 8 fragments per 16 matrix products instead of 6 per 8.
 constexpr CmTile kCmTiles[] = {
-    {"128x128x32", 128, 128, kSliceK, 2, 4, 1.00},
-    {"128x64x32", 128, 64, kSliceK, 2, 2, 0.85},
-    {"64x64x32", 64, 64, kSliceK, 2, 2, 0.60},
+    {"128x128x32/2x4", 128, 128, kSliceK, 2, 4, 2, 1.00},
+    {"128x64x32/2x2", 128, 64, kSliceK, 2, 2, 2, 0.85},
+    {"64x64x32/2x2", 64, 64, kSliceK, 2, 2, 2, 0.60},
+    {"256x128x32/4x2s1", 256, 128, kSliceK, 4, 2, 1, 0.0},
+    {"128x256x32/2x4s1", 128, 256, kSliceK, 2, 4, 1, 0.0},
+    {"128x128x64/2x4s1", 128, 128, 2 * kSliceK, 2, 4, 1, 0.0},
+    {"256x64x32/4x2s1", 256, 64, kSliceK, 4, 2, 1, 0.0},
+    {"64x256x32/1x8s1", 64, 256, kSliceK, 1, 8, 1, 0.0},
 };
 
 enum SpecCoopmat : uint32_t {
     kSpecBM = 101, kSpecBN = 102, kSpecBK = 103, kSpecWarpsM = 104, kSpecWarpsN = 105,
     kSpecCmM = 106, kSpecCmN = 107, kSpecCmK = 108, kSpecEmuLanes = 109,
-    kSpecMaskMode = 110, kSpecVecA = 112, kSpecVecB = 113, kSpecVecOut = 114,
+    kSpecMaskMode = 110, kSpecVecA = 112, kSpecVecB = 113, kSpecVecOut = 114, kSpecNbuf = 115,
 };
 
 // VKCONV_COOPMAT_EMULATE=1 (tests only): run fp16 problems through the CM_EMULATE build of the
@@ -118,6 +126,7 @@ std::string tileWhyNot(const ContextImpl& ctx, const ConvDesc& d, const CmTile& 
     if (aWords % threads || bWords % threads) return "staging does not divide among the invocations";
     if (d.inputLayout == TensorLayout::NCHW && threads % (t.bm / 8)) return "NCHW staging does not divide";
     if (t.wm() % cm.m || t.wn() % cm.n || t.bk % cm.k) return "cooperative-matrix size does not tile it";
+    if (d.channelsPerGroup() % t.bk) return "C/groups is not a multiple of its " + std::to_string(t.bk) + "-value slice";
     bool nhwc = d.inputLayout == TensorLayout::NHWC;
     if (t.sharedBytes(nhwc) > caps.maxSharedMemory)
         return "needs " + std::to_string(t.sharedBytes(nhwc)) + " bytes of shared memory, the device has " +
@@ -193,6 +202,7 @@ private:
         key.spec.push_back({kSpecVecA, vec && vecA_ ? 1u : 0u});
         key.spec.push_back({kSpecVecB, vec && vecB_ ? 1u : 0u});
         key.spec.push_back({kSpecVecOut, vec && vecOut_ ? 1u : 0u});
+        key.spec.push_back({kSpecNbuf, tile_.nbuf});
         if (emulated(desc_.dtype)) key.spec.push_back({kSpecEmuLanes, sg_.size});
         key.pushConstantBytes = sizeof(ConvPushConstants);
         key.bindings = kConvBindings;
@@ -273,21 +283,21 @@ std::unique_ptr<AlgorithmInstance> coopmatInstantiate(ContextImpl& ctx, const Co
     return std::make_unique<CoopmatInstance>(ctx, d, *cm, *tile, sg);
 }
 
-// One problem per tile config x 16-bit dtype x (NHWC/KRSC: the 16-byte paths; NCHW/KCRS: the
+// Every tile forced in turn x 16-bit dtype x (NHWC/KRSC: the 16-byte paths; NCHW/KCRS: the
 // element-wise staging paths).
 std::vector<std::pair<ConvDesc, PlanOptions>> coopmatVariants(const ContextImpl&) {
     std::vector<std::pair<ConvDesc, PlanOptions>> v;
-    // Shapes that make chooseTile() pick each config in turn: {batch, H = W, K}.
-    struct Shape { int64_t n, hw, k; };
-    const Shape shapes[] = {{8, 56, 256}, {8, 56, 64}, {1, 14, 64}};
     for (DType t : {DType::F16, DType::BF16})
         for (bool nhwc : {true, false})
-            for (const auto& sh : shapes) {
+            for (const auto& tile : kCmTiles) {
                 ConvDesc d;
-                d.n = sh.n; d.c = 64; d.h = d.w = sh.hw; d.k = sh.k; d.r = d.s = 3; d.pad(1, 1); d.dtype = t;
+                d.n = 8; d.c = 64; d.h = d.w = 56; d.k = 256; d.r = d.s = 3; d.pad(1, 1); d.dtype = t;
                 d.inputLayout = d.outputLayout = nhwc ? TensorLayout::NHWC : TensorLayout::NCHW;
                 d.filterLayout = nhwc ? FilterLayout::KRSC : FilterLayout::KCRS;
-                v.push_back({d, PlanOptions{"implicit_gemm_coopmat", 0}});
+                PlanOptions o;
+                o.algorithm = "implicit_gemm_coopmat";
+                o.tile = tile.name;
+                v.push_back({d, o});
             }
     return v;
 }

@@ -95,6 +95,22 @@ static AmdArch amdArchitecture(uint32_t vendorId, uint32_t deviceId, const std::
     return AmdArch::GCN;
 }
 
+// SMs (NVIDIA) or CUs (AMD) from the vendor property structs; reading them needs the extension
+// to be supported, not enabled.
+static uint32_t computeUnitCount(const InstanceTable& it, VkPhysicalDevice pd) {
+    auto ext = deviceExtensions(it, pd);
+    auto has = [&](const char* n) { return std::find(ext.begin(), ext.end(), n) != ext.end(); };
+    VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+    VkPhysicalDeviceShaderSMBuiltinsPropertiesNV nv{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV};
+    VkPhysicalDeviceShaderCorePropertiesAMD amd{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CORE_PROPERTIES_AMD};
+    if (has(VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME)) p2.pNext = &nv;
+    else if (has(VK_AMD_SHADER_CORE_PROPERTIES_EXTENSION_NAME)) p2.pNext = &amd;
+    else return 0;
+    it.getPhysicalDeviceProperties2(pd, &p2);
+    if (p2.pNext == &nv) return nv.shaderSMCount;
+    return amd.shaderEngineCount * amd.shaderArraysPerEngineCount * amd.computeUnitsPerShaderArray;
+}
+
 DeviceCaps queryDeviceCaps(const InstanceTable& it, VkPhysicalDevice pd, uint32_t queueFamily,
                            const EnabledDeviceFeatures& en) {
     DeviceCaps c;
@@ -106,6 +122,7 @@ DeviceCaps queryDeviceCaps(const InstanceTable& it, VkPhysicalDevice pd, uint32_
     it.getPhysicalDeviceProperties2(pd, &p2);
     const auto& p = p2.properties;
     c.vendorId = p.vendorID;
+    c.computeUnits = computeUnitCount(it, pd);
     c.deviceId = p.deviceID;
     c.deviceName = p.deviceName;
     c.driverName = p12.driverName;

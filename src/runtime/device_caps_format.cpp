@@ -99,6 +99,7 @@ std::string DeviceCaps::toText() const {
       << "; compute can require a size: " << (subgroupSizeControl ? "yes" : "no")
       << ", full subgroups: " << (computeFullSubgroups ? "yes" : "no") << ")\n"
       << "shared memory       : " << maxSharedMemory << " bytes per workgroup\n"
+      << "compute units       : " << (computeUnits ? std::to_string(computeUnits) : std::string("not reported")) << "\n"
       << "workgroup           : " << maxWorkgroupInvocations << " invocations, size " << maxWorkgroupSize[0] << "x"
       << maxWorkgroupSize[1] << "x" << maxWorkgroupSize[2] << ", count " << maxWorkgroupCount[0] << "x"
       << maxWorkgroupCount[1] << "x" << maxWorkgroupCount[2] << "\n"
@@ -131,7 +132,7 @@ std::string DeviceCaps::toJson() const {
     j.field("subgroup_size", subgroupSize);
     j.key("subgroup_sizes").beginArray().value(minSubgroupSize).value(maxSubgroupSize).endArray();
     j.field("subgroup_size_control", subgroupSizeControl).field("compute_full_subgroups", computeFullSubgroups);
-    j.field("max_shared_memory", maxSharedMemory).field("max_workgroup_invocations", maxWorkgroupInvocations);
+    j.field("compute_units", computeUnits).field("max_shared_memory", maxSharedMemory).field("max_workgroup_invocations", maxWorkgroupInvocations);
     j.field("max_storage_buffer_range", maxStorageBufferRange);
     j.field("shader_float16", shaderFloat16).field("storage_buffer_16bit", storageBuffer16BitAccess);
     j.field("shader_int8", shaderInt8).field("storage_buffer_8bit", storageBuffer8BitAccess);
