@@ -226,14 +226,22 @@ std::string coopmatWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanO
         return "fp32 storage is the scalar kernels' job (the matrix units would round the operands to 16 bits)";
     if (!shaders::find(shaderName(d.dtype))) {
         if (d.dtype == DType::BF16)
-            return "bf16 needs a bf16 cooperative-matrix shader, which this build lacks (its shader compiler has no "
-                   "GL_EXT_bfloat16)";
+            return "bf16 needs a bf16 cooperative-matrix shader, which this build lacks (no shader compiler with "
+                   "GL_EXT_bfloat16 at configure time; on Debian 12 scripts/setup.sh fetches one)";
         return "this build has no cooperative-matrix shaders (its shader compiler lacks GL_KHR_cooperative_matrix)";
     }
     const bool emu = emulated(d.dtype);
     if (!caps.cooperativeMatrix && !emu) return "the device has no VK_KHR_cooperative_matrix (or it is not enabled)";
     if (d.dtype == DType::F16 && !caps.shaderFloat16) return "needs shaderFloat16";
-    if (d.dtype == DType::BF16 && !caps.bfloat16CooperativeMatrix) return "needs shaderBFloat16CooperativeMatrix";
+    if (d.dtype == DType::BF16 && !caps.bfloat16CooperativeMatrix && !emu) {
+        // An adopted device may have them without the application having enabled them.
+        if (!ctx.ownsDevice && chooseFeatures(ctx.it, ctx.physicalDevice).bfloat16CooperativeMatrix)
+            return "bf16 needs VK_KHR_shader_bfloat16 with shaderBFloat16Type and shaderBFloat16CooperativeMatrix, which "
+                   "the device has but the application did not enable (ContextAdoptInfo::enabledDeviceExtensions / "
+                   "enabledFeatures)";
+        return "bf16 needs VK_KHR_shader_bfloat16 with shaderBFloat16Type and shaderBFloat16CooperativeMatrix, which "
+               "the device does not have";
+    }
     if (!caps.storageBuffer16BitAccess) return "needs storageBuffer16BitAccess";
     if (!caps.vulkanMemoryModel && !emu) return "needs vulkanMemoryModel (cooperative-matrix shaders use the Vulkan memory model)";
     const CoopMatConfig* cm = pickConfig(caps, d.dtype);
