@@ -1,18 +1,28 @@
-# vkconv_add_shader(NAME <variant> SOURCE <file.comp> [DEFINES A=1 ...] [REQUIRES COOPMAT|BF16_TYPE ...])
+# vkconv_add_shader(NAME <variant> SOURCE <file.comp> [DEFINES A=1 ...] [REQUIRES COOPMAT|BF16_COOPMAT ...] [TRY])
 # compiles one SPIR-V variant at build time, validates it with spirv-val and queues it for
 # embedding.  SPIR-V 1.5 (Vulkan 1.2 environment): local_size_x_id then uses the WorkgroupSize
 # spec constant rather than 1.6's LocalSizeId, which would need maintenance4 enabled on adopted
 # devices.  Variants whose REQUIRES the compiler lacks are skipped (said at configure time).
+# REQUIRES BF16_COOPMAT variants are compiled and validated by the toolchain that passed the bf16
+# probe (VkconvToolchain.cmake: VKCONV_BF16_GLSLANG / VKCONV_BF16_SPIRV_VAL, maybe Debian forky's).
+# TRY: compile and validate the variant once at configure time and skip it (with a warning) if
+# that fails, so that an optional variant never breaks the build of the ones sharing its source.
 set_property(GLOBAL PROPERTY VKCONV_SHADER_NAMES "")
 set_property(GLOBAL PROPERTY VKCONV_SHADER_SPVS "")
 file(GLOB VKCONV_SHADER_INCLUDES CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/shaders/include/*.glsl")
 
 function(vkconv_add_shader)
-  cmake_parse_arguments(A "" "NAME;SOURCE" "DEFINES;REQUIRES" ${ARGN})
+  cmake_parse_arguments(A "TRY" "NAME;SOURCE" "DEFINES;REQUIRES" ${ARGN})
+  set(_glslang ${GLSLANG_VALIDATOR})
+  set(_val ${SPIRV_VAL})
   foreach(req ${A_REQUIRES})
     if(NOT VKCONV_HAVE_${req})
       message(STATUS "vkconv: skipping shader ${A_NAME} (compiler lacks ${req})")
       return()
+    endif()
+    if(req STREQUAL "BF16_COOPMAT")
+      set(_glslang ${VKCONV_BF16_GLSLANG})
+      set(_val ${VKCONV_BF16_SPIRV_VAL})
     endif()
   endforeach()
   set(_src "${CMAKE_SOURCE_DIR}/shaders/${A_SOURCE}")
@@ -21,10 +31,22 @@ function(vkconv_add_shader)
   foreach(d ${A_DEFINES})
     list(APPEND _defs "-D${d}")
   endforeach()
+  set(_compile ${_glslang} -V --target-env vulkan1.2 --quiet -I${CMAKE_SOURCE_DIR}/shaders/include ${_defs} "${_src}")
+  if(A_TRY)
+    set(_probe "${CMAKE_BINARY_DIR}/probes/${A_NAME}.spv")
+    execute_process(COMMAND ${_compile} -o "${_probe}" RESULT_VARIABLE _r OUTPUT_VARIABLE _out ERROR_VARIABLE _out)
+    if(_r EQUAL 0)
+      execute_process(COMMAND ${_val} --target-env vulkan1.2 "${_probe}" RESULT_VARIABLE _r OUTPUT_VARIABLE _out ERROR_VARIABLE _out)
+    endif()
+    if(NOT _r EQUAL 0)
+      message(WARNING "vkconv: skipping shader ${A_NAME}: it does not compile or validate with ${_glslang}:\n${_out}")
+      return()
+    endif()
+  endif()
   add_custom_command(
     OUTPUT "${_spv}"
-    COMMAND ${GLSLANG_VALIDATOR} -V --target-env vulkan1.2 --quiet -I${CMAKE_SOURCE_DIR}/shaders/include ${_defs} "${_src}" -o "${_spv}"
-    COMMAND ${SPIRV_VAL} --target-env vulkan1.2 "${_spv}"
+    COMMAND ${_compile} -o "${_spv}"
+    COMMAND ${_val} --target-env vulkan1.2 "${_spv}"
     DEPENDS "${_src}" ${VKCONV_SHADER_INCLUDES}
     COMMENT "glslang + spirv-val: ${A_NAME}"
     VERBATIM)

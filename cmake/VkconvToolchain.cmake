@@ -24,16 +24,29 @@ if(NOT VKCONV_VOLK_DIR)
   message(FATAL_ERROR "volk (volk.c/volk.h) not found: install libvulkan-volk-dev / volk, or run scripts/setup.sh")
 endif()
 
-execute_process(COMMAND ${GLSLANG_VALIDATOR} --version OUTPUT_VARIABLE _gv OUTPUT_STRIP_TRAILING_WHITESPACE)
-string(REGEX MATCH "Glslang Version: [^\n]*" VKCONV_SHADER_COMPILER "${_gv}")
-string(REPLACE "Glslang Version: " "glslang " VKCONV_SHADER_COMPILER "${VKCONV_SHADER_COMPILER}")
+function(_vkconv_compiler_name var glslang)
+  execute_process(COMMAND ${glslang} --version OUTPUT_VARIABLE _gv OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+  string(REGEX MATCH "Glslang Version: [^\n]*" _name "${_gv}")
+  string(REPLACE "Glslang Version: " "glslang " _name "${_name}")
+  set(${var} "${_name}" PARENT_SCOPE)
+endfunction()
+_vkconv_compiler_name(VKCONV_SHADER_COMPILER ${GLSLANG_VALIDATOR})
 
-# Feature probes: compile a tiny shader using the extension.
+# Feature probes: compile a tiny shader using the extension and validate it, with the main
+# glslang + spirv-val unless GLSLANG / SPIRV_VAL name another toolchain.
 function(_vkconv_probe var source)
+  cmake_parse_arguments(A "" "GLSLANG;SPIRV_VAL" "" ${ARGN})
+  if(NOT A_GLSLANG)
+    set(A_GLSLANG ${GLSLANG_VALIDATOR})
+    set(A_SPIRV_VAL ${SPIRV_VAL})
+  endif()
   set(_f "${CMAKE_BINARY_DIR}/probes/${var}.comp")
   file(WRITE "${_f}" "${source}")
-  execute_process(COMMAND ${GLSLANG_VALIDATOR} -V --target-env vulkan1.2 "${_f}" -o "${_f}.spv"
+  execute_process(COMMAND ${A_GLSLANG} -V --target-env vulkan1.2 "${_f}" -o "${_f}.spv"
                   RESULT_VARIABLE _r OUTPUT_QUIET ERROR_QUIET)
+  if(_r EQUAL 0)
+    execute_process(COMMAND ${A_SPIRV_VAL} --target-env vulkan1.2 "${_f}.spv" RESULT_VARIABLE _r OUTPUT_QUIET ERROR_QUIET)
+  endif()
   if(_r EQUAL 0)
     set(${var} ON PARENT_SCOPE)
   else()
@@ -48,12 +61,49 @@ layout(local_size_x=32) in; layout(binding=0) buffer B { float16_t d[]; };
 void main(){ coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseA> a;
 coopMatLoad(a, d, 0, 16, gl_CooperativeMatrixLayoutRowMajor); coopMatStore(a, d, 0, 16, gl_CooperativeMatrixLayoutRowMajor); }
 ")
-_vkconv_probe(VKCONV_HAVE_BF16_TYPE "#version 460
+
+# bf16 cooperative matrices (GL_EXT_bfloat16 -> SPV_KHR_bfloat16; glslang >= 15.3 and a spirv-val
+# that knows the extension).  The main toolchain where it can; else Debian forky's, which
+# scripts/setup.sh puts in ${VKCONV_TOOLCHAIN}/forky on Debian 12 (Debian 13's glslang 15.2 cannot).
+# The bf16 variants (REQUIRES BF16_COOPMAT) are compiled and validated by the toolchain that passed:
+# VKCONV_BF16_GLSLANG / VKCONV_BF16_SPIRV_VAL.  Where none does, bf16 stays on the emulated kernels.
+set(_bf16_probe "#version 460
+#extension GL_KHR_cooperative_matrix : require
+#extension GL_KHR_memory_scope_semantics : require
 #extension GL_EXT_bfloat16 : require
-layout(local_size_x=1) in; layout(binding=0) buffer B { bfloat16_t d[]; };
-void main(){ d[0] = bfloat16_t(float(d[1]) * 2.0); }
+layout(local_size_x=32) in; layout(binding=0) buffer B { bfloat16_t d[]; };
+void main(){ coopmat<bfloat16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseA> a;
+coopMatLoad(a, d, 0, 16, gl_CooperativeMatrixLayoutRowMajor); coopMatStore(a, d, 0, 16, gl_CooperativeMatrixLayoutRowMajor); }
 ")
+set(VKCONV_BF16_GLSLANG "")
+set(VKCONV_BF16_SPIRV_VAL "")
+set(VKCONV_BF16_SHADER_COMPILER "")
+_vkconv_probe(VKCONV_HAVE_BF16_COOPMAT "${_bf16_probe}")
+if(VKCONV_HAVE_BF16_COOPMAT)
+  set(VKCONV_BF16_GLSLANG ${GLSLANG_VALIDATOR})
+  set(VKCONV_BF16_SPIRV_VAL ${SPIRV_VAL})
+  set(VKCONV_BF16_SHADER_COMPILER "${VKCONV_SHADER_COMPILER}")
+elseif(EXISTS "${VKCONV_TOOLCHAIN}/forky/bin/glslangValidator" AND EXISTS "${VKCONV_TOOLCHAIN}/forky/bin/spirv-val")
+  _vkconv_probe(VKCONV_HAVE_BF16_COOPMAT "${_bf16_probe}"
+                GLSLANG "${VKCONV_TOOLCHAIN}/forky/bin/glslangValidator" SPIRV_VAL "${VKCONV_TOOLCHAIN}/forky/bin/spirv-val")
+  if(VKCONV_HAVE_BF16_COOPMAT)
+    set(VKCONV_BF16_GLSLANG "${VKCONV_TOOLCHAIN}/forky/bin/glslangValidator")
+    set(VKCONV_BF16_SPIRV_VAL "${VKCONV_TOOLCHAIN}/forky/bin/spirv-val")
+    _vkconv_compiler_name(VKCONV_BF16_SHADER_COMPILER ${VKCONV_BF16_GLSLANG})
+    # What the library reports as its shader compiler names both.
+    string(APPEND VKCONV_SHADER_COMPILER " + ${VKCONV_BF16_SHADER_COMPILER} (bf16)")
+  endif()
+endif()
+if(NOT VKCONV_HAVE_COOPMAT)
+  set(VKCONV_HAVE_BF16_COOPMAT OFF)  # no cooperative-matrix kernels at all
+endif()
+
 message(STATUS "vkconv: shader compiler ${VKCONV_SHADER_COMPILER} (${GLSLANG_VALIDATOR})")
 message(STATUS "vkconv: Vulkan headers 1.x.${VKCONV_VK_HEADER_VERSION} in ${VKCONV_VULKAN_INCLUDE}; volk in ${VKCONV_VOLK_DIR}")
-message(STATUS "vkconv: cooperative-matrix kernels: ${VKCONV_HAVE_COOPMAT}; native bfloat16 shader type: ${VKCONV_HAVE_BF16_TYPE}"
-               " (bf16 is emulated through 16-bit integers where OFF)")
+message(STATUS "vkconv: cooperative-matrix kernels: ${VKCONV_HAVE_COOPMAT}")
+if(VKCONV_HAVE_BF16_COOPMAT)
+  message(STATUS "vkconv: bf16 cooperative-matrix kernels: ON (${VKCONV_BF16_GLSLANG} + ${VKCONV_BF16_SPIRV_VAL})")
+else()
+  message(STATUS "vkconv: bf16 cooperative-matrix kernels: OFF (no glslang here compiles GL_EXT_bfloat16 cooperative "
+                 "matrices; on Debian 12 scripts/setup.sh fetches one into ${VKCONV_TOOLCHAIN}/forky): bf16 is emulated")
+endif()

@@ -6,6 +6,9 @@
 # Vulkan headers and volk unpacked into a private prefix ($VKCONV_TOOLCHAIN, default
 # build/_toolchain) whose binaries run through Debian 13's own dynamic loader.  Debian 12's
 # glslang 12 cannot compile GL_KHR_cooperative_matrix, and its headers predate it.
+# Optionally also Debian forky's (testing) glslang + spirv-tools in $VKCONV_TOOLCHAIN/forky, for
+# the bf16 cooperative-matrix shaders (GL_EXT_bfloat16, which Debian 13's glslang 15.2 lacks);
+# when that fails, setup still succeeds and bf16 stays on its emulated path.
 # Newer distributions (Debian 13+, Ubuntu 24.04+, Arch, Fedora): the system packages.
 #
 # Idempotent: a second run only checks and returns (well under a second).
@@ -48,6 +51,7 @@ setup_bookworm() {
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends -t bookworm-backports mesa-vulkan-drivers >/dev/null
   fi
   setup_trixie_prefix
+  setup_forky_prefix
 }
 
 # Debian 13's shader toolchain + headers in a private prefix.  Its binaries need glibc 2.38+
@@ -74,6 +78,77 @@ setup_trixie_prefix() {
   "$prefix/bin/glslangValidator" --version >/dev/null
   rm -rf "$st/lists" "$st/cache"
   touch "$stamp"
+}
+
+# Optional: Debian forky's (testing) glslang-tools + spirv-tools in $prefix/forky, run through
+# forky's own ld.so like the trixie prefix.  Only the bf16 cooperative-matrix shaders use it
+# (GL_EXT_bfloat16 / SPV_KHR_bfloat16: glslang 15.2 and spirv-val 2025.1 reject them); CMake
+# probes it and uses it only where the main compiler cannot.  Testing moves, so nothing here may
+# fail setup: a failed attempt is remembered in $fp/.unavailable (re-runs stay instant) and
+# only means bf16 keeps its emulated path.  Delete that file to retry; VKCONV_FORKY=0 skips this.
+setup_forky_prefix() {
+  local fp=$prefix/forky
+  [ -f "$fp/.complete-v1" ] && return 0
+  local skip="bf16 cooperative-matrix shaders will not be built (bf16 stays emulated)"
+  if [ "${VKCONV_FORKY:-1}" = 0 ]; then log "VKCONV_FORKY=0: no forky glslang; $skip"; return 0; fi
+  if [ -f "$fp/.unavailable" ]; then
+    log "forky glslang unavailable ($(cat "$fp/.unavailable")); $skip; rm $fp/.unavailable to retry"
+    return 0
+  fi
+  log "fetching Debian forky's glslang/spirv-tools into $fp (bf16 cooperative-matrix shaders)"
+  local rc=0
+  set +e
+  (set -euo pipefail; fetch_forky_prefix "$fp")
+  rc=$?
+  set -e
+  if [ "$rc" != 0 ]; then
+    local why; why=$(cat "$fp/.step" 2>/dev/null || echo "exit $rc")
+    rm -rf "$fp"; mkdir -p "$fp"; echo "$why failed" > "$fp/.unavailable"
+    log "forky glslang: $why failed; $skip"
+    return 0
+  fi
+  log "forky toolchain: $(paste -sd, "$fp/VERSIONS" | sed 's/,/, /g')"
+  touch "$fp/.complete-v1"
+}
+
+fetch_forky_prefix() {  # fetch_forky_prefix DIR (runs in a subshell under set -e; $DIR/.step says where it stopped)
+  local fp=$1 st=$1/apt
+  rm -rf "$fp"; mkdir -p "$st/etc/sources.list.d" "$st/etc/preferences.d" "$st/lists/partial" "$st/cache/archives/partial" "$st/debs" "$fp/root" "$fp/bin"
+  : > "$st/status"
+  echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian forky main" > "$st/etc/sources.list"
+  local o=(-o "Dir::Etc=$st/etc" -o "Dir::State=$st" -o "Dir::State::Lists=$st/lists" -o "Dir::Cache=$st/cache"
+           -o "Dir::State::status=$st/status" -o APT::Architecture=amd64 -o APT::Architectures=amd64
+           -o APT::Sandbox::User=root -o Acquire::http::Timeout=30 -o Acquire::Retries=1)
+  echo "apt-get update (forky)" > "$fp/.step"
+  apt-get "${o[@]}" update -qq --error-on=any
+  # glslang is linked statically today; take its glslang/SPIRV-Tools libraries too should that change.
+  local pk=(glslang-tools spirv-tools libc6 libstdc++6 libgcc-s1)
+  pk+=($(apt-cache "${o[@]}" depends glslang-tools spirv-tools | awk '$1 == "Depends:" {print $2}' |
+         grep -Ei '^lib(glslang|spirv)' | sort -u || true))
+  echo "downloading ${pk[*]}" > "$fp/.step"
+  (cd "$st/debs" && apt-get "${o[@]}" download -qq "${pk[@]}")
+  echo "unpacking the forky packages" > "$fp/.step"
+  local f; for f in "$st/debs"/*.deb; do
+    dpkg-deb -x "$f" "$fp/root"
+    dpkg-deb -W --showformat='${Package} ${Version}\n' "$f" >> "$fp/VERSIONS"
+  done
+  local lib=$fp/root/usr/lib/x86_64-linux-gnu t
+  for t in glslangValidator spirv-val spirv-opt spirv-dis; do
+    printf '#!/bin/sh\nexec "%s/ld-linux-x86-64.so.2" --library-path "%s" "%s/root/usr/bin/%s" "$@"\n' "$lib" "$lib" "$fp" "$t" > "$fp/bin/$t"
+    chmod +x "$fp/bin/$t"
+  done
+  echo "running forky's glslangValidator/spirv-val" > "$fp/.step"
+  "$fp/bin/glslangValidator" --version >/dev/null
+  "$fp/bin/spirv-val" --version >/dev/null
+  # The same check as CMake's: a bf16 cooperative-matrix shader compiles and validates.
+  echo "compiling a bf16 cooperative-matrix shader with forky's glslang" > "$fp/.step"
+  printf '%s\n' '#version 460' '#extension GL_KHR_cooperative_matrix : require' '#extension GL_KHR_memory_scope_semantics : require' \
+    '#extension GL_EXT_bfloat16 : require' 'layout(local_size_x=32) in; layout(binding=0) buffer B { bfloat16_t d[]; };' \
+    'void main(){ coopmat<bfloat16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseA> a; coopMatLoad(a, d, 0, 16, gl_CooperativeMatrixLayoutRowMajor); coopMatStore(a, d, 0, 16, gl_CooperativeMatrixLayoutRowMajor); }' \
+    > "$st/probe.comp"
+  "$fp/bin/glslangValidator" -V --target-env vulkan1.2 --quiet "$st/probe.comp" -o "$st/probe.spv" >/dev/null
+  "$fp/bin/spirv-val" --target-env vulkan1.2 "$st/probe.spv"
+  rm -rf "$st" "$fp/.step"
 }
 
 setup_apt_new() {  # Debian 13+, Ubuntu 24.04+

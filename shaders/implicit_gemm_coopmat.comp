@@ -24,7 +24,7 @@
 // Loops over register / cooperative-matrix arrays must unroll fully (on NVIDIA a loop left
 // rolled demotes the arrays to local memory).
 #extension GL_EXT_control_flow_attributes : require
-// CM_EMULATE (a test-only variant, fp16 only): the three cooperative-matrix operations are
+// CM_EMULATE (test-only variants): the three cooperative-matrix operations are
 // replaced by plain arithmetic on the same shared-memory words with the same offset / stride /
 // layout conventions, so devices without matrix units (lavapipe in CI) execute every staging,
 // padding and epilogue path of this kernel.  The shipped variants never define it.
@@ -35,8 +35,10 @@
 #extension GL_KHR_shader_subgroup_basic : require
 #if defined(DTYPE_F16)
 #extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
-#elif defined(DTYPE_BF16) && !defined(CM_EMULATE)
+#elif defined(DTYPE_BF16)
+#if !defined(CM_EMULATE)
 #extension GL_EXT_bfloat16 : require
+#endif
 #else
 #error "implicit_gemm_coopmat: define DTYPE_F16 or DTYPE_BF16 (fp32 is the scalar kernels' job)"
 #endif
@@ -116,8 +118,13 @@ const uint EPL = CM_M * CM_N / EMU_LANES;             // accumulator elements pe
 // stride in 16-byte words, elements 16-bit.
 float cmElem(uint base, uint stride, bool colMajor, uint r, uint c) {
     uint h = base * 8u + (colMajor ? c * stride * 8u + r : r * stride * 8u + c);
-    vec2 p = unpackHalf2x16(smem[h >> 3][(h >> 1) & 3u]);
+    uint w = smem[h >> 3][(h >> 1) & 3u];
+#if defined(DTYPE_F16)
+    vec2 p = unpackHalf2x16(w);
     return (h & 1u) == 0u ? p.x : p.y;
+#else
+    return uintBitsToFloat((h & 1u) == 0u ? w << 16 : w & 0xFFFF0000u);  // bf16: the top half of an fp32
+#endif
 }
 #endif
 

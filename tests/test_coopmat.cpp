@@ -3,6 +3,7 @@
 // of them (few channels).  Where the device has no usable cooperative matrix (lavapipe, RDNA1/2)
 // the coopmat cases skip with the algorithm's reason and "auto" checks the fallback.  Every test
 // name contains "coopmat" (--gtest_filter='*coopmat*').
+#include <cstdlib>
 #include <tuple>
 
 #include "environment.hpp"
@@ -88,7 +89,16 @@ std::vector<CmCase> makeCmCases() {
     // What the router must not send to the matrix units.
     add("declines_c48", [](ConvDesc& d) { d.c = 48; });
     add("declines_f32", [](ConvDesc& d) { d.dtype = DType::F32; });
+    // bf16 operands (VK_KHR_shader_bfloat16 cooperative matrices; emulated with VKCONV_COOPMAT_EMULATE):
+    // the 16-byte and the element-wise staging and output paths.
     add("bf16", [](ConvDesc& d) { d.dtype = DType::BF16, d.hasBias = true; });
+    add("bf16_k20_res_silu", [](ConvDesc& d) {
+        d.dtype = DType::BF16, d.k = 20, d.hasBias = d.hasResidual = true, d.activation = Activation::Silu;
+    });
+    add("bf16_nchw_kcrs_stride2", [](ConvDesc& d) {
+        d.dtype = DType::BF16, d.inputLayout = d.outputLayout = TensorLayout::NCHW, d.filterLayout = FilterLayout::KCRS;
+        d.c = 64, d.k = 48, d.h = d.w = 17, d.strideH = d.strideW = 2, d.hasResidual = true;
+    });
     return v;
 }
 
@@ -151,7 +161,7 @@ TEST_P(CoopmatTiles, MatchesReference) {
 static std::vector<int> tileCases() {
     std::vector<int> v;
     for (const char* name : {"base", "k20_no_vec_out", "stem7x7_s2", "grouped2", "many_tiles", "layout_nchw_nchw_kcrs",
-                             "layout_nchw_nhwc_krsc", "layout_nhwc_nchw_kcrs", "nchw_many_tiles"})
+                             "layout_nchw_nhwc_krsc", "layout_nhwc_nchw_kcrs", "nchw_many_tiles", "bf16_nchw_kcrs_stride2"})
         for (size_t i = 0; i < cmCases().size(); ++i)
             if (cmCases()[i].name == name) v.push_back(int(i));
     return v;
@@ -188,4 +198,30 @@ TEST_F(CoopmatDeclines, coopmat_ReasonsAreGiven) {
     d.dtype = DType::BF16;
     std::cout << "[ info ] bf16: " << (vkconv::whyUnsupported(ctx(), d, kAlgo).empty() ? "accepted" : vkconv::whyUnsupported(ctx(), d, kAlgo))
               << std::endl;
+}
+
+// bf16 on the matrix units needs this build's bf16 shader (a glslang with GL_EXT_bfloat16), the
+// device's VK_KHR_shader_bfloat16 cooperative matrices and a bf16 x bf16 + f32 configuration:
+// where it is declined, the reason names what is missing.
+TEST_F(CoopmatDeclines, coopmat_Bf16ReasonNamesWhatIsMissing) {
+    ConvDesc d = cmBase();
+    d.dtype = DType::BF16;
+    const std::string why = vkconv::whyUnsupported(ctx(), d, kAlgo);
+    const auto& caps = ctx().caps();
+    const char* e = std::getenv("VKCONV_COOPMAT_EMULATE");
+    const bool emulating = e && *e && std::string(e) != "0";
+    std::cout << "[ info ] bf16 cooperative matrices on " << caps.deviceName << ": "
+              << (why.empty() ? (emulating ? "accepted (emulated)" : "accepted") : why) << std::endl;
+    if (why.empty()) {
+        EXPECT_TRUE(emulating || caps.bfloat16CooperativeMatrix);
+        return;
+    }
+    bool named = false;
+    for (const char* what : {"GL_EXT_bfloat16", "VK_KHR_cooperative_matrix", "VK_KHR_shader_bfloat16", "bf16 x bf16",
+                             "storageBuffer16BitAccess", "vulkanMemoryModel"})
+        named = named || why.find(what) != std::string::npos;
+    EXPECT_TRUE(named) << why;
+    if (caps.bfloat16CooperativeMatrix) {
+        EXPECT_EQ(why.find("VK_KHR_shader_bfloat16"), std::string::npos) << why;
+    }
 }

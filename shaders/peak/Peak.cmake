@@ -9,20 +9,9 @@ foreach(c f16 f32)
   string(TOUPPER ${c} C)
   vkconv_add_shader(NAME peak_cm_f16_f16_${c} SOURCE peak/coopmat.comp DEFINES A_F16=1 B_F16=1 C_${C}=1 REQUIRES COOPMAT)
 endforeach()
-# bf16 coopmat needs a glslang newer than the one scripts/setup.sh installs (GL_EXT_bfloat16); the
-# variant is added only when this very shader compiles, so a partial bf16 implementation never
-# breaks the build.
-if(VKCONV_HAVE_COOPMAT AND VKCONV_HAVE_BF16_TYPE)
-  execute_process(COMMAND ${GLSLANG_VALIDATOR} -V --target-env vulkan1.2 -DA_BF16=1 -DB_BF16=1 -DC_F32=1
-                          "${CMAKE_CURRENT_LIST_DIR}/coopmat.comp" -o "${CMAKE_BINARY_DIR}/probes/peak_cm_bf16.spv"
-                  RESULT_VARIABLE _peak_bf16 OUTPUT_QUIET ERROR_QUIET)
-  if(_peak_bf16 EQUAL 0)
-    vkconv_add_shader(NAME peak_cm_bf16_bf16_f32 SOURCE peak/coopmat.comp DEFINES A_BF16=1 B_BF16=1 C_F32=1
-                      REQUIRES COOPMAT BF16_TYPE)
-  else()
-    message(STATUS "vkconv: skipping shader peak_cm_bf16_bf16_f32 (the compiler rejects bf16 cooperative matrices)")
-  endif()
-endif()
+# bf16 needs a glslang with GL_EXT_bfloat16 (VkconvToolchain.cmake: maybe Debian forky's).
+vkconv_add_shader(NAME peak_cm_bf16_bf16_f32 SOURCE peak/coopmat.comp DEFINES A_BF16=1 B_BF16=1 C_F32=1
+                  REQUIRES COOPMAT BF16_COOPMAT TRY)
 foreach(a s8 u8)
   foreach(b s8 u8)
     foreach(c s32 u32)

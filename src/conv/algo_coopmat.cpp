@@ -57,12 +57,16 @@ enum SpecCoopmat : uint32_t {
     kSpecMaskMode = 110, kSpecVecA = 112, kSpecVecB = 113, kSpecVecOut = 114, kSpecNbuf = 115,
 };
 
-// VKCONV_COOPMAT_EMULATE=1 (tests only): run fp16 problems through the CM_EMULATE build of the
-// kernel, which does the matrix products with plain arithmetic, so that devices without
+// VKCONV_COOPMAT_EMULATE=1 (tests only): run fp16 and bf16 problems through the CM_EMULATE build of
+// the kernel, which does the matrix products with plain arithmetic, so that devices without
 // cooperative matrices (lavapipe in CI) execute every staging, padding and epilogue path.
 bool emulated(DType t) {
     const char* e = std::getenv("VKCONV_COOPMAT_EMULATE");
-    return e && *e && std::strcmp(e, "0") != 0 && t == DType::F16;
+    return e && *e && std::strcmp(e, "0") != 0 && t != DType::F32;
+}
+
+VkComponentTypeKHR operandType(DType t) {
+    return t == DType::BF16 ? VK_COMPONENT_TYPE_BFLOAT16_KHR : VK_COMPONENT_TYPE_FLOAT16_KHR;
 }
 
 std::string shaderName(DType t) {
@@ -70,20 +74,17 @@ std::string shaderName(DType t) {
 }
 
 // The 16x16x16 configuration the emulation stands in for.
-const CoopMatConfig& emulatedConfig() {
-    static const CoopMatConfig c = [] {
+const CoopMatConfig& emulatedConfig(DType t) {
+    static const auto make = [](DType u) {
         CoopMatConfig x;
         x.m = x.n = x.k = 16;
-        x.a = x.b = VK_COMPONENT_TYPE_FLOAT16_KHR;
+        x.a = x.b = operandType(u);
         x.c = x.result = VK_COMPONENT_TYPE_FLOAT32_KHR;
         x.scope = VK_SCOPE_SUBGROUP_KHR;
         return x;
-    }();
-    return c;
-}
-
-VkComponentTypeKHR operandType(DType t) {
-    return t == DType::BF16 ? VK_COMPONENT_TYPE_BFLOAT16_KHR : VK_COMPONENT_TYPE_FLOAT16_KHR;
+    };
+    static const CoopMatConfig f16 = make(DType::F16), bf16 = make(DType::BF16);
+    return t == DType::BF16 ? bf16 : f16;
 }
 
 // A subgroup-scope A*B+C configuration with 16-bit operands of the storage type and fp32 C and
@@ -91,7 +92,7 @@ VkComponentTypeKHR operandType(DType t) {
 // slice, in units of the 8-value shared words.  16x16x16 preferred (NVIDIA, RDNA3), then the
 // driver's order (which lists preferred configurations first).
 const CoopMatConfig* pickConfig(const DeviceCaps& caps, DType t) {
-    if (emulated(t)) return &emulatedConfig();
+    if (emulated(t)) return &emulatedConfig(t);
     const CoopMatConfig* best = nullptr;
     for (const auto& c : caps.coopMatConfigs) {
         if (c.scope != VK_SCOPE_SUBGROUP_KHR || c.saturatingAccumulation) continue;
@@ -236,14 +237,22 @@ std::string coopmatWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanO
         return "fp32 storage is the scalar kernels' job (the matrix units would round the operands to 16 bits)";
     if (!shaders::find(shaderName(d.dtype))) {
         if (d.dtype == DType::BF16)
-            return "bf16 needs a bf16 cooperative-matrix shader, which this build lacks (its shader compiler has no "
-                   "GL_EXT_bfloat16)";
+            return "bf16 needs a bf16 cooperative-matrix shader, which this build lacks (no shader compiler with "
+                   "GL_EXT_bfloat16 at configure time; on Debian 12 scripts/setup.sh fetches one)";
         return "this build has no cooperative-matrix shaders (its shader compiler lacks GL_KHR_cooperative_matrix)";
     }
     const bool emu = emulated(d.dtype);
     if (!caps.cooperativeMatrix && !emu) return "the device has no VK_KHR_cooperative_matrix (or it is not enabled)";
     if (d.dtype == DType::F16 && !caps.shaderFloat16) return "needs shaderFloat16";
-    if (d.dtype == DType::BF16 && !caps.bfloat16CooperativeMatrix) return "needs shaderBFloat16CooperativeMatrix";
+    if (d.dtype == DType::BF16 && !caps.bfloat16CooperativeMatrix && !emu) {
+        // An adopted device may have them without the application having enabled them.
+        if (!ctx.ownsDevice && chooseFeatures(ctx.it, ctx.physicalDevice).bfloat16CooperativeMatrix)
+            return "bf16 needs VK_KHR_shader_bfloat16 with shaderBFloat16Type and shaderBFloat16CooperativeMatrix, which "
+                   "the device has but the application did not enable (ContextAdoptInfo::enabledDeviceExtensions / "
+                   "enabledFeatures)";
+        return "bf16 needs VK_KHR_shader_bfloat16 with shaderBFloat16Type and shaderBFloat16CooperativeMatrix, which "
+               "the device does not have";
+    }
     if (!caps.storageBuffer16BitAccess) return "needs storageBuffer16BitAccess";
     if (!caps.vulkanMemoryModel && !emu) return "needs vulkanMemoryModel (cooperative-matrix shaders use the Vulkan memory model)";
     const CoopMatConfig* cm = pickConfig(caps, d.dtype);

@@ -26,11 +26,11 @@ EnabledDeviceFeatures chooseFeatures(const InstanceTable& it, VkPhysicalDevice p
     EnabledDeviceFeatures e;
     auto available = deviceExtensions(it, pd);
     auto has = [&](const char* n) { return std::find(available.begin(), available.end(), n) != available.end(); };
-    // Only what shipped kernels use: VK_KHR_shader_bfloat16 only when the shader compiler could
-    // build native-bf16 kernels (otherwise bf16 is emulated and the extension would be dead weight).
+    // Only what shipped kernels use: VK_KHR_shader_bfloat16 only when this build has the bf16
+    // cooperative-matrix shaders (otherwise bf16 is emulated and the extension would be dead weight).
     std::vector<const char*> wanted = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME, VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME,
                                        VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME};
-#if VKCONV_HAVE_BF16_TYPE
+#if VKCONV_HAVE_BF16_COOPMAT
     wanted.push_back(VK_KHR_SHADER_BFLOAT16_EXTENSION_NAME);
 #endif
     for (const char* ext : wanted)
@@ -60,9 +60,15 @@ EnabledDeviceFeatures chooseFeatures(const InstanceTable& it, VkPhysicalDevice p
     e.subgroupSizeControl = v13.subgroupSizeControl;
     e.computeFullSubgroups = v13.computeFullSubgroups;
     e.cooperativeMatrix = cm.cooperativeMatrix;
-    e.bfloat16Type = bf.shaderBFloat16Type;
-    e.bfloat16CooperativeMatrix = bf.shaderBFloat16CooperativeMatrix;
     e.pipelineExecutableInfo = pe.pipelineExecutableInfo;
+    // The bf16 kernels are cooperative-matrix kernels (shaderBFloat16DotProduct is never used):
+    // both features with cooperative matrices, or the extension is not enabled at all.
+    if (bf.shaderBFloat16Type && bf.shaderBFloat16CooperativeMatrix && e.cooperativeMatrix) {
+        e.bfloat16Type = e.bfloat16CooperativeMatrix = true;
+    } else {
+        auto& x = e.extensions;
+        x.erase(std::remove(x.begin(), x.end(), VK_KHR_SHADER_BFLOAT16_EXTENSION_NAME), x.end());
+    }
     return e;
 }
 
@@ -161,7 +167,7 @@ DeviceCaps queryDeviceCaps(const InstanceTable& it, VkPhysicalDevice pd, uint32_
     c.storageBuffer8BitAccess = en.storageBuffer8BitAccess;
     c.vulkanMemoryModel = en.vulkanMemoryModel;
     c.bfloat16Type = en.bfloat16Type && en.hasExtension(VK_KHR_SHADER_BFLOAT16_EXTENSION_NAME);
-    c.bfloat16CooperativeMatrix = en.bfloat16CooperativeMatrix && c.bfloat16Type;
+    c.bfloat16CooperativeMatrix = en.bfloat16CooperativeMatrix && c.bfloat16Type && en.cooperativeMatrix;
     c.pushDescriptor = en.hasExtension(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
     c.pipelineExecutableInfo = en.pipelineExecutableInfo && en.hasExtension(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
 

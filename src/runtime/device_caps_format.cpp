@@ -106,7 +106,7 @@ std::string DeviceCaps::toText() const {
       << "maxStorageBufferRange: " << maxStorageBufferRange << "\n"
       << "types               : fp16 arithmetic " << shaderFloat16 << ", 16-bit storage " << storageBuffer16BitAccess
       << ", int8 " << shaderInt8 << ", 8-bit storage " << storageBuffer8BitAccess << ", bf16 type " << bfloat16Type
-      << " (bf16 storage is emulated when 0)\n"
+      << ", bf16 coopmat " << bfloat16CooperativeMatrix << " (bf16 runs the emulated kernels when 0)\n"
       << "push descriptors    : " << pushDescriptor << ", pipeline executable info " << pipelineExecutableInfo << "\n"
       << "timestamps          : " << (timestamps ? "yes" : "no") << ", period " << timestampPeriod << " ns, valid bits "
       << timestampValidBits << "\n"
