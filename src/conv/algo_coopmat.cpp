@@ -23,8 +23,9 @@ constexpr uint32_t kSliceK = 32;  // BK of every tile: C/groups must be a multip
 struct CmTile {
     const char* name;
     uint32_t bm, bn, bk, warpsM, warpsN;
-    uint32_t nbuf;  // shared staging buffers: 2 double-buffered, 1 single (two barriers per slice)
-    double speed;   // relative per-workgroup efficiency (0: only when forced)
+    uint32_t nbuf;        // shared staging buffers: 2 double-buffered, 1 single (two barriers per slice)
+    double efficiency;    // relative throughput of one full wave of this tile (H200 sweep)
+    uint32_t resident;    // workgroups resident per compute unit (H200: registers decide)
     uint32_t warps() const { return warpsM * warpsN; }
     uint32_t wm() const { return bm / warpsM; }
     uint32_t wn() const { return bn / warpsN; }
@@ -40,15 +41,20 @@ struct CmTile {
 // Name: BMxBNxBK/WARPS_MxWARPS_N, "s1" for a single staging buffer.  128x128x32/2x4: 8 subgroups
 // of 64x32 (4x2 accumulators of 16x16), 40 KiB of shared memory.  The 64x64-per-subgroup tiles
 // load 8 fragments per 16 matrix products instead of 6 per 8.
+// Efficiencies: aggregate TFLOP/s of each tile forced on the large VGG-16/RetinaNet b32 layers,
+// relative to the best (128x256: ~215 TFLOP/s), from docs/results/h200/coopmat_tiles/.
+// Residency from the registers NVIDIA's driver reports (vkconv-bench --shader-stats on the H200):
+// 158-238 per invocation, so every 256-invocation tile holds an SM alone (65536 registers);
+// 128x64 (181 x 128) fits two, 64x64 (111 x 128) four.
 constexpr CmTile kCmTiles[] = {
-    {"128x128x32/2x4", 128, 128, kSliceK, 2, 4, 2, 1.00},
-    {"128x64x32/2x2", 128, 64, kSliceK, 2, 2, 2, 0.85},
-    {"64x64x32/2x2", 64, 64, kSliceK, 2, 2, 2, 0.60},
-    {"256x128x32/4x2s1", 256, 128, kSliceK, 4, 2, 1, 0.0},
-    {"128x256x32/2x4s1", 128, 256, kSliceK, 2, 4, 1, 0.0},
-    {"128x128x64/2x4s1", 128, 128, 2 * kSliceK, 2, 4, 1, 0.0},
-    {"256x64x32/4x2s1", 256, 64, kSliceK, 4, 2, 1, 0.0},
-    {"64x256x32/1x8s1", 64, 256, kSliceK, 1, 8, 1, 0.0},
+    {"128x128x32/2x4", 128, 128, kSliceK, 2, 4, 2, 0.72, 1},
+    {"128x64x32/2x2", 128, 64, kSliceK, 2, 2, 2, 0.45, 2},
+    {"64x64x32/2x2", 64, 64, kSliceK, 2, 2, 2, 0.47, 4},
+    {"256x128x32/4x2s1", 256, 128, kSliceK, 4, 2, 1, 0.95, 1},
+    {"128x256x32/2x4s1", 128, 256, kSliceK, 2, 4, 1, 1.00, 1},
+    {"128x128x64/2x4s1", 128, 128, 2 * kSliceK, 2, 4, 1, 0.93, 1},
+    {"256x64x32/4x2s1", 256, 64, kSliceK, 4, 2, 1, 0.60, 1},
+    {"64x256x32/1x8s1", 64, 256, kSliceK, 1, 8, 1, 0.68, 1},
 };
 
 enum SpecCoopmat : uint32_t {
@@ -147,9 +153,11 @@ const CmTile* chooseTile(const ContextImpl& ctx, const ConvDesc& d, const CoopMa
         if (!forced.empty() && forced == t.name) return &t;
     const CmTile* best = nullptr;
     double bestScore = -1;
+    // Compute units where the driver reports them; otherwise a mid-size GPU's.
+    const uint32_t units = ctx.caps.computeUnits ? ctx.caps.computeUnits : 64;
     for (const auto& t : kCmTiles) {
         if (!tileWhyNot(ctx, d, t, cm, sg).empty()) continue;
-        double score = tileScore(d, t.bm, t.bn, t.speed);
+        double score = waveTileScore(d, t.bm, t.bn, t.efficiency, double(units * t.resident));
         if (score > bestScore) { bestScore = score; best = &t; }
     }
     return best;

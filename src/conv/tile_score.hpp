@@ -18,4 +18,17 @@ inline double tileScore(const ConvDesc& d, double bm, double bn, double efficien
     return useful * std::min(1.0, tiles / 256.0) * efficiency;
 }
 
+// The same with the grid counted in waves: `slots` workgroups run at once (compute units x
+// workgroups resident per unit), so 133 tiles on 132 slots cost two waves, half of the second
+// idle.  Used where the device reports its compute units.
+inline double waveTileScore(const ConvDesc& d, double bm, double bn, double efficiency, double slots) {
+    double M = double(d.n) * double(d.outH()) * double(d.outW());
+    double Kg = double(d.filtersPerGroup());
+    double tm = std::ceil(M / bm), tn = std::ceil(Kg / bn);
+    double tiles = tm * tn * double(d.groups);
+    double useful = (M * Kg) / (tm * bm * tn * bn);
+    double fill = tiles / (std::ceil(tiles / slots) * slots);
+    return useful * fill * efficiency;
+}
+
 }  // namespace vkconv
