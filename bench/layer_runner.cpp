@@ -21,6 +21,18 @@
 
 namespace vkbench {
 
+namespace {
+// Tensor allocations of 1 MiB and more rounded up to whole 2 MiB, so that the driver can back
+// each with large pages whatever was allocated before (pipelines, earlier layers): a suspect in
+// timings that depended on what ran earlier in the process (docs/perf-notes.md item 8).  Views
+// keep the exact tensor sizes.
+vkconv::Buffer tensorBuffer(vkconv::Context& ctx, int64_t bytes) {
+    constexpr VkDeviceSize kPage = VkDeviceSize(2) << 20;
+    VkDeviceSize b = VkDeviceSize(bytes);
+    return vkconv::Buffer::create(ctx, b >= kPage / 2 ? (b + kPage - 1) / kPage * kPage : b);
+}
+}  // namespace
+
 struct LayerData {
     vkconv::ConvDesc desc;
     HostTensor x, w, bias;
@@ -76,15 +88,15 @@ std::vector<Row> LayerRunner::run(const Shape& shape, int64_t batch, vkconv::DTy
         data.x = randomTensor(dtype, desc.inputElements(), 1);
         data.w = randomTensor(dtype, desc.filterElements(), 2);
         if (desc.hasBias) data.bias = randomTensor(dtype, desc.k, 3);
-        data.input = vkconv::Buffer::create(ctx_, VkDeviceSize(desc.inputBytes()));
+        data.input = tensorBuffer(ctx_, desc.inputBytes());
         data.input.upload(data.x.bytes.data(), data.x.bytes.size());
-        data.filter = vkconv::Buffer::create(ctx_, VkDeviceSize(desc.filterBytes()));
+        data.filter = tensorBuffer(ctx_, desc.filterBytes());
         data.filter.upload(data.w.bytes.data(), data.w.bytes.size());
         if (desc.hasBias) {
             data.biasBuf = vkconv::Buffer::create(ctx_, VkDeviceSize(desc.biasBytes()));
             data.biasBuf.upload(data.bias.bytes.data(), data.bias.bytes.size());
         }
-        data.output = vkconv::Buffer::create(ctx_, VkDeviceSize(desc.outputBytes()));
+        data.output = tensorBuffer(ctx_, desc.outputBytes());
         // The inputs' host copies are kept for --check only.
         if (!opts_.check) {
             data.x = HostTensor{};
@@ -118,13 +130,13 @@ Row LayerRunner::runOne(const std::string& algo, const Row& base, LayerData& dat
         row.config = plan.config();
         vkconv::Buffer workspace;
         vkconv::ConvTensors t;
-        t.input = data.input.view();
-        t.filter = data.filter.view();
+        t.input = data.input.view(0, VkDeviceSize(data.desc.inputBytes()));
+        t.filter = data.filter.view(0, VkDeviceSize(data.desc.filterBytes()));
         if (data.desc.hasBias) t.bias = data.biasBuf.view();
-        t.output = data.output.view();
+        t.output = data.output.view(0, VkDeviceSize(data.desc.outputBytes()));
         if (plan.workspaceSize() > 0) {
-            workspace = vkconv::Buffer::create(ctx_, plan.workspaceSize());
-            t.workspace = workspace.view();
+            workspace = tensorBuffer(ctx_, int64_t(plan.workspaceSize()));
+            t.workspace = workspace.view(0, plan.workspaceSize());
         }
         // All-ones bits are NaN in fp32, fp16 and bf16: outputs the plan never writes fail --check.
         data.output.fill(0xFFFFFFFFu);
