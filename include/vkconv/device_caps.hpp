@@ -35,6 +35,8 @@ struct VKCONV_API DeviceCaps {
     uint32_t subgroupSize = 0, minSubgroupSize = 0, maxSubgroupSize = 0;
     bool subgroupSizeControl = false;     // compute pipelines may require a subgroup size
     bool computeFullSubgroups = false;
+    // A workgroup under a required subgroup size holds at most that size x this many invocations.
+    uint32_t maxComputeWorkgroupSubgroups = 0;
     uint32_t maxSharedMemory = 0, maxWorkgroupInvocations = 0;
     uint32_t maxWorkgroupSize[3]{}, maxWorkgroupCount[3]{};
     uint64_t maxStorageBufferRange = 0;
