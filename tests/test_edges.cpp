@@ -271,3 +271,32 @@ TEST_F(EdgesSubgroup, EverySupportedSize) {
     EXPECT_GT(ran, 0);
     if (!declined.empty()) std::cout << "[ info ] declined subgroup sizes: " << declined << std::endl;
 }
+
+// The non-default tiles (which no heuristic picks on these small shapes) of the algorithms that
+// list them, forced one by one on the edge cases that stress tails, groups, strides and layouts.
+class EdgesTiles : public VkconvTest {};
+
+TEST_F(EdgesTiles, EveryTileOfTheDirectLevels) {
+    const std::pair<const char*, std::vector<std::string>> tiled[] = {
+        {"direct_blocked", {"4x4", "8x4"}},
+        {"direct_tiled", {"8x16x32", "16x16x16", "8x8x64"}},
+    };
+    int ran = 0;
+    for (const char* name : {"tails_c67_k65", "wide_k130", "grouped3_odd", "grouped2_nhwc_krsc", "dilation3_stride2", "stride2x3",
+                             "asym_pad_t3b0l0r2", "kernel_gt_input_rect", "batch3_nhwc_krsc", "layout_bf16_nhwc_nchw_krsc",
+                             "act_leaky_relu_fp16"}) {
+        const auto it = std::find_if(cases().begin(), cases().end(), [&](const EdgeCase& c) { return c.name == name; });
+        ASSERT_TRUE(it != cases().end()) << "no edge case named " << name;
+        for (const auto& [algorithm, tiles] : tiled)
+            for (const auto& tile : tiles) {
+                vkconv::PlanOptions o;
+                o.algorithm = algorithm;
+                o.tile = tile;
+                const auto r = runAndCheck(ctx(), it->desc, o, 5000 + uint64_t(ran), DataMode::Integer);
+                ++ran;
+                EXPECT_TRUE(passed(r)) << "case " << name << " " << algorithm << " tile " << tile;
+                EXPECT_NE(r.config.find(tile), std::string::npos) << r.config;
+            }
+    }
+    EXPECT_GT(ran, 0);
+}
