@@ -300,3 +300,19 @@ TEST_F(EdgesTiles, EveryTileOfTheDirectLevels) {
     }
     EXPECT_GT(ran, 0);
 }
+
+// A filter whose halo and filter chunk exceed shared memory even at one channel per chunk:
+// direct_tiled declines it with the reason (never a failing pipeline), direct_blocked runs it.
+TEST_F(EdgesTiles, DirectTiledDeclinesHaloBeyondSharedMemory) {
+    ConvDesc d;
+    d.c = 2, d.k = 3, d.h = d.w = 40, d.r = d.s = 31, d.pad(15, 15), d.dilationH = 2;
+    const auto why = vkconv::whyUnsupported(ctx(), d, "direct_tiled");
+    if (why.empty()) GTEST_SKIP() << "this device's shared memory holds even this halo (75 KB at tile 16x16x16)";
+    ASSERT_NE(why.find("shared memory"), std::string::npos) << why;
+    vkconv::PlanOptions o;
+    o.algorithm = "direct_tiled";
+    EXPECT_EQ(runAndCheck(ctx(), d, o, 6000).errorCode, vkconv::ErrorCode::Unsupported);
+    o.algorithm = "direct_blocked";
+    EXPECT_TRUE(passed(runAndCheck(ctx(), d, o, 6001, DataMode::Integer)));
+    std::cout << "[ info ] direct_tiled: " << why << std::endl;
+}

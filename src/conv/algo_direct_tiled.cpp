@@ -138,10 +138,11 @@ std::string directTiledWhyNot(const ContextImpl& ctx, const ConvDesc& d, const P
                std::to_string(most);
     Config c = chooseConfig(ctx, d, o.tile);
     if (!c.tile) {
-        const Tile& t = o.tile.empty() ? kTiles[2] : *std::find_if(std::begin(kTiles), std::end(kTiles),
-                                                                    [&](const Tile& x) { return o.tile == x.name; });
-        return "the input halo (" + std::to_string(haloRows(d, t)) + "x" + std::to_string(haloCols(d, t)) + ") and filters of tile " +
-               t.name + " need " + std::to_string(sharedBytes(d, t, 1)) + " bytes of shared memory at one channel per chunk; the device has " +
+        const Tile* t = nullptr;  // the forced tile, else the one needing the least
+        for (auto& x : kTiles)
+            if (o.tile.empty() ? !t || sharedBytes(d, x, 1) < sharedBytes(d, *t, 1) : o.tile == x.name) t = &x;
+        return "the input halo (" + std::to_string(haloRows(d, *t)) + "x" + std::to_string(haloCols(d, *t)) + ") and filters of tile " +
+               t->name + " need " + std::to_string(sharedBytes(d, *t, 1)) + " bytes of shared memory at one channel per chunk; the device has " +
                std::to_string(ctx.caps.maxSharedMemory);
     }
     const Tile& t = *c.tile;
