@@ -271,3 +271,48 @@ TEST_F(EdgesSubgroup, EverySupportedSize) {
     EXPECT_GT(ran, 0);
     if (!declined.empty()) std::cout << "[ info ] declined subgroup sizes: " << declined << std::endl;
 }
+
+// The non-default tiles (which no heuristic picks on these small shapes) of the algorithms that
+// list them, forced one by one on the edge cases that stress tails, groups, strides and layouts.
+class EdgesTiles : public VkconvTest {};
+
+TEST_F(EdgesTiles, EveryTileOfTheDirectLevels) {
+    const std::pair<const char*, std::vector<std::string>> tiled[] = {
+        {"direct_blocked", {"4x4", "8x4"}},
+        {"direct_tiled", {"8x16x32", "16x16x16", "8x8x64"}},
+    };
+    int ran = 0;
+    for (const char* name : {"tails_c67_k65", "wide_k130", "grouped3_odd", "grouped2_nhwc_krsc", "dilation3_stride2", "stride2x3",
+                             "asym_pad_t3b0l0r2", "kernel_gt_input_rect", "batch3_nhwc_krsc", "layout_bf16_nhwc_nchw_krsc",
+                             "act_leaky_relu_fp16"}) {
+        const auto it = std::find_if(cases().begin(), cases().end(), [&](const EdgeCase& c) { return c.name == name; });
+        ASSERT_TRUE(it != cases().end()) << "no edge case named " << name;
+        for (const auto& [algorithm, tiles] : tiled)
+            for (const auto& tile : tiles) {
+                vkconv::PlanOptions o;
+                o.algorithm = algorithm;
+                o.tile = tile;
+                const auto r = runAndCheck(ctx(), it->desc, o, 5000 + uint64_t(ran), DataMode::Integer);
+                ++ran;
+                EXPECT_TRUE(passed(r)) << "case " << name << " " << algorithm << " tile " << tile;
+                EXPECT_NE(r.config.find(tile), std::string::npos) << r.config;
+            }
+    }
+    EXPECT_GT(ran, 0);
+}
+
+// A filter whose halo and filter chunk exceed shared memory even at one channel per chunk:
+// direct_tiled declines it with the reason (never a failing pipeline), direct_blocked runs it.
+TEST_F(EdgesTiles, DirectTiledDeclinesHaloBeyondSharedMemory) {
+    ConvDesc d;
+    d.c = 2, d.k = 3, d.h = d.w = 40, d.r = d.s = 31, d.pad(15, 15), d.dilationH = 2;
+    const auto why = vkconv::whyUnsupported(ctx(), d, "direct_tiled");
+    if (why.empty()) GTEST_SKIP() << "this device's shared memory holds even this halo (75 KB at tile 16x16x16)";
+    ASSERT_NE(why.find("shared memory"), std::string::npos) << why;
+    vkconv::PlanOptions o;
+    o.algorithm = "direct_tiled";
+    EXPECT_EQ(runAndCheck(ctx(), d, o, 6000).errorCode, vkconv::ErrorCode::Unsupported);
+    o.algorithm = "direct_blocked";
+    EXPECT_TRUE(passed(runAndCheck(ctx(), d, o, 6001, DataMode::Integer)));
+    std::cout << "[ info ] direct_tiled: " << why << std::endl;
+}

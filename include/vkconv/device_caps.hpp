@@ -35,6 +35,8 @@ struct VKCONV_API DeviceCaps {
     uint32_t subgroupSize = 0, minSubgroupSize = 0, maxSubgroupSize = 0;
     bool subgroupSizeControl = false;     // compute pipelines may require a subgroup size
     bool computeFullSubgroups = false;
+    // A workgroup under a required subgroup size holds at most that size x this many invocations.
+    uint32_t maxComputeWorkgroupSubgroups = 0;
     uint32_t maxSharedMemory = 0, maxWorkgroupInvocations = 0;
     // Streaming multiprocessors / compute units, where the driver reports them
     // (VK_NV_shader_sm_builtins, VK_AMD_shader_core_properties); 0 when unknown.  The routers

@@ -7,6 +7,12 @@ namespace vkconv {
 std::string directWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::unique_ptr<AlgorithmInstance> directInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::vector<std::pair<ConvDesc, PlanOptions>> directVariants(const ContextImpl&);
+std::string directBlockedWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&);
+std::unique_ptr<AlgorithmInstance> directBlockedInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
+std::vector<std::pair<ConvDesc, PlanOptions>> directBlockedVariants(const ContextImpl&);
+std::string directTiledWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&);
+std::unique_ptr<AlgorithmInstance> directTiledInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
+std::vector<std::pair<ConvDesc, PlanOptions>> directTiledVariants(const ContextImpl&);
 std::string implicitGemmWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::unique_ptr<AlgorithmInstance> implicitGemmInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::unique_ptr<AlgorithmInstance> implicitGemmAnalyticInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
@@ -21,6 +27,10 @@ std::vector<std::pair<ConvDesc, PlanOptions>> coopmatVariants(const ContextImpl&
 const std::vector<Algorithm>& algorithms() {
     static const std::vector<Algorithm> registry = {
         {"direct", "one invocation per output element; every problem (reference)", directWhyNot, directInstantiate, directVariants},
+        {"direct_blocked", "direct with 256-invocation workgroups and 4 filters x 4 columns per invocation in registers; every problem",
+         directBlockedWhyNot, directBlockedInstantiate, directBlockedVariants},
+        {"direct_tiled", "shared-memory tiled direct: input halo + filter chunk staged per channel chunk, 4x4 outputs per invocation",
+         directTiledWhyNot, directTiledInstantiate, directTiledVariants},
         {"implicit_gemm", "tiled implicit GEMM, double-buffered shared memory, register tiles, padding masks",
          implicitGemmWhyNot, implicitGemmInstantiate, implicitGemmVariants},
         {"implicit_gemm_analytic", "implicit_gemm with per-load bounds arithmetic instead of precomputed masks",

@@ -145,6 +145,7 @@ DeviceCaps queryDeviceCaps(const InstanceTable& it, VkPhysicalDevice pd, uint32_
     c.maxSubgroupSize = p13.maxSubgroupSize ? p13.maxSubgroupSize : p11.subgroupSize;
     c.subgroupSizeControl = en.subgroupSizeControl && (p13.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT);
     c.computeFullSubgroups = en.computeFullSubgroups;
+    c.maxComputeWorkgroupSubgroups = p13.maxComputeWorkgroupSubgroups;
     c.subgroupArithmetic = (p11.subgroupSupportedOperations & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) &&
                            (p11.subgroupSupportedStages & VK_SHADER_STAGE_COMPUTE_BIT);
     c.subgroupShuffle = (p11.subgroupSupportedOperations & VK_SUBGROUP_FEATURE_SHUFFLE_BIT) &&
