@@ -11,6 +11,9 @@ std::string implicitGemmWhyNot(const ContextImpl&, const ConvDesc&, const PlanOp
 std::unique_ptr<AlgorithmInstance> implicitGemmInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::unique_ptr<AlgorithmInstance> implicitGemmAnalyticInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::vector<std::pair<ConvDesc, PlanOptions>> implicitGemmVariants(const ContextImpl&);
+std::string implicitGemmSplitKWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&);
+std::unique_ptr<AlgorithmInstance> implicitGemmSplitKInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
+std::vector<std::pair<ConvDesc, PlanOptions>> implicitGemmSplitKVariants(const ContextImpl&);
 std::string depthwiseWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::unique_ptr<AlgorithmInstance> depthwiseInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::vector<std::pair<ConvDesc, PlanOptions>> depthwiseVariants(const ContextImpl&);
@@ -25,6 +28,8 @@ const std::vector<Algorithm>& algorithms() {
          implicitGemmWhyNot, implicitGemmInstantiate, implicitGemmVariants},
         {"implicit_gemm_analytic", "implicit_gemm with per-load bounds arithmetic instead of precomputed masks",
          implicitGemmWhyNot, implicitGemmAnalyticInstantiate, nullptr},
+        {"implicit_gemm_splitk", "implicit_gemm with the reduction split over workgroups (fp32 partials in the workspace), then a sum + epilogue pass",
+         implicitGemmSplitKWhyNot, implicitGemmSplitKInstantiate, implicitGemmSplitKVariants},
         {"depthwise", "groups == C (channel multiplier K/C): output blocks per invocation, taps and input rows in registers",
          depthwiseWhyNot, depthwiseInstantiate, depthwiseVariants},
         {"implicit_gemm_coopmat", "implicit_gemm on the matrix units (VK_KHR_cooperative_matrix): 16-bit operands, fp32 accumulation",
