@@ -330,6 +330,14 @@ std::unique_ptr<AlgorithmInstance> implicitGemmSplitKInstantiate(ContextImpl& ct
                                                   c.asked);
 }
 
+// The router's question (algorithms.cpp): would the tile implicit_gemm picks leave the GPU
+// underfilled on a deep reduction (heuristicSplit >= 2), with 2 splits fitting the limits?
+bool implicitGemmSplitKPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    if (o.workspaceLimit == 0) return false;
+    const TileConfig& t = chooseTile(ctx, d, "");
+    return heuristicSplit(d, t) >= 2 && splitLimit(ctx, d, t, o.workspaceLimit).most >= 2;
+}
+
 // Every tile x dtype x staging mode (NCHW scalar, NHWC 4-wide) x (wave32, wave64 where the device
 // can require them): the compile lab builds each one.
 std::vector<std::pair<ConvDesc, PlanOptions>> implicitGemmVariants(const ContextImpl& ctx) {

@@ -14,6 +14,7 @@ std::vector<std::pair<ConvDesc, PlanOptions>> implicitGemmVariants(const Context
 std::string implicitGemmSplitKWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::unique_ptr<AlgorithmInstance> implicitGemmSplitKInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::vector<std::pair<ConvDesc, PlanOptions>> implicitGemmSplitKVariants(const ContextImpl&);
+bool implicitGemmSplitKPays(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::string depthwiseWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::unique_ptr<AlgorithmInstance> depthwiseInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::vector<std::pair<ConvDesc, PlanOptions>> depthwiseVariants(const ContextImpl&);
@@ -58,6 +59,13 @@ const Algorithm& chooseAlgorithm(const ContextImpl& ctx, const ConvDesc& desc, c
     if (gemmShaped) {
         const Algorithm* a = findAlgorithm("implicit_gemm_coopmat");
         if (a && a->whyNot(ctx, desc, opts).empty()) return *a;
+    }
+    // Split-K where implicit_gemm would run but its output tiles underfill the GPU on a deep
+    // reduction, and the workspace fits PlanOptions::workspaceLimit (docs/design.md).
+    if (gemmShaped && implicitGemmSplitKPays(ctx, desc, opts)) {
+        const Algorithm* ig = findAlgorithm("implicit_gemm");
+        const Algorithm* sk = findAlgorithm("implicit_gemm_splitk");
+        if (ig && sk && ig->whyNot(ctx, desc, opts).empty() && sk->whyNot(ctx, desc, opts).empty()) return *sk;
     }
     for (const char* name : {gemmShaped ? "implicit_gemm" : "direct", "direct"}) {
         const Algorithm* a = findAlgorithm(name);
