@@ -32,7 +32,7 @@ struct PlanOptions {
     std::string algorithm = "auto";  // "auto" or a name from algorithmNames()
     uint32_t subgroupSize = 0;       // 0: the algorithm's default for this device
     std::string tile;                // "" : the algorithm's heuristic; else a tile name it lists
-                                     // (e.g. implicit_gemm "128x128x16/8x8"), for tuning;
+                                     // (e.g. implicit_gemm "128x128x8/8x8"), for tuning;
                                      // implicit_gemm_splitk also takes "<tile>/s<splits>" or
                                      // "s<splits>" (e.g. "64x64x8/4x4/s4"; more splits than
                                      // the reduction has BK slices are clamped to that count)
