@@ -31,7 +31,8 @@ Problem:
   --dtype fp32|fp16|bf16        (repeatable; default fp32)
   --layout nchw|nhwc            activations in and out; filters KCRS / KRSC (repeatable; default nchw)
   --algo auto|NAME|all          all: a row for every algorithm that accepts the layer (default auto)
-  --tile NAME                   force a tile configuration of the named algorithm (e.g. implicit_gemm 128x128x16/8x8)
+  --tile NAME                   force a tile configuration of the named algorithm (e.g. implicit_gemm 128x128x8/8x8;
+                                implicit_gemm_splitk 64x64x8/4x4/s4 or s4: 4 splits)
   --epilogue none|bias|relu|bias_relu|bias_relu6|bias_leaky_relu|bias_gelu|bias_silu|bias_sigmoid|...
 Timing:
   --warmup N            warm-up batches before timing (default 3)

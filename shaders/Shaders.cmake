@@ -13,6 +13,9 @@ include(${CMAKE_CURRENT_LIST_DIR}/peak/Peak.cmake OPTIONAL)
 foreach(dt f32 f16 bf16)
   string(TOUPPER ${dt} DT)
   vkconv_add_shader(NAME implicit_gemm_${dt} SOURCE implicit_gemm.comp DEFINES DTYPE_${DT}=1)
+  # Split-K: the same kernel writing fp32 partial sums, and the pass that adds them (epilogue).
+  vkconv_add_shader(NAME implicit_gemm_splitk_${dt} SOURCE implicit_gemm.comp DEFINES DTYPE_${DT}=1 SPLIT_K=1)
+  vkconv_add_shader(NAME splitk_reduce_${dt} SOURCE splitk_reduce.comp DEFINES DTYPE_${DT}=1)
 endforeach()
 
 foreach(dt f32 f16 bf16)

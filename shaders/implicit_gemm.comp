@@ -7,6 +7,9 @@
 //   CHANNEL_SLICES  C/groups % BK == 0: one filter tap per slice (tile_iterators_fast.glsl);
 //   VEC_A / VEC_B   NHWC activations / KRSC filters with 4-aligned channels: 4-wide loads.
 // Otherwise every staged element decodes its own (c, r, s) tap (igemm_problem.glsl).
+// Built with SPLIT_K defined ("implicit_gemm_splitk_*"): workgroup z runs only its split of the
+// reduction slices and writes raw fp32 partial sums to the workspace instead of running the
+// epilogue; splitk_reduce.comp finishes (splitk.glsl).
 #extension GL_GOOGLE_include_directive : require
 // Loops over register tiles must unroll fully or the arrays are demoted to local memory (seen
 // on NVIDIA: 8x8 tiles ran at 3% of peak); spec-constant bounds alone do not guarantee it.
@@ -19,6 +22,9 @@
 #include "igemm_problem.glsl"
 #include "activation_tile_iterator.glsl"
 #include "tile_iterators_fast.glsl"
+#ifdef SPLIT_K
+#include "splitk.glsl"
+#endif
 
 layout(constant_id = 100) const uint WG_SIZE = 256;  // == (BM/TM)*(BN/TN)
 layout(constant_id = 101) const uint BM = 128;       // pixels per tile
@@ -136,13 +142,22 @@ void main() {
         [[unroll]] for (uint j = 0u; j < TN; ++j) acc[i][j] = 0.0;
 
     uint slices = (Kred + BK - 1u) / BK;
-    LOAD_SLICE(0u)
+    uint sl0 = 0u, nsl = slices;  // this workgroup's reduction slices: [sl0, sl0 + nsl)
+#ifdef SPLIT_K
+    uvec2 range = splitSlices(gl_WorkGroupID.z, slices);
+    sl0 = range.x; nsl = range.y;
+    if (CHANNEL_SLICES) {  // the first slice's tap (k0 = (r*S + s)*Cg + c0), once per workgroup
+        uint k0 = sl0 * BK, rs = k0 / Cg;
+        ldC0 = k0 % Cg; ldS = rs % pc.S; ldR = rs / pc.S;
+    }
+#endif
+    LOAD_SLICE(sl0 * BK)
     STORE_SLICE(0u)
     barrier();
-    for (uint sl = 0u; sl < slices; ++sl) {
+    for (uint sl = 0u; sl < nsl; ++sl) {
         uint cur = sl & 1u;
-        bool more = sl + 1u < slices;
-        if (more) { LOAD_SLICE((sl + 1u) * BK) }
+        bool more = sl + 1u < nsl;
+        if (more) { LOAD_SLICE((sl0 + sl + 1u) * BK) }
         [[unroll]] for (uint kk = 0u; kk < BK; ++kk) {
             vec4 a[TM / 4u], b[TN / 4u];
             [[unroll]] for (uint h = 0u; h < TM / 4u; ++h) a[h] = As[((cur * BK + kk) * BM + h * RB + ty * 4u) >> 2];
@@ -154,7 +169,8 @@ void main() {
         barrier();
     }
 
-    // Epilogue: bias, residual, activation, conversion; each output written once.
+    // Epilogue: bias, residual, activation, conversion; each output written once.  Split-K:
+    // the raw partial sum, at the same offset in this split's copy of the output.
     uint PQ = pc.P * pc.Q;
     [[unroll]] for (uint i = 0u; i < TM; ++i) {
         uint m = m0 + (i >> 2) * RB + ty * 4u + (i & 3u);
@@ -165,7 +181,11 @@ void main() {
             if (kn >= Kg) continue;
             uint k = kBase + kn;
             uint off = OUT_LAYOUT == 0u ? (n * pc.K + k) * PQ + pq : (n * PQ + pq) * pc.K + k;
+#ifdef SPLIT_K
+            ws_[workspaceOffset(gl_WorkGroupID.z, off)] = acc[i][j];
+#else
             storeOutput(off, k, acc[i][j]);
+#endif
         }
     }
 }

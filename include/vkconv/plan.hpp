@@ -7,7 +7,11 @@
 //  * after: the output is written by VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT /
 //    VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT; place a barrier before reading it;
 //  * it changes the bound compute pipeline and push constants; multi-pass algorithms
-//    (split-K) place their own barriers between passes.
+//    (split-K) place their own barriers between passes;
+//  * the workspace (when workspaceSize() > 0) is written and read by
+//    VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT within the call; two recordings that share one
+//    workspace need at least an execution dependency between them (any barrier between the
+//    first's output and the second's input is one).
 // The Context must outlive the Plan.
 #pragma once
 #include <vulkan/vulkan_core.h>
@@ -28,7 +32,14 @@ struct PlanOptions {
     std::string algorithm = "auto";  // "auto" or a name from algorithmNames()
     uint32_t subgroupSize = 0;       // 0: the algorithm's default for this device
     std::string tile;                // "" : the algorithm's heuristic; else a tile name it lists
-                                     // (e.g. implicit_gemm "128x128x16/8x8"), for tuning
+                                     // (e.g. implicit_gemm "128x128x8/8x8"), for tuning;
+                                     // implicit_gemm_splitk also takes "<tile>/s<splits>" or
+                                     // "s<splits>" (e.g. "64x64x8/4x4/s4"; more splits than
+                                     // the reduction has BK slices are clamped to that count)
+    // Most workspace bytes a plan may need (Plan::workspaceSize()).  "auto" picks a
+    // workspace-using algorithm (split-K) only within it and a forced one declines beyond it;
+    // 0 forbids workspace-using algorithms.
+    VkDeviceSize workspaceLimit = VkDeviceSize(64) << 20;
 };
 
 struct ConvTensors {

@@ -1,7 +1,11 @@
 // Level 4 "implicit_gemm" (shaders/implicit_gemm.comp): tiled implicit GEMM, double-buffered
 // shared memory, register tiles, precomputed padding masks.  "implicit_gemm_analytic" is the
 // same kernel with per-load bounds arithmetic instead of masks (kept to measure the masks).
+// "implicit_gemm_splitk" is the same kernel with the reduction split over workgroup z (fp32
+// partial sums in the workspace), then shaders/splitk_reduce.comp (sum in order + epilogue).
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "conv/algorithm.hpp"
 #include "conv/dispatch.hpp"
@@ -34,8 +38,6 @@ enum SpecIgemm : uint32_t {
     kSpecMaskMode = 110, kSpecChannelSlices = 111, kSpecVecA = 112, kSpecVecB = 113,
 };
 
-// Picks the tile with the best (useful work / padded work) x (grid fill) x (tile efficiency).
-// No timing: a fixed target of 256 concurrent workgroups stands in for "enough to fill a GPU".
 const TileConfig* findTile(const std::string& name) {
     for (auto& t : kTiles)
         if (name == t.name) return &t;
@@ -46,6 +48,9 @@ bool tileFits(const ContextImpl& ctx, const TileConfig& t) {
     return t.threads() <= ctx.caps.maxWorkgroupInvocations && t.sharedBytes() <= ctx.caps.maxSharedMemory;
 }
 
+// Picks the tile with the best (useful work / padded work) x (grid fill) x (tile efficiency).
+// No timing: a fixed target of kFillWorkgroups concurrent workgroups stands in for "enough to
+// fill a GPU" (conv/tile_score.hpp).
 const TileConfig& chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& forced) {
     if (!forced.empty()) return *findTile(forced);  // checked by whyNot
 
@@ -59,15 +64,134 @@ const TileConfig& chooseTile(const ContextImpl& ctx, const ConvDesc& d, const st
     return *best;
 }
 
+// ---- split-K (docs/design.md "Split-K") ----
+constexpr uint64_t kSplitMinReduction = 1024;  // split only reductions (C/groups*R*S) this deep
+constexpr uint64_t kSplitMinPerSplit = 256;    // the heuristic keeps this much reduction per split
+constexpr uint64_t kSplitMax = 16;             // the heuristic's most splits
+constexpr double kSplitUnderfill = 0.25;       // split only grids of <= this x kFillWorkgroups tiles
+constexpr uint32_t kReduceWorkgroup = 256;     // splitk_reduce.comp (capped by the device)
+
+uint64_t outputPixels(const ConvDesc& d) { return uint64_t(d.n) * uint64_t(d.outH()) * uint64_t(d.outW()); }
+uint64_t outputTiles(const ConvDesc& d, const TileConfig& t) {
+    return (outputPixels(d) + t.bm - 1) / t.bm * ((uint64_t(d.filtersPerGroup()) + t.bn - 1) / t.bn) * uint64_t(d.groups);
+}
+uint64_t reductionSlices(const ConvDesc& d, const TileConfig& t) { return (uint64_t(d.reductionLength()) + t.bk - 1) / t.bk; }
+
+// The heuristic's split count for tile t, no timing: 1 unless the output tiles underfill the GPU
+// (<= kSplitUnderfill x kFillWorkgroups) and the reduction is deep (>= kSplitMinReduction); then
+// enough splits to reach kFillWorkgroups workgroups, keeping >= kSplitMinPerSplit reduction per
+// split and at most kSplitMax splits.
+uint64_t heuristicSplit(const ConvDesc& d, const TileConfig& t) {
+    uint64_t tiles = outputTiles(d, t), red = uint64_t(d.reductionLength());
+    if (red < kSplitMinReduction || double(tiles) > kSplitUnderfill * kFillWorkgroups) return 1;
+    uint64_t s = (uint64_t(kFillWorkgroups) + tiles - 1) / tiles;
+    return std::max<uint64_t>(1, std::min({s, red / kSplitMinPerSplit, kSplitMax, reductionSlices(d, t)}));
+}
+
+// The most splits tile t may use on this problem, and the limit that sets it (for messages).
+// More splits than reduction slices are clamped, not declined, so slices is no limit here.
+struct SplitLimit {
+    uint64_t most;
+    std::string what;
+};
+SplitLimit splitLimit(const ContextImpl& ctx, const ConvDesc& d, const TileConfig& t, VkDeviceSize workspaceLimit) {
+    const uint64_t elems = uint64_t(d.outputElements()), bytes = elems * 4;  // one fp32 copy of the output
+    SplitLimit l{std::numeric_limits<uint64_t>::max(), ""};
+    auto tighten = [&](uint64_t most, std::string what) {
+        if (most < l.most) l = {most, std::move(what)};
+    };
+    tighten(uint64_t(std::numeric_limits<int32_t>::max()) / elems,
+            "the shaders' 32-bit indexing (splits x " + std::to_string(elems) + " workspace elements must stay below 2^31)");
+    tighten(ctx.caps.maxStorageBufferRange / bytes, "maxStorageBufferRange " + std::to_string(ctx.caps.maxStorageBufferRange) +
+                                                        " (" + std::to_string(bytes) + " workspace bytes per split)");
+    tighten(workspaceLimit / bytes, "PlanOptions::workspaceLimit " + std::to_string(workspaceLimit) + " (" +
+                                        std::to_string(bytes) + " workspace bytes per split)");
+    tighten(ctx.caps.maxWorkgroupCount[2], "maxComputeWorkGroupCount[2] " + std::to_string(ctx.caps.maxWorkgroupCount[2]));
+    tighten(uint64_t(std::numeric_limits<uint32_t>::max()) / reductionSlices(d, t), "32-bit slice arithmetic");
+    return l;
+}
+
+// PlanOptions::tile for split-K: "", "<tile>", "<tile>/s<splits>" or "s<splits>".
+struct SplitRequest {
+    const TileConfig* tile = nullptr;  // null: the heuristic's
+    uint64_t split = 0;                // 0: the heuristic's
+    std::string error;
+};
+SplitRequest parseSplitRequest(const std::string& s) {
+    SplitRequest r;
+    if (s.empty()) return r;
+    size_t slash = s.rfind('/');
+    std::string last = slash == std::string::npos ? s : s.substr(slash + 1);
+    std::string tile = slash == std::string::npos ? "" : s.substr(0, slash);
+    bool isSplit = last.size() >= 2 && last.size() <= 6 && last[0] == 's' &&
+                   std::all_of(last.begin() + 1, last.end(), [](char c) { return c >= '0' && c <= '9'; });
+    if (!isSplit) tile = s;
+    else r.split = std::stoull(last.substr(1));
+    if (isSplit && r.split == 0) r.error = "split count in tile '" + s + "' must be at least 1";
+    if (!tile.empty() && !(r.tile = findTile(tile))) {
+        std::string names;
+        for (auto& k : kTiles) names += std::string(names.empty() ? "" : ", ") + k.name;
+        r.error = "no tile '" + tile + "' (have: " + names + "; each optionally followed by /s<splits>, or s<splits> alone)";
+    }
+    return r;
+}
+
+struct SplitChoice {
+    const TileConfig* tile = nullptr;
+    uint32_t split = 0, asked = 0;  // asked: a forced split count before clamping to the slices
+    std::string why;                // why none fits (then tile is null)
+};
+
+// The tile and split count: the best tileScore with the grid counted as tiles x splits.  The
+// heuristic's split for each tile, but at least 2 where the reduction has 2 slices (the algorithm
+// was asked for, by name or by the router); a forced split is clamped to the reduction's slices
+// and declined beyond the other limits; the heuristic's is lowered to them.
+SplitChoice chooseSplit(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    SplitRequest req = parseSplitRequest(o.tile);
+    SplitChoice best;
+    if (!req.error.empty()) return {nullptr, 0, 0, req.error};
+    std::string why;  // the first tile's reason for not fitting
+    double bestScore = -1;
+    for (auto& t : kTiles) {
+        if (req.tile ? req.tile != &t : !tileFits(ctx, t)) continue;
+        uint64_t slices = reductionSlices(d, t);
+        uint64_t s = std::min(req.split ? req.split : std::max<uint64_t>(2, heuristicSplit(d, t)), slices);
+        SplitLimit lim = splitLimit(ctx, d, t, o.workspaceLimit);
+        if (s > lim.most) {
+            if (req.split || lim.most == 0) {
+                if (why.empty())
+                    why = std::to_string(s) + " split(s) of tile " + t.name + " exceed " + lim.what +
+                          (lim.most ? "; at most " + std::to_string(lim.most) : "");
+                continue;
+            }
+            s = lim.most;
+        }
+        double score = tileScore(d, t.bm, t.bn, t.speed, double(s));
+        if (score > bestScore) {
+            bestScore = score;
+            best = {&t, uint32_t(s), uint32_t(req.split ? req.split : s), ""};
+        }
+    }
+    if (!best.tile) best.why = why.empty() ? "no tile fits this device's workgroup or shared-memory limits" : why;
+    return best;
+}
+
 class ImplicitGemmInstance final : public AlgorithmInstance {
 public:
-    ImplicitGemmInstance(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, uint32_t maskMode, const char* name)
-        : ctx_(ctx), desc_(d), pc_(makePushConstants(d)), tile_(chooseTile(ctx, d, o.tile)), name_(name), sg_(o.subgroupSize),
-          maskMode_(maskMode) {
+    // split > 0: split-K with that many splits (two passes, a workspace); 0: one pass.
+    ImplicitGemmInstance(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, const TileConfig& tile, uint32_t maskMode,
+                         const char* name, uint32_t split = 0, uint32_t askedSplit = 0)
+        : ctx_(ctx), desc_(d), pc_(makePushConstants(d)), tile_(tile), name_(name), sg_(o.subgroupSize), maskMode_(maskMode),
+          split_(split), askedSplit_(askedSplit) {
         channelSlices_ = d.channelsPerGroup() % tile_.bk == 0;
         vecA_ = channelSlices_ && d.inputLayout == TensorLayout::NHWC && d.c % 4 == 0;
         vecB_ = channelSlices_ && d.filterLayout == FilterLayout::KRSC;
         vectorPipeline_ = &pipeline(vecA_, vecB_);
+        if (split_) {
+            pc_.splitK = split_;
+            reduceWorkgroup_ = std::min({kReduceWorkgroup, ctx.caps.maxWorkgroupInvocations, ctx.caps.maxWorkgroupSize[0]});
+            reducePipeline_ = &reducePipeline();
+        }
         uint64_t M = uint64_t(d.n) * uint64_t(d.outH()) * uint64_t(d.outW());
         gx_ = uint32_t((M + tile_.bm - 1) / tile_.bm);
         gy_ = uint32_t(((d.filtersPerGroup() + tile_.bn - 1) / tile_.bn) * d.groups);
@@ -77,15 +201,24 @@ public:
         uint64_t vecBytes = 4ull * dtypeSize(desc_.dtype);
         bool aligned = t.input.offset % vecBytes == 0 && t.filter.offset % vecBytes == 0;
         const ComputePipeline& p = aligned ? *vectorPipeline_ : pipeline(false, false);
-        bindConvTensors(ctx_, cmd, p, t);
+        bindConvTensors(ctx_, cmd, p, t, bindings());
         pushConstants(ctx_, cmd, p, pc_);
-        ctx_.dt.vkCmdDispatch(cmd, gx_, gy_, 1);
+        ctx_.dt.vkCmdDispatch(cmd, gx_, gy_, split_ ? split_ : 1u);
+        if (!split_) return;
+        // Split-K pass 2: the partials are complete once pass 1 has finished.
+        computeBarrier(ctx_, cmd);
+        bindConvTensors(ctx_, cmd, *reducePipeline_, t, bindings());
+        pushConstants(ctx_, cmd, *reducePipeline_, pc_);
+        dispatch1D(ctx_, cmd, uint64_t(desc_.outputElements()), reduceWorkgroup_);
     }
+    VkDeviceSize workspaceSize() const override { return VkDeviceSize(split_) * VkDeviceSize(desc_.outputElements()) * 4; }
     std::string name() const override { return name_; }
     std::string config() const override {
         std::string c = std::string("tile ") + tile_.name;
         if (vecA_ || vecB_) c += std::string(" vec4") + (vecA_ ? "A" : "") + (vecB_ ? "B" : "");
         else if (channelSlices_) c += " slices";
+        if (split_) c += " split " + std::to_string(split_);
+        if (split_ && askedSplit_ != split_) c += " (asked " + std::to_string(askedSplit_) + ", clamped to the slices)";
         if (sg_) c += " sg" + std::to_string(sg_);
         return c;
     }
@@ -93,7 +226,7 @@ public:
 private:
     const ComputePipeline& pipeline(bool vecA, bool vecB) const {
         PipelineKey key;
-        key.shader = std::string("implicit_gemm_") + dtypeSuffix(desc_.dtype);
+        key.shader = std::string(split_ ? "implicit_gemm_splitk_" : "implicit_gemm_") + dtypeSuffix(desc_.dtype);
         key.spec = commonSpecConstants(desc_);
         key.spec.push_back({kSpecWorkgroupSize, tile_.threads()});
         key.spec.push_back({kSpecBM, tile_.bm});
@@ -106,18 +239,31 @@ private:
         key.spec.push_back({kSpecVecA, vecA ? 1u : 0u});
         key.spec.push_back({kSpecVecB, vecB ? 1u : 0u});
         key.pushConstantBytes = sizeof(ConvPushConstants);
-        key.bindings = kConvBindings;
+        key.bindings = bindings();
         key.requiredSubgroupSize = sg_;
         key.fullSubgroups = sg_ != 0;
         return ctx_.pipelines->get(key);  // made once per context, then a map lookup
     }
+    // Split-K pass 2 (shaders/splitk_reduce.comp): any subgroup size.
+    const ComputePipeline& reducePipeline() const {
+        PipelineKey key;
+        key.shader = std::string("splitk_reduce_") + dtypeSuffix(desc_.dtype);
+        key.spec = commonSpecConstants(desc_);
+        key.spec.push_back({kSpecWorkgroupSize, reduceWorkgroup_});
+        key.pushConstantBytes = sizeof(ConvPushConstants);
+        key.bindings = bindings();
+        return ctx_.pipelines->get(key);
+    }
+    uint32_t bindings() const { return split_ ? kBindWorkspace + 1 : kConvBindings; }
 
     ContextImpl& ctx_;
     ConvDesc desc_;
     ConvPushConstants pc_;
     const TileConfig& tile_;
     const char* name_;
-    uint32_t sg_, maskMode_;
+    uint32_t sg_, maskMode_, split_, askedSplit_;
+    uint32_t reduceWorkgroup_ = 0;
+    const ComputePipeline* reducePipeline_ = nullptr;
     bool channelSlices_ = false, vecA_ = false, vecB_ = false;
     const ComputePipeline* vectorPipeline_ = nullptr;
     uint32_t gx_ = 0, gy_ = 0;
@@ -159,11 +305,37 @@ PlanOptions withDefaultSubgroup(const ContextImpl& ctx, PlanOptions o) {
 }
 
 std::unique_ptr<AlgorithmInstance> implicitGemmInstantiate(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
-    return std::make_unique<ImplicitGemmInstance>(ctx, d, withDefaultSubgroup(ctx, o), 1u, "implicit_gemm");
+    return std::make_unique<ImplicitGemmInstance>(ctx, d, withDefaultSubgroup(ctx, o), chooseTile(ctx, d, o.tile), 1u, "implicit_gemm");
 }
 
 std::unique_ptr<AlgorithmInstance> implicitGemmAnalyticInstantiate(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
-    return std::make_unique<ImplicitGemmInstance>(ctx, d, withDefaultSubgroup(ctx, o), 0u, "implicit_gemm_analytic");
+    return std::make_unique<ImplicitGemmInstance>(ctx, d, withDefaultSubgroup(ctx, o), chooseTile(ctx, d, o.tile), 0u,
+                                                  "implicit_gemm_analytic");
+}
+
+std::string implicitGemmSplitKWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    SplitRequest req = parseSplitRequest(o.tile);
+    if (!req.error.empty()) return req.error;
+    PlanOptions one = o;  // the one-pass kernel's own limits, with the tile alone
+    one.tile = req.tile ? req.tile->name : "";
+    std::string why = implicitGemmWhyNot(ctx, d, one);
+    if (!why.empty()) return why;
+    if (o.workspaceLimit == 0) return "it needs a workspace and PlanOptions::workspaceLimit is 0";
+    return chooseSplit(ctx, d, o).why;
+}
+
+std::unique_ptr<AlgorithmInstance> implicitGemmSplitKInstantiate(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    SplitChoice c = chooseSplit(ctx, d, o);  // whyNot checked that one fits
+    return std::make_unique<ImplicitGemmInstance>(ctx, d, withDefaultSubgroup(ctx, o), *c.tile, 1u, "implicit_gemm_splitk", c.split,
+                                                  c.asked);
+}
+
+// The router's question (algorithms.cpp): would the tile implicit_gemm picks leave the GPU
+// underfilled on a deep reduction (heuristicSplit >= 2), with 2 splits fitting the limits?
+bool implicitGemmSplitKPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    if (o.workspaceLimit == 0) return false;
+    const TileConfig& t = chooseTile(ctx, d, "");
+    return heuristicSplit(d, t) >= 2 && splitLimit(ctx, d, t, o.workspaceLimit).most >= 2;
 }
 
 // Every tile x dtype x staging mode (NCHW scalar, NHWC 4-wide) x (wave32, wave64 where the device
@@ -184,6 +356,26 @@ std::vector<std::pair<ConvDesc, PlanOptions>> implicitGemmVariants(const Context
                     PlanOptions o{"implicit_gemm", sg, tile.name};
                     v.push_back({d, o});
                 }
+    return v;
+}
+
+// The same set through the split-K kernel (its pipelines do not depend on the split count), and
+// the reduce pass per dtype x output layout, with and without the full epilogue.
+std::vector<std::pair<ConvDesc, PlanOptions>> implicitGemmSplitKVariants(const ContextImpl& ctx) {
+    auto v = implicitGemmVariants(ctx);
+    for (auto& [d, o] : v) {
+        o.algorithm = "implicit_gemm_splitk";
+        o.tile += "/s2";
+    }
+    for (DType t : {DType::F32, DType::F16, DType::BF16})
+        for (bool nhwc : {false, true}) {
+            ConvDesc d;
+            d.c = 64; d.h = d.w = 28; d.k = 128; d.r = d.s = 3; d.pad(1, 1); d.dtype = t;
+            if (nhwc) { d.inputLayout = d.outputLayout = TensorLayout::NHWC; d.filterLayout = FilterLayout::KRSC; }
+            d.hasBias = d.hasResidual = true;
+            d.activation = Activation::Gelu;
+            v.push_back({d, PlanOptions{"implicit_gemm_splitk", 0, "64x64x8/4x4/s2"}});
+        }
     return v;
 }
 

@@ -17,6 +17,10 @@ std::string implicitGemmWhyNot(const ContextImpl&, const ConvDesc&, const PlanOp
 std::unique_ptr<AlgorithmInstance> implicitGemmInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::unique_ptr<AlgorithmInstance> implicitGemmAnalyticInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::vector<std::pair<ConvDesc, PlanOptions>> implicitGemmVariants(const ContextImpl&);
+std::string implicitGemmSplitKWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&);
+std::unique_ptr<AlgorithmInstance> implicitGemmSplitKInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
+std::vector<std::pair<ConvDesc, PlanOptions>> implicitGemmSplitKVariants(const ContextImpl&);
+bool implicitGemmSplitKPays(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::string depthwiseWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::unique_ptr<AlgorithmInstance> depthwiseInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::vector<std::pair<ConvDesc, PlanOptions>> depthwiseVariants(const ContextImpl&);
@@ -35,6 +39,8 @@ const std::vector<Algorithm>& algorithms() {
          implicitGemmWhyNot, implicitGemmInstantiate, implicitGemmVariants},
         {"implicit_gemm_analytic", "implicit_gemm with per-load bounds arithmetic instead of precomputed masks",
          implicitGemmWhyNot, implicitGemmAnalyticInstantiate, nullptr},
+        {"implicit_gemm_splitk", "implicit_gemm with the reduction split over workgroups (fp32 partials in the workspace), then a sum + epilogue pass",
+         implicitGemmSplitKWhyNot, implicitGemmSplitKInstantiate, implicitGemmSplitKVariants},
         {"depthwise", "groups == C (channel multiplier K/C): output blocks per invocation, taps and input rows in registers",
          depthwiseWhyNot, depthwiseInstantiate, depthwiseVariants},
         {"implicit_gemm_coopmat", "implicit_gemm on the matrix units (VK_KHR_cooperative_matrix): 16-bit operands, fp32 accumulation",
@@ -63,6 +69,13 @@ const Algorithm& chooseAlgorithm(const ContextImpl& ctx, const ConvDesc& desc, c
     if (gemmShaped) {
         const Algorithm* a = findAlgorithm("implicit_gemm_coopmat");
         if (a && a->whyNot(ctx, desc, opts).empty()) return *a;
+    }
+    // Split-K where implicit_gemm would run but its output tiles underfill the GPU on a deep
+    // reduction, and the workspace fits PlanOptions::workspaceLimit (docs/design.md).
+    if (gemmShaped && implicitGemmSplitKPays(ctx, desc, opts)) {
+        const Algorithm* ig = findAlgorithm("implicit_gemm");
+        const Algorithm* sk = findAlgorithm("implicit_gemm_splitk");
+        if (ig && sk && ig->whyNot(ctx, desc, opts).empty() && sk->whyNot(ctx, desc, opts).empty()) return *sk;
     }
     for (const char* name : {gemmShaped ? "implicit_gemm" : "direct", "direct"}) {
         const Algorithm* a = findAlgorithm(name);

@@ -1,6 +1,6 @@
 // The router's tile score, shared by the tiled algorithms: (useful work / padded work) x
-// (grid fill) x (the tile's relative efficiency).  No timing: 256 concurrent workgroups stand in
-// for "enough to fill a GPU".
+// (grid fill) x (the tile's relative efficiency).  No timing: kFillWorkgroups (256) concurrent
+// workgroups stand in for "enough to fill a GPU".
 #pragma once
 #include <algorithm>
 #include <cmath>
@@ -9,13 +9,17 @@
 
 namespace vkconv {
 
-inline double tileScore(const ConvDesc& d, double bm, double bn, double efficiency) {
+// Workgroups that stand in for "enough to fill a GPU" (no compute-unit count is queried).
+constexpr double kFillWorkgroups = 256.0;
+
+// splits: workgroups per output tile (split-K), 1 otherwise.
+inline double tileScore(const ConvDesc& d, double bm, double bn, double efficiency, double splits = 1.0) {
     double M = double(d.n) * double(d.outH()) * double(d.outW());
     double Kg = double(d.filtersPerGroup());
     double tm = std::ceil(M / bm), tn = std::ceil(Kg / bn);
     double tiles = tm * tn * double(d.groups);
     double useful = (M * Kg) / (tm * bm * tn * bn);
-    return useful * std::min(1.0, tiles / 256.0) * efficiency;
+    return useful * std::min(1.0, tiles * splits / kFillWorkgroups) * efficiency;
 }
 
 // The same with the grid counted in waves: `slots` workgroups run at once (compute units x
