@@ -29,7 +29,14 @@ endforeach()
 vkconv_add_shader(NAME implicit_gemm_coopmat_f16 SOURCE implicit_gemm_coopmat.comp DEFINES DTYPE_F16=1 REQUIRES COOPMAT)
 vkconv_add_shader(NAME implicit_gemm_coopmat_bf16 SOURCE implicit_gemm_coopmat.comp DEFINES DTYPE_BF16=1
                   REQUIRES COOPMAT BF16_COOPMAT TRY)
+# Split-K pass 1 (pass 2 is splitk_reduce_*).
+vkconv_add_shader(NAME implicit_gemm_coopmat_splitk_f16 SOURCE implicit_gemm_coopmat.comp DEFINES DTYPE_F16=1 SPLIT_K=1
+                  REQUIRES COOPMAT)
+vkconv_add_shader(NAME implicit_gemm_coopmat_splitk_bf16 SOURCE implicit_gemm_coopmat.comp DEFINES DTYPE_BF16=1 SPLIT_K=1
+                  REQUIRES COOPMAT BF16_COOPMAT TRY)
 # Test-only: the same kernel with the matrix products emulated (VKCONV_COOPMAT_EMULATE=1, CI on
 # lavapipe); any glslang builds them, bf16 included.
 vkconv_add_shader(NAME implicit_gemm_coopmat_emu_f16 SOURCE implicit_gemm_coopmat.comp DEFINES DTYPE_F16=1 CM_EMULATE=1)
 vkconv_add_shader(NAME implicit_gemm_coopmat_emu_bf16 SOURCE implicit_gemm_coopmat.comp DEFINES DTYPE_BF16=1 CM_EMULATE=1)
+vkconv_add_shader(NAME implicit_gemm_coopmat_emu_splitk_f16 SOURCE implicit_gemm_coopmat.comp DEFINES DTYPE_F16=1 CM_EMULATE=1 SPLIT_K=1)
+vkconv_add_shader(NAME implicit_gemm_coopmat_emu_splitk_bf16 SOURCE implicit_gemm_coopmat.comp DEFINES DTYPE_BF16=1 CM_EMULATE=1 SPLIT_K=1)

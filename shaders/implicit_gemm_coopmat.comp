@@ -50,6 +50,12 @@
 #include "igemm_problem.glsl"  // Tap, used by activation_tile_iterator.glsl
 #include "activation_tile_iterator.glsl"
 #include "tile_iterators_fast.glsl"
+// SPLIT_K ("implicit_gemm_coopmat_splitk_*"): workgroup z runs its share of the reduction slices
+// and writes raw fp32 partial sums to the workspace; splitk_reduce.comp adds them in order and
+// runs the epilogue (splitk.glsl).
+#ifdef SPLIT_K
+#include "splitk.glsl"
+#endif
 
 // 16-bit elements as bits, pairs packed into a 32-bit word (low half first), and fp32 results
 // packed for 16-byte output stores.
@@ -231,13 +237,18 @@ void main() {
 #endif
 
     uint slices = Kred / BK;
-    LOAD_SLICE(0u)
+    uint sl0 = 0u, nsl = slices;  // this workgroup's reduction slices: [sl0, sl0 + nsl)
+#ifdef SPLIT_K
+    uvec2 range = splitSlices(gl_WorkGroupID.z, slices);
+    sl0 = range.x; nsl = range.y;
+#endif
+    LOAD_SLICE(sl0 * BK)
     STORE_SLICE(0u)
     barrier();
-    for (uint sl = 0u; sl < slices; ++sl) {
+    for (uint sl = 0u; sl < nsl; ++sl) {
         uint cur = NBUF == 2u ? sl & 1u : 0u;
-        bool more = sl + 1u < slices;
-        if (more) LOAD_SLICE((sl + 1u) * BK)
+        bool more = sl + 1u < nsl;
+        if (more) LOAD_SLICE((sl0 + sl + 1u) * BK)
         uint aBase = cur * A_WORDS, bBase = NBUF * A_WORDS + cur * B_WORDS;
 #if !defined(CM_EMULATE)
         [[unroll]] for (uint kk = 0u; kk < BK / CM_K; ++kk) {
@@ -323,7 +334,11 @@ void main() {
                         float v = uintBitsToFloat(smem[scratch + (idx >> 2)][idx & 3u]);
                         uint k = kBase + kn, n = m / PQ, pq = m % PQ;
                         uint off = OUT_LAYOUT == 0u ? (n * pc.K + k) * PQ + pq : m * pc.K + k;
+#ifdef SPLIT_K
+                        ws_[workspaceOffset(gl_WorkGroupID.z, off)] = v;  // raw partial (host: VEC_OUT off)
+#else
                         storeOutput(off, k, v);
+#endif
                     }
                 }
             }

@@ -5,10 +5,10 @@
 // partial sums in the workspace), then shaders/splitk_reduce.comp (sum in order + epilogue).
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 #include "conv/algorithm.hpp"
 #include "conv/dispatch.hpp"
+#include "conv/split_k.hpp"
 #include "conv/tile_score.hpp"
 #include "runtime/context_impl.hpp"
 
@@ -69,7 +69,6 @@ constexpr uint64_t kSplitMinReduction = 1024;  // split only reductions (C/group
 constexpr uint64_t kSplitMinPerSplit = 256;    // the heuristic keeps this much reduction per split
 constexpr uint64_t kSplitMax = 16;             // the heuristic's most splits
 constexpr double kSplitUnderfill = 0.25;       // split only grids of <= this x kFillWorkgroups tiles
-constexpr uint32_t kReduceWorkgroup = 256;     // splitk_reduce.comp (capped by the device)
 
 uint64_t outputPixels(const ConvDesc& d) { return uint64_t(d.n) * uint64_t(d.outH()) * uint64_t(d.outW()); }
 uint64_t outputTiles(const ConvDesc& d, const TileConfig& t) {
@@ -88,50 +87,23 @@ uint64_t heuristicSplit(const ConvDesc& d, const TileConfig& t) {
     return std::max<uint64_t>(1, std::min({s, red / kSplitMinPerSplit, kSplitMax, reductionSlices(d, t)}));
 }
 
-// The most splits tile t may use on this problem, and the limit that sets it (for messages).
-// More splits than reduction slices are clamped, not declined, so slices is no limit here.
-struct SplitLimit {
-    uint64_t most;
-    std::string what;
-};
-SplitLimit splitLimit(const ContextImpl& ctx, const ConvDesc& d, const TileConfig& t, VkDeviceSize workspaceLimit) {
-    const uint64_t elems = uint64_t(d.outputElements()), bytes = elems * 4;  // one fp32 copy of the output
-    SplitLimit l{std::numeric_limits<uint64_t>::max(), ""};
-    auto tighten = [&](uint64_t most, std::string what) {
-        if (most < l.most) l = {most, std::move(what)};
-    };
-    tighten(uint64_t(std::numeric_limits<int32_t>::max()) / elems,
-            "the shaders' 32-bit indexing (splits x " + std::to_string(elems) + " workspace elements must stay below 2^31)");
-    tighten(ctx.caps.maxStorageBufferRange / bytes, "maxStorageBufferRange " + std::to_string(ctx.caps.maxStorageBufferRange) +
-                                                        " (" + std::to_string(bytes) + " workspace bytes per split)");
-    tighten(workspaceLimit / bytes, "PlanOptions::workspaceLimit " + std::to_string(workspaceLimit) + " (" +
-                                        std::to_string(bytes) + " workspace bytes per split)");
-    tighten(ctx.caps.maxWorkgroupCount[2], "maxComputeWorkGroupCount[2] " + std::to_string(ctx.caps.maxWorkgroupCount[2]));
-    tighten(uint64_t(std::numeric_limits<uint32_t>::max()) / reductionSlices(d, t), "32-bit slice arithmetic");
-    return l;
+SplitLimit tileSplitLimit(const ContextImpl& ctx, const ConvDesc& d, const TileConfig& t, VkDeviceSize workspaceLimit) {
+    return splitLimit(ctx, d, reductionSlices(d, t), workspaceLimit);
 }
 
-// PlanOptions::tile for split-K: "", "<tile>", "<tile>/s<splits>" or "s<splits>".
-struct SplitRequest {
+// PlanOptions::tile for split-K ("<tile>/s<splits>", conv/split_k.hpp), with the tile looked up.
+struct TileSplitRequest {
     const TileConfig* tile = nullptr;  // null: the heuristic's
     uint64_t split = 0;                // 0: the heuristic's
     std::string error;
 };
-SplitRequest parseSplitRequest(const std::string& s) {
-    SplitRequest r;
-    if (s.empty()) return r;
-    size_t slash = s.rfind('/');
-    std::string last = slash == std::string::npos ? s : s.substr(slash + 1);
-    std::string tile = slash == std::string::npos ? "" : s.substr(0, slash);
-    bool isSplit = last.size() >= 2 && last.size() <= 6 && last[0] == 's' &&
-                   std::all_of(last.begin() + 1, last.end(), [](char c) { return c >= '0' && c <= '9'; });
-    if (!isSplit) tile = s;
-    else r.split = std::stoull(last.substr(1));
-    if (isSplit && r.split == 0) r.error = "split count in tile '" + s + "' must be at least 1";
-    if (!tile.empty() && !(r.tile = findTile(tile))) {
+TileSplitRequest parseTileSplit(const std::string& s) {
+    SplitRequest q = parseSplitRequest(s);
+    TileSplitRequest r{nullptr, q.split, q.error};
+    if (r.error.empty() && !q.tile.empty() && !(r.tile = findTile(q.tile))) {
         std::string names;
         for (auto& k : kTiles) names += std::string(names.empty() ? "" : ", ") + k.name;
-        r.error = "no tile '" + tile + "' (have: " + names + "; each optionally followed by /s<splits>, or s<splits> alone)";
+        r.error = "no tile '" + q.tile + "' (have: " + names + "; each optionally followed by /s<splits>, or s<splits> alone)";
     }
     return r;
 }
@@ -147,7 +119,7 @@ struct SplitChoice {
 // was asked for, by name or by the router); a forced split is clamped to the reduction's slices
 // and declined beyond the other limits; the heuristic's is lowered to them.
 SplitChoice chooseSplit(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
-    SplitRequest req = parseSplitRequest(o.tile);
+    TileSplitRequest req = parseTileSplit(o.tile);
     SplitChoice best;
     if (!req.error.empty()) return {nullptr, 0, 0, req.error};
     std::string why;  // the first tile's reason for not fitting
@@ -156,7 +128,7 @@ SplitChoice chooseSplit(const ContextImpl& ctx, const ConvDesc& d, const PlanOpt
         if (req.tile ? req.tile != &t : !tileFits(ctx, t)) continue;
         uint64_t slices = reductionSlices(d, t);
         uint64_t s = std::min(req.split ? req.split : std::max<uint64_t>(2, heuristicSplit(d, t)), slices);
-        SplitLimit lim = splitLimit(ctx, d, t, o.workspaceLimit);
+        SplitLimit lim = tileSplitLimit(ctx, d, t, o.workspaceLimit);
         if (s > lim.most) {
             if (req.split || lim.most == 0) {
                 if (why.empty())
@@ -189,8 +161,7 @@ public:
         vectorPipeline_ = &pipeline(vecA_, vecB_);
         if (split_) {
             pc_.splitK = split_;
-            reduceWorkgroup_ = std::min({kReduceWorkgroup, ctx.caps.maxWorkgroupInvocations, ctx.caps.maxWorkgroupSize[0]});
-            reducePipeline_ = &reducePipeline();
+            reduce_ = std::make_unique<SplitReduce>(ctx, d);
         }
         uint64_t M = uint64_t(d.n) * uint64_t(d.outH()) * uint64_t(d.outW());
         gx_ = uint32_t((M + tile_.bm - 1) / tile_.bm);
@@ -204,12 +175,7 @@ public:
         bindConvTensors(ctx_, cmd, p, t, bindings());
         pushConstants(ctx_, cmd, p, pc_);
         ctx_.dt.vkCmdDispatch(cmd, gx_, gy_, split_ ? split_ : 1u);
-        if (!split_) return;
-        // Split-K pass 2: the partials are complete once pass 1 has finished.
-        computeBarrier(ctx_, cmd);
-        bindConvTensors(ctx_, cmd, *reducePipeline_, t, bindings());
-        pushConstants(ctx_, cmd, *reducePipeline_, pc_);
-        dispatch1D(ctx_, cmd, uint64_t(desc_.outputElements()), reduceWorkgroup_);
+        if (reduce_) reduce_->record(cmd, t, pc_);
     }
     VkDeviceSize workspaceSize() const override { return VkDeviceSize(split_) * VkDeviceSize(desc_.outputElements()) * 4; }
     std::string name() const override { return name_; }
@@ -244,17 +210,7 @@ private:
         key.fullSubgroups = sg_ != 0;
         return ctx_.pipelines->get(key);  // made once per context, then a map lookup
     }
-    // Split-K pass 2 (shaders/splitk_reduce.comp): any subgroup size.
-    const ComputePipeline& reducePipeline() const {
-        PipelineKey key;
-        key.shader = std::string("splitk_reduce_") + dtypeSuffix(desc_.dtype);
-        key.spec = commonSpecConstants(desc_);
-        key.spec.push_back({kSpecWorkgroupSize, reduceWorkgroup_});
-        key.pushConstantBytes = sizeof(ConvPushConstants);
-        key.bindings = bindings();
-        return ctx_.pipelines->get(key);
-    }
-    uint32_t bindings() const { return split_ ? kBindWorkspace + 1 : kConvBindings; }
+    uint32_t bindings() const { return split_ ? kSplitBindings : kConvBindings; }
 
     ContextImpl& ctx_;
     ConvDesc desc_;
@@ -262,8 +218,7 @@ private:
     const TileConfig& tile_;
     const char* name_;
     uint32_t sg_, maskMode_, split_, askedSplit_;
-    uint32_t reduceWorkgroup_ = 0;
-    const ComputePipeline* reducePipeline_ = nullptr;
+    std::unique_ptr<SplitReduce> reduce_;  // split-K pass 2
     bool channelSlices_ = false, vecA_ = false, vecB_ = false;
     const ComputePipeline* vectorPipeline_ = nullptr;
     uint32_t gx_ = 0, gy_ = 0;
@@ -314,7 +269,7 @@ std::unique_ptr<AlgorithmInstance> implicitGemmAnalyticInstantiate(ContextImpl& 
 }
 
 std::string implicitGemmSplitKWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
-    SplitRequest req = parseSplitRequest(o.tile);
+    TileSplitRequest req = parseTileSplit(o.tile);
     if (!req.error.empty()) return req.error;
     PlanOptions one = o;  // the one-pass kernel's own limits, with the tile alone
     one.tile = req.tile ? req.tile->name : "";
@@ -335,7 +290,7 @@ std::unique_ptr<AlgorithmInstance> implicitGemmSplitKInstantiate(ContextImpl& ct
 bool implicitGemmSplitKPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     if (o.workspaceLimit == 0) return false;
     const TileConfig& t = chooseTile(ctx, d, "");
-    return heuristicSplit(d, t) >= 2 && splitLimit(ctx, d, t, o.workspaceLimit).most >= 2;
+    return heuristicSplit(d, t) >= 2 && tileSplitLimit(ctx, d, t, o.workspaceLimit).most >= 2;
 }
 
 // Every tile x dtype x staging mode (NCHW scalar, NHWC 4-wide) x (wave32, wave64 where the device
