@@ -155,7 +155,12 @@ TEST_P(CoopmatTiles, MatchesReference) {
     const auto r = runAndCheck(ctx(), c.desc, o, 6000 + uint64_t(i), DataMode::Uniform);
     if (r.errorCode == vkconv::ErrorCode::Unsupported) GTEST_SKIP() << r.error;
     EXPECT_TRUE(passed(r)) << "case " << c.name << " tile " << tile;
-    EXPECT_NE(r.config.find("tile " + tile + " "), std::string::npos) << r.config;
+    // "<tile>/s<N>": split-K with N splits (fewer where the reduction has fewer slices).
+    const size_t split = tile.rfind("/s");
+    EXPECT_NE(r.config.find("tile " + tile.substr(0, split) + " "), std::string::npos) << r.config;
+    if (split != std::string::npos) {
+        EXPECT_NE(r.config.find(" split "), std::string::npos) << r.config;
+    }
 }
 
 static std::vector<int> tileCases() {
@@ -167,10 +172,12 @@ static std::vector<int> tileCases() {
     return v;
 }
 
-// Every entry of algo_coopmat.cpp's tile table.
+// Every entry of algo_coopmat.cpp's tile table, and split-K on three of them.
 static const std::vector<std::string> kTileNames = {"128x128x32/2x4",   "128x64x32/2x2",    "64x64x32/2x2",
                                                     "256x128x32/4x2s1", "128x256x32/2x4s1", "128x128x64/2x4s1",
-                                                    "256x64x32/4x2s1",  "64x256x32/1x8s1"};
+                                                    "256x64x32/4x2s1",  "64x256x32/1x8s1",
+                                                    // split-K: even, uneven and clamped splits
+                                                    "128x128x32/2x4/s2", "64x64x32/2x2/s3", "128x256x32/2x4s1/s64"};
 
 INSTANTIATE_TEST_SUITE_P(coopmat, CoopmatTiles,
                          ::testing::Combine(::testing::ValuesIn(tileCases()),

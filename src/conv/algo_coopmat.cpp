@@ -9,6 +9,7 @@
 
 #include "conv/algorithm.hpp"
 #include "conv/dispatch.hpp"
+#include "conv/split_k.hpp"
 #include "conv/tile_score.hpp"
 #include "runtime/context_impl.hpp"
 #include "runtime/shader_registry.hpp"
@@ -75,8 +76,8 @@ VkComponentTypeKHR operandType(DType t) {
     return t == DType::BF16 ? VK_COMPONENT_TYPE_BFLOAT16_KHR : VK_COMPONENT_TYPE_FLOAT16_KHR;
 }
 
-std::string shaderName(DType t) {
-    return std::string("implicit_gemm_coopmat_") + (emulated(t) ? "emu_" : "") + dtypeSuffix(t);
+std::string shaderName(DType t, bool split = false) {
+    return std::string("implicit_gemm_coopmat_") + (emulated(t) ? "emu_" : "") + (split ? "splitk_" : "") + dtypeSuffix(t);
 }
 
 // The 16x16x16 configuration the emulation stands in for.
@@ -145,31 +146,76 @@ std::string tileWhyNot(const ContextImpl& ctx, const ConvDesc& d, const CmTile& 
     return "";
 }
 
-// The best-scoring tile (conv/tile_score.hpp) among those this device and problem allow.
-// A forced tile (PlanOptions::tile) is taken as is: whyNot checked it.
-const CmTile* chooseTile(const ContextImpl& ctx, const ConvDesc& d, const CoopMatConfig& cm, uint32_t sg,
-                         const std::string& forced = "") {
-    for (const auto& t : kCmTiles)
-        if (!forced.empty() && forced == t.name) return &t;
-    const CmTile* best = nullptr;
-    double bestScore = -1;
-    // Compute units where the driver reports them; otherwise a mid-size GPU's.
-    const uint32_t units = ctx.caps.computeUnits ? ctx.caps.computeUnits : 64;
+// Split-K cost terms, in "FLOPs at the best tile's full-wave rate": each split writes and the
+// reduce pass reads one fp32 copy of the output (~50 FLOPs per byte on the H200: ~215 TFLOP/s
+// against ~4 TB/s), and the second pass costs a barrier and a launch (~3 us ~ 6e8 FLOPs).
+constexpr double kFlopsPerByte = 50.0;
+constexpr double kSplitPassFlops = 6e8;
+constexpr uint64_t kSplitMinSlices = 8;  // the heuristic keeps >= 8 slices (256 reduction values) per split
+constexpr uint64_t kSplitMax = 16;
+
+struct CmChoice {
+    const CmTile* tile = nullptr;
+    uint32_t split = 1;  // 1: one pass, no workspace
+    std::string why;     // why nothing fits (tile null)
+};
+
+uint64_t cmSlices(const ConvDesc& d, const CmTile& t) { return uint64_t(d.reductionLength()) / t.bk; }
+
+// Tile and split count.  No timing: the modelled time of each (tile, split) = work at the tile's
+// efficiency x useful fraction x wave fill (conv/tile_score.hpp, the grid counted as tiles x
+// splits over compute units x residency), plus the split's workspace traffic and second pass.
+// A forced tile / split (PlanOptions::tile "<tile>", "<tile>/s<N>", "s<N>") is taken as is
+// (more splits than slices are clamped); whyNot checked the tile.
+CmChoice chooseConfig(const ContextImpl& ctx, const ConvDesc& d, const CoopMatConfig& cm, uint32_t sg, const PlanOptions& o) {
+    SplitRequest req = parseSplitRequest(o.tile);
+    if (!req.error.empty()) return {nullptr, 1, req.error};
+    const double flops = 2.0 * double(outputPixels(d)) * double(d.k) * double(d.reductionLength());
+    const double outBytes = double(d.outputElements()) * 4.0;
+    const uint32_t units = ctx.caps.computeUnits ? ctx.caps.computeUnits : 64;  // unknown: a mid-size GPU
+    CmChoice best;
+    double bestCost = 0;
+    std::string why;
     for (const auto& t : kCmTiles) {
-        if (!tileWhyNot(ctx, d, t, cm, sg).empty()) continue;
-        double score = waveTileScore(d, t.bm, t.bn, t.efficiency, double(units * t.resident));
-        if (score > bestScore) { bestScore = score; best = &t; }
+        if (!req.tile.empty() && req.tile != t.name) continue;
+        std::string w = tileWhyNot(ctx, d, t, cm, sg);
+        if (!w.empty()) {
+            if (why.empty()) why = std::string(t.name) + ": " + w;
+            continue;
+        }
+        const uint64_t slices = cmSlices(d, t);
+        const SplitLimit lim = splitLimit(ctx, d, slices, o.workspaceLimit);
+        // Forced: that split (clamped to the slices); else 1 and powers of two up to the limits.
+        uint64_t first = req.split ? std::min(req.split, slices) : 1;
+        uint64_t last = req.split ? first : std::min({lim.most, kSplitMax, std::max<uint64_t>(1, slices / kSplitMinSlices)});
+        for (uint64_t s = first; s <= std::max(first, last); s *= 2) {
+            if (s > 1 && s > lim.most) {
+                if (why.empty()) why = std::to_string(s) + " splits of tile " + t.name + " exceed " + lim.what;
+                break;
+            }
+            double score = waveTileScore(d, t.bm, t.bn, t.efficiency, double(units * t.resident) / double(s));
+            double cost = flops / score + (s > 1 ? 2.0 * double(s) * outBytes * kFlopsPerByte + kSplitPassFlops : 0.0);
+            if (!best.tile || cost < bestCost) { bestCost = cost; best = {&t, uint32_t(s), ""}; }
+            if (s == first && req.split) break;
+        }
     }
+    if (!best.tile) best.why = why.empty() ? "no tile fits this device and problem" : why;
     return best;
 }
 
 class CoopmatInstance final : public AlgorithmInstance {
 public:
-    CoopmatInstance(ContextImpl& ctx, const ConvDesc& d, const CoopMatConfig& cm, const CmTile& tile, SubgroupChoice sg)
-        : ctx_(ctx), desc_(d), pc_(makePushConstants(d)), cm_(cm), tile_(tile), sg_(sg) {
+    CoopmatInstance(ContextImpl& ctx, const ConvDesc& d, const CoopMatConfig& cm, const CmTile& tile, uint32_t split,
+                    SubgroupChoice sg)
+        : ctx_(ctx), desc_(d), pc_(makePushConstants(d)), cm_(cm), tile_(tile), split_(split), sg_(sg) {
         vecA_ = d.inputLayout == TensorLayout::NHWC;
         vecB_ = d.filterLayout == FilterLayout::KRSC;
-        vecOut_ = d.outputLayout == TensorLayout::NHWC && d.filtersPerGroup() % 8 == 0;
+        // Split-K pass 1 writes fp32 partials element by element; pass 2 writes the output.
+        vecOut_ = split_ == 1 && d.outputLayout == TensorLayout::NHWC && d.filtersPerGroup() % 8 == 0;
+        if (split_ > 1) {
+            pc_.splitK = split_;
+            reduce_ = std::make_unique<SplitReduce>(ctx, d);
+        }
         vectorPipeline_ = &pipeline(true);
         gx_ = uint32_t((outputPixels(d) + tile_.bm - 1) / tile_.bm);
         gy_ = uint32_t(((d.filtersPerGroup() + tile_.bn - 1) / tile_.bn) * d.groups);
@@ -178,9 +224,13 @@ public:
         // 16-byte loads and stores need 16-byte aligned views; otherwise the element-wise pipeline.
         bool aligned = t.input.offset % 16 == 0 && t.filter.offset % 16 == 0 && t.output.offset % 16 == 0;
         const ComputePipeline& p = aligned ? *vectorPipeline_ : pipeline(false);
-        bindConvTensors(ctx_, cmd, p, t);
+        bindConvTensors(ctx_, cmd, p, t, bindings());
         pushConstants(ctx_, cmd, p, pc_);
-        ctx_.dt.vkCmdDispatch(cmd, gx_, gy_, 1);
+        ctx_.dt.vkCmdDispatch(cmd, gx_, gy_, split_);
+        if (reduce_) reduce_->record(cmd, t, pc_);
+    }
+    VkDeviceSize workspaceSize() const override {
+        return split_ > 1 ? VkDeviceSize(split_) * VkDeviceSize(desc_.outputElements()) * 4 : 0;
     }
     std::string name() const override { return "implicit_gemm_coopmat"; }
     std::string config() const override {
@@ -188,6 +238,7 @@ public:
                         std::to_string(cm_.k);
         if (vecA_ || vecB_ || vecOut_)
             c += std::string(" vec8") + (vecA_ ? "A" : "") + (vecB_ ? "B" : "") + (vecOut_ ? "O" : "");
+        if (split_ > 1) c += " split " + std::to_string(split_);
         c += " sg" + std::to_string(sg_.size);
         if (emulated(desc_.dtype)) c += " EMULATED";
         return c;
@@ -196,7 +247,7 @@ public:
 private:
     const ComputePipeline& pipeline(bool vec) const {
         PipelineKey key;
-        key.shader = shaderName(desc_.dtype);
+        key.shader = shaderName(desc_.dtype, split_ > 1);
         key.spec = commonSpecConstants(desc_);
         key.spec.push_back({kSpecWorkgroupSize, tile_.warps() * sg_.size});
         key.spec.push_back({kSpecBM, tile_.bm});
@@ -214,17 +265,21 @@ private:
         key.spec.push_back({kSpecNbuf, tile_.nbuf});
         if (emulated(desc_.dtype)) key.spec.push_back({kSpecEmuLanes, sg_.size});
         key.pushConstantBytes = sizeof(ConvPushConstants);
-        key.bindings = kConvBindings;
+        key.bindings = bindings();
         key.requiredSubgroupSize = sg_.required;
         key.fullSubgroups = true;  // the subgroup index must name a whole 32 (or default-size) block
         return ctx_.pipelines->get(key);
     }
+
+    uint32_t bindings() const { return split_ > 1 ? kSplitBindings : kConvBindings; }
 
     ContextImpl& ctx_;
     ConvDesc desc_;
     ConvPushConstants pc_;
     CoopMatConfig cm_;
     const CmTile& tile_;
+    uint32_t split_;
+    std::unique_ptr<SplitReduce> reduce_;  // split-K pass 2
     SubgroupChoice sg_;
     bool vecA_ = false, vecB_ = false, vecOut_ = false;
     const ComputePipeline* vectorPipeline_ = nullptr;
@@ -275,33 +330,31 @@ std::string coopmatWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanO
     if (o.subgroupSize && o.subgroupSize != sg.size)
         return "the tiles are laid out for subgroups of " + std::to_string(sg.size) + ", not " + std::to_string(o.subgroupSize);
     if (!o.tile.empty()) {
-        for (const auto& t : kCmTiles)
-            if (o.tile == t.name) {
-                std::string why = tileWhyNot(ctx, d, t, *cm, sg.size);
-                return why.empty() ? "" : "tile " + o.tile + " does not fit: " + why;
-            }
-        std::string names;
-        for (const auto& t : kCmTiles) names += std::string(names.empty() ? "" : ", ") + t.name;
-        return "no tile '" + o.tile + "' (have: " + names + ")";
+        std::string tile = parseSplitRequest(o.tile).tile;
+        bool known = tile.empty();
+        for (const auto& t : kCmTiles) known = known || tile == t.name;
+        if (!known) {
+            std::string names;
+            for (const auto& t : kCmTiles) names += std::string(names.empty() ? "" : ", ") + t.name;
+            return "no tile '" + tile + "' (have: " + names + "; each optionally followed by /s<splits>, or s<splits> alone)";
+        }
     }
-    if (!chooseTile(ctx, d, *cm, sg.size)) {
-        std::string why;
-        for (const auto& t : kCmTiles) why += std::string(why.empty() ? "" : "; ") + t.name + ": " + tileWhyNot(ctx, d, t, *cm, sg.size);
-        return "no tile fits this device and problem (" + why + ")";
-    }
+    CmChoice choice = chooseConfig(ctx, d, *cm, sg.size, o);
+    if (!choice.tile) return o.tile.empty() ? "no tile fits this device and problem (" + choice.why + ")" : "tile " + o.tile + " does not fit: " + choice.why;
+    if (choice.split > 1 && !shaders::find(shaderName(d.dtype, true))) return "this build lacks the split-K cooperative-matrix shader";
     return "";
 }
 
 std::unique_ptr<AlgorithmInstance> coopmatInstantiate(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     const CoopMatConfig* cm = pickConfig(ctx.caps, d.dtype);
     SubgroupChoice sg = naturalSubgroup(ctx.caps);
-    const CmTile* tile = cm ? chooseTile(ctx, d, *cm, sg.size, o.tile) : nullptr;
-    if (!cm || !tile) throw Error(ErrorCode::Unsupported, "implicit_gemm_coopmat: no configuration for " + d.toString());
-    return std::make_unique<CoopmatInstance>(ctx, d, *cm, *tile, sg);
+    CmChoice choice = cm ? chooseConfig(ctx, d, *cm, sg.size, o) : CmChoice{};
+    if (!cm || !choice.tile) throw Error(ErrorCode::Unsupported, "implicit_gemm_coopmat: no configuration for " + d.toString());
+    return std::make_unique<CoopmatInstance>(ctx, d, *cm, *choice.tile, choice.split, sg);
 }
 
-// Every tile forced in turn x 16-bit dtype x (NHWC/KRSC: the 16-byte paths; NCHW/KCRS: the
-// element-wise staging paths).
+// Every tile forced in turn, one pass and split-K, x 16-bit dtype x (NHWC/KRSC: the 16-byte
+// paths; NCHW/KCRS: the element-wise staging paths).
 std::vector<std::pair<ConvDesc, PlanOptions>> coopmatVariants(const ContextImpl&) {
     std::vector<std::pair<ConvDesc, PlanOptions>> v;
     for (DType t : {DType::F16, DType::BF16})
@@ -313,8 +366,10 @@ std::vector<std::pair<ConvDesc, PlanOptions>> coopmatVariants(const ContextImpl&
                 d.filterLayout = nhwc ? FilterLayout::KRSC : FilterLayout::KCRS;
                 PlanOptions o;
                 o.algorithm = "implicit_gemm_coopmat";
-                o.tile = tile.name;
-                v.push_back({d, o});
+                for (const char* split : {"", "/s2"}) {  // one pass; split-K pass 1 (+ the reduce pass)
+                    o.tile = std::string(tile.name) + split;
+                    v.push_back({d, o});
+                }
             }
     return v;
 }
