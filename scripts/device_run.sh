@@ -21,6 +21,9 @@ export PYTHONUNBUFFERED=1
 B="$C/bin/vkconv-bench --suites-dir bench/suites"
 B32="--suite resnet50 --suite vgg16 --suite mobilenet_v2 --suite retinanet_head"
 say() { echo "== $* ($(date +%T))"; }
+# SM clock, power and temperature every 250 ms while this runs (explains slow outliers).
+nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu --format=csv -lms 250 \
+  > "$OUT/smi_$what.csv" 2>/dev/null & smi=$!
 
 if [[ $what == info || $what == all ]]; then
   say vkconv-info
@@ -57,7 +60,7 @@ if [[ $what == bench-fp32 || $what == all ]]; then
 fi
 if [[ $what == bench-fp16 || $what == all ]]; then
   bench_pair fp16 nhwc 1 32
-  bench_pair bf16 nhwc 32
+  bench_pair bf16 nhwc 1 32
 fi
 if [[ $what == tiles ]]; then
   # implicit_gemm tile configurations forced one by one on the big-GEMM suite (tuning data).
@@ -86,6 +89,7 @@ if [[ $what == levels || $what == all ]]; then
   echo "exit $?"; grep -E "passed|failed" "$OUT/levels.txt" | tail -2
 fi
 say done
+kill $smi 2>/dev/null
 # The device tool returns at most 8 files: pack everything into one archive.
 # One archive per mode, so several modes in one call keep all their files.
 (cd "$OUT" && files=$(ls | grep -v -e '\.tgz$' -e '\.log$') && [ -n "$files" ] && tar czf "results-$what.tgz" $files && rm -f $files) || true
