@@ -36,6 +36,7 @@ struct Options {
     std::string jsonPath, csvPath, isaDir;
     bool check = false, peak = false, shaderStats = false, validation = false;
     int warmup = 3, calls = 20, repeats = 7;
+    int warmupMs = 200;  // and keep warming up until this much wall time has passed (GPU clocks)
     double maxGflop = 0.0;  // 0: no limit
 };
 

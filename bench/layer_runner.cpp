@@ -150,9 +150,14 @@ Row LayerRunner::runOne(const std::string& algo, const Row& base, LayerData& dat
             plan.record(cmd, t);
             vkconv::computeBarrier(ctx_.impl(), cmd);
         };
-        if (opts_.warmup > 0)
+        // Warm-up: the batches asked for, then more until warmupMs have passed, so that a GPU whose
+        // clock dropped while the host generated this layer's data runs at full clock when timed.
+        const auto warm0 = std::chrono::steady_clock::now();
+        for (int b = 0; b < opts_.warmup || (opts_.warmup > 0 && b < 10000 &&
+                                             std::chrono::steady_clock::now() - warm0 < std::chrono::milliseconds(opts_.warmupMs));
+             ++b)
             ctx_.submitAndWait([&](VkCommandBuffer cmd) {
-                for (int i = 0; i < opts_.warmup * calls; ++i) recordCall(cmd);
+                for (int i = 0; i < calls; ++i) recordCall(cmd);
             });
         std::vector<double> perConvUs;
         if (timestamps_) {

@@ -25,7 +25,7 @@ int runBenchmark(vkconv::Context& ctx, const Options& opts, const Peaks& peaks) 
     const auto& caps = ctx.caps();
     std::printf("== vkconv %s (%s) on %s, %s %s\n", vkconv::versionString(), vkconv::gitRevision(), caps.deviceName.c_str(),
                 caps.driverName.c_str(), caps.driverVersionString().c_str());
-    std::printf("protocol: %d warm-up batches, %d repeats x %d calls (barrier between calls), median; %s\n", opts.warmup, opts.repeats,
+    std::printf("protocol: %d+ warm-up batches (>= %d ms), %d repeats x %d calls (barrier between calls), median; %s\n", opts.warmup, opts.warmupMs, opts.repeats,
                 opts.calls, runner.gpuTimestamps() ? "Vulkan timestamps" : "HOST timing (this queue has no timestamps)");
     auto fmt = [](const std::optional<double>& v) {
         char buf[32] = "-";

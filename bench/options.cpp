@@ -36,6 +36,9 @@ Problem:
   --epilogue none|bias|relu|bias_relu|bias_relu6|bias_leaky_relu|bias_gelu|bias_silu|bias_sigmoid|...
 Timing:
   --warmup N            warm-up batches before timing (default 3)
+  --warmup-ms MS        ... and more batches until MS of wall time have passed (default 200):
+                        the GPU clock idles down while the host prepares a layer and needs
+                        sustained load to come back up (docs/perf-notes.md item 14)
   --calls N             dispatches per timed batch (default 20)
   --repeats N           timed batches (default 7)
 Output:
@@ -133,6 +136,8 @@ Options parseOptions(int argc, char** argv) {
             o.check = true;
         } else if (f == "--warmup") {
             o.warmup = int(parseInt(f, next(), 0));
+        } else if (f == "--warmup-ms") {
+            o.warmupMs = int(parseInt(f, next(), 0));
         } else if (f == "--calls") {
             o.calls = int(parseInt(f, next(), 1));
         } else if (f == "--repeats") {

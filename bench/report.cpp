@@ -201,7 +201,7 @@ void writeJsonReport(const std::string& path, const RunInfo& info, const std::ve
     j.key("library");
     writeLibraryRecord(j);
     j.key("protocol").beginObject();
-    j.field("warmup", info.opts->warmup).field("batch", info.opts->calls).field("repeats", info.opts->repeats);
+    j.field("warmup", info.opts->warmup).field("warmup_ms", info.opts->warmupMs).field("batch", info.opts->calls).field("repeats", info.opts->repeats);
     j.field("statistic", "median").field("timer", info.timer);
     j.endObject();
     j.key("peaks");
