@@ -246,10 +246,7 @@ public:
 
 private:
     const ComputePipeline& pipeline(bool vec) const {
-        PipelineKey key;
-        key.shader = shaderName(desc_.dtype, split_ > 1);
-        key.spec = commonSpecConstants(desc_);
-        key.spec.push_back({kSpecWorkgroupSize, tile_.warps() * sg_.size});
+        PipelineKey key = convPipelineKey(shaderName(desc_.dtype, split_ > 1), desc_, tile_.warps() * sg_.size, sg_.required, bindings());
         key.spec.push_back({kSpecBM, tile_.bm});
         key.spec.push_back({kSpecBN, tile_.bn});
         key.spec.push_back({kSpecBK, tile_.bk});
@@ -264,9 +261,6 @@ private:
         key.spec.push_back({kSpecVecOut, vec && vecOut_ ? 1u : 0u});
         key.spec.push_back({kSpecNbuf, tile_.nbuf});
         if (emulated(desc_.dtype)) key.spec.push_back({kSpecEmuLanes, sg_.size});
-        key.pushConstantBytes = sizeof(ConvPushConstants);
-        key.bindings = bindings();
-        key.requiredSubgroupSize = sg_.required;
         key.fullSubgroups = true;  // the subgroup index must name a whole 32 (or default-size) block
         return ctx_.pipelines->get(key);
     }

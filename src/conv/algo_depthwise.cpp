@@ -122,10 +122,7 @@ public:
 private:
     const ComputePipeline& pipeline(bool vecIn, bool vecOut) const {
         const ConvDesc& d = desc_;
-        PipelineKey key;
-        key.shader = std::string("depthwise_") + dtypeSuffix(d.dtype);
-        key.spec = commonSpecConstants(d);
-        key.spec.push_back({kSpecWorkgroupSize, wg_});
+        PipelineKey key = convPipelineKey(std::string("depthwise_") + dtypeSuffix(d.dtype), d, wg_, sg_);
         if (blk_.generic) {
             key.spec.push_back({kSpecFR, 1});
             key.spec.push_back({kSpecFS, 1});
@@ -145,10 +142,6 @@ private:
             key.spec.push_back({kSpecVecOut, vecOut ? 1u : 0u});
             if (vecIn && d.inputLayout == TensorLayout::NCHW) key.spec.push_back({kSpecPadL, uint32_t(d.padLeft)});
         }
-        key.requiredSubgroupSize = sg_;
-        key.fullSubgroups = sg_ != 0;
-        key.pushConstantBytes = sizeof(ConvPushConstants);
-        key.bindings = kConvBindings;
         return ctx_.pipelines->get(key);  // made once per context, then a map lookup
     }
 

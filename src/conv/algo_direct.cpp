@@ -14,15 +14,7 @@ class DirectInstance final : public AlgorithmInstance {
 public:
     DirectInstance(ContextImpl& ctx, const ConvDesc& d, uint32_t sg)
         : ctx_(ctx), desc_(d), pc_(makePushConstants(d)), wg_(sg > kWorkgroup ? sg : kWorkgroup), sg_(sg) {
-        PipelineKey key;
-        key.shader = std::string("direct_") + dtypeSuffix(d.dtype);
-        key.spec = commonSpecConstants(d);
-        key.spec.push_back({kSpecWorkgroupSize, wg_});
-        key.requiredSubgroupSize = sg;
-        key.fullSubgroups = sg != 0;
-        key.pushConstantBytes = sizeof(ConvPushConstants);
-        key.bindings = kConvBindings;
-        pipeline_ = &ctx.pipelines->get(key);
+        pipeline_ = &ctx.pipelines->get(convPipelineKey(std::string("direct_") + dtypeSuffix(d.dtype), d, wg_, sg));
     }
     void record(VkCommandBuffer cmd, const ConvTensors& t) const override {
         bindConvTensors(ctx_, cmd, *pipeline_, t);

@@ -52,17 +52,10 @@ public:
     DirectBlockedInstance(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o)
         : ctx_(ctx), desc_(d), pc_(makePushConstants(d)), block_(*findBlock(o.tile)), wg_(workgroupSize(ctx.caps, o.subgroupSize)),
           sg_(o.subgroupSize), slide_(d.strideW == d.dilationW) {
-        PipelineKey key;
-        key.shader = std::string("direct_blocked_") + dtypeSuffix(d.dtype);
-        key.spec = commonSpecConstants(d);
-        key.spec.push_back({kSpecWorkgroupSize, wg_});
+        PipelineKey key = convPipelineKey(std::string("direct_blocked_") + dtypeSuffix(d.dtype), d, wg_, sg_);
         key.spec.push_back({kSpecKT, block_.kt});
         key.spec.push_back({kSpecQT, block_.qt});
         key.spec.push_back({kSpecSlide, slide_ ? 1u : 0u});
-        key.requiredSubgroupSize = sg_;
-        key.fullSubgroups = sg_ != 0;
-        key.pushConstantBytes = sizeof(ConvPushConstants);
-        key.bindings = kConvBindings;
         pipeline_ = &ctx.pipelines->get(key);
     }
     void record(VkCommandBuffer cmd, const ConvTensors& t) const override {

@@ -89,17 +89,11 @@ public:
     DirectTiledInstance(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o)
         : ctx_(ctx), pc_(makePushConstants(d)), cfg_(chooseConfig(ctx, d, o.tile)), sg_(o.subgroupSize) {
         const Tile& t = *cfg_.tile;  // whyNot has checked that one fits
-        PipelineKey key;
-        key.shader = std::string("direct_tiled_") + dtypeSuffix(d.dtype);
-        key.spec = commonSpecConstants(d);
-        key.spec.insert(key.spec.end(), {{kSpecWorkgroupSize, kWorkgroup}, {kSpecTP, t.tp}, {kSpecTQ, t.tq}, {kSpecBK, t.bk},
+        PipelineKey key = convPipelineKey(std::string("direct_tiled_") + dtypeSuffix(d.dtype), d, kWorkgroup, sg_);
+        key.spec.insert(key.spec.end(), {{kSpecTP, t.tp}, {kSpecTQ, t.tq}, {kSpecBK, t.bk},
                                          {kSpecCC, cfg_.cc}, {kSpecKT, kKT}, {kSpecQT, kQT}, {kSpecFR, uint32_t(d.r)},
                                          {kSpecFS, uint32_t(d.s)}, {kSpecSH, uint32_t(d.strideH)}, {kSpecSW, uint32_t(d.strideW)},
                                          {kSpecDH, uint32_t(d.dilationH)}, {kSpecDW, uint32_t(d.dilationW)}});
-        key.requiredSubgroupSize = sg_;
-        key.fullSubgroups = sg_ != 0;
-        key.pushConstantBytes = sizeof(ConvPushConstants);
-        key.bindings = kConvBindings;
         pipeline_ = &ctx.pipelines->get(key);
         gx_ = uint32_t(uint64_t(d.n) * ((uint64_t(d.outH()) + t.tp - 1) / t.tp) * ((uint64_t(d.outW()) + t.tq - 1) / t.tq));
         gy_ = uint32_t(uint64_t(d.groups) * ((uint64_t(d.filtersPerGroup()) + t.bk - 1) / t.bk));

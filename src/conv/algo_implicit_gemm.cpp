@@ -191,10 +191,8 @@ public:
 
 private:
     const ComputePipeline& pipeline(bool vecA, bool vecB) const {
-        PipelineKey key;
-        key.shader = std::string(split_ ? "implicit_gemm_splitk_" : "implicit_gemm_") + dtypeSuffix(desc_.dtype);
-        key.spec = commonSpecConstants(desc_);
-        key.spec.push_back({kSpecWorkgroupSize, tile_.threads()});
+        PipelineKey key = convPipelineKey(std::string(split_ ? "implicit_gemm_splitk_" : "implicit_gemm_") + dtypeSuffix(desc_.dtype),
+                                          desc_, tile_.threads(), sg_, bindings());
         key.spec.push_back({kSpecBM, tile_.bm});
         key.spec.push_back({kSpecBN, tile_.bn});
         key.spec.push_back({kSpecBK, tile_.bk});
@@ -204,10 +202,6 @@ private:
         key.spec.push_back({kSpecChannelSlices, channelSlices_ ? 1u : 0u});
         key.spec.push_back({kSpecVecA, vecA ? 1u : 0u});
         key.spec.push_back({kSpecVecB, vecB ? 1u : 0u});
-        key.pushConstantBytes = sizeof(ConvPushConstants);
-        key.bindings = bindings();
-        key.requiredSubgroupSize = sg_;
-        key.fullSubgroups = sg_ != 0;
         return ctx_.pipelines->get(key);  // made once per context, then a map lookup
     }
     uint32_t bindings() const { return split_ ? kSplitBindings : kConvBindings; }

@@ -37,6 +37,19 @@ void dispatch1D(const ContextImpl& ctx, VkCommandBuffer cmd, uint64_t items, uin
     ctx.dt.vkCmdDispatch(cmd, uint32_t(x), uint32_t(y), 1);
 }
 
+PipelineKey convPipelineKey(const std::string& shader, const ConvDesc& d, uint32_t workgroupSize, uint32_t requiredSubgroup,
+                            uint32_t bindings) {
+    PipelineKey key;
+    key.shader = shader;
+    key.spec = commonSpecConstants(d);
+    key.spec.push_back({kSpecWorkgroupSize, workgroupSize});
+    key.pushConstantBytes = sizeof(ConvPushConstants);
+    key.bindings = bindings;
+    key.requiredSubgroupSize = requiredSubgroup;
+    key.fullSubgroups = requiredSubgroup != 0;
+    return key;
+}
+
 void computeBarrier(const ContextImpl& ctx, VkCommandBuffer cmd) {
     VkMemoryBarrier2 mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
     mb.srcStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;

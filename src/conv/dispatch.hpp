@@ -21,6 +21,12 @@ void pushConstants(const ContextImpl& ctx, VkCommandBuffer cmd, const ComputePip
 // (shaders use globalLinearIndex()).
 void dispatch1D(const ContextImpl& ctx, VkCommandBuffer cmd, uint64_t items, uint32_t workgroupSize);
 
+// The pipeline key every algorithm starts from: its shader, the problem's common specialization
+// constants plus the workgroup size, the push-constant block and `bindings` tensor bindings; a
+// required subgroup size (0: the device's choice) comes with full subgroups.
+PipelineKey convPipelineKey(const std::string& shader, const ConvDesc& d, uint32_t workgroupSize, uint32_t requiredSubgroup = 0,
+                            uint32_t bindings = kConvBindings);
+
 // A compute-to-compute barrier between passes of one algorithm (split-K).
 void computeBarrier(const ContextImpl& ctx, VkCommandBuffer cmd);
 

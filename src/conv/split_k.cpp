@@ -45,13 +45,7 @@ SplitRequest parseSplitRequest(const std::string& s) {
 SplitReduce::SplitReduce(ContextImpl& ctx, const ConvDesc& d)
     : ctx_(ctx), elements_(uint64_t(d.outputElements())),
       workgroup_(std::min({kReduceWorkgroup, ctx.caps.maxWorkgroupInvocations, ctx.caps.maxWorkgroupSize[0]})) {
-    PipelineKey key;
-    key.shader = std::string("splitk_reduce_") + dtypeSuffix(d.dtype);
-    key.spec = commonSpecConstants(d);
-    key.spec.push_back({kSpecWorkgroupSize, workgroup_});
-    key.pushConstantBytes = sizeof(ConvPushConstants);
-    key.bindings = kSplitBindings;
-    pipeline_ = &ctx.pipelines->get(key);
+    pipeline_ = &ctx.pipelines->get(convPipelineKey(std::string("splitk_reduce_") + dtypeSuffix(d.dtype), d, workgroup_, 0, kSplitBindings));
 }
 
 void SplitReduce::record(VkCommandBuffer cmd, const ConvTensors& t, const ConvPushConstants& pc) const {
