@@ -162,17 +162,14 @@ struct CmChoice {
 
 uint64_t cmSlices(const ConvDesc& d, const CmTile& t) { return uint64_t(d.reductionLength()) / t.bk; }
 
-// Tile and split count.  No timing: the modelled time of each (tile, split) = work at the tile's
-// efficiency x useful fraction x wave fill (conv/tile_score.hpp, the grid counted as tiles x
-// splits over compute units x residency), plus the split's workspace traffic and second pass.
+// Tile and split count.  No timing: the smallest modelled time (conv/tile_score.hpp
+// splitTileCost, slots = compute units x residency).
 // A forced tile / split (PlanOptions::tile "<tile>", "<tile>/s<N>", "s<N>") is taken as is
 // (more splits than slices are clamped); whyNot checked the tile.
 CmChoice chooseConfig(const ContextImpl& ctx, const ConvDesc& d, const CoopMatConfig& cm, uint32_t sg, const PlanOptions& o) {
     SplitRequest req = parseSplitRequest(o.tile);
     if (!req.error.empty()) return {nullptr, 1, req.error};
-    const double flops = 2.0 * double(outputPixels(d)) * double(d.k) * double(d.reductionLength());
-    const double outBytes = double(d.outputElements()) * 4.0;
-    const uint32_t units = ctx.caps.computeUnits ? ctx.caps.computeUnits : 64;  // unknown: a mid-size GPU
+    const double units = modelComputeUnits(ctx.caps.computeUnits);
     CmChoice best;
     double bestCost = 0;
     std::string why;
@@ -193,8 +190,7 @@ CmChoice chooseConfig(const ContextImpl& ctx, const ConvDesc& d, const CoopMatCo
                 if (why.empty()) why = std::to_string(s) + " splits of tile " + t.name + " exceed " + lim.what;
                 break;
             }
-            double score = waveTileScore(d, t.bm, t.bn, t.efficiency, double(units * t.resident) / double(s));
-            double cost = flops / score + (s > 1 ? 2.0 * double(s) * outBytes * kFlopsPerByte + kSplitPassFlops : 0.0);
+            double cost = splitTileCost(d, t.bm, t.bn, t.efficiency, units * t.resident, double(s), kFlopsPerByte, kSplitPassFlops);
             if (!best.tile || cost < bestCost) { bestCost = cost; best = {&t, uint32_t(s), ""}; }
             if (s == first && req.split) break;
         }

@@ -19,18 +19,21 @@ namespace {
 struct TileConfig {
     const char* name;
     uint32_t bm, bn, bk, tm, tn;
-    double speed;  // relative per-workgroup efficiency (arithmetic intensity of the tile)
+    double speed;       // relative per-workgroup efficiency (arithmetic intensity of the tile)
+    uint32_t resident;  // workgroups resident per compute unit (H200: 65536 registers / (registers x invocations))
     uint32_t threads() const { return (bm / tm) * (bn / tn); }
     uint32_t sharedBytes() const { return 2 * bk * (bm + bn) * 4; }
 };
 
+// Residency from the registers NVIDIA's driver reports (docs/results/h200/coopmat_tiles/
+// shader_stats_h200.txt): 121-128 for the 8x8/8x4 register tiles, 63-64 for 4x4, 96 for 64x16.
 constexpr TileConfig kTiles[] = {
-    {"128x128x8/8x8", 128, 128, 8, 8, 8, 1.00},
-    {"128x64x16/8x4", 128, 64, 16, 8, 4, 0.80},
-    {"128x64x8/8x4", 128, 64, 8, 8, 4, 0.85},
-    {"64x64x8/4x4", 64, 64, 8, 4, 4, 0.60},
-    {"128x32x8/4x4", 128, 32, 8, 4, 4, 0.55},
-    {"64x16x8/4x4", 64, 16, 8, 4, 4, 0.30},
+    {"128x128x8/8x8", 128, 128, 8, 8, 8, 1.00, 2},
+    {"128x64x16/8x4", 128, 64, 16, 8, 4, 0.80, 2},
+    {"128x64x8/8x4", 128, 64, 8, 8, 4, 0.85, 2},
+    {"64x64x8/4x4", 64, 64, 8, 4, 4, 0.60, 4},
+    {"128x32x8/4x4", 128, 32, 8, 4, 4, 0.55, 4},
+    {"64x16x8/4x4", 64, 16, 8, 4, 4, 0.30, 10},
 };
 
 enum SpecIgemm : uint32_t {
@@ -48,9 +51,16 @@ bool tileFits(const ContextImpl& ctx, const TileConfig& t) {
     return t.threads() <= ctx.caps.maxWorkgroupInvocations && t.sharedBytes() <= ctx.caps.maxSharedMemory;
 }
 
-// Picks the tile with the best (useful work / padded work) x (grid fill) x (tile efficiency).
-// No timing: a fixed target of kFillWorkgroups concurrent workgroups stands in for "enough to
-// fill a GPU" (conv/tile_score.hpp).
+// Split-K cost terms for splitTileCost (conv/tile_score.hpp), in FLOPs at the best tile's
+// full-wave rate: ~30 TFLOP/s fp32 against ~4 TB/s on the H200 (8 FLOPs per byte), and a
+// barrier plus a launch for the reduce pass (~3 us).
+constexpr double kFlopsPerByte = 8.0;
+constexpr double kSplitPassFlops = 9e7;
+
+double slots(const ContextImpl& ctx, const TileConfig& t) { return modelComputeUnits(ctx.caps.computeUnits) * t.resident; }
+
+// Picks the tile with the best (useful work / padded work) x (wave fill) x (tile efficiency):
+// conv/tile_score.hpp, the grid counted in waves of compute units x residency.  No timing.
 const TileConfig& chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& forced) {
     if (!forced.empty()) return *findTile(forced);  // checked by whyNot
 
@@ -58,7 +68,7 @@ const TileConfig& chooseTile(const ContextImpl& ctx, const ConvDesc& d, const st
     double bestScore = -1;
     for (auto& t : kTiles) {
         if (!tileFits(ctx, t)) continue;
-        double score = tileScore(d, t.bm, t.bn, t.speed);
+        double score = waveTileScore(d, t.bm, t.bn, t.speed, slots(ctx, t));
         if (score > bestScore) { bestScore = score; best = &t; }
     }
     return *best;
@@ -68,23 +78,26 @@ const TileConfig& chooseTile(const ContextImpl& ctx, const ConvDesc& d, const st
 constexpr uint64_t kSplitMinReduction = 1024;  // split only reductions (C/groups*R*S) this deep
 constexpr uint64_t kSplitMinPerSplit = 256;    // the heuristic keeps this much reduction per split
 constexpr uint64_t kSplitMax = 16;             // the heuristic's most splits
-constexpr double kSplitUnderfill = 0.25;       // split only grids of <= this x kFillWorkgroups tiles
+constexpr double kSplitMargin = 0.85;          // the router splits when the model says >= 15 % faster
 
-uint64_t outputPixels(const ConvDesc& d) { return uint64_t(d.n) * uint64_t(d.outH()) * uint64_t(d.outW()); }
-uint64_t outputTiles(const ConvDesc& d, const TileConfig& t) {
-    return (outputPixels(d) + t.bm - 1) / t.bm * ((uint64_t(d.filtersPerGroup()) + t.bn - 1) / t.bn) * uint64_t(d.groups);
-}
 uint64_t reductionSlices(const ConvDesc& d, const TileConfig& t) { return (uint64_t(d.reductionLength()) + t.bk - 1) / t.bk; }
 
-// The heuristic's split count for tile t, no timing: 1 unless the output tiles underfill the GPU
-// (<= kSplitUnderfill x kFillWorkgroups) and the reduction is deep (>= kSplitMinReduction); then
-// enough splits to reach kFillWorkgroups workgroups, keeping >= kSplitMinPerSplit reduction per
-// split and at most kSplitMax splits.
-uint64_t heuristicSplit(const ConvDesc& d, const TileConfig& t) {
-    uint64_t tiles = outputTiles(d, t), red = uint64_t(d.reductionLength());
-    if (red < kSplitMinReduction || double(tiles) > kSplitUnderfill * kFillWorkgroups) return 1;
-    uint64_t s = (uint64_t(kFillWorkgroups) + tiles - 1) / tiles;
-    return std::max<uint64_t>(1, std::min({s, red / kSplitMinPerSplit, kSplitMax, reductionSlices(d, t)}));
+// The split count (>= 2) with the smallest modelled cost for tile t (splitTileCost), up to `most`,
+// kSplitMax, the reduction's slices and one split per kSplitMinPerSplit reduction values; 0 when
+// the reduction has a single slice.
+struct SplitCost {
+    uint64_t split;
+    double cost;
+};
+SplitCost bestSplit(const ContextImpl& ctx, const ConvDesc& d, const TileConfig& t, uint64_t most) {
+    uint64_t red = uint64_t(d.reductionLength());
+    uint64_t top = std::min({most, kSplitMax, std::max<uint64_t>(2, red / kSplitMinPerSplit), reductionSlices(d, t)});
+    SplitCost best{0, 0.0};
+    for (uint64_t s = 2; s <= top; ++s) {
+        double c = splitTileCost(d, t.bm, t.bn, t.speed, slots(ctx, t), double(s), kFlopsPerByte, kSplitPassFlops);
+        if (!best.split || c < best.cost) best = {s, c};
+    }
+    return best;
 }
 
 SplitLimit tileSplitLimit(const ContextImpl& ctx, const ConvDesc& d, const TileConfig& t, VkDeviceSize workspaceLimit) {
@@ -114,21 +127,22 @@ struct SplitChoice {
     std::string why;                // why none fits (then tile is null)
 };
 
-// The tile and split count: the best tileScore with the grid counted as tiles x splits.  The
-// heuristic's split for each tile, but at least 2 where the reduction has 2 slices (the algorithm
-// was asked for, by name or by the router); a forced split is clamped to the reduction's slices
-// and declined beyond the other limits; the heuristic's is lowered to them.
+// The tile and split count: the smallest splitTileCost (conv/tile_score.hpp) over the tiles, each
+// with its best split (bestSplit: at least 2 where the reduction has 2 slices, since the algorithm
+// was asked for by name or by the router); a forced split is clamped to the reduction's slices
+// and declined beyond the other limits; the modelled one is lowered to them.
 SplitChoice chooseSplit(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     TileSplitRequest req = parseTileSplit(o.tile);
     SplitChoice best;
     if (!req.error.empty()) return {nullptr, 0, 0, req.error};
     std::string why;  // the first tile's reason for not fitting
-    double bestScore = -1;
+    double bestCost = 0;
     for (auto& t : kTiles) {
         if (req.tile ? req.tile != &t : !tileFits(ctx, t)) continue;
         uint64_t slices = reductionSlices(d, t);
-        uint64_t s = std::min(req.split ? req.split : std::max<uint64_t>(2, heuristicSplit(d, t)), slices);
         SplitLimit lim = tileSplitLimit(ctx, d, t, o.workspaceLimit);
+        uint64_t s = req.split ? std::min(req.split, slices) : bestSplit(ctx, d, t, lim.most).split;
+        if (!s) s = std::min<uint64_t>(2, slices);
         if (s > lim.most) {
             if (req.split || lim.most == 0) {
                 if (why.empty())
@@ -138,9 +152,9 @@ SplitChoice chooseSplit(const ContextImpl& ctx, const ConvDesc& d, const PlanOpt
             }
             s = lim.most;
         }
-        double score = tileScore(d, t.bm, t.bn, t.speed, double(s));
-        if (score > bestScore) {
-            bestScore = score;
+        double cost = splitTileCost(d, t.bm, t.bn, t.speed, slots(ctx, t), double(s), kFlopsPerByte, kSplitPassFlops);
+        if (!best.tile || cost < bestCost) {
+            bestCost = cost;
             best = {&t, uint32_t(s), uint32_t(req.split ? req.split : s), ""};
         }
     }
@@ -279,12 +293,20 @@ std::unique_ptr<AlgorithmInstance> implicitGemmSplitKInstantiate(ContextImpl& ct
                                                   c.asked);
 }
 
-// The router's question (algorithms.cpp): would the tile implicit_gemm picks leave the GPU
-// underfilled on a deep reduction (heuristicSplit >= 2), with 2 splits fitting the limits?
+// The router's question (algorithms.cpp): on a deep reduction (>= kSplitMinReduction), is the
+// best split (within the workspace limit) modelled at least kSplitMargin cheaper than the best
+// one-pass tile?  The margin covers the model's error; no timing.
 bool implicitGemmSplitKPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
-    if (o.workspaceLimit == 0) return false;
-    const TileConfig& t = chooseTile(ctx, d, "");
-    return heuristicSplit(d, t) >= 2 && tileSplitLimit(ctx, d, t, o.workspaceLimit).most >= 2;
+    if (o.workspaceLimit == 0 || uint64_t(d.reductionLength()) < kSplitMinReduction) return false;
+    double onePass = -1, split = -1;
+    for (auto& t : kTiles) {
+        if (!tileFits(ctx, t)) continue;
+        double c1 = splitTileCost(d, t.bm, t.bn, t.speed, slots(ctx, t), 1.0, kFlopsPerByte, kSplitPassFlops);
+        if (onePass < 0 || c1 < onePass) onePass = c1;
+        SplitCost b = bestSplit(ctx, d, t, tileSplitLimit(ctx, d, t, o.workspaceLimit).most);
+        if (b.split && (split < 0 || b.cost < split)) split = b.cost;
+    }
+    return split > 0 && split < kSplitMargin * onePass;
 }
 
 // Every tile x dtype x staging mode (NCHW scalar, NHWC 4-wide) x (wave32, wave64 where the device

@@ -1,6 +1,5 @@
-// The router's tile score, shared by the tiled algorithms: (useful work / padded work) x
-// (grid fill) x (the tile's relative efficiency).  No timing: kFillWorkgroups (256) concurrent
-// workgroups stand in for "enough to fill a GPU".
+// The routers' tile model, shared by the tiled algorithms (no timing): (useful work / padded work)
+// x (wave fill) x (the tile's relative efficiency), and the modelled time of a split-K choice.
 #pragma once
 #include <algorithm>
 #include <cmath>
@@ -9,22 +8,8 @@
 
 namespace vkconv {
 
-// Workgroups that stand in for "enough to fill a GPU" (no compute-unit count is queried).
-constexpr double kFillWorkgroups = 256.0;
-
-// splits: workgroups per output tile (split-K), 1 otherwise.
-inline double tileScore(const ConvDesc& d, double bm, double bn, double efficiency, double splits = 1.0) {
-    double M = double(d.n) * double(d.outH()) * double(d.outW());
-    double Kg = double(d.filtersPerGroup());
-    double tm = std::ceil(M / bm), tn = std::ceil(Kg / bn);
-    double tiles = tm * tn * double(d.groups);
-    double useful = (M * Kg) / (tm * bm * tn * bn);
-    return useful * std::min(1.0, tiles * splits / kFillWorkgroups) * efficiency;
-}
-
-// The same with the grid counted in waves: `slots` workgroups run at once (compute units x
-// workgroups resident per unit), so 133 tiles on 132 slots cost two waves, half of the second
-// idle.  Used where the device reports its compute units.
+// The tile score with the grid counted in waves: `slots` workgroups run at once (compute units x
+// workgroups resident per unit), so 133 tiles on 132 slots cost two waves, the second nearly idle.
 inline double waveTileScore(const ConvDesc& d, double bm, double bn, double efficiency, double slots) {
     double M = double(d.n) * double(d.outH()) * double(d.outW());
     double Kg = double(d.filtersPerGroup());
@@ -34,5 +19,20 @@ inline double waveTileScore(const ConvDesc& d, double bm, double bn, double effi
     double fill = tiles / (std::ceil(tiles / slots) * slots);
     return useful * fill * efficiency;
 }
+
+// Modelled time of one (tile, split) choice, in FLOPs at the best tile's full-wave rate: the
+// work over waveTileScore (the grid counted as tiles x splits on `slots`), plus for splits > 1
+// the workspace traffic (each split writes, the reduce pass reads, one fp32 copy of the output)
+// at `flopsPerByte` and the second pass's fixed cost.  The routers compare candidates with it.
+inline double splitTileCost(const ConvDesc& d, double bm, double bn, double efficiency, double slots, double splits,
+                            double flopsPerByte, double passFlops) {
+    double flops = 2.0 * double(d.n) * double(d.outH()) * double(d.outW()) * double(d.k) * double(d.reductionLength());
+    double cost = flops / waveTileScore(d, bm, bn, efficiency, slots / splits);
+    if (splits > 1) cost += 2.0 * splits * double(d.outputElements()) * 4.0 * flopsPerByte + passFlops;
+    return cost;
+}
+
+// Compute units for the grid models: the driver's count, else a mid-size GPU's.
+inline double modelComputeUnits(uint32_t reported) { return reported ? double(reported) : 64.0; }
 
 }  // namespace vkconv
