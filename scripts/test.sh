@@ -4,6 +4,7 @@
 # subset (tests/CMakeLists.txt, label "asan").
 #   scripts/test.sh            everything (what CI runs)
 #   VKCONV_TEST_QUICK=1 ...    skip the sanitizer build
+#   VKCONV_TEST_FULL=1 ...     also every test at both subgroup sizes (ctest label "extended")
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -14,7 +15,8 @@ ninja -C build -j"$jobs"
 echo "[test] build: $(( $(date +%s) - t0 )) s"
 
 # The lavapipe run at subgroup size 4 (LP_NATIVE_VECTOR_WIDTH=128) is vkconv_tests_sg4.
-(cd build && ctest --output-on-failure -L full)
+labels=full; [ -n "${VKCONV_TEST_FULL:-}" ] && labels='full|extended'
+(cd build && ctest --output-on-failure -L "$labels")
 echo "[test] full suite: $(( $(date +%s) - t0 )) s"
 
 if [ -z "${VKCONV_TEST_QUICK:-}" ]; then
