@@ -16,7 +16,8 @@ echo "[test] build: $(( $(date +%s) - t0 )) s"
 
 # The lavapipe run at subgroup size 4 (LP_NATIVE_VECTOR_WIDTH=128) is vkconv_tests_sg4.
 labels=full; [ -n "${VKCONV_TEST_FULL:-}" ] && labels='full|extended'
-(cd build && ctest --output-on-failure -L "$labels")
+# Two test processes at a time: most of a cold run is single-threaded LLVM compiles in lavapipe.
+(cd build && ctest --output-on-failure -j"$jobs" -L "$labels")
 echo "[test] full suite: $(( $(date +%s) - t0 )) s"
 
 if [ -z "${VKCONV_TEST_QUICK:-}" ]; then
