@@ -14,6 +14,8 @@
 
 namespace vkconv {
 
+PlanOptions withDefaultSubgroup(const ContextImpl& ctx, PlanOptions o);
+
 namespace {
 
 struct TileConfig {
@@ -47,9 +49,14 @@ const TileConfig* findTile(const std::string& name) {
     return nullptr;
 }
 
-bool tileFits(const ContextImpl& ctx, const TileConfig& t) {
-    return t.threads() <= ctx.caps.maxWorkgroupInvocations && t.sharedBytes() <= ctx.caps.maxSharedMemory;
+// sg: the subgroup size the pipeline will require (0: none), which caps a workgroup at
+// sg x maxComputeWorkgroupSubgroups invocations (lavapipe at size 4: 128).
+bool tileFits(const ContextImpl& ctx, const TileConfig& t, uint32_t sg) {
+    const auto& c = ctx.caps;
+    bool subgroups = !sg || !c.maxComputeWorkgroupSubgroups || t.threads() <= sg * c.maxComputeWorkgroupSubgroups;
+    return t.threads() <= c.maxWorkgroupInvocations && t.sharedBytes() <= c.maxSharedMemory && subgroups;
 }
+uint32_t requiredSubgroup(const ContextImpl& ctx, const PlanOptions& o) { return withDefaultSubgroup(ctx, o).subgroupSize; }
 
 // Split-K cost terms for splitTileCost (conv/tile_score.hpp), in FLOPs at the best tile's
 // full-wave rate: ~30 TFLOP/s fp32 against ~4 TB/s on the H200 (8 FLOPs per byte), and a
@@ -61,13 +68,14 @@ double slots(const ContextImpl& ctx, const TileConfig& t) { return modelComputeU
 
 // Picks the tile with the best (useful work / padded work) x (wave fill) x (tile efficiency):
 // conv/tile_score.hpp, the grid counted in waves of compute units x residency.  No timing.
-const TileConfig& chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& forced) {
-    if (!forced.empty()) return *findTile(forced);  // checked by whyNot
+const TileConfig& chooseTile(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    if (!o.tile.empty()) return *findTile(o.tile);  // checked by whyNot
+    const uint32_t sg = requiredSubgroup(ctx, o);
 
     const TileConfig* best = &kTiles[std::size(kTiles) - 1];
     double bestScore = -1;
     for (auto& t : kTiles) {
-        if (!tileFits(ctx, t)) continue;
+        if (!tileFits(ctx, t, sg)) continue;
         double score = waveTileScore(d, t.bm, t.bn, t.speed, slots(ctx, t));
         if (score > bestScore) { bestScore = score; best = &t; }
     }
@@ -138,7 +146,7 @@ SplitChoice chooseSplit(const ContextImpl& ctx, const ConvDesc& d, const PlanOpt
     std::string why;  // the first tile's reason for not fitting
     double bestCost = 0;
     for (auto& t : kTiles) {
-        if (req.tile ? req.tile != &t : !tileFits(ctx, t)) continue;
+        if (req.tile ? req.tile != &t : !tileFits(ctx, t, requiredSubgroup(ctx, o))) continue;
         uint64_t slices = reductionSlices(d, t);
         SplitLimit lim = tileSplitLimit(ctx, d, t, o.workspaceLimit);
         uint64_t s = req.split ? std::min(req.split, slices) : bestSplit(ctx, d, t, lim.most).split;
@@ -242,7 +250,9 @@ std::string implicitGemmWhyNot(const ContextImpl& ctx, const ConvDesc& d, const 
             for (auto& k : kTiles) names += std::string(names.empty() ? "" : ", ") + k.name;
             return "no tile '" + o.tile + "' (have: " + names + ")";
         }
-        if (!tileFits(ctx, *t)) return "tile " + o.tile + " exceeds this device's workgroup or shared-memory limits";
+        if (!tileFits(ctx, *t, requiredSubgroup(ctx, o)))
+            return "tile " + o.tile + " exceeds this device's workgroup or shared-memory limits (or, at the required "
+                   "subgroup size, subgroup size x maxComputeWorkgroupSubgroups invocations)";
     }
     if (d.r > 32 || d.s > 32) return "filter taps beyond 32 per axis do not fit the padding masks";
     uint64_t M = uint64_t(d.n) * uint64_t(d.outH()) * uint64_t(d.outW());
@@ -268,11 +278,11 @@ PlanOptions withDefaultSubgroup(const ContextImpl& ctx, PlanOptions o) {
 }
 
 std::unique_ptr<AlgorithmInstance> implicitGemmInstantiate(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
-    return std::make_unique<ImplicitGemmInstance>(ctx, d, withDefaultSubgroup(ctx, o), chooseTile(ctx, d, o.tile), 1u, "implicit_gemm");
+    return std::make_unique<ImplicitGemmInstance>(ctx, d, withDefaultSubgroup(ctx, o), chooseTile(ctx, d, o), 1u, "implicit_gemm");
 }
 
 std::unique_ptr<AlgorithmInstance> implicitGemmAnalyticInstantiate(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
-    return std::make_unique<ImplicitGemmInstance>(ctx, d, withDefaultSubgroup(ctx, o), chooseTile(ctx, d, o.tile), 0u,
+    return std::make_unique<ImplicitGemmInstance>(ctx, d, withDefaultSubgroup(ctx, o), chooseTile(ctx, d, o), 0u,
                                                   "implicit_gemm_analytic");
 }
 
@@ -300,7 +310,7 @@ bool implicitGemmSplitKPays(const ContextImpl& ctx, const ConvDesc& d, const Pla
     if (o.workspaceLimit == 0 || uint64_t(d.reductionLength()) < kSplitMinReduction) return false;
     double onePass = -1, split = -1;
     for (auto& t : kTiles) {
-        if (!tileFits(ctx, t)) continue;
+        if (!tileFits(ctx, t, requiredSubgroup(ctx, o))) continue;
         double c1 = splitTileCost(d, t.bm, t.bn, t.speed, slots(ctx, t), 1.0, kFlopsPerByte, kSplitPassFlops);
         if (onePass < 0 || c1 < onePass) onePass = c1;
         SplitCost b = bestSplit(ctx, d, t, tileSplitLimit(ctx, d, t, o.workspaceLimit).most);
