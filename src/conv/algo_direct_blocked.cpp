@@ -96,10 +96,7 @@ std::unique_ptr<AlgorithmInstance> directBlockedInstantiate(ContextImpl& ctx, co
 // wave64 where the device can require them).
 std::vector<std::pair<ConvDesc, PlanOptions>> directBlockedVariants(const ContextImpl& ctx) {
     std::vector<std::pair<ConvDesc, PlanOptions>> v;
-    std::vector<uint32_t> sgs = {0};
-    if (ctx.caps.subgroupSizeControl)
-        for (uint32_t sg : {32u, 64u})
-            if (sg >= ctx.caps.minSubgroupSize && sg <= ctx.caps.maxSubgroupSize) sgs.push_back(sg);
+    const std::vector<uint32_t> sgs = variantSubgroupSizes(ctx);
     for (auto& b : kBlocks)
         for (DType t : {DType::F32, DType::F16, DType::BF16})
             for (bool nhwc : {false, true})
@@ -107,7 +104,7 @@ std::vector<std::pair<ConvDesc, PlanOptions>> directBlockedVariants(const Contex
                     ConvDesc d;
                     d.c = 64; d.h = d.w = 56; d.k = 64; d.r = d.s = 3; d.pad(1, 1); d.dtype = t;
                     if (nhwc) {
-                        d.inputLayout = d.outputLayout = TensorLayout::NHWC; d.filterLayout = FilterLayout::KRSC;
+                        makeNhwc(d);
                         d.strideH = d.strideW = 2;
                     }
                     v.push_back({d, PlanOptions{"direct_blocked", sg, b.name}});

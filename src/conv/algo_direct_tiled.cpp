@@ -157,11 +157,7 @@ std::unique_ptr<AlgorithmInstance> directTiledInstantiate(ContextImpl& ctx, cons
 // for the rest.
 std::vector<std::pair<ConvDesc, PlanOptions>> directTiledVariants(const ContextImpl& ctx) {
     std::vector<std::pair<ConvDesc, PlanOptions>> v;
-    std::vector<uint32_t> sgs = {0};
-    if (ctx.caps.subgroupSizeControl)
-        for (uint32_t sg : {32u, 64u})
-            if (sg >= ctx.caps.minSubgroupSize && sg <= ctx.caps.maxSubgroupSize) sgs.push_back(sg);
-    auto nhwc = [](ConvDesc& d) { d.inputLayout = d.outputLayout = TensorLayout::NHWC; d.filterLayout = FilterLayout::KRSC; };
+    const std::vector<uint32_t> sgs = variantSubgroupSizes(ctx);
     for (auto& t : kTiles)
         for (DType dt : {DType::F32, DType::F16, DType::BF16})
             for (bool nh : {false, true})
@@ -169,7 +165,7 @@ std::vector<std::pair<ConvDesc, PlanOptions>> directTiledVariants(const ContextI
                     ConvDesc d;
                     d.c = 64; d.h = d.w = 56; d.k = 128; d.r = d.s = 3; d.pad(1, 1); d.dtype = dt;
                     d.hasBias = true; d.activation = Activation::Relu;
-                    if (nh) nhwc(d);
+                    if (nh) makeNhwc(d);
                     v.push_back({d, PlanOptions{"direct_tiled", sg, t.name}});
                 }
     ConvDesc stem;
@@ -177,7 +173,7 @@ std::vector<std::pair<ConvDesc, PlanOptions>> directTiledVariants(const ContextI
     v.push_back({stem, PlanOptions{"direct_tiled"}});
     ConvDesc down;
     down.c = 256; down.h = down.w = 56; down.k = 512; down.r = down.s = 1; down.strideH = down.strideW = 2; down.dtype = DType::F16;
-    nhwc(down);
+    makeNhwc(down);
     v.push_back({down, PlanOptions{"direct_tiled"}});
     ConvDesc dil;
     dil.c = 256; dil.h = dil.w = 32; dil.k = 256; dil.r = dil.s = 3; dil.pad(2, 2); dil.dilationH = dil.dilationW = 2;

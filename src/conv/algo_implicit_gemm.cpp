@@ -323,17 +323,14 @@ bool implicitGemmSplitKPays(const ContextImpl& ctx, const ConvDesc& d, const Pla
 // can require them): the compile lab builds each one.
 std::vector<std::pair<ConvDesc, PlanOptions>> implicitGemmVariants(const ContextImpl& ctx) {
     std::vector<std::pair<ConvDesc, PlanOptions>> v;
-    std::vector<uint32_t> sgs = {0};
-    if (ctx.caps.subgroupSizeControl)
-        for (uint32_t sg : {32u, 64u})
-            if (sg >= ctx.caps.minSubgroupSize && sg <= ctx.caps.maxSubgroupSize) sgs.push_back(sg);
+    const std::vector<uint32_t> sgs = variantSubgroupSizes(ctx);
     for (auto& tile : kTiles)
         for (DType t : {DType::F32, DType::F16, DType::BF16})
             for (bool nhwc : {false, true})
                 for (uint32_t sg : sgs) {
                     ConvDesc d;
                     d.c = 64; d.h = d.w = 28; d.k = 128; d.r = d.s = 3; d.pad(1, 1); d.dtype = t;
-                    if (nhwc) { d.inputLayout = d.outputLayout = TensorLayout::NHWC; d.filterLayout = FilterLayout::KRSC; }
+                    if (nhwc) makeNhwc(d);
                     PlanOptions o{"implicit_gemm", sg, tile.name};
                     v.push_back({d, o});
                 }
@@ -352,7 +349,7 @@ std::vector<std::pair<ConvDesc, PlanOptions>> implicitGemmSplitKVariants(const C
         for (bool nhwc : {false, true}) {
             ConvDesc d;
             d.c = 64; d.h = d.w = 28; d.k = 128; d.r = d.s = 3; d.pad(1, 1); d.dtype = t;
-            if (nhwc) { d.inputLayout = d.outputLayout = TensorLayout::NHWC; d.filterLayout = FilterLayout::KRSC; }
+            if (nhwc) makeNhwc(d);
             d.hasBias = d.hasResidual = true;
             d.activation = Activation::Gelu;
             v.push_back({d, PlanOptions{"implicit_gemm_splitk", 0, "64x64x8/4x4/s2"}});

@@ -32,6 +32,11 @@ struct Algorithm {
     std::vector<std::pair<ConvDesc, PlanOptions>> (*variants)(const ContextImpl& ctx);
 };
 
+// For the `variants` lists: 0 (the driver's choice) plus 32 and 64 where the device lets compute
+// require them, and the NHWC activations / KRSC filters pairing.
+std::vector<uint32_t> variantSubgroupSizes(const ContextImpl& ctx);
+void makeNhwc(ConvDesc& d);
+
 const std::vector<Algorithm>& algorithms();              // registry, in level order
 const Algorithm* findAlgorithm(const std::string& name);
 // The router: picks algorithm (and leaves tile/subgroup choices to it) with no timing.

@@ -49,6 +49,19 @@ const std::vector<Algorithm>& algorithms() {
     return registry;
 }
 
+std::vector<uint32_t> variantSubgroupSizes(const ContextImpl& ctx) {
+    std::vector<uint32_t> sgs = {0};
+    if (ctx.caps.subgroupSizeControl)
+        for (uint32_t sg : {32u, 64u})
+            if (sg >= ctx.caps.minSubgroupSize && sg <= ctx.caps.maxSubgroupSize) sgs.push_back(sg);
+    return sgs;
+}
+
+void makeNhwc(ConvDesc& d) {
+    d.inputLayout = d.outputLayout = TensorLayout::NHWC;
+    d.filterLayout = FilterLayout::KRSC;
+}
+
 const Algorithm* findAlgorithm(const std::string& name) {
     for (auto& a : algorithms())
         if (name == a.name) return &a;
