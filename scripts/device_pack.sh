@@ -7,6 +7,12 @@ B=${1:-build-dev}
 rm -rf .carry; mkdir -p .carry/bin .carry/lib .carry/layer
 cp "$B/tools/vkconv-info" "$B/bench/vkconv-bench" "$B/tests/vkconv_tests" .carry/bin/
 cp -P "$B"/src/libvkconv.so* .carry/lib/
+# OLD_BUILD=dir: a baseline build for device_run.sh's A/B mode (.carry/old).
+if [ -n "${OLD_BUILD:-}" ]; then
+  mkdir -p .carry/old/bin .carry/old/lib
+  cp "$OLD_BUILD/bench/vkconv-bench" .carry/old/bin/
+  cp -P "$OLD_BUILD"/src/libvkconv.so* .carry/old/lib/
+fi
 # The validation layer: Debian 12's 1.3.239 predates VK_KHR_cooperative_matrix and rejects its
 # feature struct; Debian 13's 1.4.309 predates VK_KHR_shader_bfloat16 (1.4.311) and, on a device
 # with bf16 cooperative matrices, reports the extension and the bf16 shaders (SPV_KHR_bfloat16) as

@@ -2,7 +2,7 @@
 # Runs on a lent NVIDIA machine (no network, no Vulkan loader installed), from the repository
 # root, with .gl (the Debian libvulkan1 .deb) and .carry (binaries built on the dev machine by
 # scripts/device_pack.sh) carried along.  Results go to $OUT.
-#   scripts/device_run.sh info|tests|bench-fp32|bench-fp16|tiles|cmtiles|levels|all
+#   scripts/device_run.sh info|tests|bench-fp32|bench-fp16|tiles|cmtiles|levels|ab|all
 set -uo pipefail
 what=${1:-all}
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
@@ -77,6 +77,29 @@ if [[ $what == tiles || $what == cmtiles ]]; then
     tile=(--tile "$t"); [ "$t" = auto ] && tile=()
     $B $B32 --batch 32 --dtype fp16 --layout nhwc --algo implicit_gemm_coopmat "${tile[@]}" --check --json "$OUT/cmtile_${t//\//_}.json" 2>/dev/null | grep -E "^(resnet50|vgg16|mobilenet_v2|retinanet_head) +32 fp16"
   done
+fi
+if [[ $what == ab ]]; then
+  # A/B of two builds on the same machine: .carry/old holds the baseline build's vkconv-bench and
+  # libvkconv (scripts/device_pack.sh OLD_BUILD=...).  Separate processes and pipeline caches,
+  # alternating per configuration so that clock drift hits both alike.
+  [ -x "$C/old/bin/vkconv-bench" ] || { echo "ab: no .carry/old build"; exit 1; }
+  ab_one() {  # ab_one NAME ARGS...: old then new
+    local name=$1; shift
+    for v in old new; do
+      local bin=$C/bin/vkconv-bench lib=$C/lib
+      [ $v = old ] && bin=$C/old/bin/vkconv-bench lib=$C/old/lib
+      say "ab $name $v"
+      LD_LIBRARY_PATH=$lib VKCONV_CACHE_DIR=/tmp/vkconv-cache-$v $bin --suites-dir bench/suites "$@" --check \
+        --json "$OUT/ab_${name}_$v.json" 2>&1 | sed -n '/== Summary/,$p' 
+    done
+  }
+  ab_one fp16_b32 $B32 --batch 32 --dtype fp16 --layout nhwc
+  ab_one fp16_b1 --batch 1 --dtype fp16 --layout nhwc
+  ab_one bf16_b32 --suite vgg16 --suite retinanet_head --batch 32 --dtype bf16 --layout nhwc
+  say "coopmat tests (validation layer on)"
+  VKCONV_VALIDATION=1 VKCONV_REQUIRE_VALIDATION=1 timeout 240 $C/bin/vkconv_tests --gtest_brief=1 \
+    --gtest_filter='*oopmat*:*SplitK*' > "$OUT/tests_coopmat.log" 2>&1
+  echo "vkconv_tests exit $?"; grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/tests_coopmat.log" | head -20
 fi
 if [[ $what == levels || $what == all ]]; then
   # Every algorithm on each layer: the optimization-level table (ResNet-50 b32 fp32, NCHW and

@@ -170,9 +170,13 @@ void main() {
     }
     uint cstride = channelStride();
 
-    uvec4 aReg[A_PER_T], bReg[B_PER_T];
-    // Global -> registers for the slice starting at reduction index k0 (one tap per slice).
-#define LOAD_SLICE(k0)                                                                          \
+    // Two register sets: the global loads of slice sl + 2 are issued before slice sl is
+    // multiplied, and slice sl + 1 (loaded one whole slice earlier) is stored to shared memory
+    // after it, so each load has about two slices of matrix work to arrive (one set would leave
+    // one slice: with one 8-subgroup workgroup per SM that was latency-bound, perf-notes.md).
+    uvec4 aReg0[A_PER_T], bReg0[B_PER_T], aReg1[A_PER_T], bReg1[B_PER_T];
+    // Global -> registers aReg/bReg for the slice starting at reduction index k0 (one tap per slice).
+#define LOAD_SLICE(k0, aReg, bReg)                                                              \
     {                                                                                           \
         uint rs = (k0) / Cg, c0 = (k0) % Cg;                                                    \
         uint r = rs / pc.S, s = rs % pc.S;                                                      \
@@ -217,7 +221,7 @@ void main() {
             }                                                                                   \
         }                                                                                       \
     }
-#define STORE_SLICE(buf)                                                                        \
+#define STORE_SLICE(buf, aReg, bReg)                                                            \
     [[unroll]] for (uint i = 0u; i < A_PER_T; ++i) {                                            \
         if (IN_LAYOUT == 1u) smem[(buf) * A_WORDS + aM[i] * LDK + aK[i]] = aReg[i];             \
         else smem[(buf) * A_WORDS + aK[i] * LDM + mo] = aReg[i];                                \
@@ -242,48 +246,71 @@ void main() {
     uvec2 range = splitSlices(gl_WorkGroupID.z, slices);
     sl0 = range.x; nsl = range.y;
 #endif
-    LOAD_SLICE(sl0 * BK)
-    STORE_SLICE(0u)
-    barrier();
-    for (uint sl = 0u; sl < nsl; ++sl) {
-        uint cur = NBUF == 2u ? sl & 1u : 0u;
-        bool more = sl + 1u < nsl;
-        if (more) LOAD_SLICE((sl0 + sl + 1u) * BK)
-        uint aBase = cur * A_WORDS, bBase = NBUF * A_WORDS + cur * B_WORDS;
+    // Multiplies the slice staged in shared buffer `cur` into the accumulators.
 #if !defined(CM_EMULATE)
-        [[unroll]] for (uint kk = 0u; kk < BK / CM_K; ++kk) {
-            MAT_B b[FN];
-            [[unroll]] for (uint j = 0u; j < FN; ++j)
-                coopMatLoad(b[j], smem, bBase + (wn * WN + j * CM_N) * LDK + kk * (CM_K / 8u), LDK,
-                            gl_CooperativeMatrixLayoutColumnMajor);
-            [[unroll]] for (uint i = 0u; i < FM; ++i) {
-                MAT_A a;
-                uint m = wm * WM + i * CM_M;
-                if (IN_LAYOUT == 1u)
-                    coopMatLoad(a, smem, aBase + m * LDK + kk * (CM_K / 8u), LDK, gl_CooperativeMatrixLayoutRowMajor);
-                else
-                    coopMatLoad(a, smem, aBase + kk * CM_K * LDM + m / 8u, LDM, gl_CooperativeMatrixLayoutColumnMajor);
-                [[unroll]] for (uint j = 0u; j < FN; ++j) acc[i * FN + j] = coopMatMulAdd(a, b[j], acc[i * FN + j]);
-            }
-        }
+#define MULTIPLY_SLICE(cur)                                                                     \
+    {                                                                                           \
+        uint aBase = (cur) * A_WORDS, bBase = NBUF * A_WORDS + (cur) * B_WORDS;                 \
+        [[unroll]] for (uint kk = 0u; kk < BK / CM_K; ++kk) {                                   \
+            MAT_B b[FN];                                                                        \
+            [[unroll]] for (uint j = 0u; j < FN; ++j)                                           \
+                coopMatLoad(b[j], smem, bBase + (wn * WN + j * CM_N) * LDK + kk * (CM_K / 8u),  \
+                            LDK, gl_CooperativeMatrixLayoutColumnMajor);                        \
+            [[unroll]] for (uint i = 0u; i < FM; ++i) {                                         \
+                MAT_A a;                                                                        \
+                uint m = wm * WM + i * CM_M;                                                    \
+                if (IN_LAYOUT == 1u)                                                            \
+                    coopMatLoad(a, smem, aBase + m * LDK + kk * (CM_K / 8u), LDK,               \
+                                gl_CooperativeMatrixLayoutRowMajor);                            \
+                else                                                                            \
+                    coopMatLoad(a, smem, aBase + kk * CM_K * LDM + m / 8u, LDM,                 \
+                                gl_CooperativeMatrixLayoutColumnMajor);                         \
+                [[unroll]] for (uint j = 0u; j < FN; ++j)                                       \
+                    acc[i * FN + j] = coopMatMulAdd(a, b[j], acc[i * FN + j]);                  \
+            }                                                                                   \
+        }                                                                                       \
+    }
 #else
-        for (uint kk = 0u; kk < BK / CM_K; ++kk)
-            for (uint f = 0u; f < FM * FN; ++f)
-                for (uint t = 0u; t < EPL; ++t) {
-                    uint i = f / FN, j = f % FN, e = lane + t * EMU_LANES, row = e / CM_N, col = e % CM_N;
-                    uint m = wm * WM + i * CM_M, bOff = bBase + (wn * WN + j * CM_N) * LDK + kk * (CM_K / 8u);
-                    float sum = acc[f * EPL + t];
-                    for (uint q = 0u; q < CM_K; ++q) {
-                        float a = IN_LAYOUT == 1u ? cmElem(aBase + m * LDK + kk * (CM_K / 8u), LDK, false, row, q)
-                                                  : cmElem(aBase + kk * CM_K * LDM + m / 8u, LDM, true, row, q);
-                        sum = fma(a, cmElem(bOff, LDK, true, q, col), sum);
-                    }
-                    acc[f * EPL + t] = sum;
-                }
+#define MULTIPLY_SLICE(cur)                                                                     \
+    {                                                                                           \
+        uint aBase = (cur) * A_WORDS, bBase = NBUF * A_WORDS + (cur) * B_WORDS;                 \
+        for (uint kk = 0u; kk < BK / CM_K; ++kk)                                                \
+            for (uint f = 0u; f < FM * FN; ++f)                                                 \
+                for (uint t = 0u; t < EPL; ++t) {                                               \
+                    uint i = f / FN, j = f % FN, e = lane + t * EMU_LANES;                      \
+                    uint row = e / CM_N, col = e % CM_N, m = wm * WM + i * CM_M;                \
+                    uint bOff = bBase + (wn * WN + j * CM_N) * LDK + kk * (CM_K / 8u);          \
+                    float sum = acc[f * EPL + t];                                               \
+                    for (uint q = 0u; q < CM_K; ++q) {                                          \
+                        float a = IN_LAYOUT == 1u                                               \
+                                      ? cmElem(aBase + m * LDK + kk * (CM_K / 8u), LDK, false, row, q) \
+                                      : cmElem(aBase + kk * CM_K * LDM + m / 8u, LDM, true, row, q);   \
+                        sum = fma(a, cmElem(bOff, LDK, true, q, col), sum);                     \
+                    }                                                                           \
+                    acc[f * EPL + t] = sum;                                                     \
+                }                                                                               \
+    }
 #endif
-        if (NBUF == 1u) barrier();  // every subgroup is done reading the single buffer
-        if (more) { STORE_SLICE(NBUF == 2u ? cur ^ 1u : 0u) }
-        barrier();  // the last one also frees the staging memory for the epilogue's scratch
+    // Step sl: (aN, bN) are free (their slice is staged), (aS, bS) hold slice sl + 1 in flight.
+#define SLICE_STEP(sl, aN, bN, aS, bS)                                                          \
+    {                                                                                           \
+        if ((sl) + 2u < nsl) LOAD_SLICE((sl0 + (sl) + 2u) * BK, aN, bN)                         \
+        uint cur = NBUF == 2u ? (sl) & 1u : 0u;                                                 \
+        MULTIPLY_SLICE(cur)                                                                     \
+        if (NBUF == 1u) barrier(); /* every subgroup is done reading the single buffer */       \
+        if ((sl) + 1u < nsl) { STORE_SLICE(NBUF == 2u ? cur ^ 1u : 0u, aS, bS) }                \
+        barrier(); /* the last one also frees the staging memory for the epilogue's scratch */  \
+    }
+    LOAD_SLICE(sl0 * BK, aReg0, bReg0)
+    if (nsl > 1u) LOAD_SLICE((sl0 + 1u) * BK, aReg1, bReg1)
+    STORE_SLICE(0u, aReg0, bReg0)
+    barrier();
+    // Unrolled by two so that the register sets are named statically (a dynamically indexed
+    // register array would be demoted to local memory).
+    for (uint sl = 0u; sl < nsl; sl += 2u) {
+        SLICE_STEP(sl, aReg0, bReg0, aReg1, bReg1)
+        if (sl + 1u >= nsl) break;
+        SLICE_STEP(sl + 1u, aReg1, bReg1, aReg0, bReg0)
     }
 
     // Epilogue, one accumulator at a time through this subgroup's scratch (row-major fp32).
