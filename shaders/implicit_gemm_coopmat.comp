@@ -170,10 +170,13 @@ void main() {
     }
     uint cstride = channelStride();
 
-    // Two register sets: the global loads of slice sl + 2 are issued before slice sl is
-    // multiplied, and slice sl + 1 (loaded one whole slice earlier) is stored to shared memory
-    // after it, so each load has about two slices of matrix work to arrive (one set would leave
-    // one slice: with one 8-subgroup workgroup per SM that was latency-bound, perf-notes.md).
+    // Two register sets.  NHWC input (AHEAD2): the global loads of slice sl + 2 are issued
+    // before slice sl is multiplied and slice sl + 1 (loaded one whole slice earlier) is stored
+    // after it, so each load has about two slices of matrix work to arrive (+5-7 % on the H200,
+    // perf-notes.md item 18).  NCHW input decodes 8 pixel rows per invocation and the extra 16
+    // registers make three tiles spill on RDNA3, so it loads one slice ahead: slice sl + 1 is
+    // loaded before and stored after slice sl is multiplied.
+    const bool AHEAD2 = IN_LAYOUT == 1u;
     uvec4 aReg0[A_PER_T], bReg0[B_PER_T], aReg1[A_PER_T], bReg1[B_PER_T];
     // Global -> registers aReg/bReg for the slice starting at reduction index k0 (one tap per slice).
 #define LOAD_SLICE(k0, aReg, bReg)                                                              \
@@ -291,10 +294,13 @@ void main() {
                 }                                                                               \
     }
 #endif
-    // Step sl: (aN, bN) are free (their slice is staged), (aS, bS) hold slice sl + 1 in flight.
+    // Step sl: (aN, bN) are free (their slice is staged); (aS, bS) hold slice sl + 1 in flight
+    // (AHEAD2) or receive it now (one set: aN and aS the same).
 #define SLICE_STEP(sl, aN, bN, aS, bS)                                                          \
     {                                                                                           \
-        if ((sl) + 2u < nsl) LOAD_SLICE((sl0 + (sl) + 2u) * BK, aN, bN)                         \
+        if (AHEAD2) {                                                                           \
+            if ((sl) + 2u < nsl) LOAD_SLICE((sl0 + (sl) + 2u) * BK, aN, bN)                     \
+        } else if ((sl) + 1u < nsl) LOAD_SLICE((sl0 + (sl) + 1u) * BK, aS, bS)                  \
         uint cur = NBUF == 2u ? (sl) & 1u : 0u;                                                 \
         MULTIPLY_SLICE(cur)                                                                     \
         if (NBUF == 1u) barrier(); /* every subgroup is done reading the single buffer */       \
@@ -302,15 +308,19 @@ void main() {
         barrier(); /* the last one also frees the staging memory for the epilogue's scratch */  \
     }
     LOAD_SLICE(sl0 * BK, aReg0, bReg0)
-    if (nsl > 1u) LOAD_SLICE((sl0 + 1u) * BK, aReg1, bReg1)
+    if (AHEAD2 && nsl > 1u) LOAD_SLICE((sl0 + 1u) * BK, aReg1, bReg1)
     STORE_SLICE(0u, aReg0, bReg0)
     barrier();
-    // Unrolled by two so that the register sets are named statically (a dynamically indexed
-    // register array would be demoted to local memory).
-    for (uint sl = 0u; sl < nsl; sl += 2u) {
-        SLICE_STEP(sl, aReg0, bReg0, aReg1, bReg1)
-        if (sl + 1u >= nsl) break;
-        SLICE_STEP(sl + 1u, aReg1, bReg1, aReg0, bReg0)
+    if (AHEAD2) {
+        // Unrolled by two so that the register sets are named statically (a dynamically indexed
+        // register array would be demoted to local memory).
+        for (uint sl = 0u; sl < nsl; sl += 2u) {
+            SLICE_STEP(sl, aReg0, bReg0, aReg1, bReg1)
+            if (sl + 1u >= nsl) break;
+            SLICE_STEP(sl + 1u, aReg1, bReg1, aReg0, bReg0)
+        }
+    } else {
+        for (uint sl = 0u; sl < nsl; ++sl) SLICE_STEP(sl, aReg0, bReg0, aReg0, bReg0)
     }
 
     // Epilogue, one accumulator at a time through this subgroup's scratch (row-major fp32).
