@@ -90,7 +90,7 @@ if [[ $what == ab ]]; then
       [ $v = old ] && bin=$C/old/bin/vkconv-bench lib=$C/old/lib
       say "ab $name $v"
       LD_LIBRARY_PATH=$lib VKCONV_CACHE_DIR=/tmp/vkconv-cache-$v $bin --suites-dir bench/suites "$@" --check \
-        --json "$OUT/ab_${name}_$v.json" 2>&1 | sed -n '/== Summary/,$p' 
+        --json "$OUT/ab_${name}_$v.json" 2>&1 | sed -n '/== Summary/,$p'
     done
   }
   ab_one fp16_b32 $B32 --batch 32 --dtype fp16 --layout nhwc
