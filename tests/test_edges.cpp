@@ -78,6 +78,10 @@ std::vector<EdgeCase> makeCases() {
         d.c = d.k = d.groups = 16, d.h = 15, d.w = 21, d.strideH = d.strideW = 2, d.dtype = DType::F16, nhwc(d);
         d.hasBias = true, d.activation = Activation::LeakyRelu, d.activationAlpha = 0.2f;
     });
+    add("dw_nhwc_vec4_bf16_bias_res_relu6", [=](ConvDesc& d) {
+        d.n = 2, d.c = d.k = d.groups = 24, d.h = 11, d.w = 13, d.dtype = DType::BF16, nhwc(d);
+        d.hasBias = d.hasResidual = true, d.activation = Activation::Relu6;
+    });
     add("dw_nhwc_c6_dil2_bf16", [=](ConvDesc& d) {
         d.n = 2, d.c = d.k = d.groups = 6, d.h = d.w = 14, d.dilationH = d.dilationW = 2, d.pad(2, 2), d.dtype = DType::BF16, nhwc(d);
     });
