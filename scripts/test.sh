@@ -27,7 +27,7 @@ if [ -z "${VKCONV_TEST_QUICK:-}" ]; then
   export ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0
   export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
   # Host-code memory errors are the target here: every host path (validation, adoption, cache,
-  # buffers, each algorithm's setup) with a short sweep; pipeline compilation under ASan is slow.
+  # buffers, each algorithm's setup once); pipeline compilation under ASan is ~10x slower.
   (cd build-asan && ctest --output-on-failure -L asan)
   echo "[test] sanitizer build + fast suite: $(( $(date +%s) - t0 )) s"
 fi
