@@ -148,10 +148,14 @@ std::string tileWhyNot(const ContextImpl& ctx, const ConvDesc& d, const CmTile& 
 
 // Split-K cost terms, in "FLOPs at the best tile's full-wave rate": each split writes and the
 // reduce pass reads one fp32 copy of the output (~50 FLOPs per byte on the H200: ~215 TFLOP/s
-// against ~4 TB/s), and the second pass costs a barrier and a launch (~3 us ~ 6e8 FLOPs).
+// against ~4 TB/s), and the second pass costs a barrier, a launch and the reduce kernel: 6-8 us
+// measured on the H200 at batch 1 (split 2 against one pass on 1-wave layers), ~1.5e9 FLOPs.
+// Splits as short as 4 slices (128 reduction values) still paid there: on ResNet-50 layer3/4 and
+// the RetinaNet heads at batch 1, 16 splits of 4-5 slices beat 8 of 8-9 by 2-4 us
+// (docs/results/h200_s4/split_b1/, perf-notes item 22).
 constexpr double kFlopsPerByte = 50.0;
-constexpr double kSplitPassFlops = 6e8;
-constexpr uint64_t kSplitMinSlices = 8;  // the heuristic keeps >= 8 slices (256 reduction values) per split
+constexpr double kSplitPassFlops = 1.5e9;
+constexpr uint64_t kSplitMinSlices = 4;  // the heuristic keeps >= 4 slices (128 reduction values) per split
 constexpr uint64_t kSplitMax = 16;
 
 struct CmChoice {
