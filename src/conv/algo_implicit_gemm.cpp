@@ -145,8 +145,9 @@ SplitChoice chooseSplit(const ContextImpl& ctx, const ConvDesc& d, const PlanOpt
     if (!req.error.empty()) return {nullptr, 0, 0, req.error};
     std::string why;  // the first tile's reason for not fitting
     double bestCost = 0;
+    const uint32_t sg = requiredSubgroup(ctx, o);
     for (auto& t : kTiles) {
-        if (req.tile ? req.tile != &t : !tileFits(ctx, t, requiredSubgroup(ctx, o))) continue;
+        if (req.tile ? req.tile != &t : !tileFits(ctx, t, sg)) continue;
         uint64_t slices = reductionSlices(d, t);
         SplitLimit lim = tileSplitLimit(ctx, d, t, o.workspaceLimit);
         uint64_t s = req.split ? std::min(req.split, slices) : bestSplit(ctx, d, t, lim.most).split;
@@ -309,8 +310,9 @@ std::unique_ptr<AlgorithmInstance> implicitGemmSplitKInstantiate(ContextImpl& ct
 bool implicitGemmSplitKPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     if (o.workspaceLimit == 0 || uint64_t(d.reductionLength()) < kSplitMinReduction) return false;
     double onePass = -1, split = -1;
+    const uint32_t sg = requiredSubgroup(ctx, o);
     for (auto& t : kTiles) {
-        if (!tileFits(ctx, t, requiredSubgroup(ctx, o))) continue;
+        if (!tileFits(ctx, t, sg)) continue;
         double c1 = splitTileCost(d, t.bm, t.bn, t.speed, slots(ctx, t), 1.0, kFlopsPerByte, kSplitPassFlops);
         if (onePass < 0 || c1 < onePass) onePass = c1;
         SplitCost b = bestSplit(ctx, d, t, tileSplitLimit(ctx, d, t, o.workspaceLimit).most);
