@@ -19,6 +19,7 @@ struct InstanceTable {
     PFN_vkCreateDebugUtilsMessengerEXT createDebugUtilsMessenger = nullptr;
     PFN_vkDestroyDebugUtilsMessengerEXT destroyDebugUtilsMessenger = nullptr;
     PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR getCooperativeMatrixProperties = nullptr;
+    PFN_vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV getCooperativeMatrixFlexibleDimensionsProperties = nullptr;
 
     void load(PFN_vkGetInstanceProcAddr gipa, VkInstance instance);
 };
