@@ -1,5 +1,4 @@
-# vkconv_add_shader(NAME <variant> SOURCE <file.comp> [DEFINES A=1 ...] [REQUIRES COOPMAT|BF16_COOPMAT ...] [TRY]
-#                   [TARGET vulkan1.3])
+# vkconv_add_shader(NAME <variant> SOURCE <file.comp> [DEFINES A=1 ...] [REQUIRES COOPMAT|BF16_COOPMAT ...] [TRY])
 # compiles one SPIR-V variant at build time, validates it with spirv-val and queues it for
 # embedding.  SPIR-V 1.5 (Vulkan 1.2 environment): local_size_x_id then uses the WorkgroupSize
 # spec constant rather than 1.6's LocalSizeId, which would need maintenance4 enabled on adopted
@@ -13,10 +12,7 @@ set_property(GLOBAL PROPERTY VKCONV_SHADER_SPVS "")
 file(GLOB VKCONV_SHADER_INCLUDES CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/shaders/include/*.glsl")
 
 function(vkconv_add_shader)
-  cmake_parse_arguments(A "TRY" "NAME;SOURCE;TARGET" "DEFINES;REQUIRES" ${ARGN})
-  if(NOT A_TARGET)
-    set(A_TARGET vulkan1.2)
-  endif()
+  cmake_parse_arguments(A "TRY" "NAME;SOURCE" "DEFINES;REQUIRES" ${ARGN})
   set(_glslang ${GLSLANG_VALIDATOR})
   set(_val ${SPIRV_VAL})
   foreach(req ${A_REQUIRES})
@@ -35,12 +31,12 @@ function(vkconv_add_shader)
   foreach(d ${A_DEFINES})
     list(APPEND _defs "-D${d}")
   endforeach()
-  set(_compile ${_glslang} -V --target-env ${A_TARGET} --quiet -I${CMAKE_SOURCE_DIR}/shaders/include ${_defs} "${_src}")
+  set(_compile ${_glslang} -V --target-env vulkan1.2 --quiet -I${CMAKE_SOURCE_DIR}/shaders/include ${_defs} "${_src}")
   if(A_TRY)
     set(_probe "${CMAKE_BINARY_DIR}/probes/${A_NAME}.spv")
     execute_process(COMMAND ${_compile} -o "${_probe}" RESULT_VARIABLE _r OUTPUT_VARIABLE _out ERROR_VARIABLE _out)
     if(_r EQUAL 0)
-      execute_process(COMMAND ${_val} --target-env ${A_TARGET} "${_probe}" RESULT_VARIABLE _r OUTPUT_VARIABLE _out ERROR_VARIABLE _out)
+      execute_process(COMMAND ${_val} --target-env vulkan1.2 "${_probe}" RESULT_VARIABLE _r OUTPUT_VARIABLE _out ERROR_VARIABLE _out)
     endif()
     if(NOT _r EQUAL 0)
       message(WARNING "vkconv: skipping shader ${A_NAME}: it does not compile or validate with ${_glslang}:\n${_out}")
@@ -50,7 +46,7 @@ function(vkconv_add_shader)
   add_custom_command(
     OUTPUT "${_spv}"
     COMMAND ${_compile} -o "${_spv}"
-    COMMAND ${_val} --target-env ${A_TARGET} "${_spv}"
+    COMMAND ${_val} --target-env vulkan1.2 "${_spv}"
     DEPENDS "${_src}" ${VKCONV_SHADER_INCLUDES}
     COMMENT "glslang + spirv-val: ${A_NAME}"
     VERBATIM)

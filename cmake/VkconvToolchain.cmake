@@ -35,20 +35,17 @@ _vkconv_compiler_name(VKCONV_SHADER_COMPILER ${GLSLANG_VALIDATOR})
 # Feature probes: compile a tiny shader using the extension and validate it, with the main
 # glslang + spirv-val unless GLSLANG / SPIRV_VAL name another toolchain.
 function(_vkconv_probe var source)
-  cmake_parse_arguments(A "" "GLSLANG;SPIRV_VAL;TARGET" "" ${ARGN})
+  cmake_parse_arguments(A "" "GLSLANG;SPIRV_VAL" "" ${ARGN})
   if(NOT A_GLSLANG)
     set(A_GLSLANG ${GLSLANG_VALIDATOR})
     set(A_SPIRV_VAL ${SPIRV_VAL})
   endif()
-  if(NOT A_TARGET)
-    set(A_TARGET vulkan1.2)
-  endif()
   set(_f "${CMAKE_BINARY_DIR}/probes/${var}.comp")
   file(WRITE "${_f}" "${source}")
-  execute_process(COMMAND ${A_GLSLANG} -V --target-env ${A_TARGET} "${_f}" -o "${_f}.spv"
+  execute_process(COMMAND ${A_GLSLANG} -V --target-env vulkan1.2 "${_f}" -o "${_f}.spv"
                   RESULT_VARIABLE _r OUTPUT_QUIET ERROR_QUIET)
   if(_r EQUAL 0)
-    execute_process(COMMAND ${A_SPIRV_VAL} --target-env ${A_TARGET} "${_f}.spv" RESULT_VARIABLE _r OUTPUT_QUIET ERROR_QUIET)
+    execute_process(COMMAND ${A_SPIRV_VAL} --target-env vulkan1.2 "${_f}.spv" RESULT_VARIABLE _r OUTPUT_QUIET ERROR_QUIET)
   endif()
   if(_r EQUAL 0)
     set(${var} ON PARENT_SCOPE)
@@ -97,26 +94,13 @@ elseif(EXISTS "${VKCONV_TOOLCHAIN}/forky/bin/glslangValidator" AND EXISTS "${VKC
     string(APPEND VKCONV_SHADER_COMPILER " + ${VKCONV_BF16_SHADER_COMPILER} (bf16)")
   endif()
 endif()
-# Workgroup-scope cooperative matrices with tensor addressing (GL_NV_cooperative_matrix2; glslang
-# >= 15.1, SPIR-V 1.6 only, so those variants target Vulkan 1.3).
-_vkconv_probe(VKCONV_HAVE_COOPMAT2 "#version 460
-#extension GL_KHR_cooperative_matrix : require
-#extension GL_NV_cooperative_matrix2 : require
-#extension GL_KHR_memory_scope_semantics : require
-#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
-layout(local_size_x=256) in; layout(binding=0) buffer B { float16_t d[]; };
-void main(){ tensorLayoutNV<2, gl_CooperativeMatrixClampModeConstantNV> t = createTensorLayoutNV(2, gl_CooperativeMatrixClampModeConstantNV);
-t = setTensorLayoutDimensionNV(t, 64, 64); coopmat<float16_t, gl_ScopeWorkgroup, 64, 32, gl_MatrixUseA> a;
-coopMatLoadTensorNV(a, d, 0, sliceTensorLayoutNV(t, 0, 64, 0, 32)); }
-" TARGET vulkan1.3)
 if(NOT VKCONV_HAVE_COOPMAT)
   set(VKCONV_HAVE_BF16_COOPMAT OFF)  # no cooperative-matrix kernels at all
-  set(VKCONV_HAVE_COOPMAT2 OFF)
 endif()
 
 message(STATUS "vkconv: shader compiler ${VKCONV_SHADER_COMPILER} (${GLSLANG_VALIDATOR})")
 message(STATUS "vkconv: Vulkan headers 1.x.${VKCONV_VK_HEADER_VERSION} in ${VKCONV_VULKAN_INCLUDE}; volk in ${VKCONV_VOLK_DIR}")
-message(STATUS "vkconv: cooperative-matrix kernels: ${VKCONV_HAVE_COOPMAT}; NV_cooperative_matrix2 kernels: ${VKCONV_HAVE_COOPMAT2}")
+message(STATUS "vkconv: cooperative-matrix kernels: ${VKCONV_HAVE_COOPMAT}")
 if(VKCONV_HAVE_BF16_COOPMAT)
   message(STATUS "vkconv: bf16 cooperative-matrix kernels: ON (${VKCONV_BF16_GLSLANG} + ${VKCONV_BF16_SPIRV_VAL})")
 else()

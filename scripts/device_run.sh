@@ -2,7 +2,7 @@
 # Runs on a lent NVIDIA machine (no network, no Vulkan loader installed), from the repository
 # root, with .gl (the Debian libvulkan1 .deb) and .carry (binaries built on the dev machine by
 # scripts/device_pack.sh) carried along.  Results go to $OUT.
-#   scripts/device_run.sh info|tests|bench-fp32|bench-fp16|tiles|cmtiles|levels|ab|cm2|splitsweep|all
+#   scripts/device_run.sh info|tests|bench-fp32|bench-fp16|tiles|cmtiles|levels|ab|splitsweep|all
 set -uo pipefail
 what=${1:-all}
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
@@ -100,24 +100,6 @@ if [[ $what == ab ]]; then
   VKCONV_VALIDATION=1 VKCONV_REQUIRE_VALIDATION=1 timeout 240 $C/bin/vkconv_tests --gtest_brief=1 \
     --gtest_filter='*oopmat*:*SplitK*' > "$OUT/tests_coopmat.log" 2>&1
   echo "vkconv_tests exit $?"; grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/tests_coopmat.log" | head -20
-fi
-if [[ $what == cm2 ]]; then
-  # implicit_gemm_coopmat2 (VK_NV_cooperative_matrix2): its tests under the validation layer, then
-  # the subgroup-scope kernel and each coopmat2 tile on the b32 fp16 suites, one process each.
-  $C/bin/vkconv-info | grep -A30 "cooperative matrix2" | head -30 | tee "$OUT/info_cm2.txt"
-  say "coopmat tests (validation layer on)"
-  VKCONV_VALIDATION=1 VKCONV_REQUIRE_VALIDATION=1 timeout ${CM2_TEST_S:-200} $C/bin/vkconv_tests --gtest_brief=1 \
-    --gtest_filter="${CM2_FILTER:-*oopmat*:All/Edges*coopmat2*}" > "$OUT/tests_cm2.log" 2>&1
-  echo "vkconv_tests exit $?"; grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/tests_cm2.log" | head -5
-  grep -E '^\[  FAILED' "$OUT/tests_cm2.log" | head -20
-  for t in ${CM2_TILES:-cm1 128x128x32 128x256x32}; do
-    say "cm2 tile $t"
-    algo=(--algo implicit_gemm_coopmat2 --tile "$t"); [ "$t" = cm1 ] && algo=(--algo implicit_gemm_coopmat)
-    [ "$t" = auto ] && algo=()
-    $B ${CM2_SUITES:---suite vgg16 --suite resnet50 --suite retinanet_head} --batch ${CM2_BATCH:-32} --dtype ${CM2_DTYPE:-fp16} \
-      --layout nhwc "${algo[@]}" --check --warmup-ms 100 --json "$OUT/cm2_${t}.json" > "$OUT/cm2_${t}.txt" 2>&1
-    echo "exit $?"; sed -n '/== Summary/,$p' "$OUT/cm2_${t}.txt" | head -12; grep -m3 -i "failed\|error" "$OUT/cm2_${t}.txt"
-  done
 fi
 if [[ $what == splitsweep ]]; then
   # implicit_gemm (one pass) and implicit_gemm_splitk with 2..16 splits forced, fp32 NCHW batch 1,

@@ -34,11 +34,6 @@ vkconv_add_shader(NAME implicit_gemm_coopmat_splitk_f16 SOURCE implicit_gemm_coo
                   REQUIRES COOPMAT)
 vkconv_add_shader(NAME implicit_gemm_coopmat_splitk_bf16 SOURCE implicit_gemm_coopmat.comp DEFINES DTYPE_BF16=1 SPLIT_K=1
                   REQUIRES COOPMAT BF16_COOPMAT TRY)
-# Workgroup-scope cooperative matrices with tensor addressing (VK_NV_cooperative_matrix2): SPIR-V 1.6.
-vkconv_add_shader(NAME implicit_gemm_coopmat2_f16 SOURCE implicit_gemm_coopmat2.comp DEFINES DTYPE_F16=1
-                  REQUIRES COOPMAT2 TARGET vulkan1.3)
-vkconv_add_shader(NAME implicit_gemm_coopmat2_bf16 SOURCE implicit_gemm_coopmat2.comp DEFINES DTYPE_BF16=1
-                  REQUIRES COOPMAT2 BF16_COOPMAT TRY TARGET vulkan1.3)
 # Test-only: the same kernel with the matrix products emulated (VKCONV_COOPMAT_EMULATE=1, CI on
 # lavapipe); any glslang builds them, bf16 included.
 vkconv_add_shader(NAME implicit_gemm_coopmat_emu_f16 SOURCE implicit_gemm_coopmat.comp DEFINES DTYPE_F16=1 CM_EMULATE=1)

@@ -19,7 +19,6 @@ using vkconv::TensorLayout;
 namespace {
 
 constexpr const char* kAlgo = "implicit_gemm_coopmat";
-constexpr const char* kAlgo2 = "implicit_gemm_coopmat2";  // VK_NV_cooperative_matrix2 (stride 1)
 
 struct CmCase {
     std::string name;
@@ -121,9 +120,7 @@ TEST_P(CoopmatShapes, MatchesReference) {
     const auto& [i, algorithm] = GetParam();
     const auto& c = cmCases()[size_t(i)];
     const std::string why = vkconv::whyUnsupported(ctx(), c.desc, kAlgo);
-    const std::string why2 = vkconv::whyUnsupported(ctx(), c.desc, kAlgo2);
-    if (algorithm == kAlgo && !why.empty()) GTEST_SKIP() << kAlgo << " declines " << c.desc.toString() << ": " << why;
-    if (algorithm == kAlgo2 && !why2.empty()) GTEST_SKIP() << kAlgo2 << " declines " << c.desc.toString() << ": " << why2;
+    if (algorithm != "auto" && !why.empty()) GTEST_SKIP() << kAlgo << " declines " << c.desc.toString() << ": " << why;
     vkconv::PlanOptions o;
     o.algorithm = algorithm;
     for (auto mode : {DataMode::Uniform, DataMode::Integer}) {
@@ -131,9 +128,8 @@ TEST_P(CoopmatShapes, MatchesReference) {
         EXPECT_TRUE(passed(r)) << "case " << c.name << " (" << toString(mode) << " data)";
         // The router must pick the matrix units wherever they accept.
         if (algorithm == "auto" && r.error.empty()) {
-            const bool matrix = r.algorithm == kAlgo || r.algorithm == kAlgo2;
-            if (why.empty() || why2.empty()) EXPECT_TRUE(matrix) << r.algorithm << " for " << c.desc.toString();
-            else EXPECT_FALSE(matrix) << r.algorithm << " for " << c.desc.toString();
+            if (why.empty()) EXPECT_EQ(r.algorithm, kAlgo) << c.desc.toString();
+            else EXPECT_NE(r.algorithm, kAlgo) << c.desc.toString();
         }
         RecordProperty("chosen", r.algorithm + " " + r.config);
     }
@@ -141,7 +137,7 @@ TEST_P(CoopmatShapes, MatchesReference) {
 
 INSTANTIATE_TEST_SUITE_P(coopmat, CoopmatShapes,
                          ::testing::Combine(::testing::Range(0, int(cmCases().size())),
-                                            ::testing::Values(std::string(kAlgo), std::string(kAlgo2), std::string("auto"))),
+                                            ::testing::Values(std::string(kAlgo), std::string("auto"))),
                          paramName);
 
 // Every tile configuration forced (PlanOptions::tile) on shapes covering each staging path; a
@@ -188,44 +184,6 @@ INSTANTIATE_TEST_SUITE_P(coopmat, CoopmatTiles,
                                             ::testing::ValuesIn(kTileNames)),
                          [](const ::testing::TestParamInfo<std::tuple<int, std::string>>& info) {
                              return sanitizeName(cmCases()[size_t(std::get<0>(info.param))].name + "__" +
-                                                 std::get<1>(info.param));
-                         });
-
-// Every entry of algo_coopmat2.cpp's tile table on the stride-1 shapes covering its layouts,
-// groups, tails and epilogues (where the device has VK_NV_cooperative_matrix2).
-class Coopmat2Tiles : public VkconvParamTest<std::tuple<int, std::string>> {};
-
-TEST_P(Coopmat2Tiles, MatchesReference) {
-    const auto& [i, tile] = GetParam();
-    const auto& c = cmCases()[size_t(i)];
-    const std::string why = vkconv::whyUnsupported(ctx(), c.desc, kAlgo2);
-    if (!why.empty()) GTEST_SKIP() << kAlgo2 << " declines " << c.desc.toString() << ": " << why;
-    vkconv::PlanOptions o;
-    o.algorithm = kAlgo2;
-    o.tile = tile;
-    const auto r = runAndCheck(ctx(), c.desc, o, 7000 + uint64_t(i), DataMode::Integer);
-    if (r.errorCode == vkconv::ErrorCode::Unsupported) GTEST_SKIP() << r.error;
-    EXPECT_TRUE(passed(r)) << "case " << c.name << " tile " << tile;
-    EXPECT_NE(r.config.find("tile " + tile + " "), std::string::npos) << r.config;
-}
-
-static std::vector<int> tile2Cases() {
-    std::vector<int> v;
-    for (const char* name : {"base", "k20_no_vec_out", "grouped2", "grouped4_k16", "many_tiles", "big_k", "asym_pad",
-                             "dilation2", "layout_nchw_nchw_kcrs", "layout_nchw_nhwc_krsc", "layout_nhwc_nchw_kcrs",
-                             "nchw_many_tiles", "bf16_k20_res_silu", "long_reduction_c256"})
-        for (size_t i = 0; i < cmCases().size(); ++i)
-            if (cmCases()[i].name == name) v.push_back(int(i));
-    return v;
-}
-
-static const std::vector<std::string> kTile2Names = {"128x128x32",  "128x256x32",  "256x128x32",  "128x128x64",
-                                                     "128x128x32p", "128x256x32p", "256x128x32p", "128x128x64p"};
-
-INSTANTIATE_TEST_SUITE_P(coopmat, Coopmat2Tiles,
-                         ::testing::Combine(::testing::ValuesIn(tile2Cases()), ::testing::ValuesIn(kTile2Names)),
-                         [](const ::testing::TestParamInfo<std::tuple<int, std::string>>& info) {
-                             return sanitizeName(cmCases()[size_t(std::get<0>(info.param))].name + "__cm2_" +
                                                  std::get<1>(info.param));
                          });
 

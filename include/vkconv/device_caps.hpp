@@ -18,9 +18,6 @@ struct VKCONV_API CoopMatConfig {
     VkComponentTypeKHR a{}, b{}, c{}, result{};
     bool saturatingAccumulation = false;
     VkScopeKHR scope{};
-    // VK_NV_cooperative_matrix2 flexible-dimension configurations: m, n, k are granularities and
-    // this is the workgroup size the configuration needs (0 for subgroup scope).
-    uint32_t workgroupInvocations = 0;
     std::string toString() const;  // "16x16x16 f16*f16+f32->f32 subgroup"
 };
 
@@ -60,11 +57,6 @@ struct VKCONV_API DeviceCaps {
     // Cooperative matrix (VK_KHR_cooperative_matrix), as reported by the device
     bool cooperativeMatrix = false;
     std::vector<CoopMatConfig> coopMatConfigs;
-    // VK_NV_cooperative_matrix2 with workgroup scope, flexible dimensions, per-element operations
-    // and tensor addressing all enabled; its flexible-dimension configurations and limits.
-    bool cooperativeMatrix2 = false;
-    std::vector<CoopMatConfig> coopMat2Configs;
-    uint32_t coopMat2MaxDimension = 0, coopMat2MaxWorkgroupSize = 0, coopMat2ReservedSharedMemory = 0;
 
     // Timing
     bool timestamps = false;         // the compute queue can write timestamps

@@ -27,9 +27,6 @@ std::vector<std::pair<ConvDesc, PlanOptions>> depthwiseVariants(const ContextImp
 std::string coopmatWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::unique_ptr<AlgorithmInstance> coopmatInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::vector<std::pair<ConvDesc, PlanOptions>> coopmatVariants(const ContextImpl&);
-std::string coopmat2WhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&);
-std::unique_ptr<AlgorithmInstance> coopmat2Instantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
-std::vector<std::pair<ConvDesc, PlanOptions>> coopmat2Variants(const ContextImpl&);
 
 const std::vector<Algorithm>& algorithms() {
     static const std::vector<Algorithm> registry = {
@@ -48,8 +45,6 @@ const std::vector<Algorithm>& algorithms() {
          depthwiseWhyNot, depthwiseInstantiate, depthwiseVariants},
         {"implicit_gemm_coopmat", "implicit_gemm on the matrix units (VK_KHR_cooperative_matrix): 16-bit operands, fp32 accumulation",
          coopmatWhyNot, coopmatInstantiate, coopmatVariants},
-        {"implicit_gemm_coopmat2", "implicit_gemm on workgroup-scope matrices with tensor addressing (VK_NV_cooperative_matrix2): stride 1, 16-bit operands",
-         coopmat2WhyNot, coopmat2Instantiate, coopmat2Variants},
     };
     return registry;
 }

@@ -177,7 +177,6 @@ VkDevice createDevice(const InstanceTable& it, VkPhysicalDevice pd, uint32_t fam
     VkPhysicalDeviceCooperativeMatrixFeaturesKHR cm{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR};
     VkPhysicalDeviceShaderBfloat16FeaturesKHR bf{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_BFLOAT16_FEATURES_KHR};
     VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR pe{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
-    VkPhysicalDeviceCooperativeMatrix2FeaturesNV cm2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_2_FEATURES_NV};
     VkPhysicalDeviceVulkan13Features v13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
     VkPhysicalDeviceVulkan12Features v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
     VkPhysicalDeviceVulkan11Features v11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
@@ -201,13 +200,6 @@ VkDevice createDevice(const InstanceTable& it, VkPhysicalDevice pd, uint32_t fam
         *tail = &bf; tail = &bf.pNext;
     }
     if (e.hasExtension(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME)) { pe.pipelineExecutableInfo = e.pipelineExecutableInfo; *tail = &pe; tail = &pe.pNext; }
-    if (e.hasExtension(VK_NV_COOPERATIVE_MATRIX_2_EXTENSION_NAME)) {
-        cm2.cooperativeMatrixWorkgroupScope = e.coopMat2WorkgroupScope;
-        cm2.cooperativeMatrixFlexibleDimensions = e.coopMat2FlexibleDimensions;
-        cm2.cooperativeMatrixPerElementOperations = e.coopMat2PerElementOperations;
-        cm2.cooperativeMatrixTensorAddressing = e.coopMat2TensorAddressing;
-        *tail = &cm2; tail = &cm2.pNext;
-    }
 
     std::vector<const char*> exts;
     for (auto& s : e.extensions) exts.push_back(s.c_str());
@@ -254,13 +246,6 @@ EnabledDeviceFeatures featuresFromChain(const ContextAdoptInfo& info) {
             case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR:
                 e.pipelineExecutableInfo = reinterpret_cast<const VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR*>(s)->pipelineExecutableInfo; break;
             default:
-                if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_2_FEATURES_NV) {
-                    auto* f = reinterpret_cast<const VkPhysicalDeviceCooperativeMatrix2FeaturesNV*>(s);
-                    e.coopMat2WorkgroupScope = f->cooperativeMatrixWorkgroupScope;
-                    e.coopMat2FlexibleDimensions = f->cooperativeMatrixFlexibleDimensions;
-                    e.coopMat2PerElementOperations = f->cooperativeMatrixPerElementOperations;
-                    e.coopMat2TensorAddressing = f->cooperativeMatrixTensorAddressing;
-                }
                 if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_BFLOAT16_FEATURES_KHR) {  // may be outside the header's enum
                     auto* f = reinterpret_cast<const VkPhysicalDeviceShaderBfloat16FeaturesKHR*>(s);
                     e.bfloat16Type = f->shaderBFloat16Type;

@@ -58,9 +58,6 @@ struct EnabledDeviceFeatures {
     bool subgroupSizeControl = false, computeFullSubgroups = false;
     bool vulkanMemoryModel = false, cooperativeMatrix = false, bfloat16Type = false, bfloat16CooperativeMatrix = false;
     bool pipelineExecutableInfo = false;
-    // VK_NV_cooperative_matrix2: the four features implicit_gemm_coopmat2 uses.
-    bool coopMat2WorkgroupScope = false, coopMat2FlexibleDimensions = false, coopMat2PerElementOperations = false,
-         coopMat2TensorAddressing = false;
     bool hasExtension(const char* name) const;
 };
 

@@ -33,16 +33,12 @@ EnabledDeviceFeatures chooseFeatures(const InstanceTable& it, VkPhysicalDevice p
 #if VKCONV_HAVE_BF16_COOPMAT
     wanted.push_back(VK_KHR_SHADER_BFLOAT16_EXTENSION_NAME);
 #endif
-#if VKCONV_HAVE_COOPMAT2
-    wanted.push_back(VK_NV_COOPERATIVE_MATRIX_2_EXTENSION_NAME);
-#endif
     for (const char* ext : wanted)
         if (has(ext)) e.extensions.emplace_back(ext);
 
     VkPhysicalDeviceCooperativeMatrixFeaturesKHR cm{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR};
     VkPhysicalDeviceShaderBfloat16FeaturesKHR bf{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_BFLOAT16_FEATURES_KHR};
     VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR pe{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
-    VkPhysicalDeviceCooperativeMatrix2FeaturesNV cm2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_2_FEATURES_NV};
     VkPhysicalDeviceVulkan13Features v13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
     VkPhysicalDeviceVulkan12Features v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
     VkPhysicalDeviceVulkan11Features v11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
@@ -52,7 +48,6 @@ EnabledDeviceFeatures chooseFeatures(const InstanceTable& it, VkPhysicalDevice p
     if (e.hasExtension(VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME)) { *tail = &cm; tail = &cm.pNext; }
     if (e.hasExtension(VK_KHR_SHADER_BFLOAT16_EXTENSION_NAME)) { *tail = &bf; tail = &bf.pNext; }
     if (e.hasExtension(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME)) { *tail = &pe; tail = &pe.pNext; }
-    if (e.hasExtension(VK_NV_COOPERATIVE_MATRIX_2_EXTENSION_NAME)) { *tail = &cm2; tail = &cm2.pNext; }
     it.getPhysicalDeviceFeatures2(pd, &f2);
 
     e.shaderInt16 = f2.features.shaderInt16;
@@ -73,14 +68,6 @@ EnabledDeviceFeatures chooseFeatures(const InstanceTable& it, VkPhysicalDevice p
     } else {
         auto& x = e.extensions;
         x.erase(std::remove(x.begin(), x.end(), VK_KHR_SHADER_BFLOAT16_EXTENSION_NAME), x.end());
-    }
-    // implicit_gemm_coopmat2 needs all four; otherwise the extension stays off.
-    if (cm2.cooperativeMatrixWorkgroupScope && cm2.cooperativeMatrixFlexibleDimensions && cm2.cooperativeMatrixPerElementOperations &&
-        cm2.cooperativeMatrixTensorAddressing && e.cooperativeMatrix) {
-        e.coopMat2WorkgroupScope = e.coopMat2FlexibleDimensions = e.coopMat2PerElementOperations = e.coopMat2TensorAddressing = true;
-    } else {
-        auto& x = e.extensions;
-        x.erase(std::remove(x.begin(), x.end(), VK_NV_COOPERATIVE_MATRIX_2_EXTENSION_NAME), x.end());
     }
     return e;
 }
@@ -199,33 +186,6 @@ DeviceCaps queryDeviceCaps(const InstanceTable& it, VkPhysicalDevice pd, uint32_
             cfg.saturatingAccumulation = cp.saturatingAccumulation;
             cfg.scope = cp.scope;
             c.coopMatConfigs.push_back(cfg);
-        }
-    }
-
-    c.cooperativeMatrix2 = c.cooperativeMatrix && en.hasExtension(VK_NV_COOPERATIVE_MATRIX_2_EXTENSION_NAME) &&
-                           en.coopMat2WorkgroupScope && en.coopMat2FlexibleDimensions && en.coopMat2PerElementOperations &&
-                           en.coopMat2TensorAddressing && it.getCooperativeMatrixFlexibleDimensionsProperties;
-    if (c.cooperativeMatrix2) {
-        VkPhysicalDeviceCooperativeMatrix2PropertiesNV cp2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_2_PROPERTIES_NV};
-        VkPhysicalDeviceProperties2 q2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
-        q2.pNext = &cp2;
-        it.getPhysicalDeviceProperties2(pd, &q2);
-        c.coopMat2MaxWorkgroupSize = cp2.cooperativeMatrixWorkgroupScopeMaxWorkgroupSize;
-        c.coopMat2MaxDimension = cp2.cooperativeMatrixFlexibleDimensionsMaxDimension;
-        c.coopMat2ReservedSharedMemory = cp2.cooperativeMatrixWorkgroupScopeReservedSharedMemory;
-        uint32_t n = 0;
-        it.getCooperativeMatrixFlexibleDimensionsProperties(pd, &n, nullptr);
-        std::vector<VkCooperativeMatrixFlexibleDimensionsPropertiesNV> props(
-            n, {VK_STRUCTURE_TYPE_COOPERATIVE_MATRIX_FLEXIBLE_DIMENSIONS_PROPERTIES_NV});
-        it.getCooperativeMatrixFlexibleDimensionsProperties(pd, &n, props.data());
-        for (auto& fp : props) {
-            CoopMatConfig cfg;
-            cfg.m = fp.MGranularity; cfg.n = fp.NGranularity; cfg.k = fp.KGranularity;
-            cfg.a = fp.AType; cfg.b = fp.BType; cfg.c = fp.CType; cfg.result = fp.ResultType;
-            cfg.saturatingAccumulation = fp.saturatingAccumulation;
-            cfg.scope = fp.scope;
-            cfg.workgroupInvocations = fp.workgroupInvocations;
-            c.coopMat2Configs.push_back(cfg);
         }
     }
 

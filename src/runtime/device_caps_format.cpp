@@ -43,9 +43,7 @@ std::string CoopMatConfig::toString() const {
     std::snprintf(buf, sizeof buf, "%ux%ux%u %s*%s+%s->%s %s%s", m, n, k, componentName(a), componentName(b),
                   componentName(c), componentName(result), scope == VK_SCOPE_SUBGROUP_KHR ? "subgroup" : "workgroup",
                   saturatingAccumulation ? " sat" : "");
-    std::string s = buf;
-    if (workgroupInvocations) s += " wg" + std::to_string(workgroupInvocations);
-    return s;
+    return buf;
 }
 
 std::string DeviceCaps::apiVersionString() const {
@@ -115,12 +113,6 @@ std::string DeviceCaps::toText() const {
       << "cooperative matrix  : " << (cooperativeMatrix ? "yes" : "no") << ", " << coopMatConfigs.size()
       << " configurations\n";
     for (auto& cm : coopMatConfigs) o << "    " << cm.toString() << "\n";
-    o << "cooperative matrix2 : " << (cooperativeMatrix2 ? "yes" : "no");
-    if (cooperativeMatrix2)
-        o << " (NV; max dimension " << coopMat2MaxDimension << ", max workgroup " << coopMat2MaxWorkgroupSize
-          << ", reserved shared " << coopMat2ReservedSharedMemory << " B), " << coopMat2Configs.size() << " flexible configurations";
-    o << "\n";
-    for (auto& cm : coopMat2Configs) o << "    " << cm.toString() << "\n";
     return o.str();
 }
 
@@ -151,10 +143,6 @@ std::string DeviceCaps::toJson() const {
     j.field("coopmat", cooperativeMatrix);
     j.key("coopmat_configs").beginArray();
     for (auto& cm : coopMatConfigs) j.value(cm.toString());
-    j.endArray();
-    j.field("coopmat2", cooperativeMatrix2);
-    j.key("coopmat2_configs").beginArray();
-    for (auto& cm : coopMat2Configs) j.value(cm.toString());
     j.endArray();
     j.endObject();
     return j.str();

@@ -23,8 +23,6 @@ void InstanceTable::load(PFN_vkGetInstanceProcAddr gipa, VkInstance instance) {
     loadInto(createDebugUtilsMessenger, gipa, instance, "vkCreateDebugUtilsMessengerEXT");
     loadInto(destroyDebugUtilsMessenger, gipa, instance, "vkDestroyDebugUtilsMessengerEXT");
     loadInto(getCooperativeMatrixProperties, gipa, instance, "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR");
-    loadInto(getCooperativeMatrixFlexibleDimensionsProperties, gipa, instance,
-             "vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV");
     if (!getPhysicalDeviceProperties2 || !createDevice || !getDeviceProcAddr)
         throw Error(ErrorCode::Vulkan, "the Vulkan loader lacks core 1.1+ instance functions (instance too old?)");
 }

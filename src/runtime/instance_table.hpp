@@ -19,7 +19,6 @@ struct InstanceTable {
     PFN_vkCreateDebugUtilsMessengerEXT createDebugUtilsMessenger = nullptr;
     PFN_vkDestroyDebugUtilsMessengerEXT destroyDebugUtilsMessenger = nullptr;
     PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR getCooperativeMatrixProperties = nullptr;
-    PFN_vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV getCooperativeMatrixFlexibleDimensionsProperties = nullptr;
 
     void load(PFN_vkGetInstanceProcAddr gipa, VkInstance instance);
 };
