@@ -13,6 +13,12 @@ if [ -n "${OLD_BUILD:-}" ]; then
   cp "$OLD_BUILD/bench/vkconv-bench" .carry/old/bin/
   cp -P "$OLD_BUILD"/src/libvkconv.so* .carry/old/lib/
 fi
+# ALT_BUILD=dir: a third build for device_run.sh's abfp32 mode (.carry/alt).
+if [ -n "${ALT_BUILD:-}" ]; then
+  mkdir -p .carry/alt/bin .carry/alt/lib
+  cp "$ALT_BUILD/bench/vkconv-bench" .carry/alt/bin/
+  cp -P "$ALT_BUILD"/src/libvkconv.so* .carry/alt/lib/
+fi
 # The validation layer: Debian 12's 1.3.239 predates VK_KHR_cooperative_matrix and rejects its
 # feature struct; Debian 13's 1.4.309 predates VK_KHR_shader_bfloat16 (1.4.311) and, on a device
 # with bf16 cooperative matrices, reports the extension and the bf16 shaders (SPV_KHR_bfloat16) as

@@ -2,7 +2,7 @@
 # Runs on a lent NVIDIA machine (no network, no Vulkan loader installed), from the repository
 # root, with .gl (the Debian libvulkan1 .deb) and .carry (binaries built on the dev machine by
 # scripts/device_pack.sh) carried along.  Results go to $OUT.
-#   scripts/device_run.sh info|tests|bench-fp32|bench-fp16|tiles|cmtiles|levels|ab|splitsweep|all
+#   scripts/device_run.sh info|tests|bench-fp32|bench-fp16|tiles|cmtiles|levels|ab|abfp32|splitsweep|all
 set -uo pipefail
 what=${1:-all}
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
@@ -111,6 +111,26 @@ if [[ $what == splitsweep ]]; then
       --dtype fp32 --layout nchw "${algo[@]}" --check --warmup-ms 100 --json "$OUT/split_$s.json" > "$OUT/split_$s.txt" 2>&1
     echo "exit $?"; sed -n '/== Summary/,$p' "$OUT/split_$s.txt" | head -9
   done
+fi
+if [[ $what == abfp32 ]]; then
+  # fp32 NCHW A/B(/C) of builds in .carry/old, .carry/alt (if packed) and .carry (new), alternating
+  # per batch, then cuDNN (TF32 off) on the same batches: the scalar router's changes.
+  for b in 1 32; do
+    suites=; [ "$b" = 1 ] || suites=$B32
+    for v in old alt new; do
+      bin=$C/bin/vkconv-bench lib=$C/lib
+      [ $v = new ] || { bin=$C/$v/bin/vkconv-bench lib=$C/$v/lib; }
+      [ -x "$bin" ] || continue
+      [ "$b" = 32 ] && [ $v = alt ] && continue
+      say "abfp32 b$b $v"
+      LD_LIBRARY_PATH=$lib VKCONV_CACHE_DIR=/tmp/vkconv-cache-$v $bin --suites-dir bench/suites $suites --batch $b \
+        --dtype fp32 --layout nchw --check --json "$OUT/abfp32_b${b}_$v.json" > "$OUT/abfp32_b${b}_$v.txt" 2>&1
+      echo "exit $?"; sed -n '/== Summary/,$p' "$OUT/abfp32_b${b}_$v.txt" | head -9
+    done
+  done
+  say "cuDNN fp32 nchw"
+  python3 bench/torch_baseline.py --config fp32_nchw --batch 1 --batch 32 --json "$OUT/cudnn_fp32.json" > /dev/null 2> "$OUT/cudnn_fp32.err"
+  echo "exit $?"
 fi
 if [[ $what == levels || $what == all ]]; then
   # Every algorithm on each layer: the optimization-level table (ResNet-50 b32 fp32, NCHW and

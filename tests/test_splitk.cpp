@@ -256,12 +256,29 @@ TEST_F(SplitKPlan, splitk_RouterSplitsLayer4AtBatch32) {
     EXPECT_EQ(vkconv::Plan::create(ctx(), batch32).algorithm(), "implicit_gemm_splitk");
 }
 
-TEST_F(SplitKPlan, splitk_RouterKeepsOnePassElsewhere) {
-    ConvDesc layer1;  // ResNet-50 layer1 3x3 at batch 1: 3136 pixels, reduction 576
+// Underfilled grids split even on reductions of a few hundred: ResNet-50 layer1's 3x3 at batch 1
+// (3136 pixels x 64 filters, reduction 576) measured 62.9 us in one pass and 28.7 in four splits on
+// the H200, layer4's 1x1 512 -> 2048 (49 pixels, reduction 512) 54.5 and 23.0
+// (docs/results/h200_s5/split_fp32_b1/).
+TEST_F(SplitKPlan, splitk_RouterSplitsUnderfilledShallowReductions) {
+    ConvDesc layer1;
     layer1.c = layer1.k = 64, layer1.h = layer1.w = 56, layer1.r = layer1.s = 3, layer1.pad(1, 1);
-    ConvDesc expand;  // layer4 1x1 512 -> 2048: few tiles but a reduction of only 512
+    ConvDesc expand;
     expand.c = 512, expand.k = 2048, expand.h = expand.w = 7;
     for (const ConvDesc& d : {layer1, expand}) {
+        SCOPED_TRACE(d.toString());
+        const vkconv::Plan p = vkconv::Plan::create(ctx(), d);
+        EXPECT_EQ(p.algorithm(), kAlgo) << p.config();
+    }
+}
+
+// Where the output tiles fill the GPU, or the reduction is short, "auto" does not split.
+TEST_F(SplitKPlan, splitk_RouterKeepsOnePassElsewhere) {
+    ConvDesc full;  // ResNet-50 layer1 3x3 at batch 32: 100352 pixels
+    full.n = 32, full.c = full.k = 64, full.h = full.w = 56, full.r = full.s = 3, full.pad(1, 1);
+    ConvDesc shallow;  // a 64-deep reduction (below kSplitMinReduction) on a small grid
+    shallow.c = 64, shallow.k = 256, shallow.h = shallow.w = 14;
+    for (const ConvDesc& d : {full, shallow}) {
         SCOPED_TRACE(d.toString());
         EXPECT_EQ(vkconv::Plan::create(ctx(), d).algorithm(), "implicit_gemm");
     }

@@ -59,10 +59,12 @@ bool tileFits(const ContextImpl& ctx, const TileConfig& t, uint32_t sg) {
 uint32_t requiredSubgroup(const ContextImpl& ctx, const PlanOptions& o) { return withDefaultSubgroup(ctx, o).subgroupSize; }
 
 // Split-K cost terms for splitTileCost (conv/tile_score.hpp), in FLOPs at the best tile's
-// full-wave rate: ~30 TFLOP/s fp32 against ~4 TB/s on the H200 (8 FLOPs per byte), and a
-// barrier plus a launch for the reduce pass (~3 us).
-constexpr double kFlopsPerByte = 8.0;
-constexpr double kSplitPassFlops = 9e7;
+// full-wave rate (~28 TFLOP/s fp32 on the H200), fitted to a forced-split sweep of the fp32 batch-1
+// suites (docs/results/h200_s5/split_fp32_b1/, perf-notes item 24): the second pass (barrier,
+// launch, reduce) ~7 us, and the workspace traffic at 32 FLOPs per byte, i.e. ~0.9 TB/s rather
+// than the 4 TB/s peak (scattered fp32 partials).
+constexpr double kFlopsPerByte = 32.0;
+constexpr double kSplitPassFlops = 2e8;
 
 double slots(const ContextImpl& ctx, const TileConfig& t) { return modelComputeUnits(ctx.caps.computeUnits) * t.resident; }
 
@@ -83,10 +85,13 @@ const TileConfig& chooseTile(const ContextImpl& ctx, const ConvDesc& d, const Pl
 }
 
 // ---- split-K (docs/design.md "Split-K") ----
-constexpr uint64_t kSplitMinReduction = 1024;  // split only reductions (C/groups*R*S) this deep
-constexpr uint64_t kSplitMinPerSplit = 256;    // the heuristic keeps this much reduction per split
+// The same sweep: splitting paid from reductions of 256 up (ResNet-50 layer1.0.conv2, 576 deep,
+// 64 output tiles on 132 SMs: 62.9 us in one pass, 28.7 in four splits) and down to 128
+// reduction values per split.
+constexpr uint64_t kSplitMinReduction = 128;   // split only reductions (C/groups*R*S) this deep
+constexpr uint64_t kSplitMinPerSplit = 128;    // the heuristic keeps this much reduction per split
 constexpr uint64_t kSplitMax = 16;             // the heuristic's most splits
-constexpr double kSplitMargin = 0.85;          // the router splits when the model says >= 15 % faster
+constexpr double kSplitMargin = 0.9;           // the router splits when the model says >= 10 % faster
 
 uint64_t reductionSlices(const ConvDesc& d, const TileConfig& t) { return (uint64_t(d.reductionLength()) + t.bk - 1) / t.bk; }
 
@@ -101,7 +106,11 @@ SplitCost bestSplit(const ContextImpl& ctx, const ConvDesc& d, const TileConfig&
     uint64_t red = uint64_t(d.reductionLength());
     uint64_t top = std::min({most, kSplitMax, std::max<uint64_t>(2, red / kSplitMinPerSplit), reductionSlices(d, t)});
     SplitCost best{0, 0.0};
+#ifdef VKCONV_SPLIT_POW2
+    for (uint64_t s = 2; s <= top; s *= 2) {
+#else
     for (uint64_t s = 2; s <= top; ++s) {
+#endif
         double c = splitTileCost(d, t.bm, t.bn, t.speed, slots(ctx, t), double(s), kFlopsPerByte, kSplitPassFlops);
         if (!best.split || c < best.cost) best = {s, c};
     }
