@@ -93,6 +93,8 @@ layout(constant_id = 114) const bool VEC_OUT = false;  // NHWC output, K/groups 
 // 64-deep slices fit 48 KiB).  Either way the next slice's global loads are in flight in
 // registers while the current one is multiplied.
 layout(constant_id = 115) const uint NBUF = 2;
+// Global loads two slices ahead for NHWC input (see AHEAD2 in main); the host's choice per device.
+layout(constant_id = 116) const bool PREFETCH2 = false;
 layout(local_size_x_id = 100) in;
 
 const uint NT = WG_SIZE;
@@ -170,13 +172,15 @@ void main() {
     }
     uint cstride = channelStride();
 
-    // Two register sets.  NHWC input (AHEAD2): the global loads of slice sl + 2 are issued
-    // before slice sl is multiplied and slice sl + 1 (loaded one whole slice earlier) is stored
-    // after it, so each load has about two slices of matrix work to arrive (+5-7 % on the H200,
-    // perf-notes.md item 18).  NCHW input decodes 8 pixel rows per invocation and the extra 16
-    // registers make three tiles spill on RDNA3, so it loads one slice ahead: slice sl + 1 is
-    // loaded before and stored after slice sl is multiplied.
-    const bool AHEAD2 = IN_LAYOUT == 1u;
+    // Two register sets.  AHEAD2 (NHWC input, where the host asks for it): the global loads of
+    // slice sl + 2 are issued before slice sl is multiplied and slice sl + 1 (loaded one whole
+    // slice earlier) is stored after it, so each load has about two slices of matrix work to
+    // arrive (+5-7 % on the H200, perf-notes.md item 18).  Otherwise one slice ahead: slice sl + 1
+    // is loaded before and stored after slice sl is multiplied.  NCHW input decodes 8 pixel rows
+    // per invocation and the extra 16 registers made three tiles spill on RDNA3; the host asks
+    // for it only on NVIDIA, because on RDNA3/RDNA4 (RADV 26) the 64x64-per-subgroup tiles spill
+    // with it (perf-notes.md item 25).
+    const bool AHEAD2 = IN_LAYOUT == 1u && PREFETCH2;
     uvec4 aReg0[A_PER_T], bReg0[B_PER_T], aReg1[A_PER_T], bReg1[B_PER_T];
     // Global -> registers aReg/bReg for the slice starting at reduction index k0 (one tap per slice).
 #define LOAD_SLICE(k0, aReg, bReg)                                                              \

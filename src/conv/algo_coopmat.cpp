@@ -62,6 +62,7 @@ enum SpecCoopmat : uint32_t {
     kSpecBM = 101, kSpecBN = 102, kSpecBK = 103, kSpecWarpsM = 104, kSpecWarpsN = 105,
     kSpecCmM = 106, kSpecCmN = 107, kSpecCmK = 108, kSpecEmuLanes = 109,
     kSpecMaskMode = 110, kSpecVecA = 112, kSpecVecB = 113, kSpecVecOut = 114, kSpecNbuf = 115,
+    kSpecPrefetch2 = 116,
 };
 
 // VKCONV_COOPMAT_EMULATE=1 (tests only): run fp16 and bf16 problems through the CM_EMULATE build of
@@ -239,6 +240,7 @@ public:
         if (vecA_ || vecB_ || vecOut_)
             c += std::string(" vec8") + (vecA_ ? "A" : "") + (vecB_ ? "B" : "") + (vecOut_ ? "O" : "");
         if (split_ > 1) c += " split " + std::to_string(split_);
+        if (prefetch2()) c += " ahead2";
         c += " sg" + std::to_string(sg_.size);
         if (emulated(desc_.dtype)) c += " EMULATED";
         return c;
@@ -260,12 +262,23 @@ private:
         key.spec.push_back({kSpecVecB, vec && vecB_ ? 1u : 0u});
         key.spec.push_back({kSpecVecOut, vec && vecOut_ ? 1u : 0u});
         key.spec.push_back({kSpecNbuf, tile_.nbuf});
+        key.spec.push_back({kSpecPrefetch2, prefetch2() ? 1u : 0u});
         if (emulated(desc_.dtype)) key.spec.push_back({kSpecEmuLanes, sg_.size});
         key.fullSubgroups = true;  // the subgroup index must name a whole 32 (or default-size) block
         return ctx_.pipelines->get(key);
     }
 
     uint32_t bindings() const { return split_ > 1 ? kSplitBindings : kConvBindings; }
+    // Loads two slices ahead (NHWC input): measured +5-7 % on NVIDIA (perf-notes item 18); on
+    // RDNA3/RDNA4 the extra register set makes the 64x64-per-subgroup tiles spill under RADV 26
+    // (item 25), and elsewhere it is unmeasured, so one slice ahead there.
+    // VKCONV_COOPMAT_AHEAD2=0|1 (tests only, with VKCONV_COOPMAT_EMULATE) forces either path.
+    bool prefetch2() const {
+        if (desc_.inputLayout != TensorLayout::NHWC) return false;
+        const char* e = std::getenv("VKCONV_COOPMAT_AHEAD2");
+        if (e && *e) return std::strcmp(e, "0") != 0;
+        return ctx_.caps.vendorId == 0x10DE;
+    }
 
     ContextImpl& ctx_;
     ConvDesc desc_;
