@@ -34,6 +34,9 @@ struct Options {
     Epilogue epilogue;
     std::string device;
     std::string jsonPath, csvPath, isaDir;
+    // --expect-isa SHADER:TEXT (repeatable): every pipeline whose shader name starts with SHADER
+    // must have TEXT in one of its internal representations (e.g. the matrix instruction).
+    std::vector<std::pair<std::string, std::string>> expectIsa;
     bool check = false, peak = false, shaderStats = false, validation = false;
     int warmup = 3, calls = 20, repeats = 7;
     int warmupMs = 200;  // and keep warming up until this much wall time has passed (GPU clocks)

@@ -56,6 +56,10 @@ Device:
                         capture and print the driver's statistics (VGPRs, spills, ...); --json FILE
                         writes them; exits 1 on build failures or spills.  Works on RADV's null device.
   --isa DIR             with --shader-stats: dump each pipeline's internal representations to DIR
+  --expect-isa SHADER:TEXT
+                        with --shader-stats: every pipeline whose shader name starts with SHADER must
+                        contain TEXT in its internal representations (exit 1 otherwise), e.g.
+                        implicit_gemm_coopmat:v_wmma on RDNA3/RDNA4 (repeatable)
 )";
 
 [[noreturn]] void usageError(const std::string& msg) {
@@ -132,6 +136,12 @@ Options parseOptions(int argc, char** argv) {
             o.csvPath = next();
         } else if (f == "--isa") {
             o.isaDir = next();
+        } else if (f == "--expect-isa") {
+            std::string v = next();
+            size_t colon = v.find(':');
+            if (colon == std::string::npos || colon == 0 || colon + 1 == v.size())
+                usageError("--expect-isa expects SHADER:TEXT, got '" + v + "'");
+            o.expectIsa.push_back({v.substr(0, colon), v.substr(colon + 1)});
         } else if (f == "--check") {
             o.check = true;
         } else if (f == "--warmup") {
@@ -160,6 +170,7 @@ Options parseOptions(int argc, char** argv) {
     if (o.dtypes.empty()) o.dtypes.push_back(vkconv::DType::F32);
     if (o.layouts.empty()) o.layouts.push_back(vkconv::TensorLayout::NCHW);
     if (!o.isaDir.empty() && !o.shaderStats) usageError("--isa needs --shader-stats");
+    if (!o.expectIsa.empty() && !o.shaderStats) usageError("--expect-isa needs --shader-stats");
     if (o.algo != "auto" && o.algo != "all") {
         auto names = vkconv::algorithmNames();
         if (std::find(names.begin(), names.end(), o.algo) == names.end()) {

@@ -93,15 +93,16 @@ void queryExecutables(vkconv::ContextImpl& impl, VkPipeline pipeline, PipelineSt
     }
 }
 
-// Writes every internal representation of every executable to dir; returns files written.
-int dumpIsa(vkconv::ContextImpl& impl, VkPipeline pipeline, const std::string& dir, const std::string& stem) {
+// Calls fn(executable index, representation name, bytes, isText) for every internal representation
+// of every executable of the pipeline (none without VK_KHR_pipeline_executable_properties).
+template <typename Fn>
+void forEachRepresentation(vkconv::ContextImpl& impl, VkPipeline pipeline, Fn&& fn) {
     auto& dt = impl.dt;
-    if (!impl.caps.pipelineExecutableInfo || !dt.vkGetPipelineExecutableInternalRepresentationsKHR) return 0;
+    if (!impl.caps.pipelineExecutableInfo || !dt.vkGetPipelineExecutableInternalRepresentationsKHR) return;
     VkPipelineInfoKHR pi{VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR};
     pi.pipeline = pipeline;
     uint32_t n = 0;
     dt.vkGetPipelineExecutablePropertiesKHR(impl.device, &pi, &n, nullptr);
-    int files = 0;
     for (uint32_t e = 0; e < n; ++e) {
         VkPipelineExecutableInfoKHR ei{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR};
         ei.pipeline = pipeline;
@@ -118,18 +119,35 @@ int dumpIsa(vkconv::ContextImpl& impl, VkPipeline pipeline, const std::string& d
         VkResult r = dt.vkGetPipelineExecutableInternalRepresentationsKHR(impl.device, &ei, &nr, reps.data());
         if (r != VK_SUCCESS && r != VK_INCOMPLETE) continue;
         for (uint32_t i = 0; i < nr; ++i) {
-            std::string path = dir + "/" + stem + "_e" + std::to_string(e) + "_" + sanitize(reps[i].name) + (reps[i].isText ? ".txt" : ".bin");
             size_t bytes = reps[i].dataSize;
             if (reps[i].isText) bytes = strnlen(data[i].data(), bytes);
-            try {
-                writeTextFile(path, std::string(data[i].data(), bytes));
-                ++files;
-            } catch (const std::exception& ex) {
-                std::fprintf(stderr, "vkconv-bench: %s\n", ex.what());
-            }
+            fn(e, std::string(reps[i].name), std::string(data[i].data(), bytes), bool(reps[i].isText));
         }
     }
+}
+
+// Writes every internal representation of every executable to dir; returns files written.
+int dumpIsa(vkconv::ContextImpl& impl, VkPipeline pipeline, const std::string& dir, const std::string& stem) {
+    int files = 0;
+    forEachRepresentation(impl, pipeline, [&](uint32_t e, const std::string& name, const std::string& bytes, bool isText) {
+        std::string path = dir + "/" + stem + "_e" + std::to_string(e) + "_" + sanitize(name) + (isText ? ".txt" : ".bin");
+        try {
+            writeTextFile(path, bytes);
+            ++files;
+        } catch (const std::exception& ex) {
+            std::fprintf(stderr, "vkconv-bench: %s\n", ex.what());
+        }
+    });
     return files;
+}
+
+// Whether any text representation of the pipeline contains `text`.
+bool isaContains(vkconv::ContextImpl& impl, VkPipeline pipeline, const std::string& text) {
+    bool found = false;
+    forEachRepresentation(impl, pipeline, [&](uint32_t, const std::string&, const std::string& bytes, bool isText) {
+        found = found || (isText && bytes.find(text) != std::string::npos);
+    });
+    return found;
 }
 
 // First statistic whose name matches one of the candidates (case-insensitive), as text.
@@ -179,6 +197,7 @@ int runShaderStats(vkconv::Context& ctx, const Options& opts) {
     std::vector<PipelineStats> all;
     std::vector<std::pair<std::string, std::string>> failures, skips;  // (what, why)
     std::set<const vkconv::ComputePipeline*> seen;
+    std::vector<std::string> missing;  // --expect-isa failures
     auto collect = [&](const std::string& algo, const std::string& variant) {
         impl.pipelines->forEach([&](const vkconv::ComputePipeline& p) {
             if (!seen.insert(&p).second) return;
@@ -187,6 +206,9 @@ int runShaderStats(vkconv::Context& ctx, const Options& opts) {
             ps.variant = variant;
             ps.key = p.key;
             queryExecutables(impl, p.pipeline, ps);
+            for (auto& [prefix, text] : opts.expectIsa)
+                if (p.key.shader.rfind(prefix, 0) == 0 && !isaContains(impl, p.pipeline, text))
+                    missing.push_back(p.key.shader + " (" + variant + "): no '" + text + "'");
             if (!opts.isaDir.empty()) {
                 std::string stem = std::to_string(all.size() + 1) + "_" + sanitize(algo) + "_" + sanitize(p.key.shader);
                 dumpIsa(impl, p.pipeline, opts.isaDir, stem);
@@ -235,6 +257,19 @@ int runShaderStats(vkconv::Context& ctx, const Options& opts) {
     for (auto& [what, why] : failures) std::printf("BUILD FAILED: %s: %s\n", what.c_str(), why.c_str());
     std::printf("%zu pipelines, %zu build failures, %d with spills, %zu variants skipped%s\n", all.size(), failures.size(), spilled,
                 skips.size(), opts.isaDir.empty() ? "" : ("; internal representations in " + opts.isaDir).c_str());
+    for (auto& m : missing) std::printf("ISA MISSING: %s\n", m.c_str());
+    bool expectFailed = !missing.empty();
+    for (auto& [prefix, text] : opts.expectIsa) {
+        size_t n = 0;
+        for (auto& ps : all) n += ps.key.shader.rfind(prefix, 0) == 0;
+        std::printf("expect-isa %s:%s: %zu pipelines checked, %s\n", prefix.c_str(), text.c_str(), n,
+                    n == 0 ? "none built (FAIL: nothing to check)" : "see ISA MISSING lines above, if any");
+        expectFailed = expectFailed || n == 0;
+    }
+    if (!opts.expectIsa.empty() && !caps.pipelineExecutableInfo) {
+        std::printf("expect-isa: the device reports no internal representations (FAIL)\n");
+        expectFailed = true;
+    }
 
     if (!opts.jsonPath.empty()) {
         vkconv::JsonWriter j;
@@ -277,7 +312,7 @@ int runShaderStats(vkconv::Context& ctx, const Options& opts) {
         writeTextFile(opts.jsonPath, j.str() + "\n");
         std::printf("statistics written to %s\n", opts.jsonPath.c_str());
     }
-    return failures.empty() && spilled == 0 ? 0 : 1;
+    return failures.empty() && spilled == 0 && !expectFailed ? 0 : 1;
 }
 
 }  // namespace vkbench

@@ -34,6 +34,11 @@ static const char* componentName(VkComponentTypeKHR t) {
         case VK_COMPONENT_TYPE_UINT16_KHR: return "u16";
         case VK_COMPONENT_TYPE_UINT32_KHR: return "u32";
         case VK_COMPONENT_TYPE_UINT64_KHR: return "u64";
+        default: break;
+    }
+    switch (int(t)) {  // VK_EXT_shader_float8 (newer than some headers)
+        case 1000491002: return "e4m3";
+        case 1000491003: return "e5m2";
         default: return "other";
     }
 }
