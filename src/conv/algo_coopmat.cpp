@@ -210,6 +210,7 @@ public:
                     SubgroupChoice sg)
         : ctx_(ctx), desc_(d), pc_(makePushConstants(d)), cm_(cm), tile_(tile), split_(split), sg_(sg) {
         vecA_ = d.inputLayout == TensorLayout::NHWC;
+        prefetch2_ = wantPrefetch2(ctx, d);
         vecB_ = d.filterLayout == FilterLayout::KRSC;
         // Split-K pass 1 writes fp32 partials element by element; pass 2 writes the output.
         vecOut_ = split_ == 1 && d.outputLayout == TensorLayout::NHWC && d.filtersPerGroup() % 8 == 0;
@@ -240,7 +241,7 @@ public:
         if (vecA_ || vecB_ || vecOut_)
             c += std::string(" vec8") + (vecA_ ? "A" : "") + (vecB_ ? "B" : "") + (vecOut_ ? "O" : "");
         if (split_ > 1) c += " split " + std::to_string(split_);
-        if (prefetch2()) c += " ahead2";
+        if (prefetch2_) c += " ahead2";
         c += " sg" + std::to_string(sg_.size);
         if (emulated(desc_.dtype)) c += " EMULATED";
         return c;
@@ -262,7 +263,7 @@ private:
         key.spec.push_back({kSpecVecB, vec && vecB_ ? 1u : 0u});
         key.spec.push_back({kSpecVecOut, vec && vecOut_ ? 1u : 0u});
         key.spec.push_back({kSpecNbuf, tile_.nbuf});
-        key.spec.push_back({kSpecPrefetch2, prefetch2() ? 1u : 0u});
+        key.spec.push_back({kSpecPrefetch2, prefetch2_ ? 1u : 0u});
         if (emulated(desc_.dtype)) key.spec.push_back({kSpecEmuLanes, sg_.size});
         key.fullSubgroups = true;  // the subgroup index must name a whole 32 (or default-size) block
         return ctx_.pipelines->get(key);
@@ -273,11 +274,12 @@ private:
     // RDNA3/RDNA4 the extra register set makes the 64x64-per-subgroup tiles spill under RADV 26
     // (item 25), and elsewhere it is unmeasured, so one slice ahead there.
     // VKCONV_COOPMAT_AHEAD2=0|1 (tests only, with VKCONV_COOPMAT_EMULATE) forces either path.
-    bool prefetch2() const {
-        if (desc_.inputLayout != TensorLayout::NHWC) return false;
+    // Decided once, in the constructor (pipeline(false) runs at record time).
+    static bool wantPrefetch2(const ContextImpl& ctx, const ConvDesc& d) {
+        if (d.inputLayout != TensorLayout::NHWC) return false;
         const char* e = std::getenv("VKCONV_COOPMAT_AHEAD2");
         if (e && *e) return std::strcmp(e, "0") != 0;
-        return ctx_.caps.vendorId == 0x10DE;
+        return ctx.caps.vendorId == 0x10DE;
     }
 
     ContextImpl& ctx_;
@@ -289,6 +291,7 @@ private:
     std::unique_ptr<SplitReduce> reduce_;  // split-K pass 2
     SubgroupChoice sg_;
     bool vecA_ = false, vecB_ = false, vecOut_ = false;
+    bool prefetch2_ = false;
     const ComputePipeline* vectorPipeline_ = nullptr;
     uint32_t gx_ = 0, gy_ = 0;
 };
