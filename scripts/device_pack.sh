@@ -7,18 +7,15 @@ B=${1:-build-dev}
 rm -rf .carry; mkdir -p .carry/bin .carry/lib .carry/layer
 cp "$B/tools/vkconv-info" "$B/bench/vkconv-bench" "$B/tests/vkconv_tests" .carry/bin/
 cp -P "$B"/src/libvkconv.so* .carry/lib/
-# OLD_BUILD=dir: a baseline build for device_run.sh's A/B mode (.carry/old).
-if [ -n "${OLD_BUILD:-}" ]; then
-  mkdir -p .carry/old/bin .carry/old/lib
-  cp "$OLD_BUILD/bench/vkconv-bench" .carry/old/bin/
-  cp -P "$OLD_BUILD"/src/libvkconv.so* .carry/old/lib/
-fi
-# ALT_BUILD=dir: a third build for device_run.sh's abfp32 mode (.carry/alt).
-if [ -n "${ALT_BUILD:-}" ]; then
-  mkdir -p .carry/alt/bin .carry/alt/lib
-  cp "$ALT_BUILD/bench/vkconv-bench" .carry/alt/bin/
-  cp -P "$ALT_BUILD"/src/libvkconv.so* .carry/alt/lib/
-fi
+# OLD_BUILD=dir / ALT_BUILD=dir: other builds' vkconv-bench + libvkconv for device_run.sh's A/B
+# modes (.carry/old: the baseline of ab and abfp32; .carry/alt: abfp32's third build).
+pack_build() {  # pack_build NAME DIR
+  mkdir -p ".carry/$1/bin" ".carry/$1/lib"
+  cp "$2/bench/vkconv-bench" ".carry/$1/bin/"
+  cp -P "$2"/src/libvkconv.so* ".carry/$1/lib/"
+}
+[ -z "${OLD_BUILD:-}" ] || pack_build old "$OLD_BUILD"
+[ -z "${ALT_BUILD:-}" ] || pack_build alt "$ALT_BUILD"
 # The validation layer: Debian 12's 1.3.239 predates VK_KHR_cooperative_matrix and rejects its
 # feature struct; Debian 13's 1.4.309 predates VK_KHR_shader_bfloat16 (1.4.311) and, on a device
 # with bf16 cooperative matrices, reports the extension and the bf16 shaders (SPV_KHR_bfloat16) as

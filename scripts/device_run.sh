@@ -21,6 +21,13 @@ export PYTHONUNBUFFERED=1
 B="$C/bin/vkconv-bench --suites-dir bench/suites"
 B32="--suite resnet50 --suite vgg16 --suite mobilenet_v2 --suite retinanet_head"
 say() { echo "== $* ($(date +%T))"; }
+# run_build old|alt|new ARGS...: that build's vkconv-bench (.carry/<build>, new: .carry itself) with its
+# own libvkconv and pipeline cache.
+run_build() {
+  local v=$1; shift
+  local d=$C; [ "$v" = new ] || d=$C/$v
+  LD_LIBRARY_PATH=$d/lib VKCONV_CACHE_DIR=/tmp/vkconv-cache-$v "$d/bin/vkconv-bench" --suites-dir bench/suites "$@"
+}
 # SM clock, power and temperature every 250 ms while this runs (explains slow outliers).
 nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu --format=csv -lms 250 \
   > "$OUT/smi_$what.csv" 2>/dev/null & smi=$!
@@ -86,11 +93,8 @@ if [[ $what == ab ]]; then
   ab_one() {  # ab_one NAME ARGS...: old then new
     local name=$1; shift
     for v in old new; do
-      local bin=$C/bin/vkconv-bench lib=$C/lib
-      [ $v = old ] && bin=$C/old/bin/vkconv-bench lib=$C/old/lib
       say "ab $name $v"
-      LD_LIBRARY_PATH=$lib VKCONV_CACHE_DIR=/tmp/vkconv-cache-$v $bin --suites-dir bench/suites "$@" --check \
-        --json "$OUT/ab_${name}_$v.json" 2>&1 | sed -n '/== Summary/,$p'
+      run_build $v "$@" --check --json "$OUT/ab_${name}_$v.json" 2>&1 | sed -n '/== Summary/,$p'
     done
   }
   ab_one fp16_b32 $B32 --batch 32 --dtype fp16 --layout nhwc
@@ -118,13 +122,11 @@ if [[ $what == abfp32 ]]; then
   for b in 1 32; do
     suites=; [ "$b" = 1 ] || suites=$B32
     for v in old alt new; do
-      bin=$C/bin/vkconv-bench lib=$C/lib
-      [ $v = new ] || { bin=$C/$v/bin/vkconv-bench lib=$C/$v/lib; }
-      [ -x "$bin" ] || continue
+      [ $v = new ] || [ -x "$C/$v/bin/vkconv-bench" ] || continue
       [ "$b" = 32 ] && [ $v = alt ] && continue
       say "abfp32 b$b $v"
-      LD_LIBRARY_PATH=$lib VKCONV_CACHE_DIR=/tmp/vkconv-cache-$v $bin --suites-dir bench/suites $suites --batch $b \
-        --dtype fp32 --layout nchw --check --json "$OUT/abfp32_b${b}_$v.json" > "$OUT/abfp32_b${b}_$v.txt" 2>&1
+      run_build $v $suites --batch $b --dtype fp32 --layout nchw --check --json "$OUT/abfp32_b${b}_$v.json" \
+        > "$OUT/abfp32_b${b}_$v.txt" 2>&1
       echo "exit $?"; sed -n '/== Summary/,$p' "$OUT/abfp32_b${b}_$v.txt" | head -9
     done
   done

@@ -86,7 +86,7 @@ const TileConfig& chooseTile(const ContextImpl& ctx, const ConvDesc& d, const Pl
 
 // ---- split-K (docs/design.md "Split-K") ----
 // The same sweep: splitting paid from reductions of 256 up (ResNet-50 layer1.0.conv2, 576 deep,
-// 64 output tiles on 132 SMs: 62.9 us in one pass, 28.7 in four splits) and down to 128
+// 25 output tiles of 128x64 on 132 SMs: 62.9 us in one pass, 28.7 in four splits) and down to 128
 // reduction values per split.
 constexpr uint64_t kSplitMinReduction = 128;   // split only reductions (C/groups*R*S) this deep
 constexpr uint64_t kSplitMinPerSplit = 128;    // the heuristic keeps this much reduction per split
@@ -106,11 +106,7 @@ SplitCost bestSplit(const ContextImpl& ctx, const ConvDesc& d, const TileConfig&
     uint64_t red = uint64_t(d.reductionLength());
     uint64_t top = std::min({most, kSplitMax, std::max<uint64_t>(2, red / kSplitMinPerSplit), reductionSlices(d, t)});
     SplitCost best{0, 0.0};
-#ifdef VKCONV_SPLIT_POW2
-    for (uint64_t s = 2; s <= top; s *= 2) {
-#else
     for (uint64_t s = 2; s <= top; ++s) {
-#endif
         double c = splitTileCost(d, t.bm, t.bn, t.speed, slots(ctx, t), double(s), kFlopsPerByte, kSplitPassFlops);
         if (!best.split || c < best.cost) best = {s, c};
     }
