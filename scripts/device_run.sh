@@ -2,7 +2,7 @@
 # Runs on a lent NVIDIA machine (no network, no Vulkan loader installed), from the repository
 # root, with .gl (the Debian libvulkan1 .deb) and .carry (binaries built on the dev machine by
 # scripts/device_pack.sh) carried along.  Results go to $OUT.
-#   scripts/device_run.sh info|tests|bench-fp32|bench-fp16|tiles|cmtiles|levels|ab|abfp32|splitsweep|all
+#   scripts/device_run.sh info|tests|bench-fp32|bench-fp16|tiles|cmtiles|levels|ab|abfp32|splitsweep|cmprobe|all
 set -uo pipefail
 what=${1:-all}
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
@@ -104,6 +104,32 @@ if [[ $what == ab ]]; then
   VKCONV_VALIDATION=1 VKCONV_REQUIRE_VALIDATION=1 timeout 240 $C/bin/vkconv_tests --gtest_brief=1 \
     --gtest_filter='*oopmat*:*SplitK*' > "$OUT/tests_coopmat.log" 2>&1
   echo "vkconv_tests exit $?"; grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/tests_coopmat.log" | head -20
+fi
+if [[ $what == cmprobe ]]; then
+  # Where a coopmat slice's time goes: VKCONV_COOPMAT_ABLATE=1..4 removes the main loop's global
+  # loads, then the staging stores, the barriers, the fragment loads (wrong results, so no
+  # --check), on the big b32 layers; then tiles forced one per process (CM_PROBE_TILES), and the
+  # .carry/old build's 128x256x32 tile against this build's (old then new, alternating).
+  big=(--suite vgg16 --suite retinanet_head --batch 32 --dtype fp16 --layout nhwc --algo implicit_gemm_coopmat --warmup-ms 200)
+  for t in ${CM_ABLATE_TILES:-128x256x32/2x4s1 128x256x16/2x4}; do
+    for a in 0 1 2 3 4; do
+      say "ablate $a tile $t"
+      chk=(); [ $a = 0 ] && chk=(--check)
+      VKCONV_COOPMAT_ABLATE=$a $B "${big[@]}" --tile "$t" "${chk[@]}" --json "$OUT/ablate${a}_${t//\//_}.json" 2>&1 | sed -n '/== Summary/,$p' | head -4
+    done
+  done
+  for t in ${CM_PROBE_TILES:-128x256x16/2x4 256x128x16/4x2 128x128x16/2x4}; do
+    say "tile $t"
+    $B $B32 --batch 32 --dtype fp16 --layout nhwc --algo implicit_gemm_coopmat --tile "$t" --check --warmup-ms 200 \
+      --json "$OUT/cmtile_${t//\//_}.json" 2>&1 | sed -n '/== Summary/,$p' | head -7
+  done
+  if [ -x "$C/old/bin/vkconv-bench" ]; then
+    for v in old new; do
+      say "128x256x32/2x4s1 $v"
+      run_build $v $B32 --batch 32 --dtype fp16 --layout nhwc --algo implicit_gemm_coopmat --tile 128x256x32/2x4s1 --check \
+        --warmup-ms 200 --json "$OUT/cm256_$v.json" 2>&1 | sed -n '/== Summary/,$p' | head -7
+    done
+  fi
 fi
 if [[ $what == splitsweep ]]; then
   # implicit_gemm (one pass) and implicit_gemm_splitk with 2..16 splits forced, fp32 NCHW batch 1,

@@ -95,6 +95,10 @@ layout(constant_id = 114) const bool VEC_OUT = false;  // NHWC output, K/groups 
 layout(constant_id = 115) const uint NBUF = 2;
 // Global loads two slices ahead for NHWC input (see AHEAD2 in main); the host's choice per device.
 layout(constant_id = 116) const bool PREFETCH2 = false;
+// Profiling only (VKCONV_COOPMAT_ABLATE, wrong results): 1 skips the main loop's global loads,
+// 2 also its staging stores (one barrier per slice kept), 3 also the barriers, 4 also the
+// fragment loads (fragments loaded once before the loop): where a slice's time goes.
+layout(constant_id = 117) const uint ABLATE = 0;
 layout(local_size_x_id = 100) in;
 
 const uint NT = WG_SIZE;
@@ -182,12 +186,23 @@ void main() {
     // with it (perf-notes.md item 25).
     const bool AHEAD2 = IN_LAYOUT == 1u && PREFETCH2;
     uvec4 aReg0[A_PER_T], bReg0[B_PER_T], aReg1[A_PER_T], bReg1[B_PER_T];
+    // The load cursor: filter tap (r, s) = rs and first channel c0 of the next slice LOAD_SLICE
+    // reads (declared where the first slice is known).  Slices are loaded once each, in order, so
+    // the cursor steps by BK instead of dividing the reduction index by C/groups and S per slice.
+#define ADVANCE_CURSOR()                                                                        \
+    {                                                                                           \
+        lc0 += BK;                                                                              \
+        if (lc0 == Cg) {                                                                        \
+            lc0 = 0u; ++lrs;                                                                    \
+            if (++ls == pc.S) { ls = 0u; ++lr; }                                                \
+            ldelta = tapDelta(lr, ls);                                                          \
+        }                                                                                       \
+    }
     // Global -> registers aReg/bReg for the slice starting at reduction index k0 (one tap per slice).
 #define LOAD_SLICE(k0, aReg, bReg)                                                              \
     {                                                                                           \
-        uint rs = (k0) / Cg, c0 = (k0) % Cg;                                                    \
-        uint r = rs / pc.S, s = rs % pc.S;                                                      \
-        int delta = tapDelta(r, s);                                                             \
+        uint rs = lrs, c0 = lc0, r = lr, s = ls;                                                \
+        int delta = ldelta;                                                                     \
         [[unroll]] for (uint i = 0u; i < A_PER_T; ++i) {                                        \
             aReg[i] = uvec4(0u);                                                                \
             if (IN_LAYOUT == 1u) {                                                              \
@@ -227,6 +242,7 @@ void main() {
                 }                                                                               \
             }                                                                                   \
         }                                                                                       \
+        ADVANCE_CURSOR()                                                                        \
     }
 #define STORE_SLICE(buf, aReg, bReg)                                                            \
     [[unroll]] for (uint i = 0u; i < A_PER_T; ++i) {                                            \
@@ -261,12 +277,14 @@ void main() {
         [[unroll]] for (uint kk = 0u; kk < BK / CM_K; ++kk) {                                   \
             MAT_B b[FN];                                                                        \
             [[unroll]] for (uint j = 0u; j < FN; ++j)                                           \
-                coopMatLoad(b[j], smem, bBase + (wn * WN + j * CM_N) * LDK + kk * (CM_K / 8u),  \
+                if (ABLATE >= 4u) b[j] = bOnce[j];                                              \
+                else coopMatLoad(b[j], smem, bBase + (wn * WN + j * CM_N) * LDK + kk * (CM_K / 8u), \
                             LDK, gl_CooperativeMatrixLayoutColumnMajor);                        \
             [[unroll]] for (uint i = 0u; i < FM; ++i) {                                         \
                 MAT_A a;                                                                        \
                 uint m = wm * WM + i * CM_M;                                                    \
-                if (IN_LAYOUT == 1u)                                                            \
+                if (ABLATE >= 4u) a = aOnce[i];                                                 \
+                else if (IN_LAYOUT == 1u)                                                       \
                     coopMatLoad(a, smem, aBase + m * LDK + kk * (CM_K / 8u), LDK,               \
                                 gl_CooperativeMatrixLayoutRowMajor);                            \
                 else                                                                            \
@@ -302,19 +320,34 @@ void main() {
     // (AHEAD2) or receive it now (one set: aN and aS the same).
 #define SLICE_STEP(sl, aN, bN, aS, bS)                                                          \
     {                                                                                           \
-        if (AHEAD2) {                                                                           \
-            if ((sl) + 2u < nsl) LOAD_SLICE((sl0 + (sl) + 2u) * BK, aN, bN)                     \
-        } else if ((sl) + 1u < nsl) LOAD_SLICE((sl0 + (sl) + 1u) * BK, aS, bS)                  \
+        if (ABLATE == 0u) {                                                                     \
+            if (AHEAD2) {                                                                       \
+                if ((sl) + 2u < nsl) LOAD_SLICE((sl0 + (sl) + 2u) * BK, aN, bN)                 \
+            } else if ((sl) + 1u < nsl) LOAD_SLICE((sl0 + (sl) + 1u) * BK, aS, bS)              \
+        }                                                                                       \
         uint cur = NBUF == 2u ? (sl) & 1u : 0u;                                                 \
         MULTIPLY_SLICE(cur)                                                                     \
-        if (NBUF == 1u) barrier(); /* every subgroup is done reading the single buffer */       \
-        if ((sl) + 1u < nsl) { STORE_SLICE(NBUF == 2u ? cur ^ 1u : 0u, aS, bS) }                \
-        barrier(); /* the last one also frees the staging memory for the epilogue's scratch */  \
+        if (NBUF == 1u && ABLATE <= 1u) barrier(); /* every subgroup is done reading the buffer */ \
+        if ((sl) + 1u < nsl && ABLATE <= 1u) { STORE_SLICE(NBUF == 2u ? cur ^ 1u : 0u, aS, bS) } \
+        if (ABLATE <= 2u) barrier(); /* the last one also frees the staging memory for the epilogue */ \
     }
+    uint lrs = (sl0 * BK) / Cg, lc0 = (sl0 * BK) % Cg;
+    uint lr = lrs / pc.S, ls = lrs % pc.S;
+    int ldelta = tapDelta(lr, ls);
     LOAD_SLICE(sl0 * BK, aReg0, bReg0)
     if (AHEAD2 && nsl > 1u) LOAD_SLICE((sl0 + 1u) * BK, aReg1, bReg1)
     STORE_SLICE(0u, aReg0, bReg0)
     barrier();
+#if !defined(CM_EMULATE)
+    MAT_A aOnce[FM];
+    MAT_B bOnce[FN];
+    if (ABLATE >= 4u) {
+        [[unroll]] for (uint i = 0u; i < FM; ++i)
+            coopMatLoad(aOnce[i], smem, (wm * WM + i * CM_M) * LDK, LDK, gl_CooperativeMatrixLayoutRowMajor);
+        [[unroll]] for (uint j = 0u; j < FN; ++j)
+            coopMatLoad(bOnce[j], smem, NBUF * A_WORDS + (wn * WN + j * CM_N) * LDK, LDK, gl_CooperativeMatrixLayoutColumnMajor);
+    }
+#endif
     if (AHEAD2) {
         // Unrolled by two so that the register sets are named statically (a dynamically indexed
         // register array would be demoted to local memory).

@@ -1,4 +1,4 @@
-// Shapes the cooperative-matrix implicit GEMM accepts (16-bit storage, C/groups % 32 == 0), each
+// Shapes the cooperative-matrix implicit GEMM accepts (16-bit storage, C/groups % 16 == 0), each
 // through "implicit_gemm_coopmat" and "auto": the edge list and the random sweep draw almost none
 // of them (few channels).  Where the device has no usable cooperative matrix (lavapipe, RDNA1/2)
 // the coopmat cases skip with the algorithm's reason and "auto" checks the fallback.  Every test
@@ -65,6 +65,9 @@ std::vector<CmCase> makeCmCases() {
     add("grouped4_k16", [](ConvDesc& d) { d.c = 128, d.k = 64, d.groups = 4, d.hasBias = true; });
     add("long_reduction_c256", [](ConvDesc& d) { d.c = 256, d.k = 64, d.h = d.w = 6; });
     add("many_tiles", [](ConvDesc& d) { d.n = 3, d.c = 64, d.k = 160, d.h = d.w = 30; });
+    // C/groups a multiple of 16 but not 32: only the 16-value-slice tiles take it.
+    add("c48_slice16", [](ConvDesc& d) { d.c = 48, d.k = 56, d.h = d.w = 13, d.hasBias = true; });
+    add("c16_grouped3_slice16", [](ConvDesc& d) { d.c = 48, d.k = 24, d.groups = 3, d.r = d.s = 1, d.pad(0, 0); });
     add("big_k", [](ConvDesc& d) { d.n = 1, d.c = 64, d.k = 272, d.h = d.w = 20, d.hasResidual = true; });
     for (auto a : {Activation::Relu6, Activation::LeakyRelu, Activation::Gelu, Activation::Silu, Activation::Sigmoid})
         add("act_" + std::string(toString(a)), [=](ConvDesc& d) {
@@ -87,7 +90,7 @@ std::vector<CmCase> makeCmCases() {
         d.n = 2, d.c = 64, d.k = 136, d.h = d.w = 29;
     });
     // What the router must not send to the matrix units.
-    add("declines_c48", [](ConvDesc& d) { d.c = 48; });
+    add("declines_c40", [](ConvDesc& d) { d.c = 40; });
     add("declines_f32", [](ConvDesc& d) { d.dtype = DType::F32; });
     // bf16 operands (VK_KHR_shader_bfloat16 cooperative matrices; emulated with VKCONV_COOPMAT_EMULATE):
     // the 16-byte and the element-wise staging and output paths.
@@ -165,7 +168,7 @@ TEST_P(CoopmatTiles, MatchesReference) {
 
 static std::vector<int> tileCases() {
     std::vector<int> v;
-    for (const char* name : {"base", "k20_no_vec_out", "stem7x7_s2", "grouped2", "many_tiles", "layout_nchw_nchw_kcrs",
+    for (const char* name : {"base", "k20_no_vec_out", "stem7x7_s2", "grouped2", "many_tiles", "c48_slice16", "layout_nchw_nchw_kcrs",
                              "layout_nchw_nhwc_krsc", "layout_nhwc_nchw_kcrs", "nchw_many_tiles", "bf16_nchw_kcrs_stride2"})
         for (size_t i = 0; i < cmCases().size(); ++i)
             if (cmCases()[i].name == name) v.push_back(int(i));
@@ -175,9 +178,11 @@ static std::vector<int> tileCases() {
 // Every entry of algo_coopmat.cpp's tile table, and split-K on three of them.
 static const std::vector<std::string> kTileNames = {"128x128x32/2x4",   "128x64x32/2x2",    "64x64x32/2x2",
                                                     "256x128x32/4x2s1", "128x256x32/2x4s1", "128x128x64/2x4s1",
-                                                    "256x64x32/4x2s1",  "64x256x32/1x8s1",
+                                                    "256x64x32/4x2s1",  "64x256x32/1x8s1",  "128x256x16/2x4",
+                                                    "256x128x16/4x2",   "128x128x16/2x4",
                                                     // split-K: even, uneven and clamped splits
-                                                    "128x128x32/2x4/s2", "64x64x32/2x2/s3", "128x256x32/2x4s1/s64"};
+                                                    "128x128x32/2x4/s2", "64x64x32/2x2/s3", "128x256x32/2x4s1/s64",
+                                                    "256x128x16/4x2/s3", "128x128x16/2x4/s3"};
 
 INSTANTIATE_TEST_SUITE_P(coopmat, CoopmatTiles,
                          ::testing::Combine(::testing::ValuesIn(tileCases()),
@@ -192,7 +197,7 @@ class CoopmatDeclines : public VkconvTest {};
 
 TEST_F(CoopmatDeclines, coopmat_ReasonsAreGiven) {
     ConvDesc d = cmBase();
-    d.c = 48;
+    d.c = 40;  // not a multiple of the shortest (16-value) slice
     EXPECT_NE(vkconv::whyUnsupported(ctx(), d, kAlgo), "");
     d = cmBase();
     d.dtype = DType::F32;
