@@ -99,26 +99,20 @@ if [[ $what == ab ]]; then
   }
   ab_one fp16_b32 $B32 --batch 32 --dtype fp16 --layout nhwc
   ab_one fp16_b1 --batch 1 --dtype fp16 --layout nhwc
+  # AB_SHORT=1: the fp16 rows only (bench-fp16 and the tests follow in another call or mode).
+  [ "${AB_SHORT:-0}" = 1 ] || {
   ab_one bf16_b32 --suite vgg16 --suite retinanet_head --batch 32 --dtype bf16 --layout nhwc
   say "coopmat tests (validation layer on)"
   VKCONV_VALIDATION=1 VKCONV_REQUIRE_VALIDATION=1 timeout 240 $C/bin/vkconv_tests --gtest_brief=1 \
     --gtest_filter='*oopmat*:*SplitK*' > "$OUT/tests_coopmat.log" 2>&1
   echo "vkconv_tests exit $?"; grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/tests_coopmat.log" | head -20
+  }
 fi
 if [[ $what == cmprobe ]]; then
-  # Where a coopmat slice's time goes: VKCONV_COOPMAT_ABLATE=1..4 removes the main loop's global
-  # loads, then the staging stores, the barriers, the fragment loads (wrong results, so no
-  # --check), on the big b32 layers; then tiles forced one per process (CM_PROBE_TILES), and the
-  # .carry/old build's 128x256x32 tile against this build's (old then new, alternating).
-  big=(--suite vgg16 --suite retinanet_head --batch 32 --dtype fp16 --layout nhwc --algo implicit_gemm_coopmat --warmup-ms 200)
-  for t in ${CM_ABLATE_TILES:-128x256x32/2x4s1 128x256x16/2x4}; do
-    for a in 0 1 2 3 4; do
-      say "ablate $a tile $t"
-      chk=(); [ $a = 0 ] && chk=(--check)
-      VKCONV_COOPMAT_ABLATE=$a $B "${big[@]}" --tile "$t" "${chk[@]}" --json "$OUT/ablate${a}_${t//\//_}.json" 2>&1 | sed -n '/== Summary/,$p' | head -4
-    done
-  done
-  for t in ${CM_PROBE_TILES:-128x256x16/2x4 256x128x16/4x2 128x128x16/2x4}; do
+  # Coopmat tiles forced one per process (CM_PROBE_TILES) on the b32 suites, then the .carry/old
+  # build's 128x256x32 tile against this build's (old then new).  (The ablation runs of
+  # perf-notes item 26 used commit 51968e8, whose shader had a profiling-only ABLATE constant.)
+  for t in ${CM_PROBE_TILES:-128x128x16/2x4}; do
     say "tile $t"
     $B $B32 --batch 32 --dtype fp16 --layout nhwc --algo implicit_gemm_coopmat --tile "$t" --check --warmup-ms 200 \
       --json "$OUT/cmtile_${t//\//_}.json" 2>&1 | sed -n '/== Summary/,$p' | head -7

@@ -95,10 +95,6 @@ layout(constant_id = 114) const bool VEC_OUT = false;  // NHWC output, K/groups 
 layout(constant_id = 115) const uint NBUF = 2;
 // Global loads two slices ahead for NHWC input (see AHEAD2 in main); the host's choice per device.
 layout(constant_id = 116) const bool PREFETCH2 = false;
-// Profiling only (VKCONV_COOPMAT_ABLATE, wrong results): 1 skips the main loop's global loads,
-// 2 also its staging stores (one barrier per slice kept), 3 also the barriers, 4 also the
-// fragment loads (fragments loaded once before the loop): where a slice's time goes.
-layout(constant_id = 117) const uint ABLATE = 0;
 layout(local_size_x_id = 100) in;
 
 const uint NT = WG_SIZE;
@@ -277,14 +273,12 @@ void main() {
         [[unroll]] for (uint kk = 0u; kk < BK / CM_K; ++kk) {                                   \
             MAT_B b[FN];                                                                        \
             [[unroll]] for (uint j = 0u; j < FN; ++j)                                           \
-                if (ABLATE >= 4u) b[j] = bOnce[j];                                              \
-                else coopMatLoad(b[j], smem, bBase + (wn * WN + j * CM_N) * LDK + kk * (CM_K / 8u), \
+                coopMatLoad(b[j], smem, bBase + (wn * WN + j * CM_N) * LDK + kk * (CM_K / 8u),  \
                             LDK, gl_CooperativeMatrixLayoutColumnMajor);                        \
             [[unroll]] for (uint i = 0u; i < FM; ++i) {                                         \
                 MAT_A a;                                                                        \
                 uint m = wm * WM + i * CM_M;                                                    \
-                if (ABLATE >= 4u) a = aOnce[i];                                                 \
-                else if (IN_LAYOUT == 1u)                                                       \
+                if (IN_LAYOUT == 1u)                                                            \
                     coopMatLoad(a, smem, aBase + m * LDK + kk * (CM_K / 8u), LDK,               \
                                 gl_CooperativeMatrixLayoutRowMajor);                            \
                 else                                                                            \
@@ -320,16 +314,14 @@ void main() {
     // (AHEAD2) or receive it now (one set: aN and aS the same).
 #define SLICE_STEP(sl, aN, bN, aS, bS)                                                          \
     {                                                                                           \
-        if (ABLATE == 0u) {                                                                     \
-            if (AHEAD2) {                                                                       \
-                if ((sl) + 2u < nsl) LOAD_SLICE((sl0 + (sl) + 2u) * BK, aN, bN)                 \
-            } else if ((sl) + 1u < nsl) LOAD_SLICE((sl0 + (sl) + 1u) * BK, aS, bS)              \
-        }                                                                                       \
+        if (AHEAD2) {                                                                           \
+            if ((sl) + 2u < nsl) LOAD_SLICE((sl0 + (sl) + 2u) * BK, aN, bN)                     \
+        } else if ((sl) + 1u < nsl) LOAD_SLICE((sl0 + (sl) + 1u) * BK, aS, bS)                  \
         uint cur = NBUF == 2u ? (sl) & 1u : 0u;                                                 \
         MULTIPLY_SLICE(cur)                                                                     \
-        if (NBUF == 1u && ABLATE <= 1u) barrier(); /* every subgroup is done reading the buffer */ \
-        if ((sl) + 1u < nsl && ABLATE <= 1u) { STORE_SLICE(NBUF == 2u ? cur ^ 1u : 0u, aS, bS) } \
-        if (ABLATE <= 2u) barrier(); /* the last one also frees the staging memory for the epilogue */ \
+        if (NBUF == 1u) barrier(); /* every subgroup is done reading the single buffer */       \
+        if ((sl) + 1u < nsl) { STORE_SLICE(NBUF == 2u ? cur ^ 1u : 0u, aS, bS) }                \
+        barrier(); /* the last one also frees the staging memory for the epilogue's scratch */  \
     }
     uint lrs = (sl0 * BK) / Cg, lc0 = (sl0 * BK) % Cg;
     uint lr = lrs / pc.S, ls = lrs % pc.S;
@@ -338,16 +330,6 @@ void main() {
     if (AHEAD2 && nsl > 1u) LOAD_SLICE((sl0 + 1u) * BK, aReg1, bReg1)
     STORE_SLICE(0u, aReg0, bReg0)
     barrier();
-#if !defined(CM_EMULATE)
-    MAT_A aOnce[FM];
-    MAT_B bOnce[FN];
-    if (ABLATE >= 4u) {
-        [[unroll]] for (uint i = 0u; i < FM; ++i)
-            coopMatLoad(aOnce[i], smem, (wm * WM + i * CM_M) * LDK, LDK, gl_CooperativeMatrixLayoutRowMajor);
-        [[unroll]] for (uint j = 0u; j < FN; ++j)
-            coopMatLoad(bOnce[j], smem, NBUF * A_WORDS + (wn * WN + j * CM_N) * LDK, LDK, gl_CooperativeMatrixLayoutColumnMajor);
-    }
-#endif
     if (AHEAD2) {
         // Unrolled by two so that the register sets are named statically (a dynamically indexed
         // register array would be demoted to local memory).

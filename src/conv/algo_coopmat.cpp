@@ -48,6 +48,9 @@ struct CmTile {
 // Residency from the registers NVIDIA's driver reports (vkconv-bench --shader-stats on the H200):
 // 158-238 per invocation, so every 256-invocation tile holds an SM alone (65536 registers);
 // 128x64 (181 x 128) fits two, 64x64 (111 x 128) four.
+// 128x128x16 (one barrier per 16-deep slice, double-buffered) is the tile for C/groups % 32 == 16
+// (MobileNetV2's 16- and 144-channel layers): 0.62 of 128x256x32 on the big layers, where the
+// 16-deep 128x256 and 256x128 variants reached 0.65 (docs/results/h200_s6/cmprobe/, perf-notes 26).
 constexpr CmTile kCmTiles[] = {
     {"128x128x32/2x4", 128, 128, kSliceK, 2, 4, 2, 0.72, 1},
     {"128x64x32/2x2", 128, 64, kSliceK, 2, 2, 2, 0.45, 2},
@@ -57,24 +60,16 @@ constexpr CmTile kCmTiles[] = {
     {"128x128x64/2x4s1", 128, 128, 2 * kSliceK, 2, 4, 1, 0.93, 1},
     {"256x64x32/4x2s1", 256, 64, kSliceK, 4, 2, 1, 0.60, 1},
     {"64x256x32/1x8s1", 64, 256, kSliceK, 1, 8, 1, 0.68, 1},
-    {"128x256x16/2x4", 128, 256, kMinSliceK, 2, 4, 2, 0.01, 1},
-    {"256x128x16/4x2", 256, 128, kMinSliceK, 4, 2, 2, 0.01, 1},
-    {"128x128x16/2x4", 128, 128, kMinSliceK, 2, 4, 2, 0.01, 1},
+    {"128x128x16/2x4", 128, 128, kMinSliceK, 2, 4, 2, 0.62, 1},
 };
 
 enum SpecCoopmat : uint32_t {
     kSpecBM = 101, kSpecBN = 102, kSpecBK = 103, kSpecWarpsM = 104, kSpecWarpsN = 105,
     kSpecCmM = 106, kSpecCmN = 107, kSpecCmK = 108, kSpecEmuLanes = 109,
     kSpecMaskMode = 110, kSpecVecA = 112, kSpecVecB = 113, kSpecVecOut = 114, kSpecNbuf = 115,
-    kSpecPrefetch2 = 116, kSpecAblate = 117,
+    kSpecPrefetch2 = 116,
 };
 
-// VKCONV_COOPMAT_ABLATE=1..4 (profiling only: the results are wrong): removes parts of the
-// kernel's main loop (the shader's ABLATE) to see where a slice's time goes.
-uint32_t ablation() {
-    const char* e = std::getenv("VKCONV_COOPMAT_ABLATE");
-    return e && *e ? uint32_t(std::strtoul(e, nullptr, 10)) : 0u;
-}
 
 // VKCONV_COOPMAT_EMULATE=1 (tests only): run fp16 and bf16 problems through the CM_EMULATE build of
 // the kernel, which does the matrix products with plain arithmetic, so that devices without
@@ -222,7 +217,6 @@ public:
         : ctx_(ctx), desc_(d), pc_(makePushConstants(d)), cm_(cm), tile_(tile), split_(split), sg_(sg) {
         vecA_ = d.inputLayout == TensorLayout::NHWC;
         prefetch2_ = wantPrefetch2(ctx, d);
-        ablate_ = ablation();
         vecB_ = d.filterLayout == FilterLayout::KRSC;
         // Split-K pass 1 writes fp32 partials element by element; pass 2 writes the output.
         vecOut_ = split_ == 1 && d.outputLayout == TensorLayout::NHWC && d.filtersPerGroup() % 8 == 0;
@@ -256,7 +250,6 @@ public:
         if (prefetch2_) c += " ahead2";
         c += " sg" + std::to_string(sg_.size);
         if (emulated(desc_.dtype)) c += " EMULATED";
-        if (ablate_) c += " ABLATED" + std::to_string(ablate_);
         return c;
     }
 
@@ -277,7 +270,6 @@ private:
         key.spec.push_back({kSpecVecOut, vec && vecOut_ ? 1u : 0u});
         key.spec.push_back({kSpecNbuf, tile_.nbuf});
         key.spec.push_back({kSpecPrefetch2, prefetch2_ ? 1u : 0u});
-        if (ablate_) key.spec.push_back({kSpecAblate, ablate_});
         if (emulated(desc_.dtype)) key.spec.push_back({kSpecEmuLanes, sg_.size});
         key.fullSubgroups = true;  // the subgroup index must name a whole 32 (or default-size) block
         return ctx_.pipelines->get(key);
@@ -306,7 +298,6 @@ private:
     SubgroupChoice sg_;
     bool vecA_ = false, vecB_ = false, vecOut_ = false;
     bool prefetch2_ = false;
-    uint32_t ablate_ = 0;
     const ComputePipeline* vectorPipeline_ = nullptr;
     uint32_t gx_ = 0, gy_ = 0;
 };
