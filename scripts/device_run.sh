@@ -2,7 +2,7 @@
 # Runs on a lent NVIDIA machine (no network, no Vulkan loader installed), from the repository
 # root, with .gl (the Debian libvulkan1 .deb) and .carry (binaries built on the dev machine by
 # scripts/device_pack.sh) carried along.  Results go to $OUT.
-#   scripts/device_run.sh info|tests|bench-fp32|bench-fp16|tiles|cmtiles|levels|ab|abfp32|splitsweep|cmprobe|all
+#   scripts/device_run.sh info|tests|bench-fp32|bench-fp16|tiles|cmtiles|levels|ab|abfp32|abtile|splitsweep|cmprobe|all
 set -uo pipefail
 what=${1:-all}
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
@@ -124,6 +124,24 @@ if [[ $what == cmprobe ]]; then
         --warmup-ms 200 --json "$OUT/cm256_$v.json" 2>&1 | sed -n '/== Summary/,$p' | head -7
     done
   fi
+fi
+if [[ $what == abtile ]]; then
+  # One new coopmat tile (AB_TILE): forced on the b32 suites, then the .carry/old build's router
+  # and this build's alternating (fp16 NHWC b32), cuDNN fp16 b32, and the coopmat tests.
+  say "tile $AB_TILE"
+  $B $B32 --batch 32 --dtype fp16 --layout nhwc --algo implicit_gemm_coopmat --tile "$AB_TILE" --check \
+    --json "$OUT/cmtile_${AB_TILE//\//_}.json" 2>&1 | sed -n '/== Summary/,$p' | head -7
+  for v in old new; do
+    say "auto $v"
+    run_build $v $B32 --batch 32 --dtype fp16 --layout nhwc --check --json "$OUT/ab_fp16_b32_$v.json" 2>&1 | sed -n '/== Summary/,$p' | head -7
+  done
+  say "cuDNN fp16 nhwc b32"
+  python3 bench/torch_baseline.py --config fp16_nhwc --batch 32 --json "$OUT/cudnn_fp16.json" > /dev/null 2> "$OUT/cudnn_fp16.err"
+  echo "exit $?"
+  say "coopmat tests (validation layer on)"
+  VKCONV_VALIDATION=1 VKCONV_REQUIRE_VALIDATION=1 timeout 120 $C/bin/vkconv_tests --gtest_filter='*oopmat*' > "$OUT/tests_coopmat.log" 2>&1
+  echo "vkconv_tests exit $?"; grep -E '^\[  (PASSED|FAILED|SKIPPED) +\] [0-9]+ test' "$OUT/tests_coopmat.log"
+  grep -c "^\[       OK \].*${AB_TILE//\//_}" "$OUT/tests_coopmat.log"
 fi
 if [[ $what == splitsweep ]]; then
   # implicit_gemm (one pass) and implicit_gemm_splitk with 2..16 splits forced, fp32 NCHW batch 1,

@@ -178,7 +178,7 @@ static std::vector<int> tileCases() {
 // Every entry of algo_coopmat.cpp's tile table, and split-K on four of them.
 static const std::vector<std::string> kTileNames = {"128x128x32/2x4",   "128x64x32/2x2",    "64x64x32/2x2",
                                                     "256x128x32/4x2s1", "128x256x32/2x4s1", "128x128x64/2x4s1",
-                                                    "256x64x32/4x2s1",  "64x256x32/1x8s1",  "128x128x16/2x4",
+                                                    "256x64x32/4x2s1",  "64x256x32/1x8s1",  "128x128x16/2x4",   "192x128x64/4x2s1",
                                                     // split-K: even, uneven and clamped splits
                                                     "128x128x32/2x4/s2", "64x64x32/2x2/s3", "128x256x32/2x4s1/s64",
                                                     "128x128x16/2x4/s3"};

@@ -61,6 +61,7 @@ constexpr CmTile kCmTiles[] = {
     {"256x64x32/4x2s1", 256, 64, kSliceK, 4, 2, 1, 0.60, 1},
     {"64x256x32/1x8s1", 64, 256, kSliceK, 1, 8, 1, 0.68, 1},
     {"128x128x16/2x4", 128, 128, kMinSliceK, 2, 4, 2, 0.62, 1},
+    {"192x128x64/4x2s1", 192, 128, 2 * kSliceK, 4, 2, 1, 1.05, 1},
 };
 
 enum SpecCoopmat : uint32_t {
@@ -216,7 +217,7 @@ public:
                     SubgroupChoice sg)
         : ctx_(ctx), desc_(d), pc_(makePushConstants(d)), cm_(cm), tile_(tile), split_(split), sg_(sg) {
         vecA_ = d.inputLayout == TensorLayout::NHWC;
-        prefetch2_ = wantPrefetch2(ctx, d);
+        prefetch2_ = wantPrefetch2(ctx, d, tile);
         vecB_ = d.filterLayout == FilterLayout::KRSC;
         // Split-K pass 1 writes fp32 partials element by element; pass 2 writes the output.
         vecOut_ = split_ == 1 && d.outputLayout == TensorLayout::NHWC && d.filtersPerGroup() % 8 == 0;
@@ -281,8 +282,12 @@ private:
     // (item 25), and elsewhere it is unmeasured, so one slice ahead there.
     // VKCONV_COOPMAT_AHEAD2=0|1 (tests only, with VKCONV_COOPMAT_EMULATE) forces either path.
     // Decided once, in the constructor (pipeline(false) runs at record time).
-    static bool wantPrefetch2(const ContextImpl& ctx, const ConvDesc& d) {
+    static bool wantPrefetch2(const ContextImpl& ctx, const ConvDesc& d, const CmTile& t) {
         if (d.inputLayout != TensorLayout::NHWC) return false;
+        // A second register set of more than 8 staged words per invocation (counted at NVIDIA's
+        // 32-wide subgroups, where this is on) does not fit beside the accumulators: 192x128x64
+        // stages 10 words beside 96 accumulator registers.
+        if ((t.bm + t.bn) * t.bk / 8 > 8 * t.warps() * 32) return false;
         const char* e = std::getenv("VKCONV_COOPMAT_AHEAD2");
         if (e && *e) return std::strcmp(e, "0") != 0;
         return ctx.caps.vendorId == 0x10DE;
