@@ -1,7 +1,7 @@
 // Level 5 "implicit_gemm_coopmat" (shaders/implicit_gemm_coopmat.comp): the channel-slice implicit
 // GEMM on the matrix units through VK_KHR_cooperative_matrix, 16-bit operands (fp16; bf16 where
 // a bf16 cooperative-matrix shader could be built), fp32 accumulation.  Declines what the fast
-// path cannot do (C/groups not a multiple of the 32-value slice, fp32 storage): the router then
+// path cannot do (C/groups not a multiple of the 16-value slice, fp32 storage): the router then
 // falls back to implicit_gemm / direct.
 #include <cmath>
 #include <cstdlib>

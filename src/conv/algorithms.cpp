@@ -77,7 +77,7 @@ const Algorithm& chooseAlgorithm(const ContextImpl& ctx, const ConvDesc& desc, c
     }
     // Tiny-channel grouped problems waste a GEMM tile; direct serves them better.
     bool gemmShaped = desc.filtersPerGroup() >= 8 || desc.reductionLength() >= 32;
-    // Matrix units where the device has them (fp16/bf16, C/groups % 32 == 0); RDNA1/2 and
+    // Matrix units where the device has them (fp16/bf16, C/groups % 16 == 0); RDNA1/2 and
     // devices without VK_KHR_cooperative_matrix keep the scalar path.
     if (gemmShaped) {
         const Algorithm* a = findAlgorithm("implicit_gemm_coopmat");
