@@ -51,6 +51,8 @@ struct CmTile {
 // 128x128x16 (one barrier per 16-deep slice, double-buffered) is the tile for C/groups % 32 == 16
 // (MobileNetV2's 16- and 144-channel layers): 0.62 of 128x256x32 on the big layers, where the
 // 16-deep 128x256 and 256x128 variants reached 0.65 (docs/results/h200_s6/cmprobe/, perf-notes 26).
+// 192x128x64 (2/3 of 128x256x32's barriers per FLOP) measured 0.94-1.0 of it on the big layers and
+// wins on mid-size grids; 0.97 from a replay of this model over that sweep (perf-notes 27).
 constexpr CmTile kCmTiles[] = {
     {"128x128x32/2x4", 128, 128, kSliceK, 2, 4, 2, 0.72, 1},
     {"128x64x32/2x2", 128, 64, kSliceK, 2, 2, 2, 0.45, 2},
@@ -70,7 +72,6 @@ enum SpecCoopmat : uint32_t {
     kSpecMaskMode = 110, kSpecVecA = 112, kSpecVecB = 113, kSpecVecOut = 114, kSpecNbuf = 115,
     kSpecPrefetch2 = 116,
 };
-
 
 // VKCONV_COOPMAT_EMULATE=1 (tests only): run fp16 and bf16 problems through the CM_EMULATE build of
 // the kernel, which does the matrix products with plain arithmetic, so that devices without
