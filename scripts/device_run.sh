@@ -28,6 +28,12 @@ run_build() {
   local d=$C; [ "$v" = new ] || d=$C/$v
   LD_LIBRARY_PATH=$d/lib VKCONV_CACHE_DIR=/tmp/vkconv-cache-$v "$d/bin/vkconv-bench" --suites-dir bench/suites "$@"
 }
+# cm_tile_b32 BUILD TILE JSON: the coopmat tile forced on the b32 suites (fp16 NHWC, checked), that
+# build (old|alt|new), summary lines only.
+cm_tile_b32() {
+  run_build "$1" $B32 --batch 32 --dtype fp16 --layout nhwc --algo implicit_gemm_coopmat --tile "$2" --check \
+    --warmup-ms 200 --json "$OUT/$3" 2>&1 | sed -n '/== Summary/,$p' | head -7
+}
 # SM clock, power and temperature every 250 ms while this runs (explains slow outliers).
 nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu --format=csv -lms 250 \
   > "$OUT/smi_$what.csv" 2>/dev/null & smi=$!
@@ -113,24 +119,18 @@ if [[ $what == cmprobe ]]; then
   # build's 128x256x32 tile against this build's (old then new).  (The ablation runs of
   # perf-notes item 26 used commit 51968e8, whose shader had a profiling-only ABLATE constant.)
   for t in ${CM_PROBE_TILES:-128x128x16/2x4}; do
-    say "tile $t"
-    $B $B32 --batch 32 --dtype fp16 --layout nhwc --algo implicit_gemm_coopmat --tile "$t" --check --warmup-ms 200 \
-      --json "$OUT/cmtile_${t//\//_}.json" 2>&1 | sed -n '/== Summary/,$p' | head -7
+    say "tile $t"; cm_tile_b32 new "$t" "cmtile_${t//\//_}.json"
   done
   if [ -x "$C/old/bin/vkconv-bench" ]; then
     for v in old new; do
-      say "128x256x32/2x4s1 $v"
-      run_build $v $B32 --batch 32 --dtype fp16 --layout nhwc --algo implicit_gemm_coopmat --tile 128x256x32/2x4s1 --check \
-        --warmup-ms 200 --json "$OUT/cm256_$v.json" 2>&1 | sed -n '/== Summary/,$p' | head -7
+      say "128x256x32/2x4s1 $v"; cm_tile_b32 $v 128x256x32/2x4s1 "cm256_$v.json"
     done
   fi
 fi
 if [[ $what == abtile ]]; then
   # One new coopmat tile (AB_TILE): forced on the b32 suites, then the .carry/old build's router
   # and this build's alternating (fp16 NHWC b32), cuDNN fp16 b32, and the coopmat tests.
-  say "tile $AB_TILE"
-  $B $B32 --batch 32 --dtype fp16 --layout nhwc --algo implicit_gemm_coopmat --tile "$AB_TILE" --check \
-    --json "$OUT/cmtile_${AB_TILE//\//_}.json" 2>&1 | sed -n '/== Summary/,$p' | head -7
+  say "tile $AB_TILE"; cm_tile_b32 new "$AB_TILE" "cmtile_${AB_TILE//\//_}.json"
   for v in old new; do
     say "auto $v"
     run_build $v $B32 --batch 32 --dtype fp16 --layout nhwc --check --json "$OUT/ab_fp16_b32_$v.json" 2>&1 | sed -n '/== Summary/,$p' | head -7
