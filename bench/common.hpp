@@ -41,6 +41,7 @@ struct Options {
     int warmup = 3, calls = 20, repeats = 7;
     int warmupMs = 200;  // and keep warming up until this much wall time has passed (GPU clocks)
     double maxGflop = 0.0;  // 0: no limit
+    int64_t workspaceMiB = -1;  // PlanOptions::workspaceLimit in MiB; -1: the library's default
 };
 
 // Parses argv; prints usage and exits on --help or a bad flag.

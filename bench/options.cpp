@@ -33,6 +33,7 @@ Problem:
   --algo auto|NAME|all          all: a row for every algorithm that accepts the layer (default auto)
   --tile NAME                   force a tile configuration of the named algorithm (e.g. implicit_gemm 128x128x8/8x8;
                                 implicit_gemm_splitk 64x64x8/4x4/s4 or s4: 4 splits)
+  --workspace-mib N             PlanOptions::workspaceLimit in MiB (default: the library's, 512 MiB)
   --epilogue none|bias|relu|bias_relu|bias_relu6|bias_leaky_relu|bias_gelu|bias_silu|bias_sigmoid|...
 Timing:
   --warmup N            warm-up batches before timing (default 3)
@@ -148,6 +149,8 @@ Options parseOptions(int argc, char** argv) {
             o.warmup = int(parseInt(f, next(), 0));
         } else if (f == "--warmup-ms") {
             o.warmupMs = int(parseInt(f, next(), 0));
+        } else if (f == "--workspace-mib") {
+            o.workspaceMiB = parseInt(f, next(), 0);
         } else if (f == "--calls") {
             o.calls = int(parseInt(f, next(), 1));
         } else if (f == "--repeats") {

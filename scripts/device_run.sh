@@ -2,7 +2,7 @@
 # Runs on a lent NVIDIA machine (no network, no Vulkan loader installed), from the repository
 # root, with .gl (the Debian libvulkan1 .deb) and .carry (binaries built on the dev machine by
 # scripts/device_pack.sh) carried along.  Results go to $OUT.
-#   scripts/device_run.sh info|tests|bench-fp32|bench-fp16|tiles|cmtiles|levels|ab|abfp32|abtile|splitsweep|cmprobe|all
+#   scripts/device_run.sh info|tests|bench-fp32|bench-fp16|tiles|cmtiles|levels|ab|abfp32|abtile|splitsweep|cmprobe|wino|wino2|all
 set -uo pipefail
 what=${1:-all}
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
@@ -171,6 +171,57 @@ if [[ $what == abfp32 ]]; then
   say "cuDNN fp32 nchw"
   python3 bench/torch_baseline.py --config fp32_nchw --batch 1 --batch 32 --json "$OUT/cudnn_fp32.json" > /dev/null 2> "$OUT/cudnn_fp32.err"
   echo "exit $?"
+fi
+if [[ $what == wino ]]; then
+  # Winograd F(2x2,3x3) in the fp32 router: the .carry/old build's router against this build's,
+  # alternating per batch (fp32 NCHW, checked), cuDNN fp32 (TF32 off) on the same batches, then
+  # winograd forced on the b32 suites with a 1 GiB workspace (one chunk), and its tests.
+  for b in 32 1; do
+    suites=; [ "$b" = 1 ] || suites=$B32
+    for v in old new; do
+      say "wino b$b $v"
+      run_build $v $suites --batch $b --dtype fp32 --layout nchw --check --json "$OUT/wino_b${b}_$v.json" \
+        > "$OUT/wino_b${b}_$v.txt" 2>&1
+      echo "exit $?"; sed -n '/== Summary/,$p' "$OUT/wino_b${b}_$v.txt" | head -9
+    done
+  done
+  say "cuDNN fp32 nchw"
+  python3 bench/torch_baseline.py --config fp32_nchw --batch 1 --batch 32 --json "$OUT/cudnn_fp32.json" > /dev/null 2> "$OUT/cudnn_fp32.err"
+  echo "exit $?"
+  say "winograd forced, b32, 1 GiB workspace"
+  run_build new --suite vgg16 --suite retinanet_head --batch 32 --dtype fp32 --layout nchw --algo winograd --workspace-mib 1024 \
+    --check --json "$OUT/wino_forced_b32_1g.json" > "$OUT/wino_forced_b32_1g.txt" 2>&1
+  echo "exit $?"; sed -n '/== Summary/,$p' "$OUT/wino_forced_b32_1g.txt" | head -6
+  say "winograd tests (validation layer on)"
+  VKCONV_VALIDATION=1 VKCONV_REQUIRE_VALIDATION=1 timeout 120 $C/bin/vkconv_tests --gtest_filter='*inograd*:*SplitK*' \
+    > "$OUT/tests_wino.log" 2>&1
+  echo "vkconv_tests exit $?"; grep -E '^\[  (PASSED|FAILED|SKIPPED) +\] [0-9]+ test' "$OUT/tests_wino.log"; grep -E '^\[  FAILED' "$OUT/tests_wino.log" | head
+fi
+if [[ $what == wino2 ]]; then
+  # After the 512 MiB default workspace: this build's fp32 NCHW suites and cuDNN fp32 in one call
+  # (the README's fp32 columns), then fp16 NHWC old/new alternating (the coopmat split-K also
+  # sees the larger default), then the winograd, split-K and edge tests with the validation layer.
+  for b in 32 1; do
+    suites=; [ "$b" = 1 ] || suites=$B32
+    say "fp32 b$b new"
+    run_build new $suites --batch $b --dtype fp32 --layout nchw --check --json "$OUT/fp32_b${b}.json" > "$OUT/fp32_b${b}.txt" 2>&1
+    echo "exit $?"; sed -n '/== Summary/,$p' "$OUT/fp32_b${b}.txt" | head -9
+  done
+  say "cuDNN fp32 nchw"
+  python3 bench/torch_baseline.py --config fp32_nchw --batch 1 --batch 32 --json "$OUT/cudnn_fp32.json" > /dev/null 2> "$OUT/cudnn_fp32.err"
+  echo "exit $?"
+  for b in 32 1; do
+    suites=; [ "$b" = 1 ] || suites=$B32
+    for v in old new; do
+      say "fp16 b$b $v"
+      run_build $v $suites --batch $b --dtype fp16 --layout nhwc --check --json "$OUT/fp16_b${b}_$v.json" > "$OUT/fp16_b${b}_$v.txt" 2>&1
+      echo "exit $?"; sed -n '/== Summary/,$p' "$OUT/fp16_b${b}_$v.txt" | head -9
+    done
+  done
+  say "tests (validation layer on)"
+  VKCONV_VALIDATION=1 VKCONV_REQUIRE_VALIDATION=1 timeout 110 $C/bin/vkconv_tests \
+    --gtest_filter='*inograd*:*SplitK*:All/Edges.*:*Router*:*Routing*' > "$OUT/tests_wino2.log" 2>&1
+  echo "vkconv_tests exit $?"; grep -E '^\[  (PASSED|FAILED|SKIPPED) +\] [0-9]+ test' "$OUT/tests_wino2.log"; grep -E '^\[  FAILED' "$OUT/tests_wino2.log" | head
 fi
 if [[ $what == levels || $what == all ]]; then
   # Every algorithm on each layer: the optimization-level table (ResNet-50 b32 fp32, NCHW and

@@ -40,3 +40,12 @@ vkconv_add_shader(NAME implicit_gemm_coopmat_emu_f16 SOURCE implicit_gemm_coopma
 vkconv_add_shader(NAME implicit_gemm_coopmat_emu_bf16 SOURCE implicit_gemm_coopmat.comp DEFINES DTYPE_BF16=1 CM_EMULATE=1)
 vkconv_add_shader(NAME implicit_gemm_coopmat_emu_splitk_f16 SOURCE implicit_gemm_coopmat.comp DEFINES DTYPE_F16=1 CM_EMULATE=1 SPLIT_K=1)
 vkconv_add_shader(NAME implicit_gemm_coopmat_emu_splitk_bf16 SOURCE implicit_gemm_coopmat.comp DEFINES DTYPE_BF16=1 CM_EMULATE=1 SPLIT_K=1)
+
+# Winograd F(2x2,3x3): the input, filter and output transforms around a batched GEMM that runs
+# through the other algorithms (a grouped 1x1 convolution).
+foreach(dt f32 f16 bf16)
+  string(TOUPPER ${dt} DT)
+  foreach(pass input filter output)
+    vkconv_add_shader(NAME winograd_${pass}_${dt} SOURCE winograd_${pass}.comp DEFINES DTYPE_${DT}=1)
+  endforeach()
+endforeach()

@@ -326,6 +326,24 @@ bool implicitGemmSplitKPays(const ContextImpl& ctx, const ConvDesc& d, const Pla
     return split > 0 && split < kSplitMargin * onePass;
 }
 
+// The router's modelled time of this problem on the scalar implicit GEMM (FLOP-equivalents, the
+// units of splitTileCost): the best one-pass tile, or the best split within the workspace limit.
+double implicitGemmModelCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    double best = -1;
+    const uint32_t sg = requiredSubgroup(ctx, o);
+    const bool split = o.workspaceLimit > 0 && uint64_t(d.reductionLength()) >= kSplitMinReduction;
+    for (auto& t : kTiles) {
+        if (!tileFits(ctx, t, sg)) continue;
+        double c = splitTileCost(d, t.bm, t.bn, t.speed, slots(ctx, t), 1.0, kFlopsPerByte, kSplitPassFlops);
+        if (split) {
+            SplitCost b = bestSplit(ctx, d, t, tileSplitLimit(ctx, d, t, o.workspaceLimit).most);
+            if (b.split && b.cost < kSplitMargin * c) c = b.cost;
+        }
+        if (best < 0 || c < best) best = c;
+    }
+    return best;
+}
+
 // Every tile x dtype x staging mode (NCHW scalar, NHWC 4-wide) x (wave32, wave64 where the device
 // can require them): the compile lab builds each one.
 std::vector<std::pair<ConvDesc, PlanOptions>> implicitGemmVariants(const ContextImpl& ctx) {

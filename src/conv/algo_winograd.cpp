@@ -1,0 +1,232 @@
+// "winograd": F(2x2, 3x3) for 3x3 stride-1 convolutions, non-fused (docs/design.md "Winograd").
+// Each 2x2 output block comes from a 4x4 input patch through 16 products instead of 36, so the
+// GEMM work is 16/36 of the direct convolution's.  Per call:
+//   filter transform  U[xi][k][c] = (G g G^T)[xi]                 (shaders/winograd_filter.comp)
+//   per chunk of output tiles:
+//     input transform V[t][xi][c] = (B^T d B)[xi]                  (shaders/winograd_input.comp)
+//     batched GEMM    M[t][xi][k] = sum_c V[t][xi][c] U[xi][k][c]   a grouped 1x1 convolution with
+//                     16 x groups groups, planned through the router like any other problem
+//     output transform y = epilogue(A^T M A)                        (shaders/winograd_output.comp)
+// V, U and M live in the workspace in fp32 whatever the storage dtype (16-bit tensors then round
+// only where the direct kernels do: on load and on the final store); chunks keep the workspace
+// within PlanOptions::workspaceLimit.
+#include <algorithm>
+#include <limits>
+
+#include "conv/algorithm.hpp"
+#include "conv/dispatch.hpp"
+#include "conv/winograd.hpp"
+#include "runtime/context_impl.hpp"
+#include "vkconv/error.hpp"
+
+namespace vkconv {
+
+namespace {
+
+constexpr uint32_t kTransformWorkgroup = 256;
+constexpr uint32_t kWinogradBindings = kBindWorkspace + 1;  // the five tensors + the fp32 region
+constexpr uint64_t kChunkAlign = 128;  // chunk tiles rounded to the GEMM's tallest tile
+
+uint64_t alignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+
+// The batched GEMM of a chunk of `tiles` output tiles as a grouped 1x1 NHWC convolution: one
+// "pixel" per tile, 16 x C input channels (group xi * groups + g holds channels of tap xi and
+// group g), 16 x K filters.
+ConvDesc gemmDesc(const ConvDesc& d, uint64_t tiles) {
+    ConvDesc g;
+    g.n = 1, g.h = 1, g.w = int64_t(tiles);
+    g.c = 16 * d.c, g.k = 16 * d.k, g.r = g.s = 1, g.groups = 16 * d.groups;
+    g.dtype = DType::F32;
+    makeNhwc(g);
+    return g;
+}
+
+}  // namespace
+
+WinogradLayout winogradLayout(const ContextImpl& ctx, const ConvDesc& d, VkDeviceSize workspaceLimit) {
+    WinogradLayout l;
+    const uint64_t es = 4;  // fp32 V, U, M
+    const uint64_t align = std::max<uint64_t>(256, ctx.caps.minStorageBufferOffsetAlignment);
+    l.tiles = uint64_t(d.n) * uint64_t((d.outH() + 1) / 2) * uint64_t((d.outW() + 1) / 2);
+    l.uBytes = alignUp(16 * uint64_t(d.k) * uint64_t(d.channelsPerGroup()) * es, align);
+    const uint64_t perTile = 16 * uint64_t(std::max(d.c, d.k));  // elements of V or M per tile (the larger)
+    // Chunk limits: 32-bit indexing of V and M, maxStorageBufferRange per view, the workspace.
+    uint64_t most = uint64_t(std::numeric_limits<int32_t>::max()) / perTile;
+    most = std::min(most, uint64_t(ctx.caps.maxStorageBufferRange) / (perTile * es));
+    const uint64_t perTileBytes = 16 * uint64_t(d.c + d.k) * es;
+    const uint64_t fixed = l.uBytes + 2 * align;
+    if (workspaceLimit <= fixed || (workspaceLimit - fixed) / perTileBytes == 0) {
+        l.why = "it needs at least " + std::to_string(fixed + perTileBytes) + " workspace bytes (the transformed filters and one tile) and " +
+                "PlanOptions::workspaceLimit is " + std::to_string(workspaceLimit);
+        return l;
+    }
+    most = std::min(most, (workspaceLimit - fixed) / perTileBytes);
+    if (most == 0) {
+        l.why = "one tile's transformed channels exceed 32-bit indexing or maxStorageBufferRange";
+        return l;
+    }
+    // Balanced chunks (rounded up to the GEMM's tallest tile where that still fits), so the last
+    // one is not a sliver that underfills the GPU.
+    l.chunks = (l.tiles + most - 1) / most;
+    l.chunk = (l.tiles + l.chunks - 1) / l.chunks;
+    if (l.chunks > 1 && alignUp(l.chunk, kChunkAlign) <= most) l.chunk = alignUp(l.chunk, kChunkAlign);
+    l.chunks = (l.tiles + l.chunk - 1) / l.chunk;
+    l.vOff = l.uBytes;
+    l.vBytes = alignUp(l.chunk * 16 * uint64_t(d.c) * es, align);
+    l.mOff = l.vOff + l.vBytes;
+    l.mBytes = alignUp(l.chunk * 16 * uint64_t(d.k) * es, align);
+    l.gemmOff = l.mOff + l.mBytes;
+    l.gemmLimit = workspaceLimit - l.gemmOff;
+    if (l.tiles > std::numeric_limits<uint32_t>::max()) l.why = "more than 2^32 output tiles";
+    return l;
+}
+
+namespace {
+
+class WinogradInstance final : public AlgorithmInstance {
+public:
+    WinogradInstance(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o)
+        : ctx_(ctx), desc_(d), pc_(makePushConstants(d)), sg_(o.subgroupSize), layout_(winogradLayout(ctx, d, o.workspaceLimit)) {
+        PlanOptions inner;
+        inner.subgroupSize = o.subgroupSize;
+        inner.workspaceLimit = layout_.gemmLimit;
+        auto plan = [&](uint64_t tiles) {
+            ConvDesc g = gemmDesc(d, tiles);
+            return chooseAlgorithm(ctx, g, inner).instantiate(ctx, g, inner);
+        };
+        gemm_ = plan(layout_.chunk);
+        const uint64_t last = layout_.tiles - (layout_.chunks - 1) * layout_.chunk;
+        if (last != layout_.chunk) gemmLast_ = plan(last);
+        auto pipe = [&](const char* pass) {
+            return &ctx.pipelines->get(convPipelineKey(std::string("winograd_") + pass + "_" + dtypeSuffix(d.dtype), d,
+                                                       kTransformWorkgroup, sg_, kWinogradBindings));
+        };
+        input_ = pipe("input");
+        filter_ = pipe("filter");
+        output_ = pipe("output");
+    }
+
+    void record(VkCommandBuffer cmd, const ConvTensors& t) const override {
+        const BufferView& ws = t.workspace;
+        auto view = [&](uint64_t off, uint64_t bytes) { return BufferView{ws.buffer, ws.offset + off, bytes}; };
+        const BufferView U = view(0, layout_.uBytes), V = view(layout_.vOff, layout_.vBytes), M = view(layout_.mOff, layout_.mBytes);
+        const uint64_t gemmWs = std::max(gemm_->workspaceSize(), gemmLast_ ? gemmLast_->workspaceSize() : 0);
+        const BufferView G = gemmWs ? view(layout_.gemmOff, gemmWs) : BufferView{};
+
+        // Transforms bind their fp32 region at binding 5 (shaders/include/winograd.glsl); binding 4
+        // (unused by the input and filter transforms) gets the same region.
+        ConvTensors ft{t.input, t.filter, {}, {}, U, U};
+        bindConvTensors(ctx_, cmd, *filter_, ft, kWinogradBindings);
+        pushConstants(ctx_, cmd, *filter_, pc_);
+        dispatch1D(ctx_, cmd, uint64_t(desc_.k) * uint64_t(desc_.channelsPerGroup()), kTransformWorkgroup);
+
+        ConvPushConstants pc = pc_;
+        for (uint64_t c = 0; c < layout_.chunks; ++c) {
+            const uint64_t first = c * layout_.chunk, tiles = std::min(layout_.chunk, layout_.tiles - first);
+            pc.aux0 = uint32_t(first), pc.aux1 = uint32_t(tiles);
+            // The previous chunk's GEMM has finished reading V: a barrier separates it from its
+            // output transform, recorded before this.
+            ConvTensors it{t.input, t.filter, {}, {}, V, V};
+            bindConvTensors(ctx_, cmd, *input_, it, kWinogradBindings);
+            pushConstants(ctx_, cmd, *input_, pc);
+            dispatch1D(ctx_, cmd, tiles * uint64_t(desc_.c), kTransformWorkgroup);
+            computeBarrier(ctx_, cmd);  // V (and, the first time, U) written
+
+            const AlgorithmInstance& g = tiles == layout_.chunk ? *gemm_ : *gemmLast_;
+            g.record(cmd, ConvTensors{V, U, {}, {}, M, G});
+            computeBarrier(ctx_, cmd);  // M written
+
+            ConvTensors ot{t.input, t.filter, t.bias, t.residual, t.output, M};
+            bindConvTensors(ctx_, cmd, *output_, ot, kWinogradBindings);
+            pushConstants(ctx_, cmd, *output_, pc);
+            dispatch1D(ctx_, cmd, tiles * uint64_t(desc_.k), kTransformWorkgroup);
+        }
+    }
+    VkDeviceSize workspaceSize() const override {
+        return layout_.gemmOff + std::max(gemm_->workspaceSize(), gemmLast_ ? gemmLast_->workspaceSize() : 0);
+    }
+    std::string name() const override { return "winograd"; }
+    std::string config() const override {
+        std::string c = "F(2x2,3x3) " + std::to_string(layout_.tiles) + " tiles";
+        if (layout_.chunks > 1) c += " in " + std::to_string(layout_.chunks) + " chunks of " + std::to_string(layout_.chunk);
+        c += "; gemm " + gemm_->name() + " [" + gemm_->config() + "]";
+        if (sg_) c += " sg" + std::to_string(sg_);
+        return c;
+    }
+
+private:
+    ContextImpl& ctx_;
+    ConvDesc desc_;
+    ConvPushConstants pc_;
+    uint32_t sg_;
+    WinogradLayout layout_;
+    std::unique_ptr<AlgorithmInstance> gemm_, gemmLast_;  // full chunks, and a shorter last one
+    const ComputePipeline *input_ = nullptr, *filter_ = nullptr, *output_ = nullptr;
+};
+
+}  // namespace
+
+std::string winogradWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    if (!o.tile.empty()) return "winograd has no tile configurations (its batched GEMM is planned by the router)";
+    if (d.r != 3 || d.s != 3) return "F(2x2,3x3) needs a 3x3 filter";
+    if (d.strideH != 1 || d.strideW != 1 || d.dilationH != 1 || d.dilationW != 1) return "F(2x2,3x3) needs stride 1 and dilation 1";
+    if (o.workspaceLimit == 0) return "it needs a workspace and PlanOptions::workspaceLimit is 0";
+    if (o.subgroupSize && (!ctx.caps.subgroupSizeControl || o.subgroupSize < ctx.caps.minSubgroupSize ||
+                           o.subgroupSize > ctx.caps.maxSubgroupSize))
+        return "subgroup size " + std::to_string(o.subgroupSize) + " cannot be required on this device";
+    WinogradLayout l = winogradLayout(ctx, d, o.workspaceLimit);
+    if (!l.why.empty()) return l.why;
+    if (uint64_t(d.k) * uint64_t(d.channelsPerGroup()) > std::numeric_limits<int32_t>::max() / 16)
+        return "16 x K x C/groups transformed filter values exceed 32-bit indexing";
+    try {
+        gemmDesc(d, l.chunk).validate();
+    } catch (const Error& e) {
+        return std::string("its batched GEMM is invalid: ") + e.what();
+    }
+    return "";
+}
+
+std::unique_ptr<AlgorithmInstance> winogradInstantiate(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    return std::make_unique<WinogradInstance>(ctx, d, o);
+}
+
+double implicitGemmModelCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o);
+
+namespace {
+// Streaming passes (the transforms) in the GEMM model's FLOP-equivalents: ~28 TFLOP/s for the
+// scalar GEMM's best tile against ~3 TB/s for a copy-like pass on the H200 (bench --peak: 4.2).
+constexpr double kTransformFlopsPerByte = 10.0;
+constexpr double kPassFlops = 1e8;  // one more dispatch after a barrier, ~3 us
+constexpr double kWinogradMargin = 0.85;
+}  // namespace
+
+// The router's question: is F(2x2,3x3) modelled clearly cheaper than the direct implicit GEMM?
+bool winogradPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    if (!winogradWhyNot(ctx, d, o).empty()) return false;
+    WinogradLayout l = winogradLayout(ctx, d, o.workspaceLimit);
+    PlanOptions inner;
+    inner.subgroupSize = o.subgroupSize;
+    inner.workspaceLimit = l.gemmLimit;
+    const double gemm = double(l.chunks) * implicitGemmModelCost(ctx, gemmDesc(d, l.chunk), inner);
+    const double es = 4.0, T = double(l.tiles);  // fp32 V and M
+    const double bytes = 2.0 * double(d.inputBytes()) + 2.0 * 16.0 * T * double(d.c + d.k) * es + double(d.outputBytes()) +
+                         double(l.uBytes) + double(d.filterBytes());
+    const double wino = gemm + bytes * kTransformFlopsPerByte + double(3 * l.chunks + 1) * kPassFlops;
+    return wino < kWinogradMargin * implicitGemmModelCost(ctx, d, o);
+}
+
+// Every dtype x layout pairing of the three transforms (the GEMM's pipelines are other algorithms').
+std::vector<std::pair<ConvDesc, PlanOptions>> winogradVariants(const ContextImpl&) {
+    std::vector<std::pair<ConvDesc, PlanOptions>> v;
+    for (DType t : {DType::F32, DType::F16, DType::BF16})
+        for (bool nhwc : {false, true}) {
+            ConvDesc d;
+            d.c = 64; d.h = d.w = 28; d.k = 64; d.r = d.s = 3; d.pad(1, 1); d.dtype = t;
+            d.hasBias = true;
+            if (nhwc) makeNhwc(d);
+            v.push_back({d, PlanOptions{"winograd"}});
+        }
+    return v;
+}
+
+}  // namespace vkconv

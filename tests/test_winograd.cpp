@@ -1,0 +1,177 @@
+// "winograd" (F(2x2,3x3)): chunked runs with an uneven last chunk, every dtype and layout pairing
+// with the fused epilogue, groups, odd output sizes and asymmetric padding; integer data must be
+// exact in fp32 (the transforms only add, subtract and halve); the workspace stays within the
+// limit; declines name their reason; the router uses it only where it is allowed a workspace.
+// (Edges and Sweep run it too, on every 3x3 stride-1 case.)
+#include <string>
+#include <vector>
+
+#include "environment.hpp"
+#include "harness.hpp"
+
+using namespace vkt;
+using vkconv::Activation;
+using vkconv::ConvDesc;
+using vkconv::DType;
+using vkconv::ErrorCode;
+using vkconv::FilterLayout;
+using vkconv::TensorLayout;
+
+namespace {
+
+constexpr const char* kAlgo = "winograd";
+
+struct WinoCase {
+    std::string name;
+    ConvDesc desc;
+    VkDeviceSize workspaceLimit;  // 0: the default
+    std::string chunks;           // expected in the config ("" : one chunk)
+};
+
+void nhwc(ConvDesc& d) {
+    d.inputLayout = d.outputLayout = TensorLayout::NHWC;
+    d.filterLayout = FilterLayout::KRSC;
+}
+
+// Workspace for `tiles` tiles per chunk: U (16 K C/groups fp32, 256-aligned) + two alignment slots
+// + V and M (16 (C + K) fp32 per tile), as algo_winograd.cpp lays it out.
+VkDeviceSize limitFor(const ConvDesc& d, uint64_t tiles) {
+    const VkDeviceSize u = roundUp(16 * VkDeviceSize(d.k * d.channelsPerGroup()) * 4, 256);
+    return u + 2 * 256 + tiles * 16 * VkDeviceSize(d.c + d.k) * 4;
+}
+
+std::vector<WinoCase> makeCases() {
+    std::vector<WinoCase> v;
+    auto add = [&](const std::string& name, auto f, uint64_t chunkTiles = 0, std::string chunks = "") {
+        ConvDesc d;
+        d.c = 16, d.h = 9, d.w = 11, d.k = 12, d.r = d.s = 3;
+        d.pad(1, 1);
+        f(d);
+        v.push_back({name, d, chunkTiles ? limitFor(d, chunkTiles) : 0, chunks});
+    };
+    add("base_odd_q", [](ConvDesc&) {});
+    add("batch3_odd_p_q_bias_relu", [](ConvDesc& d) { d.n = 3, d.h = 7, d.w = 5, d.hasBias = true, d.activation = Activation::Relu; });
+    add("valid_no_pad", [](ConvDesc& d) { d.pad(0, 0), d.h = 10, d.w = 6; });
+    add("asym_pad_t2b0l0r1", [](ConvDesc& d) { d.padTop = 2, d.padBottom = 0, d.padLeft = 0, d.padRight = 1; });
+    add("output_1x1", [](ConvDesc& d) { d.h = d.w = 3, d.pad(0, 0); });
+    add("input_1x1_pad1", [](ConvDesc& d) { d.h = d.w = 1; });
+    add("grouped4_nhwc", [](ConvDesc& d) { d.c = 32, d.k = 8, d.groups = 4, nhwc(d); });
+    add("odd_channels_c7_k5", [](ConvDesc& d) { d.c = 7, d.k = 5; });
+    add("nchw_in_nhwc_out_residual", [](ConvDesc& d) {
+        d.outputLayout = TensorLayout::NHWC, d.hasBias = d.hasResidual = true, d.activation = Activation::LeakyRelu;
+        d.activationAlpha = 0.2f;
+    });
+    add("fp16_nhwc_bias_residual_silu", [](ConvDesc& d) {
+        d.dtype = DType::F16, d.hasBias = d.hasResidual = true, d.activation = Activation::Silu, nhwc(d);
+    });
+    add("fp16_nchw_gelu", [](ConvDesc& d) { d.dtype = DType::F16, d.hasBias = true, d.activation = Activation::Gelu; });
+    add("bf16_nhwc_in_nchw_out_relu6", [](ConvDesc& d) {
+        d.dtype = DType::BF16, d.inputLayout = TensorLayout::NHWC, d.filterLayout = FilterLayout::KRSC;
+        d.hasBias = d.hasResidual = true, d.activation = Activation::Relu6;
+    });
+    // 15 x 15 = 225 tiles at most 64 per chunk: 4 balanced chunks of 57, the last 54.
+    add("chunked_4x57", [](ConvDesc& d) { d.h = d.w = 29; }, 64, "in 4 chunks of 57");
+    add("chunked_fp16_nhwc_residual", [](ConvDesc& d) { d.h = d.w = 29, d.dtype = DType::F16, d.hasResidual = true, nhwc(d); }, 64,
+        "in 4 chunks of 57");
+    // 2 x 25 x 20 = 1000 tiles at most 300 per chunk: 4 chunks rounded up to 256, the last 232.
+    add("chunked_aligned_4x256", [](ConvDesc& d) { d.n = 2, d.h = 50, d.w = 40, d.c = 8, d.k = 8; }, 300, "in 4 chunks of 256");
+    // One tile per chunk (the smallest workspace that works).
+    add("chunked_one_tile_each", [](ConvDesc& d) { d.h = 4, d.w = 5; }, 1, "in 6 chunks of 1");
+    return v;
+}
+
+const std::vector<WinoCase>& cases() {
+    static const auto v = makeCases();
+    return v;
+}
+
+std::string caseName(const ::testing::TestParamInfo<int>& info) { return sanitizeName(cases()[size_t(info.param)].name); }
+
+vkconv::PlanOptions winoOptions(VkDeviceSize limit) {
+    vkconv::PlanOptions o;
+    o.algorithm = kAlgo;
+    if (limit) o.workspaceLimit = limit;
+    return o;
+}
+
+}  // namespace
+
+class Winograd : public VkconvParamTest<int> {};
+
+TEST_P(Winograd, MatchesReference) {
+    const auto& c = cases()[size_t(GetParam())];
+    const auto o = winoOptions(c.workspaceLimit);
+    if (c.desc.dtype != DType::F32 && !ctx().caps().storageBuffer16BitAccess) GTEST_SKIP() << "no 16-bit storage on this device";
+    const vkconv::Plan plan = vkconv::Plan::create(ctx(), c.desc, o);
+    EXPECT_LE(plan.workspaceSize(), o.workspaceLimit) << plan.config();
+    if (c.chunks.empty()) EXPECT_EQ(plan.config().find("chunks"), std::string::npos) << plan.config();
+    else EXPECT_NE(plan.config().find(c.chunks), std::string::npos) << plan.config();
+    // fp32 with integer data and a piecewise-linear activation must be exact; the rest within
+    // the direct kernels' tolerance (the transforms run in fp32 whatever the storage dtype).
+    const DataMode mode = requiresExact(c.desc, DataMode::Integer) ? DataMode::Integer : DataMode::Uniform;
+    const auto r = runAndCheck(ctx(), c.desc, o, 7000 + uint64_t(GetParam()), mode);
+    EXPECT_EQ(r.algorithm, kAlgo);
+    EXPECT_TRUE(passed(r)) << "case " << c.name;
+    if (mode == DataMode::Uniform && c.desc.dtype == DType::F32) {  // and exact on integers too
+        const auto e = runAndCheck(ctx(), c.desc, o, 7100 + uint64_t(GetParam()), DataMode::Integer);
+        if (e.exact) EXPECT_TRUE(passed(e)) << "case " << c.name << " (integer data)";
+    }
+    RecordProperty("chosen", r.algorithm + " " + r.config);
+}
+
+INSTANTIATE_TEST_SUITE_P(winograd, Winograd, ::testing::Range(0, int(cases().size())), caseName);
+
+class WinogradPlan : public VkconvTest {};
+
+TEST_F(WinogradPlan, winograd_Declines) {
+    auto declines = [&](const ConvDesc& d, const vkconv::PlanOptions& o, const std::string& mentions) {
+        SCOPED_TRACE(d.toString() + " tile '" + o.tile + "' workspaceLimit " + std::to_string(o.workspaceLimit));
+        try {
+            vkconv::Plan::create(ctx(), d, o);
+            ADD_FAILURE() << "accepted";
+        } catch (const vkconv::Error& e) {
+            EXPECT_EQ(e.code(), ErrorCode::Unsupported) << e.what();
+            EXPECT_NE(std::string(e.what()).find(mentions), std::string::npos) << e.what();
+        }
+    };
+    ConvDesc d;
+    d.c = 16, d.h = d.w = 12, d.k = 16, d.r = d.s = 3;
+    d.pad(1, 1);
+    ConvDesc five = d;
+    five.r = five.s = 5;
+    declines(five, winoOptions(0), "3x3");
+    ConvDesc rect = d;
+    rect.s = 1;
+    declines(rect, winoOptions(0), "3x3");
+    ConvDesc strided = d;
+    strided.strideW = 2;
+    declines(strided, winoOptions(0), "stride 1");
+    ConvDesc dilated = d;
+    dilated.dilationH = 2;
+    declines(dilated, winoOptions(0), "dilation 1");
+    auto tiled = winoOptions(0);
+    tiled.tile = "128x128x8/8x8";
+    declines(d, tiled, "tile");
+    auto none = winoOptions(0);
+    none.workspaceLimit = 0;
+    declines(d, none, "workspaceLimit is 0");
+    declines(d, winoOptions(limitFor(d, 1) - 1), "workspaceLimit");
+    EXPECT_NO_THROW(vkconv::Plan::create(ctx(), d, winoOptions(limitFor(d, 1))));  // exactly one tile per chunk
+}
+
+// "auto" never takes winograd without a workspace, nor for shapes it cannot run.
+TEST_F(WinogradPlan, winograd_RouterNeedsWorkspace) {
+    ConvDesc d;
+    d.c = 256, d.h = d.w = 28, d.k = 256, d.r = d.s = 3;
+    d.pad(1, 1);
+    vkconv::PlanOptions o;
+    o.workspaceLimit = 0;
+    EXPECT_NE(vkconv::Plan::create(ctx(), d, o).algorithm(), kAlgo);
+    o = {};
+    const vkconv::Plan p = vkconv::Plan::create(ctx(), d, o);
+    EXPECT_LE(p.workspaceSize(), o.workspaceLimit) << p.algorithm() << " " << p.config();
+    ConvDesc strided = d;
+    strided.strideH = strided.strideW = 2;
+    EXPECT_NE(vkconv::Plan::create(ctx(), strided, o).algorithm(), kAlgo);
+    std::cout << "[ info ] auto on " << d.toString() << ": " << p.algorithm() << " [" << p.config() << "]" << std::endl;
+}
