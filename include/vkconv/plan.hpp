@@ -37,9 +37,10 @@ struct PlanOptions {
                                      // "s<splits>" (e.g. "64x64x8/4x4/s4"; more splits than
                                      // the reduction has BK slices are clamped to that count)
     // Most workspace bytes a plan may need (Plan::workspaceSize()).  "auto" picks a
-    // workspace-using algorithm (split-K) only within it and a forced one declines beyond it;
-    // 0 forbids workspace-using algorithms.
-    VkDeviceSize workspaceLimit = VkDeviceSize(64) << 20;
+    // workspace-using algorithm (split-K, winograd) only within it and a forced one declines
+    // beyond it (winograd works in chunks that fit it); 0 forbids workspace-using algorithms.
+    // 512 MiB lets winograd transform a VGG-16 batch-32 layer in one chunk (docs/design.md).
+    VkDeviceSize workspaceLimit = VkDeviceSize(512) << 20;
 };
 
 struct ConvTensors {
