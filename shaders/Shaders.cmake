@@ -41,11 +41,13 @@ vkconv_add_shader(NAME implicit_gemm_coopmat_emu_bf16 SOURCE implicit_gemm_coopm
 vkconv_add_shader(NAME implicit_gemm_coopmat_emu_splitk_f16 SOURCE implicit_gemm_coopmat.comp DEFINES DTYPE_F16=1 CM_EMULATE=1 SPLIT_K=1)
 vkconv_add_shader(NAME implicit_gemm_coopmat_emu_splitk_bf16 SOURCE implicit_gemm_coopmat.comp DEFINES DTYPE_BF16=1 CM_EMULATE=1 SPLIT_K=1)
 
-# Winograd F(2x2,3x3): the input, filter and output transforms around a batched GEMM that runs
-# through the other algorithms (a grouped 1x1 convolution).
+# Winograd F(2x2,3x3) and F(4x4,3x3): the input, filter and output transforms around a batched
+# GEMM that runs through the other algorithms (a grouped 1x1 convolution).
 foreach(dt f32 f16 bf16)
   string(TOUPPER ${dt} DT)
-  foreach(pass input filter output)
-    vkconv_add_shader(NAME winograd_${pass}_${dt} SOURCE winograd_${pass}.comp DEFINES DTYPE_${DT}=1)
+  foreach(m 2 4)
+    foreach(pass input filter output)
+      vkconv_add_shader(NAME winograd${m}_${pass}_${dt} SOURCE winograd_${pass}.comp DEFINES DTYPE_${DT}=1 WINO_M=${m})
+    endforeach()
   endforeach()
 endforeach()

@@ -1,5 +1,5 @@
 #version 460
-// Winograd F(2x2, 3x3), the filter transform U = G g G^T of every (filter, channel) 3x3 kernel,
+// Winograd F(m x m, 3x3), the filter transform U = G g G^T of every (filter, channel) 3x3 kernel,
 // written (fp32, binding 5) as the KRSC 1x1 filters of the batched GEMM's grouped convolution:
 //   U[xi][k][c] at (xi * K + k) * C/groups + c   (inner group xi * groups + k / (K/groups)).
 // Recorded on every call: the filters are the caller's buffer and may change between calls.
@@ -22,16 +22,19 @@ void main() {
     float g[3][3];
     [[unroll]] for (uint r = 0u; r < 3u; ++r)
         [[unroll]] for (uint s = 0u; s < 3u; ++s) g[r][s] = toF32(w_[filterOffset(FILTER_LAYOUT, k, c, r, s, Cg, 3u, 3u)]);
-    // G = [1 0 0; 1/2 1/2 1/2; 1/2 -1/2 1/2; 0 0 1], applied to the columns, then the rows.
-    float a[4][3];
-    [[unroll]] for (uint s = 0u; s < 3u; ++s) {
-        a[0][s] = g[0][s];
-        a[1][s] = 0.5 * (g[0][s] + g[1][s] + g[2][s]);
-        a[2][s] = 0.5 * (g[0][s] - g[1][s] + g[2][s]);
-        a[3][s] = g[2][s];
-    }
-    [[unroll]] for (uint i = 0u; i < 4u; ++i) {
-        float u[4] = float[4](a[i][0], 0.5 * (a[i][0] + a[i][1] + a[i][2]), 0.5 * (a[i][0] - a[i][1] + a[i][2]), a[i][2]);
-        [[unroll]] for (uint j = 0u; j < 4u; ++j) ws_[((4u * i + j) * pc.K + k) * Cg + c] = u[j];
-    }
+    float a[WA][3];  // G g
+    [[unroll]] for (uint i = 0u; i < WA; ++i)
+        [[unroll]] for (uint s = 0u; s < 3u; ++s) {
+            float v = 0.0;
+            [[unroll]] for (uint r = 0u; r < 3u; ++r)
+                if (G[i * 3u + r] != 0.0) v += G[i * 3u + r] * g[r][s];
+            a[i][s] = v;
+        }
+    [[unroll]] for (uint i = 0u; i < WA; ++i)
+        [[unroll]] for (uint j = 0u; j < WA; ++j) {  // (G g) G^T
+            float v = 0.0;
+            [[unroll]] for (uint s = 0u; s < 3u; ++s)
+                if (G[j * 3u + s] != 0.0) v += G[j * 3u + s] * a[i][s];
+            ws_[((WA * i + j) * pc.K + k) * Cg + c] = v;
+        }
 }

@@ -1,9 +1,9 @@
 #version 460
-// Winograd F(2x2, 3x3), pass 1 of 3 (docs/design.md "Winograd"): the input transform
-// V = B^T d B of every 4x4 input patch (stride 2 over the output, shifted by the padding) of
+// Winograd F(m x m, 3x3), pass 1 of 3 (docs/design.md "Winograd"): the input transform
+// V = B^T d B of every WA x WA input patch (stride WM over the output, shifted by the padding) of
 // this chunk's tiles.  Out-of-range input reads as zero (the padding, never stored).
 // V (fp32, binding 5) is the NHWC "image" the batched GEMM reads as a grouped 1x1 convolution:
-//   V[t][xi][c] at (t * 16 + xi) * C + c,  t = chunk-local tile, xi = 4 * i + j.
+//   V[t][xi][c] at (t * WA*WA + xi) * C + c,  t = chunk-local tile, xi = WA * i + j.
 // One invocation per (tile, channel), channels fastest: V is written contiguously and NHWC input
 // is read contiguously.  pc.aux0 = the chunk's first tile, pc.aux1 = its tile count.
 #extension GL_GOOGLE_include_directive : require
@@ -23,32 +23,33 @@ void main() {
     uint c = idx % pc.C, tl = idx / pc.C;
     uvec3 tile = decodeTile(pc.aux0 + tl);
     uint n = tile.x;
-    int h0 = int(tile.y * 2u) - int(pc.padT), w0 = int(tile.z * 2u) - int(pc.padL);
+    int h0 = int(tile.y * WM) - int(pc.padT), w0 = int(tile.z * WM) - int(pc.padL);
 
-    float d[4][4];
-    [[unroll]] for (uint i = 0u; i < 4u; ++i) {
+    float d[WA][WA];
+    [[unroll]] for (uint i = 0u; i < WA; ++i) {
         int h = h0 + int(i);
         bool rowOk = h >= 0 && h < int(pc.H);
-        [[unroll]] for (uint j = 0u; j < 4u; ++j) {
+        [[unroll]] for (uint j = 0u; j < WA; ++j) {
             int w = w0 + int(j);
             d[i][j] = rowOk && w >= 0 && w < int(pc.W)
                           ? toF32(x_[activationOffset(IN_LAYOUT, n, c, uint(h), uint(w), pc.C, pc.H, pc.W)])
                           : 0.0;
         }
     }
-    // B^T = [1 0 -1 0; 0 1 1 0; 0 -1 1 0; 0 1 0 -1], applied to the columns, then the rows.
-    float b[4][4];
-    [[unroll]] for (uint j = 0u; j < 4u; ++j) {
-        b[0][j] = d[0][j] - d[2][j];
-        b[1][j] = d[1][j] + d[2][j];
-        b[2][j] = d[2][j] - d[1][j];
-        b[3][j] = d[1][j] - d[3][j];
-    }
-    uint base = tl * 16u * pc.C + c;
-    [[unroll]] for (uint i = 0u; i < 4u; ++i) {
-        ws_[base + (4u * i + 0u) * pc.C] = b[i][0] - b[i][2];
-        ws_[base + (4u * i + 1u) * pc.C] = b[i][1] + b[i][2];
-        ws_[base + (4u * i + 2u) * pc.C] = b[i][2] - b[i][1];
-        ws_[base + (4u * i + 3u) * pc.C] = b[i][1] - b[i][3];
-    }
+    float b[WA][WA];  // B^T d
+    [[unroll]] for (uint i = 0u; i < WA; ++i)
+        [[unroll]] for (uint j = 0u; j < WA; ++j) {
+            float s = 0.0;
+            [[unroll]] for (uint k = 0u; k < WA; ++k)
+                if (BT[i * WA + k] != 0.0) s += BT[i * WA + k] * d[k][j];
+            b[i][j] = s;
+        }
+    uint base = tl * WA * WA * pc.C + c;
+    [[unroll]] for (uint i = 0u; i < WA; ++i)
+        [[unroll]] for (uint j = 0u; j < WA; ++j) {  // (B^T d) B
+            float s = 0.0;
+            [[unroll]] for (uint k = 0u; k < WA; ++k)
+                if (BT[j * WA + k] != 0.0) s += BT[j * WA + k] * b[i][k];
+            ws_[base + (WA * i + j) * pc.C] = s;
+        }
 }

@@ -284,6 +284,8 @@ TEST_F(SplitKPlan, splitk_RouterKeepsOnePassElsewhere) {
     shallow.c = 64, shallow.k = 256, shallow.h = shallow.w = 14;
     for (const ConvDesc& d : {full, shallow}) {
         SCOPED_TRACE(d.toString());
-        EXPECT_EQ(vkconv::Plan::create(ctx(), d).algorithm(), "implicit_gemm");
+        const std::string a = vkconv::Plan::create(ctx(), d).algorithm();
+        if (d.r == 3 && a == "winograd") continue;  // the 3x3 may go to winograd, never to split-K
+        EXPECT_EQ(a, "implicit_gemm");
     }
 }

@@ -1,8 +1,9 @@
-// "winograd" (F(2x2,3x3)): chunked runs with an uneven last chunk, every dtype and layout pairing
-// with the fused epilogue, groups, odd output sizes and asymmetric padding; integer data must be
-// exact in fp32 (the transforms only add, subtract and halve); the workspace stays within the
-// limit; declines name their reason; the router uses it only where it is allowed a workspace.
-// (Edges and Sweep run it too, on every 3x3 stride-1 case.)
+// "winograd" (F(2x2,3x3) and F(4x4,3x3)): chunked runs with an uneven last chunk, every dtype and
+// layout pairing with the fused epilogue, groups, odd output sizes (partial tiles) and asymmetric
+// padding, each through both variants; F(2x2) must be exact on integer data in fp32 (its
+// transforms only add, subtract and halve), F(4x4) within its amplified tolerance (harness.hpp);
+// the workspace stays within the limit; declines name their reason; the router uses it only where
+// it is allowed a workspace.  (Edges and Sweep run it too, on every 3x3 stride-1 case.)
 #include <string>
 #include <vector>
 
@@ -23,6 +24,7 @@ constexpr const char* kAlgo = "winograd";
 
 struct WinoCase {
     std::string name;
+    std::string tile;  // "2x2" or "4x4"
     ConvDesc desc;
     VkDeviceSize workspaceLimit;  // 0: the default
     std::string chunks;           // expected in the config ("" : one chunk)
@@ -33,21 +35,23 @@ void nhwc(ConvDesc& d) {
     d.filterLayout = FilterLayout::KRSC;
 }
 
-// Workspace for `tiles` tiles per chunk: U (16 K C/groups fp32, 256-aligned) + two alignment slots
-// + V and M (16 (C + K) fp32 per tile), as algo_winograd.cpp lays it out.
-VkDeviceSize limitFor(const ConvDesc& d, uint64_t tiles) {
-    const VkDeviceSize u = roundUp(16 * VkDeviceSize(d.k * d.channelsPerGroup()) * 4, 256);
-    return u + 2 * 256 + tiles * 16 * VkDeviceSize(d.c + d.k) * 4;
+// Workspace for `tiles` tiles per chunk: U (taps K C/groups fp32, 256-aligned) + two alignment
+// slots + V and M (taps (C + K) fp32 per tile), as algo_winograd.cpp lays it out; taps = (m+2)^2.
+VkDeviceSize limitFor(const ConvDesc& d, uint64_t tiles, VkDeviceSize taps = 16) {
+    const VkDeviceSize u = roundUp(taps * VkDeviceSize(d.k * d.channelsPerGroup()) * 4, 256);
+    return u + 2 * 256 + tiles * taps * VkDeviceSize(d.c + d.k) * 4;
 }
 
 std::vector<WinoCase> makeCases() {
     std::vector<WinoCase> v;
+    // Each case through both variants (chunked ones: F(2x2) only, their sizes are counted for it).
     auto add = [&](const std::string& name, auto f, uint64_t chunkTiles = 0, std::string chunks = "") {
         ConvDesc d;
         d.c = 16, d.h = 9, d.w = 11, d.k = 12, d.r = d.s = 3;
         d.pad(1, 1);
         f(d);
-        v.push_back({name, d, chunkTiles ? limitFor(d, chunkTiles) : 0, chunks});
+        v.push_back({"f2_" + name, "2x2", d, chunkTiles ? limitFor(d, chunkTiles) : 0, chunks});
+        if (!chunkTiles) v.push_back({"f4_" + name, "4x4", d, 0, ""});
     };
     add("base_odd_q", [](ConvDesc&) {});
     add("batch3_odd_p_q_bias_relu", [](ConvDesc& d) { d.n = 3, d.h = 7, d.w = 5, d.hasBias = true, d.activation = Activation::Relu; });
@@ -77,6 +81,14 @@ std::vector<WinoCase> makeCases() {
     add("chunked_aligned_4x256", [](ConvDesc& d) { d.n = 2, d.h = 50, d.w = 40, d.c = 8, d.k = 8; }, 300, "in 4 chunks of 256");
     // One tile per chunk (the smallest workspace that works).
     add("chunked_one_tile_each", [](ConvDesc& d) { d.h = 4, d.w = 5; }, 1, "in 6 chunks of 1");
+    // F(4x4): 31 x 30 outputs = 8 x 8 tiles (partial last row and column) at most 20 per chunk:
+    // 4 chunks of 16; and fp16 NHWC with a residual in 3 chunks of 22 (the last 20).
+    ConvDesc f4;
+    f4.c = 16, f4.h = 31, f4.w = 30, f4.k = 12, f4.r = f4.s = 3;
+    f4.pad(1, 1);
+    v.push_back({"f4_chunked_4x16", "4x4", f4, limitFor(f4, 20, 36), "in 4 chunks of 16"});
+    f4.dtype = DType::F16, f4.hasResidual = true, nhwc(f4);
+    v.push_back({"f4_chunked_fp16_nhwc_residual", "4x4", f4, limitFor(f4, 22, 36), "in 3 chunks of 22"});
     return v;
 }
 
@@ -87,9 +99,10 @@ const std::vector<WinoCase>& cases() {
 
 std::string caseName(const ::testing::TestParamInfo<int>& info) { return sanitizeName(cases()[size_t(info.param)].name); }
 
-vkconv::PlanOptions winoOptions(VkDeviceSize limit) {
+vkconv::PlanOptions winoOptions(VkDeviceSize limit, const std::string& tile = "") {
     vkconv::PlanOptions o;
     o.algorithm = kAlgo;
+    o.tile = tile;
     if (limit) o.workspaceLimit = limit;
     return o;
 }
@@ -100,22 +113,22 @@ class Winograd : public VkconvParamTest<int> {};
 
 TEST_P(Winograd, MatchesReference) {
     const auto& c = cases()[size_t(GetParam())];
-    const auto o = winoOptions(c.workspaceLimit);
+    const auto o = winoOptions(c.workspaceLimit, c.tile);
     if (c.desc.dtype != DType::F32 && !ctx().caps().storageBuffer16BitAccess) GTEST_SKIP() << "no 16-bit storage on this device";
     const vkconv::Plan plan = vkconv::Plan::create(ctx(), c.desc, o);
     EXPECT_LE(plan.workspaceSize(), o.workspaceLimit) << plan.config();
+    EXPECT_EQ(plan.config().rfind("F(" + c.tile + ",3x3) ", 0), 0u) << plan.config();
     if (c.chunks.empty()) EXPECT_EQ(plan.config().find("chunks"), std::string::npos) << plan.config();
     else EXPECT_NE(plan.config().find(c.chunks), std::string::npos) << plan.config();
-    // fp32 with integer data and a piecewise-linear activation must be exact; the rest within
-    // the direct kernels' tolerance (the transforms run in fp32 whatever the storage dtype).
-    const DataMode mode = requiresExact(c.desc, DataMode::Integer) ? DataMode::Integer : DataMode::Uniform;
-    const auto r = runAndCheck(ctx(), c.desc, o, 7000 + uint64_t(GetParam()), mode);
+    // fp32 F(2x2) with integer data and a piecewise-linear activation must be exact; the rest
+    // within the direct kernels' tolerance (the transforms run in fp32 whatever the storage
+    // dtype), amplified for F(4x4); integer data through both variants as well.
+    const auto r = runAndCheck(ctx(), c.desc, o, 7000 + uint64_t(GetParam()), DataMode::Uniform);
     EXPECT_EQ(r.algorithm, kAlgo);
     EXPECT_TRUE(passed(r)) << "case " << c.name;
-    if (mode == DataMode::Uniform && c.desc.dtype == DType::F32) {  // and exact on integers too
-        const auto e = runAndCheck(ctx(), c.desc, o, 7100 + uint64_t(GetParam()), DataMode::Integer);
-        if (e.exact) EXPECT_TRUE(passed(e)) << "case " << c.name << " (integer data)";
-    }
+    const auto e = runAndCheck(ctx(), c.desc, o, 7100 + uint64_t(GetParam()), DataMode::Integer);
+    EXPECT_TRUE(passed(e)) << "case " << c.name << " (integer data)";
+    EXPECT_EQ(e.exact, c.tile == "2x2" && requiresExact(c.desc, DataMode::Integer)) << c.name;
     RecordProperty("chosen", r.algorithm + " " + r.config);
 }
 
@@ -149,14 +162,18 @@ TEST_F(WinogradPlan, winograd_Declines) {
     ConvDesc dilated = d;
     dilated.dilationH = 2;
     declines(dilated, winoOptions(0), "dilation 1");
-    auto tiled = winoOptions(0);
-    tiled.tile = "128x128x8/8x8";
-    declines(d, tiled, "tile");
+    declines(d, winoOptions(0, "128x128x8/8x8"), "tile");
+    declines(d, winoOptions(0, "3x3"), "tile");
     auto none = winoOptions(0);
     none.workspaceLimit = 0;
     declines(d, none, "workspaceLimit is 0");
-    declines(d, winoOptions(limitFor(d, 1) - 1), "workspaceLimit");
-    EXPECT_NO_THROW(vkconv::Plan::create(ctx(), d, winoOptions(limitFor(d, 1))));  // exactly one tile per chunk
+    declines(d, winoOptions(limitFor(d, 1) - 1, "2x2"), "workspaceLimit");
+    EXPECT_NO_THROW(vkconv::Plan::create(ctx(), d, winoOptions(limitFor(d, 1), "2x2")));  // exactly one tile per chunk
+    declines(d, winoOptions(limitFor(d, 1, 36) - 1, "4x4"), "workspaceLimit");
+    EXPECT_NO_THROW(vkconv::Plan::create(ctx(), d, winoOptions(limitFor(d, 1, 36), "4x4")));
+    // The heuristic takes whichever variant fits: F(2x2) within F(4x4)'s shortfall.
+    const vkconv::Plan small = vkconv::Plan::create(ctx(), d, winoOptions(limitFor(d, 1, 36) - 1));
+    EXPECT_EQ(small.config().rfind("F(2x2,3x3)", 0), 0u) << small.config();
 }
 
 // "auto" never takes winograd without a workspace, nor for shapes it cannot run.

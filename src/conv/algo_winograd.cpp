@@ -1,11 +1,12 @@
-// "winograd": F(2x2, 3x3) for 3x3 stride-1 convolutions, non-fused (docs/design.md "Winograd").
-// Each 2x2 output block comes from a 4x4 input patch through 16 products instead of 36, so the
-// GEMM work is 16/36 of the direct convolution's.  Per call:
+// "winograd": F(m x m, 3x3), m = 2 or 4, for 3x3 stride-1 convolutions, non-fused
+// (docs/design.md "Winograd").  Each m x m output block comes from an (m+2) x (m+2) input patch
+// through (m+2)^2 products instead of 9 m^2: 16/36 of the direct multiplies for F(2x2,3x3), 36/144
+// for F(4x4,3x3).  Per call:
 //   filter transform  U[xi][k][c] = (G g G^T)[xi]                 (shaders/winograd_filter.comp)
 //   per chunk of output tiles:
 //     input transform V[t][xi][c] = (B^T d B)[xi]                  (shaders/winograd_input.comp)
 //     batched GEMM    M[t][xi][k] = sum_c V[t][xi][c] U[xi][k][c]   a grouped 1x1 convolution with
-//                     16 x groups groups, planned through the router like any other problem
+//                     (m+2)^2 x groups groups, planned through the router like any other problem
 //     output transform y = epilogue(A^T M A)                        (shaders/winograd_output.comp)
 // V, U and M live in the workspace in fp32 whatever the storage dtype (16-bit tensors then round
 // only where the direct kernels do: on load and on the final store); chunks keep the workspace
@@ -21,6 +22,8 @@
 
 namespace vkconv {
 
+double implicitGemmModelCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o);
+
 namespace {
 
 constexpr uint32_t kTransformWorkgroup = 256;
@@ -30,34 +33,67 @@ constexpr uint64_t kChunkAlign = 128;  // chunk tiles rounded to the GEMM's tall
 uint64_t alignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
 // The batched GEMM of a chunk of `tiles` output tiles as a grouped 1x1 NHWC convolution: one
-// "pixel" per tile, 16 x C input channels (group xi * groups + g holds channels of tap xi and
-// group g), 16 x K filters.
-ConvDesc gemmDesc(const ConvDesc& d, uint64_t tiles) {
+// "pixel" per tile, taps x C input channels (group xi * groups + g holds the channels of tap xi
+// and group g), taps x K filters.
+ConvDesc gemmDesc(const ConvDesc& d, uint32_t taps, uint64_t tiles) {
     ConvDesc g;
     g.n = 1, g.h = 1, g.w = int64_t(tiles);
-    g.c = 16 * d.c, g.k = 16 * d.k, g.r = g.s = 1, g.groups = 16 * d.groups;
+    g.c = taps * d.c, g.k = taps * d.k, g.r = g.s = 1, g.groups = taps * d.groups;
     g.dtype = DType::F32;
     makeNhwc(g);
     return g;
 }
 
+std::string variantName(uint32_t m) { return m == 2 ? "2x2" : "4x4"; }
+
+// Streaming passes (the transforms) in the GEMM model's FLOP-equivalents: ~28 TFLOP/s for the
+// scalar GEMM's best tile against ~3 TB/s for a copy-like pass on the H200 (bench --peak: 4.2).
+constexpr double kTransformFlopsPerByte = 10.0;
+constexpr double kPassFlops = 1e8;  // one more dispatch after a barrier, ~3 us
+constexpr double kWinogradMargin = 0.85;
+
+// Modelled time of F(m x m) (FLOP-equivalents of implicitGemmModelCost), < 0 when it declines.
+double modelCost(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, const PlanOptions& o) {
+    WinogradLayout l = winogradLayout(ctx, d, m, o.workspaceLimit);
+    if (!l.why.empty()) return -1;
+    PlanOptions inner;
+    inner.subgroupSize = o.subgroupSize;
+    inner.workspaceLimit = l.gemmLimit;
+    const double gemm = double(l.chunks) * implicitGemmModelCost(ctx, gemmDesc(d, l.taps, l.chunk), inner);
+    const double T = double(l.tiles);  // V and M in fp32, each written once and read once
+    const double bytes = 2.0 * double(d.inputBytes()) + 2.0 * l.taps * T * double(d.c + d.k) * 4.0 + double(d.outputBytes()) +
+                         double(l.uBytes) + double(d.filterBytes());
+    return gemm + bytes * kTransformFlopsPerByte + double(3 * l.chunks + 1) * kPassFlops;
+}
+
+// PlanOptions::tile "2x2" / "4x4", else the cheaper of the two by the model.
+uint32_t chooseM(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    if (o.tile == "2x2") return 2;
+    if (o.tile == "4x4") return 4;
+    double c2 = modelCost(ctx, d, 2, o), c4 = modelCost(ctx, d, 4, o);
+    return c4 >= 0 && (c2 < 0 || c4 < c2) ? 4 : 2;
+}
+
 }  // namespace
 
-WinogradLayout winogradLayout(const ContextImpl& ctx, const ConvDesc& d, VkDeviceSize workspaceLimit) {
+WinogradLayout winogradLayout(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, VkDeviceSize workspaceLimit) {
     WinogradLayout l;
+    l.m = m;
+    l.taps = (m + 2) * (m + 2);
     const uint64_t es = 4;  // fp32 V, U, M
     const uint64_t align = std::max<uint64_t>(256, ctx.caps.minStorageBufferOffsetAlignment);
-    l.tiles = uint64_t(d.n) * uint64_t((d.outH() + 1) / 2) * uint64_t((d.outW() + 1) / 2);
-    l.uBytes = alignUp(16 * uint64_t(d.k) * uint64_t(d.channelsPerGroup()) * es, align);
-    const uint64_t perTile = 16 * uint64_t(std::max(d.c, d.k));  // elements of V or M per tile (the larger)
+    l.tiles = uint64_t(d.n) * uint64_t((d.outH() + m - 1) / m) * uint64_t((d.outW() + m - 1) / m);
+    l.uBytes = alignUp(l.taps * uint64_t(d.k) * uint64_t(d.channelsPerGroup()) * es, align);
+    const uint64_t perTile = l.taps * uint64_t(std::max(d.c, d.k));  // elements of V or M per tile (the larger)
     // Chunk limits: 32-bit indexing of V and M, maxStorageBufferRange per view, the workspace.
     uint64_t most = uint64_t(std::numeric_limits<int32_t>::max()) / perTile;
     most = std::min(most, uint64_t(ctx.caps.maxStorageBufferRange) / (perTile * es));
-    const uint64_t perTileBytes = 16 * uint64_t(d.c + d.k) * es;
+    const uint64_t perTileBytes = l.taps * uint64_t(d.c + d.k) * es;
     const uint64_t fixed = l.uBytes + 2 * align;
     if (workspaceLimit <= fixed || (workspaceLimit - fixed) / perTileBytes == 0) {
-        l.why = "it needs at least " + std::to_string(fixed + perTileBytes) + " workspace bytes (the transformed filters and one tile) and " +
-                "PlanOptions::workspaceLimit is " + std::to_string(workspaceLimit);
+        l.why = "F(" + variantName(m) + ",3x3) needs at least " + std::to_string(fixed + perTileBytes) +
+                " workspace bytes (the transformed filters and one tile) and PlanOptions::workspaceLimit is " +
+                std::to_string(workspaceLimit);
         return l;
     }
     most = std::min(most, (workspaceLimit - fixed) / perTileBytes);
@@ -72,9 +108,9 @@ WinogradLayout winogradLayout(const ContextImpl& ctx, const ConvDesc& d, VkDevic
     if (l.chunks > 1 && alignUp(l.chunk, kChunkAlign) <= most) l.chunk = alignUp(l.chunk, kChunkAlign);
     l.chunks = (l.tiles + l.chunk - 1) / l.chunk;
     l.vOff = l.uBytes;
-    l.vBytes = alignUp(l.chunk * 16 * uint64_t(d.c) * es, align);
+    l.vBytes = alignUp(l.chunk * l.taps * uint64_t(d.c) * es, align);
     l.mOff = l.vOff + l.vBytes;
-    l.mBytes = alignUp(l.chunk * 16 * uint64_t(d.k) * es, align);
+    l.mBytes = alignUp(l.chunk * l.taps * uint64_t(d.k) * es, align);
     l.gemmOff = l.mOff + l.mBytes;
     l.gemmLimit = workspaceLimit - l.gemmOff;
     if (l.tiles > std::numeric_limits<uint32_t>::max()) l.why = "more than 2^32 output tiles";
@@ -86,19 +122,20 @@ namespace {
 class WinogradInstance final : public AlgorithmInstance {
 public:
     WinogradInstance(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o)
-        : ctx_(ctx), desc_(d), pc_(makePushConstants(d)), sg_(o.subgroupSize), layout_(winogradLayout(ctx, d, o.workspaceLimit)) {
+        : ctx_(ctx), desc_(d), pc_(makePushConstants(d)), sg_(o.subgroupSize),
+          layout_(winogradLayout(ctx, d, chooseM(ctx, d, o), o.workspaceLimit)) {
         PlanOptions inner;
         inner.subgroupSize = o.subgroupSize;
         inner.workspaceLimit = layout_.gemmLimit;
         auto plan = [&](uint64_t tiles) {
-            ConvDesc g = gemmDesc(d, tiles);
+            ConvDesc g = gemmDesc(d, layout_.taps, tiles);
             return chooseAlgorithm(ctx, g, inner).instantiate(ctx, g, inner);
         };
         gemm_ = plan(layout_.chunk);
         const uint64_t last = layout_.tiles - (layout_.chunks - 1) * layout_.chunk;
         if (last != layout_.chunk) gemmLast_ = plan(last);
         auto pipe = [&](const char* pass) {
-            return &ctx.pipelines->get(convPipelineKey(std::string("winograd_") + pass + "_" + dtypeSuffix(d.dtype), d,
+            return &ctx.pipelines->get(convPipelineKey("winograd" + std::to_string(layout_.m) + "_" + pass + "_" + dtypeSuffix(d.dtype), d,
                                                        kTransformWorkgroup, sg_, kWinogradBindings));
         };
         input_ = pipe("input");
@@ -147,7 +184,7 @@ public:
     }
     std::string name() const override { return "winograd"; }
     std::string config() const override {
-        std::string c = "F(2x2,3x3) " + std::to_string(layout_.tiles) + " tiles";
+        std::string c = "F(" + variantName(layout_.m) + ",3x3) " + std::to_string(layout_.tiles) + " tiles";
         if (layout_.chunks > 1) c += " in " + std::to_string(layout_.chunks) + " chunks of " + std::to_string(layout_.chunk);
         c += "; gemm " + gemm_->name() + " [" + gemm_->config() + "]";
         if (sg_) c += " sg" + std::to_string(sg_);
@@ -167,65 +204,68 @@ private:
 }  // namespace
 
 std::string winogradWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
-    if (!o.tile.empty()) return "winograd has no tile configurations (its batched GEMM is planned by the router)";
-    if (d.r != 3 || d.s != 3) return "F(2x2,3x3) needs a 3x3 filter";
-    if (d.strideH != 1 || d.strideW != 1 || d.dilationH != 1 || d.dilationW != 1) return "F(2x2,3x3) needs stride 1 and dilation 1";
+    if (!o.tile.empty() && o.tile != "2x2" && o.tile != "4x4")
+        return "no tile '" + o.tile + "' (have: 2x2, 4x4: the output tile of F(m x m,3x3); its batched GEMM is planned by the router)";
+    if (d.r != 3 || d.s != 3) return "F(m x m,3x3) needs a 3x3 filter";
+    if (d.strideH != 1 || d.strideW != 1 || d.dilationH != 1 || d.dilationW != 1) return "F(m x m,3x3) needs stride 1 and dilation 1";
     if (o.workspaceLimit == 0) return "it needs a workspace and PlanOptions::workspaceLimit is 0";
     if (o.subgroupSize && (!ctx.caps.subgroupSizeControl || o.subgroupSize < ctx.caps.minSubgroupSize ||
                            o.subgroupSize > ctx.caps.maxSubgroupSize))
         return "subgroup size " + std::to_string(o.subgroupSize) + " cannot be required on this device";
-    WinogradLayout l = winogradLayout(ctx, d, o.workspaceLimit);
-    if (!l.why.empty()) return l.why;
-    if (uint64_t(d.k) * uint64_t(d.channelsPerGroup()) > std::numeric_limits<int32_t>::max() / 16)
-        return "16 x K x C/groups transformed filter values exceed 32-bit indexing";
-    try {
-        gemmDesc(d, l.chunk).validate();
-    } catch (const Error& e) {
-        return std::string("its batched GEMM is invalid: ") + e.what();
+    // A forced tile must fit; the heuristic needs one of the two to.
+    std::string why;
+    for (uint32_t m : {2u, 4u}) {
+        if (!o.tile.empty() && o.tile != variantName(m)) continue;
+        WinogradLayout l = winogradLayout(ctx, d, m, o.workspaceLimit);
+        if (l.why.empty() && uint64_t(l.taps) * uint64_t(d.k) * uint64_t(d.channelsPerGroup()) > std::numeric_limits<int32_t>::max())
+            l.why = std::to_string(l.taps) + " x K x C/groups transformed filter values exceed 32-bit indexing";
+        if (l.why.empty()) {
+            try {
+                gemmDesc(d, l.taps, l.chunk).validate();
+            } catch (const Error& e) {
+                l.why = std::string("its batched GEMM is invalid: ") + e.what();
+            }
+        }
+        if (l.why.empty()) return "";
+        if (why.empty()) why = l.why;
     }
-    return "";
+    return why;
 }
 
 std::unique_ptr<AlgorithmInstance> winogradInstantiate(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    if (o.tile.empty()) {  // the heuristic's pick, or the one that fits
+        PlanOptions f = o;
+        f.tile = variantName(chooseM(ctx, d, o));
+        if (!winogradWhyNot(ctx, d, f).empty()) f.tile = f.tile == "2x2" ? "4x4" : "2x2";
+        return std::make_unique<WinogradInstance>(ctx, d, f);
+    }
     return std::make_unique<WinogradInstance>(ctx, d, o);
 }
 
-double implicitGemmModelCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o);
-
-namespace {
-// Streaming passes (the transforms) in the GEMM model's FLOP-equivalents: ~28 TFLOP/s for the
-// scalar GEMM's best tile against ~3 TB/s for a copy-like pass on the H200 (bench --peak: 4.2).
-constexpr double kTransformFlopsPerByte = 10.0;
-constexpr double kPassFlops = 1e8;  // one more dispatch after a barrier, ~3 us
-constexpr double kWinogradMargin = 0.85;
-}  // namespace
-
-// The router's question: is F(2x2,3x3) modelled clearly cheaper than the direct implicit GEMM?
+// The router's question: is F(m x m,3x3) modelled clearly cheaper than the direct implicit GEMM?
 bool winogradPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     if (!winogradWhyNot(ctx, d, o).empty()) return false;
-    WinogradLayout l = winogradLayout(ctx, d, o.workspaceLimit);
-    PlanOptions inner;
-    inner.subgroupSize = o.subgroupSize;
-    inner.workspaceLimit = l.gemmLimit;
-    const double gemm = double(l.chunks) * implicitGemmModelCost(ctx, gemmDesc(d, l.chunk), inner);
-    const double es = 4.0, T = double(l.tiles);  // fp32 V and M
-    const double bytes = 2.0 * double(d.inputBytes()) + 2.0 * 16.0 * T * double(d.c + d.k) * es + double(d.outputBytes()) +
-                         double(l.uBytes) + double(d.filterBytes());
-    const double wino = gemm + bytes * kTransformFlopsPerByte + double(3 * l.chunks + 1) * kPassFlops;
-    return wino < kWinogradMargin * implicitGemmModelCost(ctx, d, o);
+    double best = -1;
+    for (uint32_t m : {2u, 4u}) {
+        double c = modelCost(ctx, d, m, o);
+        if (c >= 0 && (best < 0 || c < best)) best = c;
+    }
+    return best >= 0 && best < kWinogradMargin * implicitGemmModelCost(ctx, d, o);
 }
 
-// Every dtype x layout pairing of the three transforms (the GEMM's pipelines are other algorithms').
+// Every dtype x layout pairing of the three transforms of both variants (the GEMM's pipelines are
+// other algorithms').
 std::vector<std::pair<ConvDesc, PlanOptions>> winogradVariants(const ContextImpl&) {
     std::vector<std::pair<ConvDesc, PlanOptions>> v;
-    for (DType t : {DType::F32, DType::F16, DType::BF16})
-        for (bool nhwc : {false, true}) {
-            ConvDesc d;
-            d.c = 64; d.h = d.w = 28; d.k = 64; d.r = d.s = 3; d.pad(1, 1); d.dtype = t;
-            d.hasBias = true;
-            if (nhwc) makeNhwc(d);
-            v.push_back({d, PlanOptions{"winograd"}});
-        }
+    for (const char* m : {"2x2", "4x4"})
+        for (DType t : {DType::F32, DType::F16, DType::BF16})
+            for (bool nhwc : {false, true}) {
+                ConvDesc d;
+                d.c = 64; d.h = d.w = 28; d.k = 64; d.r = d.s = 3; d.pad(1, 1); d.dtype = t;
+                d.hasBias = true;
+                if (nhwc) makeNhwc(d);
+                v.push_back({d, PlanOptions{"winograd", 0, m}});
+            }
     return v;
 }
 

@@ -1,4 +1,4 @@
-// Winograd F(2x2,3x3) workspace layout, shared by the algorithm and the router's cost model.
+// Winograd F(m x m, 3x3) workspace layout, shared by the algorithm and the router's cost model.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -13,13 +13,15 @@ struct ContextImpl;
 // Workspace: U (transformed filters), then V and M for one chunk of output tiles, then the
 // batched GEMM's own workspace (split-K), each region aligned for a storage-buffer binding.
 struct WinogradLayout {
-    uint64_t tiles = 0;   // 2x2 output tiles: N x ceil(P/2) x ceil(Q/2)
+    uint32_t m = 2;       // outputs per tile side: F(2x2,3x3) or F(4x4,3x3)
+    uint32_t taps = 16;   // (m + 2)^2 products per tile: the batched GEMM's batch count
+    uint64_t tiles = 0;   // m x m output tiles: N x ceil(P/m) x ceil(Q/m)
     uint64_t chunk = 0;   // tiles per chunk (all of them when the workspace allows)
     uint64_t chunks = 0;
     uint64_t uBytes = 0, vOff = 0, vBytes = 0, mOff = 0, mBytes = 0, gemmOff = 0;
     VkDeviceSize gemmLimit = 0;  // what the GEMM's own plan may use
     std::string why;             // why no chunk fits ("" when one does)
 };
-WinogradLayout winogradLayout(const ContextImpl& ctx, const ConvDesc& d, VkDeviceSize workspaceLimit);
+WinogradLayout winogradLayout(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, VkDeviceSize workspaceLimit);
 
 }  // namespace vkconv

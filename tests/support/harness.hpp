@@ -19,6 +19,13 @@ namespace vkt {
 // transcendental functions get a small absolute slack.
 double tolerance(const vkconv::ConvDesc& d, double ref, double absSum);
 
+// Rounding amplification of a plan's algorithm, applied to absSum in tolerance(): 1 for direct
+// summation and F(2x2,3x3) winograd (transforms of 0, +-1, +-1/2); for F(4x4,3x3) the largest sum
+// of |A^T| x |G| x |B^T| coefficients over one input-filter pair, (32/3)^2 ~ 114 in 2-D: its
+// transformed values are that much larger than the products they stand for, and round at that
+// scale.  Such plans are never exact on integer data (G holds 1/6, 1/12, 1/24).
+double toleranceScale(const std::string& algorithm, const std::string& config);
+
 // Integer data, fp32 storage and a piecewise-linear activation: every partial sum is a small
 // integer, so the result must be bit-exact.
 bool requiresExact(const vkconv::ConvDesc& d, DataMode mode);
@@ -60,7 +67,7 @@ std::vector<float> downloadOutput(const vkconv::ConvDesc& d, const vkconv::Buffe
 // Compares a downloaded output (canonical order) with the reference.
 // data (optional) lets a NaN found outside a sample be shown with its reference value.
 CheckResult compare(const vkconv::ConvDesc& d, const std::vector<float>& gpu, const RefResult& ref, DataMode mode,
-                    const ConvData* data = nullptr);
+                    const ConvData* data = nullptr, double scale = 1.0);
 
 CheckResult runAndCheck(vkconv::Context& ctx, const vkconv::ConvDesc& d, const vkconv::PlanOptions& opt,
                         uint64_t seed, DataMode mode = DataMode::Uniform);
