@@ -153,35 +153,55 @@ Row LayerRunner::runOne(const std::string& algo, const Row& base, LayerData& dat
         };
         // Warm-up: the batches asked for, then more until warmupMs have passed, so that a GPU whose
         // clock dropped while the host generated this layer's data runs at full clock when timed.
-        const auto warm0 = std::chrono::steady_clock::now();
-        for (int b = 0; b < opts_.warmup || (opts_.warmup > 0 && b < 10000 &&
-                                             std::chrono::steady_clock::now() - warm0 < std::chrono::milliseconds(opts_.warmupMs));
-             ++b)
-            ctx_.submitAndWait([&](VkCommandBuffer cmd) {
-                for (int i = 0; i < calls; ++i) recordCall(cmd);
-            });
-        std::vector<double> perConvUs;
-        if (timestamps_) {
-            vkconv::GpuTimer timer(ctx_.impl(), uint32_t(repeats));
-            ctx_.submitAndWait([&](VkCommandBuffer cmd) {
-                timer.reset(cmd);
-                for (int rep = 0; rep < repeats; ++rep) {
-                    timer.begin(cmd, uint32_t(rep));
-                    for (int i = 0; i < calls; ++i) recordCall(cmd);
-                    timer.end(cmd, uint32_t(rep));
-                }
-            });
-            for (double ns : timer.intervalsNs(uint32_t(repeats))) perConvUs.push_back(ns / 1e3 / calls);
-        } else {
-            // No timestamps on this queue: host time around each submission (includes submit overhead).
-            for (int rep = 0; rep < repeats; ++rep) {
-                auto t0 = std::chrono::steady_clock::now();
+        auto measure = [&]() {
+            const auto warm0 = std::chrono::steady_clock::now();
+            for (int b = 0; b < opts_.warmup || (opts_.warmup > 0 && b < 10000 &&
+                                                 std::chrono::steady_clock::now() - warm0 < std::chrono::milliseconds(opts_.warmupMs));
+                 ++b)
                 ctx_.submitAndWait([&](VkCommandBuffer cmd) {
                     for (int i = 0; i < calls; ++i) recordCall(cmd);
                 });
-                auto t1 = std::chrono::steady_clock::now();
-                perConvUs.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / calls);
+            std::vector<double> us;
+            if (timestamps_) {
+                vkconv::GpuTimer timer(ctx_.impl(), uint32_t(repeats));
+                ctx_.submitAndWait([&](VkCommandBuffer cmd) {
+                    timer.reset(cmd);
+                    for (int rep = 0; rep < repeats; ++rep) {
+                        timer.begin(cmd, uint32_t(rep));
+                        for (int i = 0; i < calls; ++i) recordCall(cmd);
+                        timer.end(cmd, uint32_t(rep));
+                    }
+                });
+                for (double ns : timer.intervalsNs(uint32_t(repeats))) us.push_back(ns / 1e3 / calls);
+            } else {
+                // No timestamps on this queue: host time around each submission (includes submit overhead).
+                for (int rep = 0; rep < repeats; ++rep) {
+                    auto t0 = std::chrono::steady_clock::now();
+                    ctx_.submitAndWait([&](VkCommandBuffer cmd) {
+                        for (int i = 0; i < calls; ++i) recordCall(cmd);
+                    });
+                    auto t1 = std::chrono::steady_clock::now();
+                    us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / calls);
+                }
             }
+            return us;
+        };
+        // Repeats that disagree by more than kRetimeSpread mean the clock changed during the timed
+        // submission (the H200 idles down to 345 MHz while the host checks the previous layer and
+        // comes back late: docs/perf-notes.md items 14, 20): warm up and time again, up to
+        // kRetimes more times, keeping the attempt with the lowest median; stderr says so.
+        constexpr double kRetimeSpread = 1.25;
+        constexpr int kRetimes = 2;
+        auto spread = [](const std::vector<double>& v) {
+            auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+            return *hi / std::max(*lo, 1e-9);
+        };
+        std::vector<double> perConvUs = measure();
+        for (int retry = 0; retry < kRetimes && spread(perConvUs) > kRetimeSpread; ++retry) {
+            std::vector<double> again = measure();
+            std::fprintf(stderr, "  retimed %s/%s: repeats spread %.2fx (median %.4g us), again %.2fx (median %.4g us)\n",
+                         base.shape.suite.c_str(), base.shape.layer.c_str(), spread(perConvUs), median(perConvUs), spread(again), median(again));
+            if (median(again) < median(perConvUs)) perConvUs = std::move(again);
         }
         double med = median(perConvUs), lo = perConvUs[0], hi = perConvUs[0];
         for (double v : perConvUs) { lo = std::min(lo, v); hi = std::max(hi, v); }
@@ -196,7 +216,7 @@ Row LayerRunner::runOne(const std::string& algo, const Row& base, LayerData& dat
             data.output.download(out.data(), out.size());
             std::vector<float> noBias;
             row.check = checkOutput(data.desc, data.x.values, data.w.values, data.desc.hasBias ? data.bias.values : noBias,
-                                    out.data());
+                                    out.data(), amplificationOf(row.algo, row.config));
         }
     } catch (const vkconv::Error& e) {
         row.error = e.what();
