@@ -26,7 +26,7 @@ double implicitGemmModelCost(const ContextImpl& ctx, const ConvDesc& d, const Pl
 
 namespace {
 
-constexpr uint32_t kTransformWorkgroup = 256;
+constexpr uint32_t kTransformWorkgroup = 256;  // at most; see transformWorkgroup
 constexpr uint32_t kWinogradBindings = kBindWorkspace + 1;  // the five tensors + the fp32 region
 constexpr uint64_t kChunkAlign = 128;  // chunk tiles rounded to the GEMM's tallest tile
 
@@ -45,6 +45,16 @@ ConvDesc gemmDesc(const ConvDesc& d, uint32_t taps, uint64_t tiles) {
 }
 
 std::string variantName(uint32_t m) { return m == 2 ? "2x2" : "4x4"; }
+
+// The transforms' workgroup: 256 invocations, capped by the device and, at a required subgroup
+// size, by subgroup size x maxComputeWorkgroupSubgroups (lavapipe at size 4: 128), and kept a
+// multiple of that subgroup size (full subgroups).
+uint32_t transformWorkgroup(const ContextImpl& ctx, uint32_t sg) {
+    uint32_t wg = std::min({kTransformWorkgroup, ctx.caps.maxWorkgroupInvocations, ctx.caps.maxWorkgroupSize[0]});
+    if (sg && ctx.caps.maxComputeWorkgroupSubgroups) wg = std::min(wg, sg * ctx.caps.maxComputeWorkgroupSubgroups);
+    if (sg) wg = std::max(sg, wg / sg * sg);
+    return wg;
+}
 
 // Streaming passes (the transforms) in the GEMM model's FLOP-equivalents: ~28 TFLOP/s for the
 // scalar GEMM's best tile against ~3 TB/s for a copy-like pass on the H200 (bench --peak: 4.2).
@@ -78,6 +88,8 @@ uint32_t chooseM(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o
 
 WinogradLayout winogradLayout(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, VkDeviceSize workspaceLimit) {
     WinogradLayout l;
+    // The whole workspace is one binding-sized view (Plan::record checks it).
+    workspaceLimit = std::min<VkDeviceSize>(workspaceLimit, ctx.caps.maxStorageBufferRange);
     l.m = m;
     l.taps = (m + 2) * (m + 2);
     const uint64_t es = 4;  // fp32 V, U, M
@@ -123,7 +135,7 @@ class WinogradInstance final : public AlgorithmInstance {
 public:
     WinogradInstance(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o)
         : ctx_(ctx), desc_(d), pc_(makePushConstants(d)), sg_(o.subgroupSize),
-          layout_(winogradLayout(ctx, d, chooseM(ctx, d, o), o.workspaceLimit)) {
+          layout_(winogradLayout(ctx, d, chooseM(ctx, d, o), o.workspaceLimit)), wg_(transformWorkgroup(ctx, o.subgroupSize)) {
         PlanOptions inner;
         inner.subgroupSize = o.subgroupSize;
         inner.workspaceLimit = layout_.gemmLimit;
@@ -136,7 +148,7 @@ public:
         if (last != layout_.chunk) gemmLast_ = plan(last);
         auto pipe = [&](const char* pass) {
             return &ctx.pipelines->get(convPipelineKey("winograd" + std::to_string(layout_.m) + "_" + pass + "_" + dtypeSuffix(d.dtype), d,
-                                                       kTransformWorkgroup, sg_, kWinogradBindings));
+                                                       wg_, sg_, kWinogradBindings));
         };
         input_ = pipe("input");
         filter_ = pipe("filter");
@@ -155,7 +167,7 @@ public:
         ConvTensors ft{t.input, t.filter, {}, {}, U, U};
         bindConvTensors(ctx_, cmd, *filter_, ft, kWinogradBindings);
         pushConstants(ctx_, cmd, *filter_, pc_);
-        dispatch1D(ctx_, cmd, uint64_t(desc_.k) * uint64_t(desc_.channelsPerGroup()), kTransformWorkgroup);
+        dispatch1D(ctx_, cmd, uint64_t(desc_.k) * uint64_t(desc_.channelsPerGroup()), wg_);
 
         ConvPushConstants pc = pc_;
         for (uint64_t c = 0; c < layout_.chunks; ++c) {
@@ -166,7 +178,7 @@ public:
             ConvTensors it{t.input, t.filter, {}, {}, V, V};
             bindConvTensors(ctx_, cmd, *input_, it, kWinogradBindings);
             pushConstants(ctx_, cmd, *input_, pc);
-            dispatch1D(ctx_, cmd, tiles * uint64_t(desc_.c), kTransformWorkgroup);
+            dispatch1D(ctx_, cmd, tiles * uint64_t(desc_.c), wg_);
             computeBarrier(ctx_, cmd);  // V (and, the first time, U) written
 
             const AlgorithmInstance& g = tiles == layout_.chunk ? *gemm_ : *gemmLast_;
@@ -176,7 +188,7 @@ public:
             ConvTensors ot{t.input, t.filter, t.bias, t.residual, t.output, M};
             bindConvTensors(ctx_, cmd, *output_, ot, kWinogradBindings);
             pushConstants(ctx_, cmd, *output_, pc);
-            dispatch1D(ctx_, cmd, tiles * uint64_t(desc_.k), kTransformWorkgroup);
+            dispatch1D(ctx_, cmd, tiles * uint64_t(desc_.k), wg_);
         }
     }
     VkDeviceSize workspaceSize() const override {
@@ -197,6 +209,7 @@ private:
     ConvPushConstants pc_;
     uint32_t sg_;
     WinogradLayout layout_;
+    uint32_t wg_;  // the transforms' workgroup size
     std::unique_ptr<AlgorithmInstance> gemm_, gemmLast_;  // full chunks, and a shorter last one
     const ComputePipeline *input_ = nullptr, *filter_ = nullptr, *output_ = nullptr;
 };
