@@ -309,19 +309,38 @@ std::unique_ptr<AlgorithmInstance> implicitGemmSplitKInstantiate(ContextImpl& ct
                                                   c.asked);
 }
 
+namespace {
+// Each tile's modelled one-pass cost and best split cost (0 split: none within the limits, or
+// split-K not considered), over the tiles that fit: what both router questions below compare.
+struct TileCosts {
+    double onePass;
+    SplitCost split;
+};
+std::vector<TileCosts> tileCosts(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, bool splits) {
+    std::vector<TileCosts> v;
+    const uint32_t sg = requiredSubgroup(ctx, o);
+    for (auto& t : kTiles) {
+        if (!tileFits(ctx, t, sg)) continue;
+        TileCosts c{splitTileCost(d, t.bm, t.bn, t.speed, slots(ctx, t), 1.0, kFlopsPerByte, kSplitPassFlops), {0, 0.0}};
+        if (splits) c.split = bestSplit(ctx, d, t, tileSplitLimit(ctx, d, t, o.workspaceLimit).most);
+        v.push_back(c);
+    }
+    return v;
+}
+bool splitConsidered(const ConvDesc& d, const PlanOptions& o) {
+    return o.workspaceLimit > 0 && uint64_t(d.reductionLength()) >= kSplitMinReduction;
+}
+}  // namespace
+
 // The router's question (algorithms.cpp): on a deep reduction (>= kSplitMinReduction), is the
 // best split (within the workspace limit) modelled at least kSplitMargin cheaper than the best
 // one-pass tile?  The margin covers the model's error; no timing.
 bool implicitGemmSplitKPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
-    if (o.workspaceLimit == 0 || uint64_t(d.reductionLength()) < kSplitMinReduction) return false;
+    if (!splitConsidered(d, o)) return false;
     double onePass = -1, split = -1;
-    const uint32_t sg = requiredSubgroup(ctx, o);
-    for (auto& t : kTiles) {
-        if (!tileFits(ctx, t, sg)) continue;
-        double c1 = splitTileCost(d, t.bm, t.bn, t.speed, slots(ctx, t), 1.0, kFlopsPerByte, kSplitPassFlops);
-        if (onePass < 0 || c1 < onePass) onePass = c1;
-        SplitCost b = bestSplit(ctx, d, t, tileSplitLimit(ctx, d, t, o.workspaceLimit).most);
-        if (b.split && (split < 0 || b.cost < split)) split = b.cost;
+    for (const TileCosts& c : tileCosts(ctx, d, o, true)) {
+        if (onePass < 0 || c.onePass < onePass) onePass = c.onePass;
+        if (c.split.split && (split < 0 || c.split.cost < split)) split = c.split.cost;
     }
     return split > 0 && split < kSplitMargin * onePass;
 }
@@ -330,16 +349,9 @@ bool implicitGemmSplitKPays(const ContextImpl& ctx, const ConvDesc& d, const Pla
 // units of splitTileCost): the best one-pass tile, or the best split within the workspace limit.
 double implicitGemmModelCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     double best = -1;
-    const uint32_t sg = requiredSubgroup(ctx, o);
-    const bool split = o.workspaceLimit > 0 && uint64_t(d.reductionLength()) >= kSplitMinReduction;
-    for (auto& t : kTiles) {
-        if (!tileFits(ctx, t, sg)) continue;
-        double c = splitTileCost(d, t.bm, t.bn, t.speed, slots(ctx, t), 1.0, kFlopsPerByte, kSplitPassFlops);
-        if (split) {
-            SplitCost b = bestSplit(ctx, d, t, tileSplitLimit(ctx, d, t, o.workspaceLimit).most);
-            if (b.split && b.cost < kSplitMargin * c) c = b.cost;
-        }
-        if (best < 0 || c < best) best = c;
+    for (const TileCosts& c : tileCosts(ctx, d, o, splitConsidered(d, o))) {
+        double cost = c.split.split && c.split.cost < kSplitMargin * c.onePass ? c.split.cost : c.onePass;
+        if (best < 0 || cost < best) best = cost;
     }
     return best;
 }

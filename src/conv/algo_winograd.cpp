@@ -56,6 +56,14 @@ uint32_t transformWorkgroup(const ContextImpl& ctx, uint32_t sg) {
     return wg;
 }
 
+// The batched GEMM's own plan options: the caller's subgroup size, what the workspace has left.
+PlanOptions gemmOptions(const PlanOptions& o, const WinogradLayout& l) {
+    PlanOptions inner;
+    inner.subgroupSize = o.subgroupSize;
+    inner.workspaceLimit = l.gemmLimit;
+    return inner;
+}
+
 // Streaming passes (the transforms) in the GEMM model's FLOP-equivalents: ~28 TFLOP/s for the
 // scalar GEMM's best tile against ~3 TB/s for a copy-like pass on the H200 (bench --peak: 4.2).
 constexpr double kTransformFlopsPerByte = 10.0;
@@ -66,10 +74,7 @@ constexpr double kWinogradMargin = 0.85;
 double modelCost(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, const PlanOptions& o) {
     WinogradLayout l = winogradLayout(ctx, d, m, o.workspaceLimit);
     if (!l.why.empty()) return -1;
-    PlanOptions inner;
-    inner.subgroupSize = o.subgroupSize;
-    inner.workspaceLimit = l.gemmLimit;
-    const double gemm = double(l.chunks) * implicitGemmModelCost(ctx, gemmDesc(d, l.taps, l.chunk), inner);
+    const double gemm = double(l.chunks) * implicitGemmModelCost(ctx, gemmDesc(d, l.taps, l.chunk), gemmOptions(o, l));
     const double T = double(l.tiles);  // V and M in fp32, each written once and read once
     const double bytes = 2.0 * double(d.inputBytes()) + 2.0 * l.taps * T * double(d.c + d.k) * 4.0 + double(d.outputBytes()) +
                          double(l.uBytes) + double(d.filterBytes());
@@ -136,9 +141,7 @@ public:
     WinogradInstance(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o)
         : ctx_(ctx), desc_(d), pc_(makePushConstants(d)), sg_(o.subgroupSize),
           layout_(winogradLayout(ctx, d, chooseM(ctx, d, o), o.workspaceLimit)), wg_(transformWorkgroup(ctx, o.subgroupSize)) {
-        PlanOptions inner;
-        inner.subgroupSize = o.subgroupSize;
-        inner.workspaceLimit = layout_.gemmLimit;
+        const PlanOptions inner = gemmOptions(o, layout_);
         auto plan = [&](uint64_t tiles) {
             ConvDesc g = gemmDesc(d, layout_.taps, tiles);
             return chooseAlgorithm(ctx, g, inner).instantiate(ctx, g, inner);
@@ -266,19 +269,21 @@ bool winogradPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& 
     return best >= 0 && best < kWinogradMargin * implicitGemmModelCost(ctx, d, o);
 }
 
-// Every dtype x layout pairing of the three transforms of both variants (the GEMM's pipelines are
-// other algorithms').
-std::vector<std::pair<ConvDesc, PlanOptions>> winogradVariants(const ContextImpl&) {
+// Every dtype x layout pairing of the three transforms of both variants x (driver default, wave32,
+// wave64 where the device can require them); the GEMM's pipelines are other algorithms'.
+std::vector<std::pair<ConvDesc, PlanOptions>> winogradVariants(const ContextImpl& ctx) {
     std::vector<std::pair<ConvDesc, PlanOptions>> v;
+    const std::vector<uint32_t> sgs = variantSubgroupSizes(ctx);
     for (const char* m : {"2x2", "4x4"})
         for (DType t : {DType::F32, DType::F16, DType::BF16})
-            for (bool nhwc : {false, true}) {
-                ConvDesc d;
-                d.c = 64; d.h = d.w = 28; d.k = 64; d.r = d.s = 3; d.pad(1, 1); d.dtype = t;
-                d.hasBias = true;
-                if (nhwc) makeNhwc(d);
-                v.push_back({d, PlanOptions{"winograd", 0, m}});
-            }
+            for (bool nhwc : {false, true})
+                for (uint32_t sg : sgs) {
+                    ConvDesc d;
+                    d.c = 64; d.h = d.w = 28; d.k = 64; d.r = d.s = 3; d.pad(1, 1); d.dtype = t;
+                    d.hasBias = true;
+                    if (nhwc) makeNhwc(d);
+                    v.push_back({d, PlanOptions{"winograd", sg, m}});
+                }
     return v;
 }
 

@@ -49,8 +49,8 @@ const std::vector<Algorithm>& algorithms() {
          depthwiseWhyNot, depthwiseInstantiate, depthwiseVariants},
         {"implicit_gemm_coopmat", "implicit_gemm on the matrix units (VK_KHR_cooperative_matrix): 16-bit operands, fp32 accumulation",
          coopmatWhyNot, coopmatInstantiate, coopmatVariants},
-        {"winograd", "F(2x2,3x3) for 3x3 stride-1 filters: input/filter/output transforms around a batched GEMM (16/36 of the "
-                     "multiplies; transformed tensors in the workspace)",
+        {"winograd", "F(4x4,3x3) or F(2x2,3x3) for 3x3 stride-1 filters: fp32 input/filter/output transforms around a batched "
+                     "GEMM (36/144 or 16/36 of the multiplies; transformed tensors in the workspace)",
          winogradWhyNot, winogradInstantiate, winogradVariants},
     };
     return registry;
@@ -90,8 +90,9 @@ const Algorithm& chooseAlgorithm(const ContextImpl& ctx, const ConvDesc& desc, c
         const Algorithm* a = findAlgorithm("implicit_gemm_coopmat");
         if (a && a->whyNot(ctx, desc, opts).empty()) return *a;
     }
-    // Winograd F(2x2,3x3) for fp32 3x3 stride-1 layers where the model says it pays (its GEMM
-    // is 16/36 of the multiplies; the transforms are streaming passes through the workspace).
+    // Winograd (F(4x4,3x3) or F(2x2,3x3)) for 3x3 stride-1 layers the matrix units do not take,
+    // where the model says it pays (its GEMM does 36/144 or 16/36 of the multiplies; the
+    // transforms are streaming passes through the workspace).
     if (gemmShaped && winogradPays(ctx, desc, opts)) return *findAlgorithm("winograd");
     // Split-K where implicit_gemm would run but its output tiles underfill the GPU on a deep
     // reduction, and the workspace fits PlanOptions::workspaceLimit (docs/design.md).
