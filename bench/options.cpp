@@ -39,7 +39,9 @@ Timing:
   --warmup N            warm-up batches before timing (default 3)
   --warmup-ms MS        ... and more batches until MS of wall time have passed (default 200):
                         the GPU clock idles down while the host prepares a layer and needs
-                        sustained load to come back up (docs/perf-notes.md item 14)
+                        sustained load to come back up (docs/perf-notes.md item 14); then
+                        until a batch is no more than 3 % faster than every earlier one (the
+                        clock has settled; 1 s more at most)
   --calls N             dispatches per timed batch (default 20)
   --repeats N           timed batches (default 7)
 Output:

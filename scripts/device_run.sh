@@ -2,7 +2,7 @@
 # Runs on a lent NVIDIA machine (no network, no Vulkan loader installed), from the repository
 # root, with .gl (the Debian libvulkan1 .deb) and .carry (binaries built on the dev machine by
 # scripts/device_pack.sh) carried along.  Results go to $OUT.
-#   scripts/device_run.sh info|tests|bench-fp32|bench-fp16|tiles|cmtiles|levels|ab|abfp32|abtile|splitsweep|cmprobe|wino|wino2|wino3|final-fp32|all
+#   scripts/device_run.sh info|tests|bench-fp32|bench-fp16|tiles|cmtiles|levels|ab|abfp32|abtile|splitsweep|cmprobe|wino|wino2|wino3|final-fp32|final2|fp16-check|all
 set -uo pipefail
 what=${1:-all}
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
@@ -250,7 +250,7 @@ if [[ $what == wino3 ]]; then
     --gtest_filter='*inograd*:*SplitKPlan*:All/EdgesExact.*' > "$OUT/tests_wino3.log" 2>&1
   echo "vkconv_tests exit $?"; grep -E '^\[  (PASSED|FAILED|SKIPPED) +\] [0-9]+ test' "$OUT/tests_wino3.log"; grep -E '^\[  FAILED' "$OUT/tests_wino3.log" | head
 fi
-if [[ $what == final-fp32 ]]; then
+if [[ $what == final-fp32 || $what == final2 ]]; then
   # The README's fp32 columns: this build's fp32 NCHW suites and cuDNN fp32 (TF32 off) in one call,
   # then the winograd tests with the validation layer.
   for b in 32 1; do
@@ -262,10 +262,26 @@ if [[ $what == final-fp32 ]]; then
   say "cuDNN fp32 nchw"
   python3 bench/torch_baseline.py --config fp32_nchw --batch 1 --batch 32 --json "$OUT/cudnn_fp32.json" > /dev/null 2> "$OUT/cudnn_fp32.err"
   echo "exit $?"
-  say "winograd tests (validation layer on)"
-  VKCONV_VALIDATION=1 VKCONV_REQUIRE_VALIDATION=1 timeout 100 $C/bin/vkconv_tests --gtest_filter='*inograd*:*SplitKPlan*' \
-    > "$OUT/tests_final.log" 2>&1
-  echo "vkconv_tests exit $?"; grep -E '^\[  (PASSED|FAILED|SKIPPED) +\] [0-9]+ test' "$OUT/tests_final.log"; grep -E '^\[  FAILED' "$OUT/tests_final.log" | head
+  if [[ $what == final2 ]]; then  # the bench's settled warm-up: fp16 b1 again (two layers were timed mid-ramp)
+    say "fp16 b1"
+    run_build new --batch 1 --dtype fp16 --layout nhwc --check --json "$OUT/fp16_b1.json" > "$OUT/fp16_b1.txt" 2>&1
+    echo "exit $?"; sed -n '/== Summary/,$p' "$OUT/fp16_b1.txt" | head -9
+  else
+    say "winograd tests (validation layer on)"
+    VKCONV_VALIDATION=1 VKCONV_REQUIRE_VALIDATION=1 timeout 100 $C/bin/vkconv_tests --gtest_filter='*inograd*:*SplitKPlan*' \
+      > "$OUT/tests_final.log" 2>&1
+    echo "vkconv_tests exit $?"; grep -E '^\[  (PASSED|FAILED|SKIPPED) +\] [0-9]+ test' "$OUT/tests_final.log"; grep -E '^\[  FAILED' "$OUT/tests_final.log" | head
+  fi
+fi
+if [[ $what == fp16-check ]]; then
+  # fp16 NHWC b1/b32 with this build (the coopmat kernel is routed first, so winograd should not
+  # change these: compare with wino2/'s fp16 rows), then the winograd tests at subgroup 32.
+  for b in 32 1; do
+    suites=; [ "$b" = 1 ] || suites=$B32
+    say "fp16 b$b"
+    run_build new $suites --batch $b --dtype fp16 --layout nhwc --check --json "$OUT/fp16_b${b}.json" > "$OUT/fp16_b${b}.txt" 2>&1
+    echo "exit $?"; sed -n '/== Summary/,$p' "$OUT/fp16_b${b}.txt" | head -9; grep -c winograd "$OUT/fp16_b${b}.txt"
+  done
 fi
 if [[ $what == levels || $what == all ]]; then
   # Every algorithm on each layer: the optimization-level table (ResNet-50 b32 fp32, NCHW and
