@@ -34,6 +34,29 @@ cm_tile_b32() {
   run_build "$1" $B32 --batch 32 --dtype fp16 --layout nhwc --algo implicit_gemm_coopmat --tile "$2" --check \
     --warmup-ms 200 --json "$OUT/$3" 2>&1 | sed -n '/== Summary/,$p' | head -7
 }
+# cudnn_fp32: cuDNN fp32 NCHW (TF32 off) at batch 1 and 32: cudnn_fp32.json.
+cudnn_fp32() {
+  say "cuDNN fp32 nchw"
+  python3 bench/torch_baseline.py --config fp32_nchw --batch 1 --batch 32 --json "$OUT/cudnn_fp32.json" > /dev/null 2> "$OUT/cudnn_fp32.err"
+  echo "exit $?"
+}
+# fp32_auto_and_cudnn: this build's router on the fp32 NCHW suites (b32: $B32, b1: all), checked,
+# then cuDNN on the same batches: fp32_b{32,1}.json, cudnn_fp32.json (the README's fp32 columns).
+fp32_auto_and_cudnn() {
+  for b in 32 1; do
+    local suites=; [ "$b" = 1 ] || suites=$B32
+    say "fp32 b$b"
+    run_build new $suites --batch $b --dtype fp32 --layout nchw --check --json "$OUT/fp32_b${b}.json" > "$OUT/fp32_b${b}.txt" 2>&1
+    echo "exit $?"; sed -n '/== Summary/,$p' "$OUT/fp32_b${b}.txt" | head -9; grep -c retimed "$OUT/fp32_b${b}.txt"
+  done
+  cudnn_fp32
+}
+# tests_validated LOG SECONDS FILTER: vkconv_tests with the validation layer, its summary lines.
+tests_validated() {
+  say "tests $3 (validation layer on)"
+  VKCONV_VALIDATION=1 VKCONV_REQUIRE_VALIDATION=1 timeout "$2" $C/bin/vkconv_tests --gtest_filter="$3" > "$OUT/$1" 2>&1
+  echo "vkconv_tests exit $?"; grep -E '^\[  (PASSED|FAILED|SKIPPED) +\] [0-9]+ test' "$OUT/$1"; grep -E '^\[  FAILED' "$OUT/$1" | head
+}
 # SM clock, power and temperature every 250 ms while this runs (explains slow outliers).
 nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu --format=csv -lms 250 \
   > "$OUT/smi_$what.csv" 2>/dev/null & smi=$!
@@ -168,9 +191,7 @@ if [[ $what == abfp32 ]]; then
       echo "exit $?"; sed -n '/== Summary/,$p' "$OUT/abfp32_b${b}_$v.txt" | head -9
     done
   done
-  say "cuDNN fp32 nchw"
-  python3 bench/torch_baseline.py --config fp32_nchw --batch 1 --batch 32 --json "$OUT/cudnn_fp32.json" > /dev/null 2> "$OUT/cudnn_fp32.err"
-  echo "exit $?"
+  cudnn_fp32
 fi
 if [[ $what == wino ]]; then
   # Winograd F(2x2,3x3) in the fp32 router: the .carry/old build's router against this build's,
@@ -185,31 +206,18 @@ if [[ $what == wino ]]; then
       echo "exit $?"; sed -n '/== Summary/,$p' "$OUT/wino_b${b}_$v.txt" | head -9
     done
   done
-  say "cuDNN fp32 nchw"
-  python3 bench/torch_baseline.py --config fp32_nchw --batch 1 --batch 32 --json "$OUT/cudnn_fp32.json" > /dev/null 2> "$OUT/cudnn_fp32.err"
-  echo "exit $?"
+  cudnn_fp32
   say "winograd forced, b32, 1 GiB workspace"
   run_build new --suite vgg16 --suite retinanet_head --batch 32 --dtype fp32 --layout nchw --algo winograd --workspace-mib 1024 \
     --check --json "$OUT/wino_forced_b32_1g.json" > "$OUT/wino_forced_b32_1g.txt" 2>&1
   echo "exit $?"; sed -n '/== Summary/,$p' "$OUT/wino_forced_b32_1g.txt" | head -6
-  say "winograd tests (validation layer on)"
-  VKCONV_VALIDATION=1 VKCONV_REQUIRE_VALIDATION=1 timeout 120 $C/bin/vkconv_tests --gtest_filter='*inograd*:*SplitK*' \
-    > "$OUT/tests_wino.log" 2>&1
-  echo "vkconv_tests exit $?"; grep -E '^\[  (PASSED|FAILED|SKIPPED) +\] [0-9]+ test' "$OUT/tests_wino.log"; grep -E '^\[  FAILED' "$OUT/tests_wino.log" | head
+  tests_validated tests_wino.log 120 '*inograd*:*SplitK*'
 fi
 if [[ $what == wino2 ]]; then
   # After the 512 MiB default workspace: this build's fp32 NCHW suites and cuDNN fp32 in one call
   # (the README's fp32 columns), then fp16 NHWC old/new alternating (the coopmat split-K also
   # sees the larger default), then the winograd, split-K and edge tests with the validation layer.
-  for b in 32 1; do
-    suites=; [ "$b" = 1 ] || suites=$B32
-    say "fp32 b$b new"
-    run_build new $suites --batch $b --dtype fp32 --layout nchw --check --json "$OUT/fp32_b${b}.json" > "$OUT/fp32_b${b}.txt" 2>&1
-    echo "exit $?"; sed -n '/== Summary/,$p' "$OUT/fp32_b${b}.txt" | head -9
-  done
-  say "cuDNN fp32 nchw"
-  python3 bench/torch_baseline.py --config fp32_nchw --batch 1 --batch 32 --json "$OUT/cudnn_fp32.json" > /dev/null 2> "$OUT/cudnn_fp32.err"
-  echo "exit $?"
+  fp32_auto_and_cudnn
   for b in 32 1; do
     suites=; [ "$b" = 1 ] || suites=$B32
     for v in old new; do
@@ -218,24 +226,13 @@ if [[ $what == wino2 ]]; then
       echo "exit $?"; sed -n '/== Summary/,$p' "$OUT/fp16_b${b}_$v.txt" | head -9
     done
   done
-  say "tests (validation layer on)"
-  VKCONV_VALIDATION=1 VKCONV_REQUIRE_VALIDATION=1 timeout 110 $C/bin/vkconv_tests \
-    --gtest_filter='*inograd*:*SplitK*:All/Edges.*:*Router*:*Routing*' > "$OUT/tests_wino2.log" 2>&1
-  echo "vkconv_tests exit $?"; grep -E '^\[  (PASSED|FAILED|SKIPPED) +\] [0-9]+ test' "$OUT/tests_wino2.log"; grep -E '^\[  FAILED' "$OUT/tests_wino2.log" | head
+  tests_validated tests_wino2.log 110 '*inograd*:*SplitK*:All/Edges.*:*Router*:*Routing*'
 fi
 if [[ $what == wino3 ]]; then
   # F(4x4,3x3) next to F(2x2,3x3): this build's fp32 NCHW suites and cuDNN fp32 in one call (the
   # README's fp32 columns), winograd with each variant forced (the router's model against the
   # measurement), then the winograd and exact-edge tests with the validation layer.
-  for b in 32 1; do
-    suites=; [ "$b" = 1 ] || suites=$B32
-    say "fp32 b$b new"
-    run_build new $suites --batch $b --dtype fp32 --layout nchw --check --json "$OUT/fp32_b${b}.json" > "$OUT/fp32_b${b}.txt" 2>&1
-    echo "exit $?"; sed -n '/== Summary/,$p' "$OUT/fp32_b${b}.txt" | head -9
-  done
-  say "cuDNN fp32 nchw"
-  python3 bench/torch_baseline.py --config fp32_nchw --batch 1 --batch 32 --json "$OUT/cudnn_fp32.json" > /dev/null 2> "$OUT/cudnn_fp32.err"
-  echo "exit $?"
+  fp32_auto_and_cudnn
   for t in 4x4 2x2; do
     for b in 32 1; do
       suites="--suite vgg16 --suite retinanet_head --suite resnet50"; [ "$b" = 1 ] && suites="$suites --suite sd_vae_decoder --suite rdna1_matrix"
@@ -245,32 +242,18 @@ if [[ $what == wino3 ]]; then
       echo "exit $?"; sed -n '/== Summary/,$p' "$OUT/wino${t}_b$b.txt" | head -8
     done
   done
-  say "tests (validation layer on)"
-  VKCONV_VALIDATION=1 VKCONV_REQUIRE_VALIDATION=1 timeout 90 $C/bin/vkconv_tests \
-    --gtest_filter='*inograd*:*SplitKPlan*:All/EdgesExact.*' > "$OUT/tests_wino3.log" 2>&1
-  echo "vkconv_tests exit $?"; grep -E '^\[  (PASSED|FAILED|SKIPPED) +\] [0-9]+ test' "$OUT/tests_wino3.log"; grep -E '^\[  FAILED' "$OUT/tests_wino3.log" | head
+  tests_validated tests_wino3.log 90 '*inograd*:*SplitKPlan*:All/EdgesExact.*'
 fi
 if [[ $what == final-fp32 || $what == final2 ]]; then
   # The README's fp32 columns: this build's fp32 NCHW suites and cuDNN fp32 (TF32 off) in one call,
   # then the winograd tests with the validation layer.
-  for b in 32 1; do
-    suites=; [ "$b" = 1 ] || suites=$B32
-    say "fp32 b$b"
-    run_build new $suites --batch $b --dtype fp32 --layout nchw --check --json "$OUT/fp32_b${b}.json" > "$OUT/fp32_b${b}.txt" 2>&1
-    echo "exit $?"; sed -n '/== Summary/,$p' "$OUT/fp32_b${b}.txt" | head -9; grep -c retimed "$OUT/fp32_b${b}.txt"
-  done
-  say "cuDNN fp32 nchw"
-  python3 bench/torch_baseline.py --config fp32_nchw --batch 1 --batch 32 --json "$OUT/cudnn_fp32.json" > /dev/null 2> "$OUT/cudnn_fp32.err"
-  echo "exit $?"
+  fp32_auto_and_cudnn
   if [[ $what == final2 ]]; then  # the bench's settled warm-up: fp16 b1 again (two layers were timed mid-ramp)
     say "fp16 b1"
     run_build new --batch 1 --dtype fp16 --layout nhwc --check --json "$OUT/fp16_b1.json" > "$OUT/fp16_b1.txt" 2>&1
     echo "exit $?"; sed -n '/== Summary/,$p' "$OUT/fp16_b1.txt" | head -9
   else
-    say "winograd tests (validation layer on)"
-    VKCONV_VALIDATION=1 VKCONV_REQUIRE_VALIDATION=1 timeout 100 $C/bin/vkconv_tests --gtest_filter='*inograd*:*SplitKPlan*' \
-      > "$OUT/tests_final.log" 2>&1
-    echo "vkconv_tests exit $?"; grep -E '^\[  (PASSED|FAILED|SKIPPED) +\] [0-9]+ test' "$OUT/tests_final.log"; grep -E '^\[  FAILED' "$OUT/tests_final.log" | head
+    tests_validated tests_final.log 100 '*inograd*:*SplitKPlan*'
   fi
 fi
 if [[ $what == fp16-check ]]; then
