@@ -230,7 +230,7 @@ Row LayerRunner::runOne(const std::string& algo, const Row& base, LayerData& dat
             data.output.download(out.data(), out.size());
             std::vector<float> noBias;
             row.check = checkOutput(data.desc, data.x.values, data.w.values, data.desc.hasBias ? data.bias.values : noBias,
-                                    out.data(), amplificationOf(row.algo, row.config));
+                                    out.data(), plan.roundingAmplification());
         }
     } catch (const vkconv::Error& e) {
         row.error = e.what();

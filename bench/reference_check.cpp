@@ -80,10 +80,6 @@ std::vector<Coord> samplePositions(const ConvDesc& d) {
 
 }  // namespace
 
-double amplificationOf(const std::string& algorithm, const std::string& config) {
-    return algorithm == "winograd" && config.find("F(4x4") != std::string::npos ? 1024.0 / 9.0 : 1.0;
-}
-
 CheckResult checkOutput(const ConvDesc& d, const std::vector<float>& x, const std::vector<float>& w,
                         const std::vector<float>& bias, const uint8_t* output, double amplification) {
     const int64_t C = d.c, H = d.h, W = d.w, K = d.k, R = d.r, S = d.s, P = d.outH(), Q = d.outW();

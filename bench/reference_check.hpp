@@ -1,7 +1,6 @@
 // --check: a float64 reference over a sample of output elements.
 #pragma once
 #include <cstdint>
-#include <string>
 #include <vector>
 
 #include "common.hpp"
@@ -17,13 +16,11 @@ constexpr int64_t kCheckSample = 2048;
 // convolution of the same dtype-rounded inputs at the sampled positions.  An element passes when
 //   |gpu - ref| <= 2^-23 * (2 + sqrt(L)) * 4 * (sum |x*w| + |bias|) + eps_out * |ref|  (+1e-6 with an activation)
 // with L = C/groups * R * S and eps_out = 2^-23 (fp32), 2^-10 (fp16), 2^-7 (bf16); NaN/inf fail.
-// amplification > 1 (winograd F(4x4,3x3): 1024/9, tests/support/harness.hpp) multiplies the first
+// amplification > 1 (Plan::roundingAmplification(): winograd F(4x4,3x3)) multiplies the first
 // term, with sum |x*w| taken as the largest over the sample (an output's rounding then comes from
 // its whole tile's input patch, not only its own receptive field).
 CheckResult checkOutput(const vkconv::ConvDesc& desc, const std::vector<float>& input, const std::vector<float>& filter,
                         const std::vector<float>& bias, const uint8_t* output, double amplification = 1.0);
 
-// The rounding amplification of a plan (algorithm name and config as Plan reports them).
-double amplificationOf(const std::string& algorithm, const std::string& config);
 
 }  // namespace vkbench

@@ -64,6 +64,11 @@ public:
     VkDeviceSize workspaceSize() const;
     std::string algorithm() const;  // the algorithm chosen (never "auto")
     std::string config() const;     // its tile configuration, e.g. "tile 128x64x16 sg32"
+    // How much larger than direct summation's this plan's rounding error can be, relative to
+    // sum |x*w|: 1 for every algorithm but winograd F(4x4,3x3), whose transforms (1/6, 1/12,
+    // 1/24 in G) enlarge the transformed values by up to (32/3)^2 = 1024/9 over the products they
+    // stand for (docs/design.md "winograd").  For checking results against a reference.
+    double roundingAmplification() const;
 
 private:
     Plan(Context& ctx, const ConvDesc& desc, std::unique_ptr<AlgorithmInstance> impl);

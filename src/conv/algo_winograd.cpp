@@ -198,6 +198,9 @@ public:
         return layout_.gemmOff + std::max(gemm_->workspaceSize(), gemmLast_ ? gemmLast_->workspaceSize() : 0);
     }
     std::string name() const override { return "winograd"; }
+    // The largest sum of |A^T| x |G| x |B^T| coefficients over one input-filter pair, squared for
+    // 2-D: 2^2 for F(2x2,3x3), (32/3)^2 for F(4x4,3x3); F(2x2)'s exact transforms round like direct.
+    double roundingAmplification() const override { return layout_.m == 4 ? 1024.0 / 9.0 : 1.0; }
     std::string config() const override {
         std::string c = "F(" + variantName(layout_.m) + ",3x3) " + std::to_string(layout_.tiles) + " tiles";
         if (layout_.chunks > 1) c += " in " + std::to_string(layout_.chunks) + " chunks of " + std::to_string(layout_.chunk);

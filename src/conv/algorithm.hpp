@@ -19,6 +19,7 @@ public:
     virtual VkDeviceSize workspaceSize() const { return 0; }
     virtual std::string name() const = 0;
     virtual std::string config() const = 0;
+    virtual double roundingAmplification() const { return 1.0; }  // Plan::roundingAmplification
 };
 
 struct Algorithm {

@@ -108,6 +108,7 @@ const ConvDesc& Plan::desc() const { return desc_; }
 VkDeviceSize Plan::workspaceSize() const { return impl_->workspaceSize(); }
 std::string Plan::algorithm() const { return impl_->name(); }
 std::string Plan::config() const { return impl_->config(); }
+double Plan::roundingAmplification() const { return impl_->roundingAmplification(); }
 
 std::vector<std::string> algorithmNames() {
     std::vector<std::string> names;

@@ -19,10 +19,6 @@ double tolerance(const vkconv::ConvDesc& d, double ref, double absSum) {
     return epsAcc * (2.0 + std::sqrt(L)) * 4.0 * absSum + epsOut * std::fabs(ref) + actSlack;
 }
 
-double toleranceScale(const std::string& algorithm, const std::string& config) {
-    return algorithm == "winograd" && config.find("F(4x4") != std::string::npos ? 1024.0 / 9.0 : 1.0;
-}
-
 bool requiresExact(const vkconv::ConvDesc& d, DataMode mode) {
     return mode == DataMode::Integer && d.dtype == DType::F32 &&
            (d.activation == Activation::None || d.activation == Activation::Relu || d.activation == Activation::Relu6);
@@ -109,6 +105,7 @@ CheckResult compare(const vkconv::ConvDesc& d, const std::vector<float>& gpu, co
     CheckResult r;
     r.desc = d.toString();
     r.mode = mode;
+    r.amplification = scale;
     r.exact = requiresExact(d, mode) && scale == 1.0;
     r.sampleInfo = ref.sampleInfo;
     // An amplified (winograd F(4x4)) output's rounding comes from its whole tile's input patch, not
@@ -180,7 +177,7 @@ CheckResult runAndCheck(vkconv::Context& ctx, const vkconv::ConvDesc& d, const v
         t0 = std::chrono::steady_clock::now();
         const RefResult ref = reference(d, data, seed);
         const double refMs = msSince(t0);
-        r = compare(d, gpu, ref, mode, &data, toleranceScale(algorithm, config));
+        r = compare(d, gpu, ref, mode, &data, plan.roundingAmplification());
         r.refMs = refMs;
     } catch (const vkconv::Error& e) {
         r = CheckResult{};

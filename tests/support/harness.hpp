@@ -19,12 +19,6 @@ namespace vkt {
 // transcendental functions get a small absolute slack.
 double tolerance(const vkconv::ConvDesc& d, double ref, double absSum);
 
-// Rounding amplification of a plan's algorithm, applied to absSum in tolerance(): 1 for direct
-// summation and F(2x2,3x3) winograd (transforms of 0, +-1, +-1/2); for F(4x4,3x3) the largest sum
-// of |A^T| x |G| x |B^T| coefficients over one input-filter pair, (32/3)^2 ~ 114 in 2-D: its
-// transformed values are that much larger than the products they stand for, and round at that
-// scale.  Such plans are never exact on integer data (G holds 1/6, 1/12, 1/24).
-double toleranceScale(const std::string& algorithm, const std::string& config);
 
 // Integer data, fp32 storage and a piecewise-linear activation: every partial sum is a small
 // integer, so the result must be bit-exact.
@@ -42,6 +36,9 @@ struct CheckResult {
     uint64_t seed = 0;
     DataMode mode = DataMode::Uniform;
     bool exact = false;
+    // Plan::roundingAmplification(), applied to absSum in tolerance() (winograd F(4x4): 1024/9;
+    // such plans are never exact on integer data).
+    double amplification = 1.0;
     int64_t checked = 0, failed = 0;
     int64_t nonFinite = 0;  // NaN/Inf anywhere in the output (all elements scanned)
     std::string sampleInfo;
