@@ -2,7 +2,7 @@
 # Runs on a lent NVIDIA machine (no network, no Vulkan loader installed), from the repository
 # root, with .gl (the Debian libvulkan1 .deb) and .carry (binaries built on the dev machine by
 # scripts/device_pack.sh) carried along.  Results go to $OUT.
-#   scripts/device_run.sh info|tests|bench-fp32|bench-fp16|tiles|cmtiles|levels|ab|abfp32|abtile|splitsweep|cmprobe|wino|wino2|wino3|final-fp32|final2|fp16-check|all
+#   scripts/device_run.sh info|tests|bench-fp32|bench-fp16|tiles|cmtiles|levels|ab|abfp32|abtile|splitsweep|cmprobe|wino|wino2|wino3|final-fp32|final2|fp16-check|epi|all
 set -uo pipefail
 what=${1:-all}
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
@@ -265,6 +265,29 @@ if [[ $what == fp16-check ]]; then
     run_build new $suites --batch $b --dtype fp16 --layout nhwc --check --json "$OUT/fp16_b${b}.json" > "$OUT/fp16_b${b}.txt" 2>&1
     echo "exit $?"; sed -n '/== Summary/,$p' "$OUT/fp16_b${b}.txt" | head -9; grep -c winograd "$OUT/fp16_b${b}.txt"
   done
+fi
+if [[ $what == epi ]]; then
+  # The scalar implicit GEMM's staged (coalesced) epilogue: .carry/old (the baseline), .carry/alt
+  # (epilogue only) and this build (epilogue + 8x4 invocation blocks), fp32 NCHW, alternating per
+  # batch; cuDNN fp32 (TF32 off) on the same batches; fp32 NHWC b32 old/new; the tests of the
+  # kernel's paths (implicit_gemm, split-K, winograd's GEMM) with the validation layer.
+  for b in 32 1; do
+    suites=; [ "$b" = 1 ] || suites=$B32
+    for v in old alt new; do
+      [ $v = new ] || [ -x "$C/$v/bin/vkconv-bench" ] || continue
+      say "epi fp32 nchw b$b $v"
+      run_build $v $suites --batch $b --dtype fp32 --layout nchw --check --json "$OUT/epi_b${b}_$v.json" \
+        > "$OUT/epi_b${b}_$v.txt" 2>&1
+      echo "exit $?"; sed -n '/== Summary/,$p' "$OUT/epi_b${b}_$v.txt" | head -9
+    done
+  done
+  cudnn_fp32
+  for v in old new; do
+    say "epi fp32 nhwc b32 $v"
+    run_build $v $B32 --batch 32 --dtype fp32 --layout nhwc --check --json "$OUT/epi_nhwc_b32_$v.json" > "$OUT/epi_nhwc_b32_$v.txt" 2>&1
+    echo "exit $?"; sed -n '/== Summary/,$p' "$OUT/epi_nhwc_b32_$v.txt" | head -7
+  done
+  tests_validated tests_epi.log ${TEST_S:-100} '*implicit_gemm*:*SplitK*:*inograd*:EdgesTiles.*'
 fi
 if [[ $what == levels || $what == all ]]; then
   # Every algorithm on each layer: the optimization-level table (ResNet-50 b32 fp32, NCHW and

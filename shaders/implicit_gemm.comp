@@ -37,7 +37,9 @@ layout(constant_id = 112) const bool VEC_A = false;
 layout(constant_id = 113) const bool VEC_B = false;
 layout(local_size_x_id = 100) in;
 
-const uint NT = (BM / TM) * (BN / TN);
+const uint NTX = BN / TN, NTY = BM / TM;  // invocations along the tile's columns / rows
+const uint NT = NTX * NTY;
+const bool BLOCK32 = NTX % 8u == 0u && NTY % 4u == 0u;
 const uint AV = VEC_A ? 4u : 1u;  // elements per staged A item
 const uint BV = VEC_B ? 4u : 1u;
 const uint A_ITEMS = BM * BK / AV;
@@ -45,8 +47,21 @@ const uint B_ITEMS = BN * BK / BV;
 const uint A_PER_T = (A_ITEMS + NT - 1u) / NT;
 const uint B_PER_T = (B_ITEMS + NT - 1u) / NT;
 
-shared vec4 As[2u * BK * BM / 4u];  // [buf][kk][m], m fastest
-shared vec4 Bs[2u * BK * BN / 4u];  // [buf][kk][n], n fastest
+// The epilogue writes the register tiles in chunks of RB x CB (one 4x4 block of every invocation)
+// through shared memory, so that neighbouring invocations store neighbouring addresses: filters
+// for NHWC, pixels for NCHW.  Written straight from the registers, a warp's stores touched 32
+// separate 32-byte sectors for NCHW (16 for NHWC) and capped 1x1 layers far below the FMA rate.
+const uint RB = BM * 4u / TM, CB = BN * 4u / TN;  // rows / columns of one chunk (16 x NT values)
+// Chunk layout [row][col] (NHWC) or [col][row] (NCHW), padded by one 16-byte word per line so that
+// the scalar reads are free of bank conflicts (the NHWC vec4 writes too).  OUT_LAYOUT is 0 or 1: arithmetic
+// rather than ?: keeps these specialization-constant expressions.
+const uint LDC = OUT_LAYOUT * (CB + 4u) + (1u - OUT_LAYOUT) * (RB + 4u);
+const uint C_WORDS = (OUT_LAYOUT * RB + (1u - OUT_LAYOUT) * CB) * LDC / 4u;
+const uint AB_WORDS = 2u * BK * (BM + BN) / 4u;
+// One array, reused: [A buf 0|1][B buf 0|1] during the reduction, the output chunk afterwards.
+shared vec4 smem[AB_WORDS > C_WORDS ? AB_WORDS : C_WORDS];
+#define As(i) smem[i]                           // [buf][kk][m], m fastest
+#define Bs(i) smem[2u * BK * BM / 4u + (i)]     // [buf][kk][n], n fastest
 
 void main() {
     uint tid = gl_LocalInvocationID.x;
@@ -124,19 +139,28 @@ void main() {
         if (aM[i] < BM)                                                                         \
             [[unroll]] for (uint v = 0u; v < AV; ++v) {                                                    \
                 uint idx = ((buf) * BK + aK[i] * AV + v) * BM + aM[i];                          \
-                As[idx >> 2][idx & 3u] = aReg[i][v];                                            \
+                As(idx >> 2)[idx & 3u] = aReg[i][v];                                            \
             }                                                                                   \
     [[unroll]] for (uint i = 0u; i < B_PER_T; ++i)                                                         \
         if (bN[i] < BN)                                                                         \
             [[unroll]] for (uint v = 0u; v < BV; ++v) {                                                    \
                 uint idx = ((buf) * BK + bK[i] * BV + v) * BN + bN[i];                          \
-                Bs[idx >> 2][idx & 3u] = bReg[i][v];                                            \
+                Bs(idx >> 2)[idx & 3u] = bReg[i][v];                                            \
             }
 
     // Invocation (tx, ty) owns rows ty*4 + {0..3} of each of the TM/4 row blocks (and the same
-    // for columns): neighbouring invocations read neighbouring 16-byte shared words.
-    uint tx = tid % (BN / TN), ty = tid / (BN / TN);
-    const uint RB = BM * 4u / TM, CB = BN * 4u / TN;  // row / column block strides
+    // for columns): neighbouring invocations read neighbouring 16-byte shared words.  Each run of
+    // 32 invocations covers 8 x 4 (tx, ty) where the tile allows: a 32-wide warp then reads 4
+    // distinct A words and 8 distinct B words per row block instead of 2 and 16 (one 128-byte
+    // shared-memory wavefront for B instead of two).  Any mapping is correct; this one is cheaper.
+    uint tx, ty;
+    if (BLOCK32) {
+        uint lane = tid % 32u, w = tid / 32u;
+        tx = (w % (NTX / 8u)) * 8u + lane % 8u;
+        ty = (w / (NTX / 8u)) * 4u + lane / 8u;
+    } else {
+        tx = tid % NTX; ty = tid / NTX;
+    }
     float acc[TM][TN];
     [[unroll]] for (uint i = 0u; i < TM; ++i)
         [[unroll]] for (uint j = 0u; j < TN; ++j) acc[i][j] = 0.0;
@@ -160,8 +184,8 @@ void main() {
         if (more) { LOAD_SLICE((sl0 + sl + 1u) * BK) }
         [[unroll]] for (uint kk = 0u; kk < BK; ++kk) {
             vec4 a[TM / 4u], b[TN / 4u];
-            [[unroll]] for (uint h = 0u; h < TM / 4u; ++h) a[h] = As[((cur * BK + kk) * BM + h * RB + ty * 4u) >> 2];
-            [[unroll]] for (uint h = 0u; h < TN / 4u; ++h) b[h] = Bs[((cur * BK + kk) * BN + h * CB + tx * 4u) >> 2];
+            [[unroll]] for (uint h = 0u; h < TM / 4u; ++h) a[h] = As(((cur * BK + kk) * BM + h * RB + ty * 4u) >> 2);
+            [[unroll]] for (uint h = 0u; h < TN / 4u; ++h) b[h] = Bs(((cur * BK + kk) * BN + h * CB + tx * 4u) >> 2);
             [[unroll]] for (uint i = 0u; i < TM; ++i)
                 [[unroll]] for (uint j = 0u; j < TN; ++j) acc[i][j] = fma(a[i >> 2][i & 3u], b[j >> 2][j & 3u], acc[i][j]);
         }
@@ -170,22 +194,56 @@ void main() {
     }
 
     // Epilogue: bias, residual, activation, conversion; each output written once.  Split-K:
-    // the raw partial sum, at the same offset in this split's copy of the output.
+    // the raw partial sum, at the same offset in this split's copy of the output.  Chunk (h, hc)
+    // holds rows h*RB + [0, RB) and columns hc*CB + [0, CB) of the tile; invocation tid reads the
+    // values tid + i*NT (i < 16), so with NT a multiple of RB and CB (the host's tiles) its column
+    // (NHWC) or its row (NCHW) is the same for all 16: one pixel decode per chunk.
     uint PQ = pc.P * pc.Q;
-    [[unroll]] for (uint i = 0u; i < TM; ++i) {
-        uint m = m0 + (i >> 2) * RB + ty * 4u + (i & 3u);
-        if (m >= M) continue;
-        uint n = m / PQ, pq = m % PQ;
-        [[unroll]] for (uint j = 0u; j < TN; ++j) {
-            uint kn = n0 + (j >> 2) * CB + tx * 4u + (j & 3u);
-            if (kn >= Kg) continue;
-            uint k = kBase + kn;
-            uint off = OUT_LAYOUT == 0u ? (n * pc.K + k) * PQ + pq : (n * PQ + pq) * pc.K + k;
+    [[unroll]] for (uint h = 0u; h < TM / 4u; ++h) {
+        [[unroll]] for (uint hc = 0u; hc < TN / 4u; ++hc) {
+            if (h + hc > 0u) barrier();  // the previous chunk has been read (the first: the loop's last barrier)
+            if (OUT_LAYOUT == 1u) {
+                [[unroll]] for (uint u = 0u; u < 4u; ++u)
+                    smem[((ty * 4u + u) * LDC + tx * 4u) >> 2] =
+                        vec4(acc[h * 4u + u][hc * 4u], acc[h * 4u + u][hc * 4u + 1u], acc[h * 4u + u][hc * 4u + 2u],
+                             acc[h * 4u + u][hc * 4u + 3u]);
+            } else {
+                [[unroll]] for (uint v = 0u; v < 4u; ++v)
+                    smem[((tx * 4u + v) * LDC + ty * 4u) >> 2] =
+                        vec4(acc[h * 4u][hc * 4u + v], acc[h * 4u + 1u][hc * 4u + v], acc[h * 4u + 2u][hc * 4u + v],
+                             acc[h * 4u + 3u][hc * 4u + v]);
+            }
+            barrier();
+            if (OUT_LAYOUT == 1u) {
+                uint col = tid % CB, kn = n0 + hc * CB + col, k = kBase + kn;
+                [[unroll]] for (uint i = 0u; i < 16u; ++i) {
+                    uint row = tid / CB + i * (NT / CB), m = m0 + h * RB + row;
+                    if (m >= M || kn >= Kg) continue;
+                    uint idx = row * LDC + col, off = m * pc.K + k;  // (n*PQ + pq)*K + k
+                    float v = smem[idx >> 2][idx & 3u];
 #ifdef SPLIT_K
-            ws_[workspaceOffset(gl_WorkGroupID.z, off)] = acc[i][j];
+                    ws_[workspaceOffset(gl_WorkGroupID.z, off)] = v;
 #else
-            storeOutput(off, k, acc[i][j]);
+                    storeOutput(off, k, v);
 #endif
+                }
+            } else {
+                uint row = tid % RB, m = m0 + h * RB + row;
+                if (m < M) {
+                    uint n = m / PQ, pq = m % PQ;
+                    [[unroll]] for (uint i = 0u; i < 16u; ++i) {
+                        uint col = tid / RB + i * (NT / RB), kn = n0 + hc * CB + col;
+                        if (kn >= Kg) continue;
+                        uint k = kBase + kn, idx = col * LDC + row, off = (n * pc.K + k) * PQ + pq;
+                        float v = smem[idx >> 2][idx & 3u];
+#ifdef SPLIT_K
+                        ws_[workspaceOffset(gl_WorkGroupID.z, off)] = v;
+#else
+                        storeOutput(off, k, v);
+#endif
+                    }
+                }
+            }
         }
     }
 }

@@ -23,8 +23,15 @@ struct TileConfig {
     uint32_t bm, bn, bk, tm, tn;
     double speed;       // relative per-workgroup efficiency (arithmetic intensity of the tile)
     uint32_t resident;  // workgroups resident per compute unit (H200: 65536 registers / (registers x invocations))
-    uint32_t threads() const { return (bm / tm) * (bn / tn); }
-    uint32_t sharedBytes() const { return 2 * bk * (bm + bn) * 4; }
+    constexpr uint32_t threads() const { return (bm / tm) * (bn / tn); }
+    // The A/B slices (double-buffered) or, after the reduction, the epilogue's output chunk of
+    // RB x CB values (rows padded by 4; implicit_gemm.comp), whichever is larger: the same memory.
+    constexpr uint32_t chunkRows() const { return bm * 4 / tm; }
+    constexpr uint32_t chunkCols() const { return bn * 4 / tn; }
+    uint32_t sharedBytes() const {
+        uint32_t chunk = std::max(chunkRows() * (chunkCols() + 4), chunkCols() * (chunkRows() + 4));
+        return std::max(2 * bk * (bm + bn), chunk) * 4;
+    }
 };
 
 // Residency from the registers NVIDIA's driver reports (docs/results/h200/coopmat_tiles/
@@ -37,6 +44,14 @@ constexpr TileConfig kTiles[] = {
     {"128x32x8/4x4", 128, 32, 8, 4, 4, 0.55, 4},
     {"64x16x8/4x4", 64, 16, 8, 4, 4, 0.30, 10},
 };
+
+// The epilogue gives every invocation a fixed column (NHWC) or row (NCHW) of each output chunk.
+constexpr bool chunksDivide() {
+    for (auto& t : kTiles)
+        if (t.threads() % t.chunkRows() || t.threads() % t.chunkCols()) return false;
+    return true;
+}
+static_assert(chunksDivide(), "implicit_gemm.comp's epilogue needs invocations to be a multiple of the chunk's rows and columns");
 
 enum SpecIgemm : uint32_t {
     kSpecBM = 101, kSpecBN = 102, kSpecBK = 103, kSpecTM = 104, kSpecTN = 105,
