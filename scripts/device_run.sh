@@ -11,6 +11,7 @@ ls /usr/share/vulkan/icd.d/nvidia_icd.json /etc/vulkan/icd.d/nvidia_icd.json >/d
   export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 C=$PWD/.carry
 export LD_LIBRARY_PATH=$C/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+[ -f "$C/layer.tar.xz" ] && [ ! -d "$C/layer" ] && tar -C "$C" -xJf "$C/layer.tar.xz"  # scripts/device_pack.sh
 export VK_LAYER_PATH=$C/layer
 # Debian 12's loader (the one that loads this container's NVIDIA ICD) asks vkGetDeviceProcAddr
 # for vkGetPhysicalDeviceVideoEncodeQualityLevelPropertiesKHR while building its own dispatch
@@ -271,6 +272,12 @@ if [[ $what == epi ]]; then
   # (epilogue only) and this build (epilogue + 8x4 invocation blocks), fp32 NCHW, alternating per
   # batch; cuDNN fp32 (TF32 off) on the same batches; fp32 NHWC b32 old/new; the tests of the
   # kernel's paths (implicit_gemm, split-K, winograd's GEMM) with the validation layer.
+  # The driver's register counts and code sizes of both builds' implicit_gemm pipelines first.
+  for v in old new; do
+    say "shader stats $v"
+    run_build $v --shader-stats > "$OUT/stats_$v.txt" 2>&1; echo "exit $?"
+    grep -E "implicit_gemm(_splitk)?_f32 " "$OUT/stats_$v.txt" | awk '{print $5, $9, $13, $NF, $(NF-1), $(NF-2)}' | head -16
+  done
   for b in 32 1; do
     suites=; [ "$b" = 1 ] || suites=$B32
     for v in old alt new; do
@@ -287,7 +294,7 @@ if [[ $what == epi ]]; then
     run_build $v $B32 --batch 32 --dtype fp32 --layout nhwc --check --json "$OUT/epi_nhwc_b32_$v.json" > "$OUT/epi_nhwc_b32_$v.txt" 2>&1
     echo "exit $?"; sed -n '/== Summary/,$p' "$OUT/epi_nhwc_b32_$v.txt" | head -7
   done
-  tests_validated tests_epi.log ${TEST_S:-100} '*implicit_gemm*:*SplitK*:*inograd*:EdgesTiles.*'
+  tests_validated tests_epi.log ${TEST_S:-100} '*IgemmTiles*:*SplitK*:All/Edges*__implicit_gemm:*inograd*'
 fi
 if [[ $what == levels || $what == all ]]; then
   # Every algorithm on each layer: the optimization-level table (ResNet-50 b32 fp32, NCHW and

@@ -39,7 +39,6 @@ layout(local_size_x_id = 100) in;
 
 const uint NTX = BN / TN, NTY = BM / TM;  // invocations along the tile's columns / rows
 const uint NT = NTX * NTY;
-const bool BLOCK32 = NTX % 8u == 0u && NTY % 4u == 0u;
 const uint AV = VEC_A ? 4u : 1u;  // elements per staged A item
 const uint BV = VEC_B ? 4u : 1u;
 const uint A_ITEMS = BM * BK / AV;
@@ -149,18 +148,8 @@ void main() {
             }
 
     // Invocation (tx, ty) owns rows ty*4 + {0..3} of each of the TM/4 row blocks (and the same
-    // for columns): neighbouring invocations read neighbouring 16-byte shared words.  Each run of
-    // 32 invocations covers 8 x 4 (tx, ty) where the tile allows: a 32-wide warp then reads 4
-    // distinct A words and 8 distinct B words per row block instead of 2 and 16 (one 128-byte
-    // shared-memory wavefront for B instead of two).  Any mapping is correct; this one is cheaper.
-    uint tx, ty;
-    if (BLOCK32) {
-        uint lane = tid % 32u, w = tid / 32u;
-        tx = (w % (NTX / 8u)) * 8u + lane % 8u;
-        ty = (w / (NTX / 8u)) * 4u + lane / 8u;
-    } else {
-        tx = tid % NTX; ty = tid / NTX;
-    }
+    // for columns): neighbouring invocations read neighbouring 16-byte shared words.
+    uint tx = tid % NTX, ty = tid / NTX;
     float acc[TM][TN];
     [[unroll]] for (uint i = 0u; i < TM; ++i)
         [[unroll]] for (uint j = 0u; j < TN; ++j) acc[i][j] = 0.0;
@@ -194,56 +183,59 @@ void main() {
     }
 
     // Epilogue: bias, residual, activation, conversion; each output written once.  Split-K:
-    // the raw partial sum, at the same offset in this split's copy of the output.  Chunk (h, hc)
-    // holds rows h*RB + [0, RB) and columns hc*CB + [0, CB) of the tile; invocation tid reads the
+    // the raw partial sum, at the same offset in this split's copy of the output.  Chunk (H, HC)
+    // holds rows H*RB + [0, RB) and columns HC*CB + [0, CB) of the tile; invocation tid reads the
     // values tid + i*NT (i < 16), so with NT a multiple of RB and CB (the host's tiles) its column
-    // (NHWC) or its row (NCHW) is the same for all 16: one pixel decode per chunk.
+    // (NHWC) or its row (NCHW) is the same for all 16: one pixel decode per chunk.  The chunks are
+    // spelled out (TM, TN in {4, 8}, host-checked) rather than looped over: NVIDIA's compiler left
+    // a loop over them rolled for 8x8 tiles, indexing acc dynamically, which demoted the whole
+    // register tile to local memory (10x slower).  The store loops stay rolled: the epilogue's
+    // register peak (the acc of the chunks still to go, plus what an unrolled loop keeps in
+    // flight) must stay under the reduction loop's, or the whole kernel gets more registers and
+    // fewer resident workgroups.
     uint PQ = pc.P * pc.Q;
-    [[unroll]] for (uint h = 0u; h < TM / 4u; ++h) {
-        [[unroll]] for (uint hc = 0u; hc < TN / 4u; ++hc) {
-            if (h + hc > 0u) barrier();  // the previous chunk has been read (the first: the loop's last barrier)
-            if (OUT_LAYOUT == 1u) {
-                [[unroll]] for (uint u = 0u; u < 4u; ++u)
-                    smem[((ty * 4u + u) * LDC + tx * 4u) >> 2] =
-                        vec4(acc[h * 4u + u][hc * 4u], acc[h * 4u + u][hc * 4u + 1u], acc[h * 4u + u][hc * 4u + 2u],
-                             acc[h * 4u + u][hc * 4u + 3u]);
-            } else {
-                [[unroll]] for (uint v = 0u; v < 4u; ++v)
-                    smem[((tx * 4u + v) * LDC + ty * 4u) >> 2] =
-                        vec4(acc[h * 4u][hc * 4u + v], acc[h * 4u + 1u][hc * 4u + v], acc[h * 4u + 2u][hc * 4u + v],
-                             acc[h * 4u + 3u][hc * 4u + v]);
-            }
-            barrier();
-            if (OUT_LAYOUT == 1u) {
-                uint col = tid % CB, kn = n0 + hc * CB + col, k = kBase + kn;
-                [[unroll]] for (uint i = 0u; i < 16u; ++i) {
-                    uint row = tid / CB + i * (NT / CB), m = m0 + h * RB + row;
-                    if (m >= M || kn >= Kg) continue;
-                    uint idx = row * LDC + col, off = m * pc.K + k;  // (n*PQ + pq)*K + k
-                    float v = smem[idx >> 2][idx & 3u];
 #ifdef SPLIT_K
-                    ws_[workspaceOffset(gl_WorkGroupID.z, off)] = v;
+#define EPI_STORE(off, k, v) ws_[workspaceOffset(gl_WorkGroupID.z, off)] = v
 #else
-                    storeOutput(off, k, v);
+#define EPI_STORE(off, k, v) storeOutput(off, k, v)
 #endif
-                }
-            } else {
-                uint row = tid % RB, m = m0 + h * RB + row;
-                if (m < M) {
-                    uint n = m / PQ, pq = m % PQ;
-                    [[unroll]] for (uint i = 0u; i < 16u; ++i) {
-                        uint col = tid / RB + i * (NT / RB), kn = n0 + hc * CB + col;
-                        if (kn >= Kg) continue;
-                        uint k = kBase + kn, idx = col * LDC + row, off = (n * pc.K + k) * PQ + pq;
-                        float v = smem[idx >> 2][idx & 3u];
-#ifdef SPLIT_K
-                        ws_[workspaceOffset(gl_WorkGroupID.z, off)] = v;
-#else
-                        storeOutput(off, k, v);
-#endif
-                    }
-                }
-            }
-        }
+#define EPILOGUE_CHUNK(H, HC)                                                                   \
+    if (OUT_LAYOUT == 1u) {                                                                     \
+        [[unroll]] for (uint u = 0u; u < 4u; ++u)                                               \
+            smem[((ty * 4u + u) * LDC + tx * 4u) >> 2] = vec4(acc[H * 4u + u][HC * 4u],         \
+                acc[H * 4u + u][HC * 4u + 1u], acc[H * 4u + u][HC * 4u + 2u], acc[H * 4u + u][HC * 4u + 3u]); \
+    } else {                                                                                    \
+        [[unroll]] for (uint v = 0u; v < 4u; ++v)                                               \
+            smem[((tx * 4u + v) * LDC + ty * 4u) >> 2] = vec4(acc[H * 4u][HC * 4u + v],         \
+                acc[H * 4u + 1u][HC * 4u + v], acc[H * 4u + 2u][HC * 4u + v], acc[H * 4u + 3u][HC * 4u + v]); \
+    }                                                                                           \
+    barrier();                                                                                  \
+    if (OUT_LAYOUT == 1u) {                                                                     \
+        uint col = tid % CB, kn = n0 + HC * CB + col, k = kBase + kn;                           \
+        [[dont_unroll]] for (uint i = 0u; i < 16u; ++i) {                                            \
+            uint row = tid / CB + i * (NT / CB), m = m0 + H * RB + row;                         \
+            if (m < M && kn < Kg) {                                                             \
+                uint idx = row * LDC + col;                                                     \
+                EPI_STORE(m * pc.K + k, k, smem[idx >> 2][idx & 3u]); /* (n*PQ + pq)*K + k */   \
+            }                                                                                   \
+        }                                                                                       \
+    } else {                                                                                    \
+        uint row = tid % RB, m = m0 + H * RB + row;                                             \
+        if (m < M) {                                                                            \
+            uint n = m / PQ, pq = m % PQ;                                                       \
+            [[dont_unroll]] for (uint i = 0u; i < 16u; ++i) {                                        \
+                uint col = tid / RB + i * (NT / RB), kn = n0 + HC * CB + col;                   \
+                if (kn < Kg) {                                                                  \
+                    uint k = kBase + kn, idx = col * LDC + row;                                 \
+                    EPI_STORE((n * pc.K + k) * PQ + pq, k, smem[idx >> 2][idx & 3u]);           \
+                }                                                                               \
+            }                                                                                   \
+        }                                                                                       \
     }
+    // The first chunk follows the reduction's last barrier; each later one waits for the reads
+    // of the one before.
+    EPILOGUE_CHUNK(0u, 0u)
+    if (TN == 8u) { barrier(); EPILOGUE_CHUNK(0u, 1u) }
+    if (TM == 8u) { barrier(); EPILOGUE_CHUNK(1u, 0u) }
+    if (TM == 8u && TN == 8u) { barrier(); EPILOGUE_CHUNK(1u, 1u) }
 }

@@ -45,13 +45,15 @@ constexpr TileConfig kTiles[] = {
     {"64x16x8/4x4", 64, 16, 8, 4, 4, 0.30, 10},
 };
 
-// The epilogue gives every invocation a fixed column (NHWC) or row (NCHW) of each output chunk.
+// The epilogue gives every invocation a fixed column (NHWC) or row (NCHW) of each output chunk,
+// and spells out its chunks for register tiles of 4 or 8 rows and columns.
 constexpr bool chunksDivide() {
     for (auto& t : kTiles)
-        if (t.threads() % t.chunkRows() || t.threads() % t.chunkCols()) return false;
+        if (t.threads() % t.chunkRows() || t.threads() % t.chunkCols() || (t.tm != 4 && t.tm != 8) || (t.tn != 4 && t.tn != 8))
+            return false;
     return true;
 }
-static_assert(chunksDivide(), "implicit_gemm.comp's epilogue needs invocations to be a multiple of the chunk's rows and columns");
+static_assert(chunksDivide(), "implicit_gemm.comp's epilogue: invocations a multiple of the chunk's rows and columns, TM and TN 4 or 8");
 
 enum SpecIgemm : uint32_t {
     kSpecBM = 101, kSpecBN = 102, kSpecBK = 103, kSpecTM = 104, kSpecTN = 105,
