@@ -16,6 +16,8 @@ pack_build() {  # pack_build NAME DIR
 }
 [ -z "${OLD_BUILD:-}" ] || pack_build old "$OLD_BUILD"
 [ -z "${ALT_BUILD:-}" ] || pack_build alt "$ALT_BUILD"
+# MORE_BUILDS="name=dir ...": further builds for variant sweeps (.carry/<name>).
+for nb in ${MORE_BUILDS:-}; do pack_build "${nb%%=*}" "${nb#*=}"; done
 # The validation layer: Debian 12's 1.3.239 predates VK_KHR_cooperative_matrix and rejects its
 # feature struct; Debian 13's 1.4.309 predates VK_KHR_shader_bfloat16 (1.4.311) and, on a device
 # with bf16 cooperative matrices, reports the extension and the bf16 shaders (SPV_KHR_bfloat16) as

@@ -2,7 +2,7 @@
 # Runs on a lent NVIDIA machine (no network, no Vulkan loader installed), from the repository
 # root, with .gl (the Debian libvulkan1 .deb) and .carry (binaries built on the dev machine by
 # scripts/device_pack.sh) carried along.  Results go to $OUT.
-#   scripts/device_run.sh info|tests|bench-fp32|bench-fp16|tiles|cmtiles|levels|ab|abfp32|abtile|splitsweep|cmprobe|wino|wino2|wino3|final-fp32|final2|fp16-check|epi|all
+#   scripts/device_run.sh info|tests|bench-fp32|bench-fp16|tiles|cmtiles|levels|ab|abfp32|abtile|splitsweep|cmprobe|wino|wino2|wino3|final-fp32|final2|fp16-check|epi|epivar|all
 set -uo pipefail
 what=${1:-all}
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
@@ -272,8 +272,8 @@ if [[ $what == epi ]]; then
   # (epilogue only) and this build (epilogue + 8x4 invocation blocks), fp32 NCHW, alternating per
   # batch; cuDNN fp32 (TF32 off) on the same batches; fp32 NHWC b32 old/new; the tests of the
   # kernel's paths (implicit_gemm, split-K, winograd's GEMM) with the validation layer.
-  # The driver's register counts and code sizes of both builds' implicit_gemm pipelines first.
-  for v in old new; do
+  # The driver's register counts and code sizes of the implicit_gemm pipelines first (STATS_BUILDS).
+  for v in ${STATS_BUILDS:-new}; do
     say "shader stats $v"
     run_build $v --shader-stats > "$OUT/stats_$v.txt" 2>&1; echo "exit $?"
     grep -E "implicit_gemm(_splitk)?_f32 " "$OUT/stats_$v.txt" | awk '{print $5, $9, $13, $NF, $(NF-1), $(NF-2)}' | head -16
@@ -295,6 +295,20 @@ if [[ $what == epi ]]; then
     echo "exit $?"; sed -n '/== Summary/,$p' "$OUT/epi_nhwc_b32_$v.txt" | head -7
   done
   tests_validated tests_epi.log ${TEST_S:-100} '*IgemmTiles*:*SplitK*:All/Edges*__implicit_gemm:*inograd*'
+fi
+if [[ $what == epivar ]]; then
+  # Variants of the staged epilogue (VARIANTS: builds packed with MORE_BUILDS, plus old and new):
+  # each build's driver register counts for implicit_gemm_f32, then ResNet-50 b32 (NCHW, NHWC)
+  # and MobileNetV2 b32 NCHW, unchecked (the tests check the one kept).
+  for v in old new ${VARIANTS:-}; do
+    say "variant $v"
+    run_build $v --shader-stats > "$OUT/stats_$v.txt" 2>&1
+    grep -E "implicit_gemm_f32 " "$OUT/stats_$v.txt" | awk '{print $5, $NF, $(NF-1), $(NF-2), $(NF-3)}' | sort -u | head -14 | tr '\n' ';'; echo
+    for lay in nchw nhwc; do
+      run_build $v --suite resnet50 $( [ $lay = nchw ] && echo --suite mobilenet_v2 ) --batch 32 --dtype fp32 --layout $lay \
+        --json "$OUT/var_${v}_$lay.json" 2>&1 | grep -E "^(resnet50|mobilenet_v2) +32"
+    done
+  done
 fi
 if [[ $what == levels || $what == all ]]; then
   # Every algorithm on each layer: the optimization-level table (ResNet-50 b32 fp32, NCHW and

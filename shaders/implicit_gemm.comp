@@ -35,6 +35,7 @@ layout(constant_id = 105) const uint TN = 8;         // columns per invocation (
 layout(constant_id = 111) const bool CHANNEL_SLICES = false;
 layout(constant_id = 112) const bool VEC_A = false;
 layout(constant_id = 113) const bool VEC_B = false;
+layout(constant_id = 114) const bool STAGE_OUT = false;  // the epilogue through shared memory (below)
 layout(local_size_x_id = 100) in;
 
 const uint NTX = BN / TN, NTY = BM / TM;  // invocations along the tile's columns / rows
@@ -46,18 +47,21 @@ const uint B_ITEMS = BN * BK / BV;
 const uint A_PER_T = (A_ITEMS + NT - 1u) / NT;
 const uint B_PER_T = (B_ITEMS + NT - 1u) / NT;
 
-// The epilogue writes the register tiles in chunks of RB x CB (one 4x4 block of every invocation)
-// through shared memory, so that neighbouring invocations store neighbouring addresses: filters
-// for NHWC, pixels for NCHW.  Written straight from the registers, a warp's stores touched 32
-// separate 32-byte sectors for NCHW (16 for NHWC) and capped 1x1 layers far below the FMA rate.
+// STAGE_OUT: the epilogue writes the register tiles in chunks of RB x CB (one 4x4 block of every
+// invocation) through shared memory, so that neighbouring invocations store neighbouring
+// addresses: filters for NHWC, pixels for NCHW.  Written straight from the registers, a warp's
+// stores touch 32 separate 32-byte sectors for NCHW (16 for NHWC), which caps short reductions
+// far below the FMA rate; but staging costs registers (NVIDIA: 128 -> 183 for 8x8 NCHW tiles), so
+// the host turns it on only where the output traffic dominates (docs/perf-notes.md, item 30).
 const uint RB = BM * 4u / TM, CB = BN * 4u / TN;  // rows / columns of one chunk (16 x NT values)
 // Chunk layout [row][col] (NHWC) or [col][row] (NCHW), padded by one 16-byte word per line so that
-// the scalar reads are free of bank conflicts (the NHWC vec4 writes too).  OUT_LAYOUT is 0 or 1: arithmetic
-// rather than ?: keeps these specialization-constant expressions.
+// the scalar reads are free of bank conflicts (the NHWC vec4 writes too).  OUT_LAYOUT is 0 or 1:
+// arithmetic rather than ?: keeps these specialization-constant expressions.
 const uint LDC = OUT_LAYOUT * (CB + 4u) + (1u - OUT_LAYOUT) * (RB + 4u);
-const uint C_WORDS = (OUT_LAYOUT * RB + (1u - OUT_LAYOUT) * CB) * LDC / 4u;
+const uint C_WORDS = STAGE_OUT ? (OUT_LAYOUT * RB + (1u - OUT_LAYOUT) * CB) * LDC / 4u : 0u;
 const uint AB_WORDS = 2u * BK * (BM + BN) / 4u;
 // One array, reused: [A buf 0|1][B buf 0|1] during the reduction, the output chunk afterwards.
+// (Separate A, B and chunk arrays cost NVIDIA's compiler 20-60 % more time on these tiles.)
 shared vec4 smem[AB_WORDS > C_WORDS ? AB_WORDS : C_WORDS];
 #define As(i) smem[i]                           // [buf][kk][m], m fastest
 #define Bs(i) smem[2u * BK * BM / 4u + (i)]     // [buf][kk][n], n fastest
@@ -183,16 +187,13 @@ void main() {
     }
 
     // Epilogue: bias, residual, activation, conversion; each output written once.  Split-K:
-    // the raw partial sum, at the same offset in this split's copy of the output.  Chunk (H, HC)
+    // the raw partial sum, at the same offset in this split's copy of the output.  STAGE_OUT: chunk (H, HC)
     // holds rows H*RB + [0, RB) and columns HC*CB + [0, CB) of the tile; invocation tid reads the
     // values tid + i*NT (i < 16), so with NT a multiple of RB and CB (the host's tiles) its column
     // (NHWC) or its row (NCHW) is the same for all 16: one pixel decode per chunk.  The chunks are
-    // spelled out (TM, TN in {4, 8}, host-checked) rather than looped over: NVIDIA's compiler left
-    // a loop over them rolled for 8x8 tiles, indexing acc dynamically, which demoted the whole
-    // register tile to local memory (10x slower).  The store loops stay rolled: the epilogue's
-    // register peak (the acc of the chunks still to go, plus what an unrolled loop keeps in
-    // flight) must stay under the reduction loop's, or the whole kernel gets more registers and
-    // fewer resident workgroups.
+    // spelled out (TM, TN in {4, 8}, host-checked) rather than looped over: with a loop over them,
+    // 8x8 NCHW tiles ran 10x slower on NVIDIA (acc indexed dynamically, i.e. in local memory).
+    // The store loops stay rolled: unrolled measured the same, with 1.5x the code.
     uint PQ = pc.P * pc.Q;
 #ifdef SPLIT_K
 #define EPI_STORE(off, k, v) ws_[workspaceOffset(gl_WorkGroupID.z, off)] = v
@@ -232,10 +233,25 @@ void main() {
             }                                                                                   \
         }                                                                                       \
     }
-    // The first chunk follows the reduction's last barrier; each later one waits for the reads
-    // of the one before.
-    EPILOGUE_CHUNK(0u, 0u)
-    if (TN == 8u) { barrier(); EPILOGUE_CHUNK(0u, 1u) }
-    if (TM == 8u) { barrier(); EPILOGUE_CHUNK(1u, 0u) }
-    if (TM == 8u && TN == 8u) { barrier(); EPILOGUE_CHUNK(1u, 1u) }
+    if (STAGE_OUT) {
+        // The first chunk follows the reduction's last barrier; each later one waits for the
+        // reads of the one before.
+        EPILOGUE_CHUNK(0u, 0u)
+        if (TN == 8u) { barrier(); EPILOGUE_CHUNK(0u, 1u) }
+        if (TM == 8u) { barrier(); EPILOGUE_CHUNK(1u, 0u) }
+        if (TM == 8u && TN == 8u) { barrier(); EPILOGUE_CHUNK(1u, 1u) }
+    } else {
+        // Straight from the registers: invocation (tx, ty) writes its own rows and columns.
+        [[unroll]] for (uint i = 0u; i < TM; ++i) {
+            uint m = m0 + (i >> 2) * RB + ty * 4u + (i & 3u);
+            if (m >= M) continue;
+            uint n = m / PQ, pq = m % PQ;
+            [[unroll]] for (uint j = 0u; j < TN; ++j) {
+                uint kn = n0 + (j >> 2) * CB + tx * 4u + (j & 3u);
+                if (kn >= Kg) continue;
+                uint k = kBase + kn;
+                EPI_STORE(OUT_LAYOUT == 0u ? (n * pc.K + k) * PQ + pq : m * pc.K + k, k, acc[i][j]);
+            }
+        }
+    }
 }

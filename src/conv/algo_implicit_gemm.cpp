@@ -57,8 +57,22 @@ static_assert(chunksDivide(), "implicit_gemm.comp's epilogue: invocations a mult
 
 enum SpecIgemm : uint32_t {
     kSpecBM = 101, kSpecBN = 102, kSpecBK = 103, kSpecTM = 104, kSpecTN = 105,
-    kSpecMaskMode = 110, kSpecChannelSlices = 111, kSpecVecA = 112, kSpecVecB = 113,
+    kSpecMaskMode = 110, kSpecChannelSlices = 111, kSpecVecA = 112, kSpecVecB = 113, kSpecStageOut = 114,
 };
+
+// Whether the epilogue goes through shared memory (implicit_gemm.comp's STAGE_OUT): coalesced
+// stores, paid for in registers.  Measured on the H200 (docs/perf-notes.md item 30, ResNet-50 and
+// MobileNetV2 b32): for NCHW outputs (a warp's direct stores hit 32 sectors) 8x4 tiles gain at
+// every depth (0.56-0.97x the time) and split-K partials gain too, while 8x8 tiles (128 -> 183
+// registers, one workgroup per SM fewer) gain only up to 128-deep reductions; NHWC outputs (direct
+// stores already half-coalesced) gain only on 8x8 tiles up to 128 deep; 4x4 tiles (64 -> 97
+// registers) lose or break even.  `depth`: the reduction one workgroup runs (per split).
+bool stagedEpilogue(const TileConfig& t, const ConvDesc& d, uint64_t depth, bool split) {
+    bool nchw = d.outputLayout == TensorLayout::NCHW;
+    if (t.tm == 8 && t.tn == 4) return nchw;
+    if (t.tm == 8 && t.tn == 8) return depth <= 128 || (nchw && split);
+    return false;
+}
 
 const TileConfig* findTile(const std::string& name) {
     for (auto& t : kTiles)
@@ -203,6 +217,8 @@ public:
         channelSlices_ = d.channelsPerGroup() % tile_.bk == 0;
         vecA_ = channelSlices_ && d.inputLayout == TensorLayout::NHWC && d.c % 4 == 0;
         vecB_ = channelSlices_ && d.filterLayout == FilterLayout::KRSC;
+        uint64_t splits = split_ ? split_ : 1;
+        stageOut_ = stagedEpilogue(tile_, d, (uint64_t(d.reductionLength()) + splits - 1) / splits, split_ != 0);
         vectorPipeline_ = &pipeline(vecA_, vecB_);
         if (split_) {
             pc_.splitK = split_;
@@ -229,6 +245,7 @@ public:
         if (vecA_ || vecB_) c += std::string(" vec4") + (vecA_ ? "A" : "") + (vecB_ ? "B" : "");
         else if (channelSlices_) c += " slices";
         if (split_) c += " split " + std::to_string(split_);
+        if (stageOut_) c += " staged";
         if (split_ && askedSplit_ != split_) c += " (asked " + std::to_string(askedSplit_) + ", clamped to the slices)";
         if (sg_) c += " sg" + std::to_string(sg_);
         return c;
@@ -247,6 +264,7 @@ private:
         key.spec.push_back({kSpecChannelSlices, channelSlices_ ? 1u : 0u});
         key.spec.push_back({kSpecVecA, vecA ? 1u : 0u});
         key.spec.push_back({kSpecVecB, vecB ? 1u : 0u});
+        key.spec.push_back({kSpecStageOut, stageOut_ ? 1u : 0u});
         return ctx_.pipelines->get(key);  // made once per context, then a map lookup
     }
     uint32_t bindings() const { return split_ ? kSplitBindings : kConvBindings; }
@@ -258,7 +276,7 @@ private:
     const char* name_;
     uint32_t sg_, maskMode_, split_, askedSplit_;
     std::unique_ptr<SplitReduce> reduce_;  // split-K pass 2
-    bool channelSlices_ = false, vecA_ = false, vecB_ = false;
+    bool channelSlices_ = false, vecA_ = false, vecB_ = false, stageOut_ = false;
     const ComputePipeline* vectorPipeline_ = nullptr;
     uint32_t gx_ = 0, gy_ = 0;
 };
@@ -374,20 +392,25 @@ double implicitGemmModelCost(const ContextImpl& ctx, const ConvDesc& d, const Pl
 }
 
 // Every tile x dtype x staging mode (NCHW scalar, NHWC 4-wide) x (wave32, wave64 where the device
-// can require them): the compile lab builds each one.
+// can require them): the compile lab builds each one.  8x8 tiles also on a 64-deep 1x1 layer:
+// their staged epilogue (stagedEpilogue), which the 576-deep 3x3 layer does not use.
 std::vector<std::pair<ConvDesc, PlanOptions>> implicitGemmVariants(const ContextImpl& ctx) {
     std::vector<std::pair<ConvDesc, PlanOptions>> v;
     const std::vector<uint32_t> sgs = variantSubgroupSizes(ctx);
     for (auto& tile : kTiles)
-        for (DType t : {DType::F32, DType::F16, DType::BF16})
-            for (bool nhwc : {false, true})
-                for (uint32_t sg : sgs) {
-                    ConvDesc d;
-                    d.c = 64; d.h = d.w = 28; d.k = 128; d.r = d.s = 3; d.pad(1, 1); d.dtype = t;
-                    if (nhwc) makeNhwc(d);
-                    PlanOptions o{"implicit_gemm", sg, tile.name};
-                    v.push_back({d, o});
-                }
+        for (bool shallow : {false, true}) {
+            if (shallow && !(tile.tm == 8 && tile.tn == 8)) continue;
+            for (DType t : {DType::F32, DType::F16, DType::BF16})
+                for (bool nhwc : {false, true})
+                    for (uint32_t sg : sgs) {
+                        ConvDesc d;
+                        d.c = 64; d.h = d.w = 28; d.k = 128; d.r = d.s = 3; d.pad(1, 1); d.dtype = t;
+                        if (shallow) d.r = d.s = 1, d.pad(0, 0);
+                        if (nhwc) makeNhwc(d);
+                        PlanOptions o{"implicit_gemm", sg, tile.name};
+                        v.push_back({d, o});
+                    }
+        }
     return v;
 }
 
