@@ -280,7 +280,7 @@ if [[ $what == epi ]]; then
   done
   for b in 32 1; do
     suites=; [ "$b" = 1 ] || suites=$B32
-    for v in old alt new; do
+    for v in ${EPI_ORDER:-old alt new}; do
       [ $v = new ] || [ -x "$C/$v/bin/vkconv-bench" ] || continue
       say "epi fp32 nchw b$b $v"
       run_build $v $suites --batch $b --dtype fp32 --layout nchw --check --json "$OUT/epi_b${b}_$v.json" \
@@ -289,7 +289,7 @@ if [[ $what == epi ]]; then
     done
   done
   cudnn_fp32
-  for v in old new; do
+  for v in $( [ "${EPI_NHWC:-1}" = 1 ] && echo old new ); do
     say "epi fp32 nhwc b32 $v"
     run_build $v $B32 --batch 32 --dtype fp32 --layout nhwc --check --json "$OUT/epi_nhwc_b32_$v.json" > "$OUT/epi_nhwc_b32_$v.txt" 2>&1
     echo "exit $?"; sed -n '/== Summary/,$p' "$OUT/epi_nhwc_b32_$v.txt" | head -7

@@ -5,7 +5,10 @@
 // one is multiplied); each invocation accumulates a TM x TN fp32 register tile, reading shared
 // memory four values at a time.  Staging modes (spec constants, chosen by the host):
 //   CHANNEL_SLICES  C/groups % BK == 0: one filter tap per slice (tile_iterators_fast.glsl);
-//   VEC_A / VEC_B   NHWC activations / KRSC filters with 4-aligned channels: 4-wide loads.
+//   VEC_A / VEC_B   NHWC activations / KRSC filters with 4-aligned channels: 4-wide loads
+//                   (1x1 KCRS filters are KRSC in memory: the host sets VEC_B for them too);
+//   VEC_AM          NCHW activations of an unpadded 1x1 stride-1 layer with H*W % 4 == 0: four
+//                   neighbouring pixels of one channel per load and per 16-byte shared store.
 // Otherwise every staged element decodes its own (c, r, s) tap (igemm_problem.glsl).
 // Built with SPLIT_K defined ("implicit_gemm_splitk_*"): workgroup z runs only its split of the
 // reduction slices and writes raw fp32 partial sums to the workspace instead of running the
@@ -34,13 +37,15 @@ layout(constant_id = 104) const uint TM = 8;         // rows per invocation (mul
 layout(constant_id = 105) const uint TN = 8;         // columns per invocation (multiple of 4)
 layout(constant_id = 111) const bool CHANNEL_SLICES = false;
 layout(constant_id = 112) const bool VEC_A = false;
+layout(constant_id = 115) const bool VEC_AM = false;
 layout(constant_id = 113) const bool VEC_B = false;
 layout(constant_id = 114) const bool STAGE_OUT = false;  // the epilogue through shared memory (below)
 layout(local_size_x_id = 100) in;
 
 const uint NTX = BN / TN, NTY = BM / TM;  // invocations along the tile's columns / rows
 const uint NT = NTX * NTY;
-const uint AV = VEC_A ? 4u : 1u;  // elements per staged A item
+const uint AV = VEC_A || VEC_AM ? 4u : 1u;  // elements per staged A item
+const uint AKV = VEC_A ? 4u : 1u;           // reduction values per staged A item
 const uint BV = VEC_B ? 4u : 1u;
 const uint A_ITEMS = BM * BK / AV;
 const uint B_ITEMS = BN * BK / BV;
@@ -85,7 +90,9 @@ void main() {
     [[unroll]] for (uint i = 0u; i < A_PER_T; ++i) {
         uint e = tid + i * NT;
         if (IN_LAYOUT == 1u) { aK[i] = e % (BK / AV); aM[i] = e / (BK / AV); }
+        else if (VEC_AM) { aM[i] = (e % (BM / 4u)) * 4u; aK[i] = e / (BM / 4u); }  // M % 4 == 0: all 4 or none
         else { aM[i] = e % BM; aK[i] = e / BM; }
+        if (VEC_AM && e >= A_ITEMS) aM[i] = BM;  // an idle item (BM*BK/4 < NT): never stored
         rows[i] = makePixelRow(m0 + aM[i], e < A_ITEMS ? M : 0u);
         rowBase[i] = rowBaseOffset(rows[i], cBase);
     }
@@ -105,10 +112,10 @@ void main() {
         int delta = tapDelta(r, s);                                                             \
         [[unroll]] for (uint i = 0u; i < A_PER_T; ++i) {                                                   \
             aReg[i] = vec4(0.0);                                                                \
-            uint c = c0 + aK[i] * AV;                                                           \
+            uint c = c0 + aK[i] * AKV;                                                          \
             if (aM[i] < BM && sliceTapValid(rows[i], r, s)) {                                   \
                 int off = rowBase[i] + delta + int(c * cstride);                                \
-                if (VEC_A) aReg[i] = toF32v4(x4_[uint(off) >> 2]);                             \
+                if (VEC_A || VEC_AM) aReg[i] = toF32v4(x4_[uint(off) >> 2]);                   \
                 else aReg[i].x = toF32(x_[uint(off)]);                                          \
             }                                                                                   \
         }                                                                                       \
@@ -139,11 +146,14 @@ void main() {
     }
 #define STORE_SLICE(buf)                                                                        \
     [[unroll]] for (uint i = 0u; i < A_PER_T; ++i)                                                         \
-        if (aM[i] < BM)                                                                         \
-            [[unroll]] for (uint v = 0u; v < AV; ++v) {                                                    \
-                uint idx = ((buf) * BK + aK[i] * AV + v) * BM + aM[i];                          \
-                As(idx >> 2)[idx & 3u] = aReg[i][v];                                            \
-            }                                                                                   \
+        if (aM[i] < BM) {                                                                       \
+            if (VEC_AM) As((((buf) * BK + aK[i]) * BM + aM[i]) >> 2) = aReg[i]; /* 4 pixels, one word */ \
+            else                                                                                \
+                [[unroll]] for (uint v = 0u; v < AV; ++v) {                                     \
+                    uint idx = ((buf) * BK + aK[i] * AV + v) * BM + aM[i];                      \
+                    As(idx >> 2)[idx & 3u] = aReg[i][v];                                        \
+                }                                                                               \
+        }                                                                                       \
     [[unroll]] for (uint i = 0u; i < B_PER_T; ++i)                                                         \
         if (bN[i] < BN)                                                                         \
             [[unroll]] for (uint v = 0u; v < BV; ++v) {                                                    \

@@ -1,8 +1,9 @@
 // "implicit_gemm" with every tile forced: each tile has its own invocation layout (8x4 blocks of
 // invocations where it allows, rows otherwise) and its own epilogue chunks (implicit_gemm.comp
 // stages the output through shared memory in RB x CB pieces), so each is checked on partial
-// tiles in both dimensions, both output layouts, both staging modes (channel slices with and
-// without 4-wide loads, per-element taps), groups and the fused epilogue in every dtype.
+// tiles in both dimensions, both output layouts, every staging mode (channel slices with and
+// without 4-wide loads of channels or of NCHW pixels, per-element taps), groups and the fused
+// epilogue in every dtype.
 #include <regex>
 #include <set>
 #include <string>
@@ -41,7 +42,7 @@ std::vector<TileCase> makeCases() {
         d.inputLayout = d.outputLayout = TensorLayout::NHWC;
         d.filterLayout = FilterLayout::KRSC;
     };
-    // Four cases keep the 24 pipelines of this cross affordable on lavapipe (~4 s each).
+    // Five cases keep the 30 pipelines of this cross affordable on lavapipe (~4 s each).
     add("nchw_3x3_k37_bias_res_relu", [](ConvDesc& d) {  // channel slices, scalar loads
         d.c = 24, d.k = 37, d.r = d.s = 3, d.pad(1, 1), d.hasBias = d.hasResidual = true, d.activation = Activation::Relu;
     });
@@ -52,6 +53,9 @@ std::vector<TileCase> makeCases() {
     add("nchw_in_nhwc_out_f16_c5_stride2_silu", [](ConvDesc& d) {  // per-element taps
         d.c = 5, d.k = 20, d.r = d.s = 3, d.strideH = d.strideW = 2, d.pad(1, 1), d.dtype = DType::F16;
         d.outputLayout = TensorLayout::NHWC, d.hasBias = true, d.activation = Activation::Silu;
+    });
+    add("nchw_1x1_hw20_k70_bias_res_relu", [](ConvDesc& d) {  // 4-pixel loads (VEC_AM), 4-wide 1x1 KCRS filters
+        d.h = 4, d.w = 5, d.hasBias = d.hasResidual = true, d.activation = Activation::Relu;
     });
     add("nhwc_in_nchw_out_bf16_grouped2_gelu_1x1", [](ConvDesc& d) {  // K/groups = 33
         d.c = 32, d.k = 66, d.groups = 2, d.dtype = DType::BF16, d.inputLayout = TensorLayout::NHWC;

@@ -58,6 +58,7 @@ static_assert(chunksDivide(), "implicit_gemm.comp's epilogue: invocations a mult
 enum SpecIgemm : uint32_t {
     kSpecBM = 101, kSpecBN = 102, kSpecBK = 103, kSpecTM = 104, kSpecTN = 105,
     kSpecMaskMode = 110, kSpecChannelSlices = 111, kSpecVecA = 112, kSpecVecB = 113, kSpecStageOut = 114,
+    kSpecVecAM = 115,
 };
 
 // Whether the epilogue goes through shared memory (implicit_gemm.comp's STAGE_OUT): coalesced
@@ -216,10 +217,18 @@ public:
           split_(split), askedSplit_(askedSplit) {
         channelSlices_ = d.channelsPerGroup() % tile_.bk == 0;
         vecA_ = channelSlices_ && d.inputLayout == TensorLayout::NHWC && d.c % 4 == 0;
-        vecB_ = channelSlices_ && d.filterLayout == FilterLayout::KRSC;
+        // NCHW, unpadded 1x1 stride 1: output pixel m reads input pixel m, so 4 neighbouring
+        // pixels of a channel are one aligned 4-wide load when H*W % 4 == 0 (no group of 4
+        // straddles two images).
+        bool unpadded1x1 = d.r == 1 && d.s == 1 && d.strideH == 1 && d.strideW == 1 && d.padTop == 0 && d.padBottom == 0 &&
+                           d.padLeft == 0 && d.padRight == 0;
+        vecAM_ = channelSlices_ && d.inputLayout == TensorLayout::NCHW && unpadded1x1 && (uint64_t(d.h) * d.w) % 4 == 0;
+        // KCRS with R = S = 1 is KRSC in memory; 4-wide there only next to vecAM_ (with scalar A
+        // staging it measured 7-8 % slower on MobileNetV2's 7x7 1x1 layers, h200_s8/vecam).
+        vecB_ = channelSlices_ && (d.filterLayout == FilterLayout::KRSC || vecAM_);
         uint64_t splits = split_ ? split_ : 1;
         stageOut_ = stagedEpilogue(tile_, d, (uint64_t(d.reductionLength()) + splits - 1) / splits, split_ != 0);
-        vectorPipeline_ = &pipeline(vecA_, vecB_);
+        vectorPipeline_ = &pipeline(true);
         if (split_) {
             pc_.splitK = split_;
             reduce_ = std::make_unique<SplitReduce>(ctx, d);
@@ -232,7 +241,7 @@ public:
         // 4-wide loads need the views 4-element aligned; otherwise the scalar-staging variant.
         uint64_t vecBytes = 4ull * dtypeSize(desc_.dtype);
         bool aligned = t.input.offset % vecBytes == 0 && t.filter.offset % vecBytes == 0;
-        const ComputePipeline& p = aligned ? *vectorPipeline_ : pipeline(false, false);
+        const ComputePipeline& p = aligned ? *vectorPipeline_ : pipeline(false);
         bindConvTensors(ctx_, cmd, p, t, bindings());
         pushConstants(ctx_, cmd, p, pc_);
         ctx_.dt.vkCmdDispatch(cmd, gx_, gy_, split_ ? split_ : 1u);
@@ -242,7 +251,7 @@ public:
     std::string name() const override { return name_; }
     std::string config() const override {
         std::string c = std::string("tile ") + tile_.name;
-        if (vecA_ || vecB_) c += std::string(" vec4") + (vecA_ ? "A" : "") + (vecB_ ? "B" : "");
+        if (vecA_ || vecAM_ || vecB_) c += std::string(" vec4") + (vecA_ ? "A" : "") + (vecAM_ ? "Am" : "") + (vecB_ ? "B" : "");
         else if (channelSlices_) c += " slices";
         if (split_) c += " split " + std::to_string(split_);
         if (stageOut_) c += " staged";
@@ -252,7 +261,8 @@ public:
     }
 
 private:
-    const ComputePipeline& pipeline(bool vecA, bool vecB) const {
+    // vector: the 4-wide loads this problem allows (vecA_, vecAM_, vecB_); else scalar staging.
+    const ComputePipeline& pipeline(bool vector) const {
         PipelineKey key = convPipelineKey(std::string(split_ ? "implicit_gemm_splitk_" : "implicit_gemm_") + dtypeSuffix(desc_.dtype),
                                           desc_, tile_.threads(), sg_, bindings());
         key.spec.push_back({kSpecBM, tile_.bm});
@@ -262,8 +272,9 @@ private:
         key.spec.push_back({kSpecTN, tile_.tn});
         key.spec.push_back({kSpecMaskMode, maskMode_});
         key.spec.push_back({kSpecChannelSlices, channelSlices_ ? 1u : 0u});
-        key.spec.push_back({kSpecVecA, vecA ? 1u : 0u});
-        key.spec.push_back({kSpecVecB, vecB ? 1u : 0u});
+        key.spec.push_back({kSpecVecA, vector && vecA_ ? 1u : 0u});
+        key.spec.push_back({kSpecVecB, vector && vecB_ ? 1u : 0u});
+        key.spec.push_back({kSpecVecAM, vector && vecAM_ ? 1u : 0u});
         key.spec.push_back({kSpecStageOut, stageOut_ ? 1u : 0u});
         return ctx_.pipelines->get(key);  // made once per context, then a map lookup
     }
@@ -276,7 +287,7 @@ private:
     const char* name_;
     uint32_t sg_, maskMode_, split_, askedSplit_;
     std::unique_ptr<SplitReduce> reduce_;  // split-K pass 2
-    bool channelSlices_ = false, vecA_ = false, vecB_ = false, stageOut_ = false;
+    bool channelSlices_ = false, vecA_ = false, vecAM_ = false, vecB_ = false, stageOut_ = false;
     const ComputePipeline* vectorPipeline_ = nullptr;
     uint32_t gx_ = 0, gy_ = 0;
 };
@@ -392,14 +403,14 @@ double implicitGemmModelCost(const ContextImpl& ctx, const ConvDesc& d, const Pl
 }
 
 // Every tile x dtype x staging mode (NCHW scalar, NHWC 4-wide) x (wave32, wave64 where the device
-// can require them): the compile lab builds each one.  8x8 tiles also on a 64-deep 1x1 layer:
-// their staged epilogue (stagedEpilogue), which the 576-deep 3x3 layer does not use.
+// can require them): the compile lab builds each one.  Each also on an unpadded 64-deep 1x1
+// layer: 4-pixel NCHW loads (VEC_AM), 4-wide 1x1 KCRS filters and the 8x8 tiles' staged epilogue
+// (stagedEpilogue), none of which the 576-deep 3x3 layer uses.
 std::vector<std::pair<ConvDesc, PlanOptions>> implicitGemmVariants(const ContextImpl& ctx) {
     std::vector<std::pair<ConvDesc, PlanOptions>> v;
     const std::vector<uint32_t> sgs = variantSubgroupSizes(ctx);
     for (auto& tile : kTiles)
         for (bool shallow : {false, true}) {
-            if (shallow && !(tile.tm == 8 && tile.tn == 8)) continue;
             for (DType t : {DType::F32, DType::F16, DType::BF16})
                 for (bool nhwc : {false, true})
                     for (uint32_t sg : sgs) {
