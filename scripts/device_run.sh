@@ -41,6 +41,14 @@ cudnn_fp32() {
   python3 bench/torch_baseline.py --config fp32_nchw --batch 1 --batch 32 --json "$OUT/cudnn_fp32.json" > /dev/null 2> "$OUT/cudnn_fp32.err"
   echo "exit $?"
 }
+# fp32_nchw BUILD BATCH NAME: that build's router on the fp32 NCHW suites at BATCH (b32: $B32,
+# b1: all), checked: $OUT/NAME_b<BATCH>_<BUILD>.{json,txt}, summary lines printed.
+fp32_nchw() {
+  local v=$1 b=$2 suites=; [ "$2" = 1 ] || suites=$B32
+  say "$3 fp32 nchw b$b $v"
+  run_build "$v" $suites --batch "$b" --dtype fp32 --layout nchw --check --json "$OUT/$3_b${b}_$v.json" > "$OUT/$3_b${b}_$v.txt" 2>&1
+  echo "exit $?"; sed -n '/== Summary/,$p' "$OUT/$3_b${b}_$v.txt" | head -9
+}
 # fp32_auto_and_cudnn: this build's router on the fp32 NCHW suites (b32: $B32, b1: all), checked,
 # then cuDNN on the same batches: fp32_b{32,1}.json, cudnn_fp32.json (the README's fp32 columns).
 fp32_auto_and_cudnn() {
@@ -182,14 +190,10 @@ if [[ $what == abfp32 ]]; then
   # fp32 NCHW A/B(/C) of builds in .carry/old, .carry/alt (if packed) and .carry (new), alternating
   # per batch, then cuDNN (TF32 off) on the same batches: the scalar router's changes.
   for b in 1 32; do
-    suites=; [ "$b" = 1 ] || suites=$B32
     for v in old alt new; do
       [ $v = new ] || [ -x "$C/$v/bin/vkconv-bench" ] || continue
       [ "$b" = 32 ] && [ $v = alt ] && continue
-      say "abfp32 b$b $v"
-      run_build $v $suites --batch $b --dtype fp32 --layout nchw --check --json "$OUT/abfp32_b${b}_$v.json" \
-        > "$OUT/abfp32_b${b}_$v.txt" 2>&1
-      echo "exit $?"; sed -n '/== Summary/,$p' "$OUT/abfp32_b${b}_$v.txt" | head -9
+      fp32_nchw "$v" "$b" abfp32
     done
   done
   cudnn_fp32
@@ -199,12 +203,8 @@ if [[ $what == wino ]]; then
   # alternating per batch (fp32 NCHW, checked), cuDNN fp32 (TF32 off) on the same batches, then
   # winograd forced on the b32 suites with a 1 GiB workspace (one chunk), and its tests.
   for b in 32 1; do
-    suites=; [ "$b" = 1 ] || suites=$B32
     for v in old new; do
-      say "wino b$b $v"
-      run_build $v $suites --batch $b --dtype fp32 --layout nchw --check --json "$OUT/wino_b${b}_$v.json" \
-        > "$OUT/wino_b${b}_$v.txt" 2>&1
-      echo "exit $?"; sed -n '/== Summary/,$p' "$OUT/wino_b${b}_$v.txt" | head -9
+      fp32_nchw "$v" "$b" wino
     done
   done
   cudnn_fp32
@@ -268,24 +268,21 @@ if [[ $what == fp16-check ]]; then
   done
 fi
 if [[ $what == epi ]]; then
-  # The scalar implicit GEMM's staged (coalesced) epilogue: .carry/old (the baseline), .carry/alt
-  # (epilogue only) and this build (epilogue + 8x4 invocation blocks), fp32 NCHW, alternating per
-  # batch; cuDNN fp32 (TF32 off) on the same batches; fp32 NHWC b32 old/new; the tests of the
+  # Scalar implicit GEMM changes (perf-notes items 30-31): .carry/old (the baseline), .carry/alt
+  # (a variant, if packed) and this build, fp32 NCHW, alternating per batch in EPI_ORDER; cuDNN
+  # fp32 (TF32 off) on the same batches; fp32 NHWC b32 old/new (EPI_NHWC=0: not); the tests of the
   # kernel's paths (implicit_gemm, split-K, winograd's GEMM) with the validation layer.
-  # The driver's register counts and code sizes of the implicit_gemm pipelines first (STATS_BUILDS).
-  for v in ${STATS_BUILDS:-new}; do
+  # The driver's register counts and code sizes of the implicit_gemm pipelines first (STATS_BUILDS,
+  # default this build's; empty: none).
+  for v in ${STATS_BUILDS-new}; do
     say "shader stats $v"
     run_build $v --shader-stats > "$OUT/stats_$v.txt" 2>&1; echo "exit $?"
     grep -E "implicit_gemm(_splitk)?_f32 " "$OUT/stats_$v.txt" | awk '{print $5, $9, $13, $NF, $(NF-1), $(NF-2)}' | head -16
   done
   for b in 32 1; do
-    suites=; [ "$b" = 1 ] || suites=$B32
     for v in ${EPI_ORDER:-old alt new}; do
       [ $v = new ] || [ -x "$C/$v/bin/vkconv-bench" ] || continue
-      say "epi fp32 nchw b$b $v"
-      run_build $v $suites --batch $b --dtype fp32 --layout nchw --check --json "$OUT/epi_b${b}_$v.json" \
-        > "$OUT/epi_b${b}_$v.txt" 2>&1
-      echo "exit $?"; sed -n '/== Summary/,$p' "$OUT/epi_b${b}_$v.txt" | head -9
+      fp32_nchw "$v" "$b" epi
     done
   done
   cudnn_fp32

@@ -69,10 +69,8 @@ const std::vector<TileCase>& cases() {
     return v;
 }
 
-using Param = std::tuple<int, std::string>;
-std::string paramName(const ::testing::TestParamInfo<Param>& info) {
-    return sanitizeName(cases()[size_t(std::get<0>(info.param))].name + "__" + std::get<1>(info.param));
-}
+using Param = std::tuple<int, std::string>;  // (case, tile)
+std::string paramName(const ::testing::TestParamInfo<Param>& info) { return caseAlgorithmName(cases(), info.param); }
 
 }  // namespace
 
