@@ -66,7 +66,7 @@ const uint LDC = OUT_LAYOUT * (CB + 4u) + (1u - OUT_LAYOUT) * (RB + 4u);
 const uint C_WORDS = STAGE_OUT ? (OUT_LAYOUT * RB + (1u - OUT_LAYOUT) * CB) * LDC / 4u : 0u;
 const uint AB_WORDS = 2u * BK * (BM + BN) / 4u;
 // One array, reused: [A buf 0|1][B buf 0|1] during the reduction, the output chunk afterwards.
-// (Separate A, B and chunk arrays cost NVIDIA's compiler 20-60 % more time on these tiles.)
+// (Separate A, B and chunk arrays cost up to 60 % more time on NVIDIA: perf-notes item 30.)
 shared vec4 smem[AB_WORDS > C_WORDS ? AB_WORDS : C_WORDS];
 #define As(i) smem[i]                           // [buf][kk][m], m fastest
 #define Bs(i) smem[2u * BK * BM / 4u + (i)]     // [buf][kk][n], n fastest
@@ -203,7 +203,7 @@ void main() {
     // (NHWC) or its row (NCHW) is the same for all 16: one pixel decode per chunk.  The chunks are
     // spelled out (TM, TN in {4, 8}, host-checked) rather than looped over: with a loop over them,
     // 8x8 NCHW tiles ran 10x slower on NVIDIA (acc indexed dynamically, i.e. in local memory).
-    // The store loops stay rolled: unrolled measured the same, with 1.5x the code.
+    // The store loops stay rolled: unrolled measured the same, with more instructions.
     uint PQ = pc.P * pc.Q;
 #ifdef SPLIT_K
 #define EPI_STORE(off, k, v) ws_[workspaceOffset(gl_WorkGroupID.z, off)] = v
@@ -223,7 +223,7 @@ void main() {
     barrier();                                                                                  \
     if (OUT_LAYOUT == 1u) {                                                                     \
         uint col = tid % CB, kn = n0 + HC * CB + col, k = kBase + kn;                           \
-        [[dont_unroll]] for (uint i = 0u; i < 16u; ++i) {                                            \
+        [[dont_unroll]] for (uint i = 0u; i < 16u; ++i) {                                       \
             uint row = tid / CB + i * (NT / CB), m = m0 + H * RB + row;                         \
             if (m < M && kn < Kg) {                                                             \
                 uint idx = row * LDC + col;                                                     \
@@ -234,7 +234,7 @@ void main() {
         uint row = tid % RB, m = m0 + H * RB + row;                                             \
         if (m < M) {                                                                            \
             uint n = m / PQ, pq = m % PQ;                                                       \
-            [[dont_unroll]] for (uint i = 0u; i < 16u; ++i) {                                        \
+            [[dont_unroll]] for (uint i = 0u; i < 16u; ++i) {                                   \
                 uint col = tid / RB + i * (NT / RB), kn = n0 + HC * CB + col;                   \
                 if (kn < Kg) {                                                                  \
                     uint k = kBase + kn, idx = col * LDC + row;                                 \
