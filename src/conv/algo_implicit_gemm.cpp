@@ -24,13 +24,14 @@ struct TileConfig {
     double speed;       // relative per-workgroup efficiency (arithmetic intensity of the tile)
     uint32_t resident;  // workgroups resident per compute unit (H200: 65536 registers / (registers x invocations))
     constexpr uint32_t threads() const { return (bm / tm) * (bn / tn); }
-    // The A/B slices (double-buffered) or, after the reduction, the epilogue's output chunk of
-    // RB x CB values (rows padded by 4; implicit_gemm.comp), whichever is larger: the same memory.
+    uint32_t sharedBytes() const { return 2 * bk * (bm + bn) * 4; }  // the double-buffered A/B slices
+    // The staged epilogue's output chunk of RB x CB values (lines padded by 4; implicit_gemm.comp),
+    // which reuses the slices' memory and may need more of it.
     constexpr uint32_t chunkRows() const { return bm * 4 / tm; }
     constexpr uint32_t chunkCols() const { return bn * 4 / tn; }
-    uint32_t sharedBytes() const {
+    uint32_t stagedSharedBytes() const {
         uint32_t chunk = std::max(chunkRows() * (chunkCols() + 4), chunkCols() * (chunkRows() + 4));
-        return std::max(2 * bk * (bm + bn), chunk) * 4;
+        return std::max(sharedBytes(), chunk * 4);
     }
 };
 
@@ -67,8 +68,11 @@ enum SpecIgemm : uint32_t {
 // every depth (0.56-0.97x the time) and split-K partials gain too, while 8x8 tiles (128 -> 183
 // registers, one workgroup per SM fewer) gain only up to 128-deep reductions; NHWC outputs (direct
 // stores already half-coalesced) gain only on 8x8 tiles up to 128 deep; 4x4 tiles (64 -> 97
-// registers) lose or break even.  `depth`: the reduction one workgroup runs (per split).
-bool stagedEpilogue(const TileConfig& t, const ConvDesc& d, uint64_t depth, bool split) {
+// registers) lose or break even.  `depth`: the reduction one workgroup runs (per split).  Never
+// where the chunk would not fit the device's shared memory (128x128 needs 17 KiB; Vulkan
+// guarantees 16), so staging does not decide whether a tile fits.
+bool stagedEpilogue(const ContextImpl& ctx, const TileConfig& t, const ConvDesc& d, uint64_t depth, bool split) {
+    if (t.stagedSharedBytes() > ctx.caps.maxSharedMemory) return false;
     bool nchw = d.outputLayout == TensorLayout::NCHW;
     if (t.tm == 8 && t.tn == 4) return nchw;
     if (t.tm == 8 && t.tn == 8) return depth <= 128 || (nchw && split);
@@ -227,7 +231,7 @@ public:
         // staging it measured 7-8 % slower on MobileNetV2's 7x7 1x1 layers, h200_s8/vecam).
         vecB_ = channelSlices_ && (d.filterLayout == FilterLayout::KRSC || vecAM_);
         uint64_t splits = split_ ? split_ : 1;
-        stageOut_ = stagedEpilogue(tile_, d, (uint64_t(d.reductionLength()) + splits - 1) / splits, split_ != 0);
+        stageOut_ = stagedEpilogue(ctx, tile_, d, (uint64_t(d.reductionLength()) + splits - 1) / splits, split_ != 0);
         vectorPipeline_ = &pipeline(true);
         if (split_) {
             pc_.splitK = split_;
