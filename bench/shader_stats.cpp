@@ -218,6 +218,7 @@ int runShaderStats(vkconv::Context& ctx, const Options& opts) {
     };
     collect("(earlier)", "");  // nothing yet, normally
     for (const vkconv::Algorithm& a : vkconv::algorithms()) {
+        if (opts.algo != "auto" && opts.algo != "all" && opts.algo != a.name) continue;  // --algo NAME
         if (!a.variants) {
             std::printf("%s: lists no variants of its own (shares another algorithm's pipelines)\n", a.name);
             continue;

@@ -273,10 +273,11 @@ if [[ $what == epi ]]; then
   # fp32 (TF32 off) on the same batches; fp32 NHWC b32 old/new (EPI_NHWC=0: not); the tests of the
   # kernel's paths (implicit_gemm, split-K, winograd's GEMM) with the validation layer.
   # The driver's register counts and code sizes of the implicit_gemm pipelines first (STATS_BUILDS,
-  # default this build's; empty: none).
+  # default this build's; empty: none; implicit_gemm's pipelines only: every algorithm's take ~4
+  # minutes per build).
   for v in ${STATS_BUILDS-new}; do
     say "shader stats $v"
-    run_build $v --shader-stats > "$OUT/stats_$v.txt" 2>&1; echo "exit $?"
+    run_build $v --shader-stats --algo implicit_gemm > "$OUT/stats_$v.txt" 2>&1; echo "exit $?"
     grep -E "implicit_gemm(_splitk)?_f32 " "$OUT/stats_$v.txt" | awk '{print $5, $9, $13, $NF, $(NF-1), $(NF-2)}' | head -16
   done
   for b in 32 1; do
@@ -294,14 +295,15 @@ if [[ $what == epi ]]; then
   tests_validated tests_epi.log ${TEST_S:-100} '*IgemmTiles*:*SplitK*:All/Edges*__implicit_gemm:*inograd*'
 fi
 if [[ $what == epivar ]]; then
-  # Variants of the staged epilogue (VARIANTS: builds packed with MORE_BUILDS, plus old and new):
-  # each build's driver register counts for implicit_gemm_f32, then ResNet-50 b32 (NCHW, NHWC)
-  # and MobileNetV2 b32 NCHW, unchecked (the tests check the one kept).
+  # Variants of the scalar implicit GEMM (VARIANTS: builds packed with MORE_BUILDS, plus old and
+  # new): each build's driver register counts for implicit_gemm_f32 (its pipelines only: every
+  # algorithm's take ~4 minutes), then ResNet-50 b32 (VAR_LAYOUTS, default NCHW and NHWC) and
+  # MobileNetV2 b32 NCHW, unchecked (the tests check the one kept).
   for v in old new ${VARIANTS:-}; do
     say "variant $v"
-    run_build $v --shader-stats > "$OUT/stats_$v.txt" 2>&1
+    run_build $v --shader-stats --algo implicit_gemm > "$OUT/stats_$v.txt" 2>&1
     grep -E "implicit_gemm_f32 " "$OUT/stats_$v.txt" | awk '{print $5, $NF, $(NF-1), $(NF-2), $(NF-3)}' | sort -u | head -14 | tr '\n' ';'; echo
-    for lay in nchw nhwc; do
+    for lay in ${VAR_LAYOUTS:-nchw nhwc}; do
       run_build $v --suite resnet50 $( [ $lay = nchw ] && echo --suite mobilenet_v2 ) --batch 32 --dtype fp32 --layout $lay \
         --json "$OUT/var_${v}_$lay.json" 2>&1 | grep -E "^(resnet50|mobilenet_v2) +32"
     done
