@@ -15,6 +15,9 @@ foreach(dt f32 f16 bf16)
   vkconv_add_shader(NAME implicit_gemm_${dt} SOURCE implicit_gemm.comp DEFINES DTYPE_${DT}=1)
   # Split-K: the same kernel writing fp32 partial sums, and the pass that adds them (epilogue).
   vkconv_add_shader(NAME implicit_gemm_splitk_${dt} SOURCE implicit_gemm.comp DEFINES DTYPE_${DT}=1 SPLIT_K=1)
+  # 4-wide staging (VEC_A / VEC_AM / VEC_B) with its own address arithmetic (implicit_gemm.comp).
+  vkconv_add_shader(NAME implicit_gemm_vec_${dt} SOURCE implicit_gemm.comp DEFINES DTYPE_${DT}=1 VEC_STAGING=1)
+  vkconv_add_shader(NAME implicit_gemm_splitk_vec_${dt} SOURCE implicit_gemm.comp DEFINES DTYPE_${DT}=1 SPLIT_K=1 VEC_STAGING=1)
   vkconv_add_shader(NAME splitk_reduce_${dt} SOURCE splitk_reduce.comp DEFINES DTYPE_${DT}=1)
 endforeach()
 

@@ -10,6 +10,10 @@
 //   VEC_AM          NCHW activations of an unpadded 1x1 stride-1 layer with H*W % 4 == 0: four
 //                   neighbouring pixels of one channel per load and per 16-byte shared store.
 // Otherwise every staged element decodes its own (c, r, s) tap (igemm_problem.glsl).
+// Built with VEC_STAGING defined ("implicit_gemm_vec_*", "implicit_gemm_splitk_vec_*"; the host
+// uses it for VEC_A / VEC_AM / VEC_B): per-item offsets as a loop-invariant base plus a per-slice
+// delta and shared addresses in 16-byte words (5-17 % faster there); the scalar modes keep the
+// arithmetic of the build without it, which NVIDIA allocates best (docs/perf-notes.md item 32).
 // Built with SPLIT_K defined ("implicit_gemm_splitk_*"): workgroup z runs only its split of the
 // reduction slices and writes raw fp32 partial sums to the workspace instead of running the
 // epilogue; splitk_reduce.comp finishes (splitk.glsl).
@@ -84,6 +88,11 @@ void main() {
 
     // Staging assignment, fixed for the whole reduction.  NHWC: neighbouring invocations walk
     // the (contiguous) channels; NCHW: they walk pixels (contiguous along a row).
+#ifdef VEC_STAGING
+    // With 4-pixel NCHW loads and NT a multiple of BM/4 (every shipped tile) all of an
+    // invocation's items share one group of pixels: decoded once (a copy: the compiler sees one value).
+    bool sharedRow = VEC_AM && NT % (BM / 4u) == 0u;
+#endif
     PixelRow rows[A_PER_T];
     int rowBase[A_PER_T];
     uint aM[A_PER_T], aK[A_PER_T];
@@ -93,6 +102,10 @@ void main() {
         else if (VEC_AM) { aM[i] = (e % (BM / 4u)) * 4u; aK[i] = e / (BM / 4u); }  // M % 4 == 0: all 4 or none
         else { aM[i] = e % BM; aK[i] = e / BM; }
         if (VEC_AM && e >= A_ITEMS) aM[i] = BM;  // an idle item (BM*BK/4 < NT): never stored
+#ifdef VEC_STAGING
+        if (sharedRow && i > 0u) rows[i] = rows[0];
+        else
+#endif
         rows[i] = makePixelRow(m0 + aM[i], e < A_ITEMS ? M : 0u);
         rowBase[i] = rowBaseOffset(rows[i], cBase);
     }
@@ -102,12 +115,54 @@ void main() {
         bK[i] = e % (BK / BV); bN[i] = e / (BK / BV);
     }
     uint cstride = channelStride();
+#ifdef VEC_STAGING
+    // Each item's offset without the slice's tap and first channel, so that a slice adds one
+    // uniform term instead of recomputing every item's offset.  An invocation's items are evenly
+    // spaced (its A items along the channels of one pixel group, its B items NT/(BK/BV) filters
+    // apart: every shipped tile), so item i is item 0 plus i uniform strides: one register holds
+    // them all (per-item registers put tiles at up to 169 NVIDIA registers instead of 128).
+    int aOff[A_PER_T];
+    [[unroll]] for (uint i = 0u; i < A_PER_T; ++i) aOff[i] = rowBase[i] + int(aK[i] * AKV * cstride);
+    int aStep = int((NT / (BM / AV)) * AKV * cstride);  // sharedRow: channel offset from item i to i + 1
+    const uint B_ROWS_STEP = NT / (BK / BV);             // filters from item i to i + 1
+    bool bAffine = NT % (BK / BV) == 0u && B_ROWS_STEP % 4u == 0u;
+    uint bStep = B_ROWS_STEP * (FILTER_LAYOUT == 1u ? Kred : Cg * pc.R * pc.S);
+    uint bOff0 = sliceFilterBase(kBase + n0 + bN[0], bK[0] * BV, Cg, Kred);
+#define A_OFF(i) (sharedRow ? aOff[0] + int(i) * aStep : aOff[i])
+#define A_K(i) (sharedRow ? aK[0] + (i) * (NT / (BM / AV)) : aK[i])
+#define B_N(i) (bAffine ? bN[0] + (i) * B_ROWS_STEP : bN[i])
+#define B_K(i) (bAffine ? bK[0] : bK[i])
+#define B_WORD(i) (bAffine ? (bN[0] >> 2) + (i) * (B_ROWS_STEP / 4u) : bN[i] >> 2)  // B_N(i) >> 2
+#define B_LANE(i) (bAffine ? bN[0] & 3u : bN[i] & 3u)                               // B_N(i) & 3
+#define B_OFF(i) (bAffine ? bOff0 + (i) * bStep : sliceFilterBase(kBase + n0 + bN[i], bK[i] * BV, Cg, Kred))
+#endif
 
     vec4 aReg[A_PER_T], bReg[B_PER_T];
     uint ldC0 = 0u, ldR = 0u, ldS = 0u;  // channel-slice mode: the tap of the next slice to load
-    // Global -> registers for the slice starting at k0.
-#define LOAD_SLICE(k0)                                                                          \
-    if (CHANNEL_SLICES) {                                                                       \
+    // Global -> registers for a channel slice (one filter tap, at the tap cursor below).
+#ifdef VEC_STAGING
+#define LOAD_CHANNEL_SLICE(k0)                                                                  \
+        uint r = ldR, s = ldS;                                                                  \
+        int aDelta = sliceActivationDelta(r, s, ldC0, cstride);                                 \
+        uint bDelta = sliceFilterDelta(k0, ldC0, r * pc.S + s);                                 \
+        [[unroll]] for (uint i = 0u; i < A_PER_T; ++i) {                                        \
+            aReg[i] = vec4(0.0);                                                                \
+            if (aM[i] < BM && sliceTapValid(rows[i], r, s)) {                                   \
+                int off = A_OFF(i) + aDelta;                                                    \
+                if (VEC_A || VEC_AM) aReg[i] = toF32v4(x4_[uint(off) >> 2]);                   \
+                else aReg[i].x = toF32(x_[uint(off)]);                                          \
+            }                                                                                   \
+        }                                                                                       \
+        [[unroll]] for (uint i = 0u; i < B_PER_T; ++i) {                                        \
+            bReg[i] = vec4(0.0);                                                                \
+            if (B_N(i) < BN && n0 + B_N(i) < Kg) {                                              \
+                uint off = B_OFF(i) + bDelta;                                                   \
+                if (VEC_B) bReg[i] = toF32v4(w4_[off >> 2]);                                    \
+                else bReg[i].x = toF32(w_[off]);                                                \
+            }                                                                                   \
+        }
+#else
+#define LOAD_CHANNEL_SLICE(k0)                                                                  \
         uint c0 = ldC0, r = ldR, s = ldS, rs = r * pc.S + s;                                    \
         int delta = tapDelta(r, s);                                                             \
         [[unroll]] for (uint i = 0u; i < A_PER_T; ++i) {                                                   \
@@ -127,7 +182,12 @@ void main() {
                 if (VEC_B) bReg[i] = toF32v4(w4_[off >> 2]);                                    \
                 else bReg[i].x = toF32(w_[off]);                                                \
             }                                                                                   \
-        }                                                                                       \
+        }
+#endif
+    // Global -> registers for the slice starting at k0.
+#define LOAD_SLICE(k0)                                                                          \
+    if (CHANNEL_SLICES) {                                                                       \
+        LOAD_CHANNEL_SLICE(k0)                                                                  \
         /* next slice: slices are loaded in order, so the tap advances without divisions */     \
         ldC0 += BK;                                                                             \
         if (ldC0 == Cg) { ldC0 = 0u; if (++ldS == pc.S) { ldS = 0u; ++ldR; } }                  \
@@ -144,6 +204,24 @@ void main() {
                 bReg[i].x = toF32(w_[filterTapOffset(kBase + kn, kidx, decodeTap(kidx, Cg), Cg, Kred)]); \
         }                                                                                       \
     }
+#ifdef VEC_STAGING
+// Shared addresses in 16-byte words plus a component, from loop-invariant parts and constants.
+#define STORE_SLICE(buf)                                                                        \
+    [[unroll]] for (uint i = 0u; i < A_PER_T; ++i)                                              \
+        if (aM[i] < BM) {                                                                       \
+            if (VEC_AM) As(((buf) * BK + A_K(i)) * (BM / 4u) + (aM[i] >> 2)) = aReg[i]; /* 4 pixels, one word */ \
+            else                                                                                \
+                [[unroll]] for (uint v = 0u; v < AV; ++v)                                       \
+                    As(((buf) * BK + A_K(i) * AV + v) * (BM / 4u) + (aM[i] >> 2))[aM[i] & 3u] = aReg[i][v]; \
+        }                                                                                       \
+    [[unroll]] for (uint i = 0u; i < B_PER_T; ++i)                                              \
+        if (B_N(i) < BN)                                                                        \
+            [[unroll]] for (uint v = 0u; v < BV; ++v)                                           \
+                Bs(((buf) * BK + B_K(i) * BV + v) * (BN / 4u) + B_WORD(i))[B_LANE(i)] = bReg[i][v];
+// The register tiles' 16-byte words of reduction row kk of buffer cur.
+#define A_FRAG(cur, kk, h) As(((cur) * BK + (kk)) * (BM / 4u) + (h) * (RB / 4u) + ty)
+#define B_FRAG(cur, kk, h) Bs(((cur) * BK + (kk)) * (BN / 4u) + (h) * (CB / 4u) + tx)
+#else
 #define STORE_SLICE(buf)                                                                        \
     [[unroll]] for (uint i = 0u; i < A_PER_T; ++i)                                                         \
         if (aM[i] < BM) {                                                                       \
@@ -160,6 +238,9 @@ void main() {
                 uint idx = ((buf) * BK + bK[i] * BV + v) * BN + bN[i];                          \
                 Bs(idx >> 2)[idx & 3u] = bReg[i][v];                                            \
             }
+#define A_FRAG(cur, kk, h) As((((cur) * BK + (kk)) * BM + (h) * RB + ty * 4u) >> 2)
+#define B_FRAG(cur, kk, h) Bs((((cur) * BK + (kk)) * BN + (h) * CB + tx * 4u) >> 2)
+#endif
 
     // Invocation (tx, ty) owns rows ty*4 + {0..3} of each of the TM/4 row blocks (and the same
     // for columns): neighbouring invocations read neighbouring 16-byte shared words.
@@ -187,8 +268,8 @@ void main() {
         if (more) { LOAD_SLICE((sl0 + sl + 1u) * BK) }
         [[unroll]] for (uint kk = 0u; kk < BK; ++kk) {
             vec4 a[TM / 4u], b[TN / 4u];
-            [[unroll]] for (uint h = 0u; h < TM / 4u; ++h) a[h] = As(((cur * BK + kk) * BM + h * RB + ty * 4u) >> 2);
-            [[unroll]] for (uint h = 0u; h < TN / 4u; ++h) b[h] = Bs(((cur * BK + kk) * BN + h * CB + tx * 4u) >> 2);
+            [[unroll]] for (uint h = 0u; h < TM / 4u; ++h) a[h] = A_FRAG(cur, kk, h);
+            [[unroll]] for (uint h = 0u; h < TN / 4u; ++h) b[h] = B_FRAG(cur, kk, h);
             [[unroll]] for (uint i = 0u; i < TM; ++i)
                 [[unroll]] for (uint j = 0u; j < TN; ++j) acc[i][j] = fma(a[i >> 2][i & 3u], b[j >> 2][j & 3u], acc[i][j]);
         }

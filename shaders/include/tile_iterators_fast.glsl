@@ -33,4 +33,13 @@ uint sliceFilterOffset(uint k, uint c, uint rs, uint kidx, uint Cg, uint Kred) {
     return FILTER_LAYOUT == 1u ? k * Kred + kidx : (k * Cg + c) * (pc.R * pc.S) + rs;
 }
 
+// VEC_STAGING (implicit_gemm.comp): the same offset split into a per-item base (filter k, channel
+// offset dc within the slice) and the slice's uniform delta (slice start k0 = kidx - dc, first
+// channel c0, tap rs = r*S + s); a slice moves every staged activation by one delta too.
+uint sliceFilterBase(uint k, uint dc, uint Cg, uint Kred) {
+    return FILTER_LAYOUT == 1u ? k * Kred + dc : (k * Cg + dc) * (pc.R * pc.S);
+}
+uint sliceFilterDelta(uint k0, uint c0, uint rs) { return FILTER_LAYOUT == 1u ? k0 : c0 * (pc.R * pc.S) + rs; }
+int sliceActivationDelta(uint r, uint s, uint c0, uint cstride) { return tapDelta(r, s) + int(c0 * cstride); }
+
 #endif

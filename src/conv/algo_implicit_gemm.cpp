@@ -267,7 +267,10 @@ public:
 private:
     // vector: the 4-wide loads this problem allows (vecA_, vecAM_, vecB_); else scalar staging.
     const ComputePipeline& pipeline(bool vector) const {
-        PipelineKey key = convPipelineKey(std::string(split_ ? "implicit_gemm_splitk_" : "implicit_gemm_") + dtypeSuffix(desc_.dtype),
+        // 4-wide staging has its own shader build (implicit_gemm.comp's VEC_STAGING).
+        bool vecStaging = vector && (vecA_ || vecAM_ || vecB_);
+        PipelineKey key = convPipelineKey(std::string(split_ ? "implicit_gemm_splitk_" : "implicit_gemm_") + (vecStaging ? "vec_" : "") +
+                                              dtypeSuffix(desc_.dtype),
                                           desc_, tile_.threads(), sg_, bindings());
         key.spec.push_back({kSpecBM, tile_.bm});
         key.spec.push_back({kSpecBN, tile_.bn});
