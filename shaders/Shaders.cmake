@@ -18,11 +18,16 @@ foreach(dt f32 f16 bf16)
   # 4-wide staging (VEC_A / VEC_AM / VEC_B) with its own address arithmetic (implicit_gemm.comp).
   vkconv_add_shader(NAME implicit_gemm_vec_${dt} SOURCE implicit_gemm.comp DEFINES DTYPE_${DT}=1 VEC_STAGING=1)
   vkconv_add_shader(NAME implicit_gemm_splitk_vec_${dt} SOURCE implicit_gemm.comp DEFINES DTYPE_${DT}=1 SPLIT_K=1 VEC_STAGING=1)
+  # Per-element taps (C/groups not a multiple of BK) read from a shared-memory table (implicit_gemm.comp).
+  vkconv_add_shader(NAME implicit_gemm_tap_${dt} SOURCE implicit_gemm.comp DEFINES DTYPE_${DT}=1 TAP_TABLE=1)
+  vkconv_add_shader(NAME implicit_gemm_splitk_tap_${dt} SOURCE implicit_gemm.comp DEFINES DTYPE_${DT}=1 SPLIT_K=1 TAP_TABLE=1)
   vkconv_add_shader(NAME splitk_reduce_${dt} SOURCE splitk_reduce.comp DEFINES DTYPE_${DT}=1)
 endforeach()
 
 foreach(dt f32 f16 bf16)
   string(TOUPPER ${dt} DT)
+  # NCHW -> NHWC and KCRS -> KRSC ahead of the NHWC kernels (implicit_gemm_nhwc).
+  vkconv_add_shader(NAME layout_transpose_${dt} SOURCE layout_transpose.comp DEFINES DTYPE_${DT}=1)
   vkconv_add_shader(NAME depthwise_${dt} SOURCE depthwise.comp DEFINES DTYPE_${DT}=1)
 endforeach()
 

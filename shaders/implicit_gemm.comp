@@ -14,6 +14,10 @@
 // uses it for VEC_A / VEC_AM / VEC_B): per-item offsets as a loop-invariant base plus a per-slice
 // delta and shared addresses in 16-byte words (5-17 % faster there); the scalar modes keep the
 // arithmetic of the build without it, which NVIDIA allocates best (docs/perf-notes.md item 32).
+// Built with TAP_TABLE defined ("implicit_gemm_tap_*", "implicit_gemm_splitk_tap_*"; the host uses
+// it where C/groups is not a multiple of BK, e.g. the C = 3 first layers): the other staging mode,
+// where every staged element has its own (c, r, s) tap, reads the tap from a table in shared memory
+// filled once per workgroup instead of decoding it with four runtime divisions per element and slice.
 // Built with SPLIT_K defined ("implicit_gemm_splitk_*"): workgroup z runs only its split of the
 // reduction slices and writes raw fp32 partial sums to the workspace instead of running the
 // epilogue; splitk_reduce.comp finishes (splitk.glsl).
@@ -74,6 +78,12 @@ const uint AB_WORDS = 2u * BK * (BM + BN) / 4u;
 shared vec4 smem[AB_WORDS > C_WORDS ? AB_WORDS : C_WORDS];
 #define As(i) smem[i]                           // [buf][kk][m], m fastest
 #define Bs(i) smem[2u * BK * BM / 4u + (i)]     // [buf][kk][n], n fastest
+#ifdef TAP_TABLE
+// Entry kidx (< C/groups*R*S <= TAP_ENTRIES, host-checked): x = the activation offset of tap (c, r, s)
+// from its pixel's row base, y = r | s << 8 | (its filter offset from filter k's first) << 16.
+layout(constant_id = 116) const uint TAP_ENTRIES = 32;
+shared uvec2 tapTab[TAP_ENTRIES];
+#endif
 
 void main() {
     uint tid = gl_LocalInvocationID.x;
@@ -88,10 +98,14 @@ void main() {
 
     // Staging assignment, fixed for the whole reduction.  NHWC: neighbouring invocations walk
     // the (contiguous) channels; NCHW: they walk pixels (contiguous along a row).
-#ifdef VEC_STAGING
+#if defined(VEC_STAGING)
     // With 4-pixel NCHW loads and NT a multiple of BM/4 (every shipped tile) all of an
     // invocation's items share one group of pixels: decoded once (a copy: the compiler sees one value).
     bool sharedRow = VEC_AM && NT % (BM / 4u) == 0u;
+#elif defined(TAP_TABLE)
+    // NCHW with NT a multiple of BM (every shipped tile): an invocation's items are one pixel at
+    // several taps.  (NHWC: several pixels at one tap, TAP_K below.)
+    bool sharedRow = IN_LAYOUT == 0u && NT % BM == 0u && A_ITEMS % NT == 0u;
 #endif
     PixelRow rows[A_PER_T];
     int rowBase[A_PER_T];
@@ -102,7 +116,7 @@ void main() {
         else if (VEC_AM) { aM[i] = (e % (BM / 4u)) * 4u; aK[i] = e / (BM / 4u); }  // M % 4 == 0: all 4 or none
         else { aM[i] = e % BM; aK[i] = e / BM; }
         if (VEC_AM && e >= A_ITEMS) aM[i] = BM;  // an idle item (BM*BK/4 < NT): never stored
-#ifdef VEC_STAGING
+#if defined(VEC_STAGING) || defined(TAP_TABLE)
         if (sharedRow && i > 0u) rows[i] = rows[0];
         else
 #endif
@@ -115,6 +129,16 @@ void main() {
         bK[i] = e % (BK / BV); bN[i] = e / (BK / BV);
     }
     uint cstride = channelStride();
+#ifdef TAP_TABLE
+    for (uint kidx = tid; kidx < Kred; kidx += NT) {
+        Tap t = decodeTap(kidx, Cg);
+        uint ftap = filterOffset(FILTER_LAYOUT, 0u, t.c, t.r, t.s, Cg, pc.R, pc.S);
+        tapTab[kidx] = uvec2(uint(tapDelta(t.r, t.s) + int(t.c * cstride)), t.r | (t.s << 8) | (ftap << 16));
+    }
+    barrier();
+    // NHWC with NT a multiple of BK: every A item of an invocation is at the same reduction index.
+#define TAP_K(i) (IN_LAYOUT == 1u && NT % BK == 0u ? aK[0] : aK[i])
+#endif
 #ifdef VEC_STAGING
     // Each item's offset without the slice's tap and first channel, so that a slice adds one
     // uniform term instead of recomputing every item's offset.  An invocation's items are evenly
@@ -192,6 +216,30 @@ void main() {
         ldC0 += BK;                                                                             \
         if (ldC0 == Cg) { ldC0 = 0u; if (++ldS == pc.S) { ldS = 0u; ++ldR; } }                  \
     } else {                                                                                    \
+        LOAD_TAP_SLICE(k0)                                                                      \
+    }
+#ifdef TAP_TABLE
+// Per element: one shared-memory read for the tap, its mask bits, one load.
+#define LOAD_TAP_SLICE(k0)                                                                      \
+        [[unroll]] for (uint i = 0u; i < A_PER_T; ++i) {                                        \
+            uint kidx = (k0) + TAP_K(i);                                                        \
+            aReg[i] = vec4(0.0);                                                                \
+            if (kidx < Kred && aM[i] < BM) {                                                    \
+                uvec2 e = tapTab[kidx];                                                         \
+                if (sliceTapValid(rows[i], e.y & 0xFFu, (e.y >> 8) & 0xFFu))                    \
+                    aReg[i].x = toF32(x_[uint(rowBase[i] + int(e.x))]);                         \
+            }                                                                                   \
+        }                                                                                       \
+        [[unroll]] for (uint i = 0u; i < B_PER_T; ++i) {                                        \
+            uint kidx = (k0) + bK[i], kn = n0 + bN[i];                                          \
+            bReg[i] = vec4(0.0);                                                                \
+            if (kidx < Kred && kn < Kg && bN[i] < BN) {                                         \
+                uint ftap = FILTER_LAYOUT == IN_LAYOUT ? kidx : tapTab[kidx].y >> 16;           \
+                bReg[i].x = toF32(w_[(kBase + kn) * Kred + ftap]);                              \
+            }                                                                                   \
+        }
+#else
+#define LOAD_TAP_SLICE(k0)                                                                      \
         [[unroll]] for (uint i = 0u; i < A_PER_T; ++i) {                                                   \
             uint kidx = (k0) + aK[i];                                                           \
             aReg[i] = vec4(0.0);                                                                \
@@ -202,8 +250,8 @@ void main() {
             bReg[i] = vec4(0.0);                                                                \
             if (kidx < Kred && kn < Kg && bN[i] < BN)                                           \
                 bReg[i].x = toF32(w_[filterTapOffset(kBase + kn, kidx, decodeTap(kidx, Cg), Cg, Kred)]); \
-        }                                                                                       \
-    }
+        }
+#endif
 #ifdef VEC_STAGING
 // Shared addresses in 16-byte words plus a component, from loop-invariant parts and constants.
 #define STORE_SLICE(buf)                                                                        \

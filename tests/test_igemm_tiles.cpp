@@ -42,7 +42,7 @@ std::vector<TileCase> makeCases() {
         d.inputLayout = d.outputLayout = TensorLayout::NHWC;
         d.filterLayout = FilterLayout::KRSC;
     };
-    // Five cases keep the 30 pipelines of this cross affordable on lavapipe (~4 s each).
+    // Six cases keep the 36 pipelines of this cross affordable on lavapipe (~4 s each).
     add("nchw_3x3_k37_bias_res_relu", [](ConvDesc& d) {  // channel slices, scalar loads
         d.c = 24, d.k = 37, d.r = d.s = 3, d.pad(1, 1), d.hasBias = d.hasResidual = true, d.activation = Activation::Relu;
     });
@@ -53,6 +53,10 @@ std::vector<TileCase> makeCases() {
     add("nchw_in_nhwc_out_f16_c5_stride2_silu", [](ConvDesc& d) {  // per-element taps
         d.c = 5, d.k = 20, d.r = d.s = 3, d.strideH = d.strideW = 2, d.pad(1, 1), d.dtype = DType::F16;
         d.outputLayout = TensorLayout::NHWC, d.hasBias = true, d.activation = Activation::Silu;
+    });
+    add("nhwc_kcrs_c6_g2_5x5_dil2_taps", [](ConvDesc& d) {  // per-element taps (75 deep), filter taps from the table
+        d.c = 6, d.groups = 2, d.k = 20, d.r = d.s = 5, d.dilationH = d.dilationW = 2, d.pad(4, 4), d.hasBias = true;
+        d.inputLayout = d.outputLayout = TensorLayout::NHWC;  // filters stay KCRS: not the reduction's order
     });
     add("nchw_1x1_hw20_k70_bias_res_relu", [](ConvDesc& d) {  // 4-pixel loads (VEC_AM), 4-wide 1x1 KCRS filters
         d.h = 4, d.w = 5, d.hasBias = d.hasResidual = true, d.activation = Activation::Relu;
@@ -91,6 +95,13 @@ TEST_P(IgemmTiles, IntegerDataIsExact) {
     }
     const auto r = runAndCheck(ctx(), d, o, 7000 + uint64_t(i), DataMode::Integer);
     EXPECT_TRUE(passed(r)) << "case " << cases()[size_t(i)].name << " tile " << tile;
+    // Per-element taps run the TAP_TABLE build on the 8-row register tiles (its table fits next to
+    // each of them at these reductions), NHWC from 64 deep.
+    bool taps = d.channelsPerGroup() % 8 != 0 && tile.find("/8x") != std::string::npos &&
+                (d.inputLayout == TensorLayout::NCHW || d.reductionLength() >= 64);
+    if (taps) {
+        EXPECT_NE(r.config.find(" taps"), std::string::npos) << r.config;
+    }
     RecordProperty("chosen", r.algorithm + " " + r.config);
 }
 

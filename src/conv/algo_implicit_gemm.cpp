@@ -59,8 +59,30 @@ static_assert(chunksDivide(), "implicit_gemm.comp's epilogue: invocations a mult
 enum SpecIgemm : uint32_t {
     kSpecBM = 101, kSpecBN = 102, kSpecBK = 103, kSpecTM = 104, kSpecTN = 105,
     kSpecMaskMode = 110, kSpecChannelSlices = 111, kSpecVecA = 112, kSpecVecB = 113, kSpecStageOut = 114,
-    kSpecVecAM = 115,
+    kSpecVecAM = 115, kSpecTapEntries = 116,
 };
+
+// The per-element tap table (implicit_gemm.comp's TAP_TABLE build, where C/groups is not a multiple
+// of BK): 8 bytes per reduction index, entries rounded up to a power of two (few pipelines).  Deeper
+// reductions, or a table that does not fit next to the tile, keep the build that decodes each tap;
+// so do the 4x4 register tiles, which measured slower with it (H200: MobileNetV2 features.0.0 b32
+// on 128x32x8/4x4 1.66x the time, 75 registers against 64; the 8x4 tiles 0.86x on ResNet-50 conv1,
+// docs/perf-notes.md item 33).
+// NHWC items of an invocation share one reduction index, so the scalar build decodes one tap per
+// slice there and the table pays only where it is filled for a long reduction: from 64 deep
+// (ResNet-50 conv1, 147: 0.86x the time in fp16 NHWC; VGG-16 features.0, 27: 1.12x).
+constexpr uint32_t kTapTableMaxEntries = 1024;
+constexpr uint32_t kTapTableMinNhwc = 64;
+bool usesTapTable(const ConvDesc& d, const TileConfig& t) {
+    const uint64_t red = uint64_t(d.reductionLength());
+    return d.channelsPerGroup() % t.bk != 0 && t.tm == 8 && red <= kTapTableMaxEntries &&
+           (d.inputLayout == TensorLayout::NCHW || red >= kTapTableMinNhwc);
+}
+uint32_t tapTableEntries(uint64_t reduction) {
+    uint32_t n = 32;
+    while (n < reduction) n *= 2;
+    return n;
+}
 
 // Whether the epilogue goes through shared memory (implicit_gemm.comp's STAGE_OUT): coalesced
 // stores, paid for in registers.  Measured on the H200 (docs/perf-notes.md item 30, ResNet-50 and
@@ -232,6 +254,11 @@ public:
         vecB_ = channelSlices_ && (d.filterLayout == FilterLayout::KRSC || vecAM_);
         uint64_t splits = split_ ? split_ : 1;
         stageOut_ = stagedEpilogue(ctx, tile_, d, (uint64_t(d.reductionLength()) + splits - 1) / splits, split_ != 0);
+        if (usesTapTable(d, tile_)) {
+            uint32_t entries = tapTableEntries(d.reductionLength());
+            if ((stageOut_ ? tile_.stagedSharedBytes() : tile_.sharedBytes()) + entries * 8 <= ctx.caps.maxSharedMemory)
+                tapEntries_ = entries;
+        }
         vectorPipeline_ = &pipeline(true);
         if (split_) {
             pc_.splitK = split_;
@@ -257,6 +284,7 @@ public:
         std::string c = std::string("tile ") + tile_.name;
         if (vecA_ || vecAM_ || vecB_) c += std::string(" vec4") + (vecA_ ? "A" : "") + (vecAM_ ? "Am" : "") + (vecB_ ? "B" : "");
         else if (channelSlices_) c += " slices";
+        else if (tapEntries_) c += " taps";
         if (split_) c += " split " + std::to_string(split_);
         if (stageOut_) c += " staged";
         if (split_ && askedSplit_ != split_) c += " (asked " + std::to_string(askedSplit_) + ", clamped to the slices)";
@@ -267,10 +295,10 @@ public:
 private:
     // vector: the 4-wide loads this problem allows (vecA_, vecAM_, vecB_); else scalar staging.
     const ComputePipeline& pipeline(bool vector) const {
-        // 4-wide staging has its own shader build (implicit_gemm.comp's VEC_STAGING).
+        // 4-wide staging has its own shader build (implicit_gemm.comp's VEC_STAGING); so has the tap table.
         bool vecStaging = vector && (vecA_ || vecAM_ || vecB_);
-        PipelineKey key = convPipelineKey(std::string(split_ ? "implicit_gemm_splitk_" : "implicit_gemm_") + (vecStaging ? "vec_" : "") +
-                                              dtypeSuffix(desc_.dtype),
+        const char* build = vecStaging ? "vec_" : tapEntries_ ? "tap_" : "";
+        PipelineKey key = convPipelineKey(std::string(split_ ? "implicit_gemm_splitk_" : "implicit_gemm_") + build + dtypeSuffix(desc_.dtype),
                                           desc_, tile_.threads(), sg_, bindings());
         key.spec.push_back({kSpecBM, tile_.bm});
         key.spec.push_back({kSpecBN, tile_.bn});
@@ -283,6 +311,7 @@ private:
         key.spec.push_back({kSpecVecB, vector && vecB_ ? 1u : 0u});
         key.spec.push_back({kSpecVecAM, vector && vecAM_ ? 1u : 0u});
         key.spec.push_back({kSpecStageOut, stageOut_ ? 1u : 0u});
+        if (tapEntries_) key.spec.push_back({kSpecTapEntries, tapEntries_});
         return ctx_.pipelines->get(key);  // made once per context, then a map lookup
     }
     uint32_t bindings() const { return split_ ? kSplitBindings : kConvBindings; }
@@ -295,6 +324,7 @@ private:
     uint32_t sg_, maskMode_, split_, askedSplit_;
     std::unique_ptr<SplitReduce> reduce_;  // split-K pass 2
     bool channelSlices_ = false, vecA_ = false, vecAM_ = false, vecB_ = false, stageOut_ = false;
+    uint32_t tapEntries_ = 0;  // > 0: the TAP_TABLE build with a table of this many entries
     const ComputePipeline* vectorPipeline_ = nullptr;
     uint32_t gx_ = 0, gy_ = 0;
 };
@@ -416,14 +446,16 @@ double implicitGemmModelCost(const ContextImpl& ctx, const ConvDesc& d, const Pl
 std::vector<std::pair<ConvDesc, PlanOptions>> implicitGemmVariants(const ContextImpl& ctx) {
     std::vector<std::pair<ConvDesc, PlanOptions>> v;
     const std::vector<uint32_t> sgs = variantSubgroupSizes(ctx);
+    // deep, shallow (1x1), and C = 3 at 7x7 (per-element taps: the TAP_TABLE build)
     for (auto& tile : kTiles)
-        for (bool shallow : {false, true}) {
+        for (int shape : {0, 1, 2}) {
             for (DType t : {DType::F32, DType::F16, DType::BF16})
                 for (bool nhwc : {false, true})
                     for (uint32_t sg : sgs) {
                         ConvDesc d;
                         d.c = 64; d.h = d.w = 28; d.k = 128; d.r = d.s = 3; d.pad(1, 1); d.dtype = t;
-                        if (shallow) d.r = d.s = 1, d.pad(0, 0);
+                        if (shape == 1) d.r = d.s = 1, d.pad(0, 0);
+                        if (shape == 2) d.c = 3, d.r = d.s = 7, d.pad(3, 3);  // 147 deep: the NHWC taps too
                         if (nhwc) makeNhwc(d);
                         PlanOptions o{"implicit_gemm", sg, tile.name};
                         v.push_back({d, o});

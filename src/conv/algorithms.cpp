@@ -31,6 +31,10 @@ std::string winogradWhyNot(const ContextImpl&, const ConvDesc&, const PlanOption
 std::unique_ptr<AlgorithmInstance> winogradInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::vector<std::pair<ConvDesc, PlanOptions>> winogradVariants(const ContextImpl&);
 bool winogradPays(const ContextImpl&, const ConvDesc&, const PlanOptions&);
+std::string nhwcTransformWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&);
+std::unique_ptr<AlgorithmInstance> nhwcTransformInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
+std::vector<std::pair<ConvDesc, PlanOptions>> nhwcTransformVariants(const ContextImpl&);
+bool nhwcTransformPays(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 
 const std::vector<Algorithm>& algorithms() {
     static const std::vector<Algorithm> registry = {
@@ -52,6 +56,9 @@ const std::vector<Algorithm>& algorithms() {
         {"winograd", "F(4x4,3x3) or F(2x2,3x3) for 3x3 stride-1 filters: fp32 input/filter/output transforms around a batched "
                      "GEMM (36/144 or 16/36 of the multiplies; transformed tensors in the workspace)",
          winogradWhyNot, winogradInstantiate, winogradVariants},
+        {"implicit_gemm_nhwc", "NCHW activations (and KCRS filters) transposed into the workspace as NHWC (KRSC), then implicit_gemm "
+                               "with 4-wide channel loads, output in the caller's layout",
+         nhwcTransformWhyNot, nhwcTransformInstantiate, nhwcTransformVariants},
     };
     return registry;
 }
@@ -94,6 +101,9 @@ const Algorithm& chooseAlgorithm(const ContextImpl& ctx, const ConvDesc& desc, c
     // where the model says it pays (its GEMM does 36/144 or 16/36 of the multiplies; the
     // transforms are streaming passes through the workspace).
     if (gemmShaped && winogradPays(ctx, desc, opts)) return *findAlgorithm("winograd");
+    // NCHW layers whose implicit_gemm staging would be scalar (stride 2; 1x1 at H*W % 4 != 0): the
+    // NHWC kernel behind a transpose, where the model says it pays (big enough layers).
+    if (gemmShaped && nhwcTransformPays(ctx, desc, opts)) return *findAlgorithm("implicit_gemm_nhwc");
     // Split-K where implicit_gemm would run but its output tiles underfill the GPU on a deep
     // reduction, and the workspace fits PlanOptions::workspaceLimit (docs/design.md).
     if (gemmShaped && implicitGemmSplitKPays(ctx, desc, opts)) {
