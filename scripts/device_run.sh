@@ -292,7 +292,7 @@ if [[ $what == epi ]]; then
     run_build $v $B32 --batch 32 --dtype fp32 --layout nhwc --check --json "$OUT/epi_nhwc_b32_$v.json" > "$OUT/epi_nhwc_b32_$v.txt" 2>&1
     echo "exit $?"; sed -n '/== Summary/,$p' "$OUT/epi_nhwc_b32_$v.txt" | head -7
   done
-  tests_validated tests_epi.log ${TEST_S:-100} '*IgemmTiles*:*SplitK*:All/Edges*__implicit_gemm:*inograd*'
+  tests_validated tests_epi.log ${TEST_S:-100} "${TEST_FILTER:-*IgemmTiles*:*SplitK*:All/Edges*__implicit_gemm:*inograd*}"
 fi
 if [[ $what == epivar ]]; then
   # Variants of the scalar implicit GEMM (VARIANTS: builds packed with MORE_BUILDS, plus old and
