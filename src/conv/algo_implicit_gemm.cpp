@@ -84,6 +84,18 @@ uint32_t tapTableEntries(uint64_t reduction) {
     return n;
 }
 
+}  // namespace
+
+// NCHW, unpadded 1x1 stride 1: output pixel m reads input pixel m, so 4 neighbouring pixels of a
+// channel are one aligned 4-wide load when H*W % 4 == 0 (no group of 4 straddles two images).
+bool implicitGemmFourPixelLoads(const ConvDesc& d) {
+    bool unpadded1x1 = d.r == 1 && d.s == 1 && d.strideH == 1 && d.strideW == 1 && d.padTop == 0 && d.padBottom == 0 &&
+                       d.padLeft == 0 && d.padRight == 0;
+    return d.inputLayout == TensorLayout::NCHW && unpadded1x1 && (uint64_t(d.h) * uint64_t(d.w)) % 4 == 0;
+}
+
+namespace {
+
 // Whether the epilogue goes through shared memory (implicit_gemm.comp's STAGE_OUT): coalesced
 // stores, paid for in registers.  Measured on the H200 (docs/perf-notes.md item 30, ResNet-50 and
 // MobileNetV2 b32): for NCHW outputs (a warp's direct stores hit 32 sectors) 8x4 tiles gain at
@@ -243,12 +255,7 @@ public:
           split_(split), askedSplit_(askedSplit) {
         channelSlices_ = d.channelsPerGroup() % tile_.bk == 0;
         vecA_ = channelSlices_ && d.inputLayout == TensorLayout::NHWC && d.c % 4 == 0;
-        // NCHW, unpadded 1x1 stride 1: output pixel m reads input pixel m, so 4 neighbouring
-        // pixels of a channel are one aligned 4-wide load when H*W % 4 == 0 (no group of 4
-        // straddles two images).
-        bool unpadded1x1 = d.r == 1 && d.s == 1 && d.strideH == 1 && d.strideW == 1 && d.padTop == 0 && d.padBottom == 0 &&
-                           d.padLeft == 0 && d.padRight == 0;
-        vecAM_ = channelSlices_ && d.inputLayout == TensorLayout::NCHW && unpadded1x1 && (uint64_t(d.h) * d.w) % 4 == 0;
+        vecAM_ = channelSlices_ && implicitGemmFourPixelLoads(d);
         // KCRS with R = S = 1 is KRSC in memory; 4-wide there only next to vecAM_ (with scalar A
         // staging it measured 7-8 % slower on MobileNetV2's 7x7 1x1 layers, h200_s8/vecam).
         vecB_ = channelSlices_ && (d.filterLayout == FilterLayout::KRSC || vecAM_);

@@ -18,10 +18,12 @@ namespace vkconv {
 
 double implicitGemmModelCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o);
 bool implicitGemmSplitKPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o);
+bool implicitGemmFourPixelLoads(const ConvDesc& d);
 
 namespace {
 
 constexpr uint32_t kTransposeWorkgroup = 256;  // layout_transpose.comp: 32-wide rows (a multiple of 32)
+constexpr uint64_t kTransposeTile = 32;        // layout_transpose.comp's TILE: a block is 32 x 32
 // The router's model, in implicitGemmModelCost's FLOP-equivalents (~28 TFLOP/s on the H200):
 // the NHWC kernel at kNhwcSpeed of the NCHW scalar kernel's time (measured 0.62-0.82 on ResNet-50
 // b32's stride-2 and 7x7 1x1 layers, h200_s8), the transposes as streaming passes (~3 TB/s:
@@ -31,7 +33,6 @@ constexpr double kTransformFlopsPerByte = 10.0;
 constexpr double kPassFlops = 1e8;
 constexpr double kMargin = 0.9;  // transform only where the model says >= 10 % faster
 
-uint64_t alignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
 // The problem the inner implicit GEMM sees.
 ConvDesc nhwcDesc(const ConvDesc& d) {
@@ -54,7 +55,7 @@ TransformLayout transformLayout(const ContextImpl& ctx, const ConvDesc& d, VkDev
     TransformLayout l;
     // Every view of the workspace must stay within one binding's range.
     workspaceLimit = std::min<VkDeviceSize>(workspaceLimit, ctx.caps.maxStorageBufferRange);
-    const uint64_t align = std::max<uint64_t>(256, ctx.caps.minStorageBufferOffsetAlignment);
+    const uint64_t align = workspaceRegionAlignment(ctx);
     l.inputBytes = alignUp(uint64_t(d.inputBytes()), align);
     l.filterOff = l.inputBytes;
     l.filterBytes = filterNeedsTranspose(d) ? alignUp(uint64_t(d.filterBytes()), align) : 0;
@@ -85,7 +86,7 @@ PlanOptions innerOptions(const ContextImpl& ctx, const ConvDesc& g, const PlanOp
 uint32_t transposeWorkgroup(const ContextImpl& ctx, uint32_t sg) {
     uint32_t wg = std::min(kTransposeWorkgroup, ctx.caps.maxWorkgroupInvocations);
     if (sg && ctx.caps.maxComputeWorkgroupSubgroups) wg = std::min(wg, sg * ctx.caps.maxComputeWorkgroupSubgroups);
-    return std::max(32u, wg / 32 * 32);
+    return std::max(uint32_t(kTransposeTile), wg / uint32_t(kTransposeTile) * uint32_t(kTransposeTile));
 }
 
 class NhwcTransformInstance final : public AlgorithmInstance {
@@ -131,7 +132,7 @@ private:
         pushConstants(ctx_, cmd, *pipeline_, pc);
         const auto& lim = ctx_.caps.maxWorkgroupCount;
         const uint32_t z = uint32_t(std::min<uint64_t>(batches, lim[2]));  // the shader walks the rest
-        ctx_.dt.vkCmdDispatch(cmd, uint32_t((cols + 31) / 32), uint32_t((rows + 31) / 32), z);
+        ctx_.dt.vkCmdDispatch(cmd, uint32_t((cols + kTransposeTile - 1) / kTransposeTile), uint32_t((rows + kTransposeTile - 1) / kTransposeTile), z);
     }
 
     ContextImpl& ctx_;
@@ -150,9 +151,10 @@ std::string nhwcTransformWhyNot(const ContextImpl& ctx, const ConvDesc& d, const
     TransformLayout l = transformLayout(ctx, d, o.workspaceLimit);
     if (!l.why.empty()) return l.why;
     const auto& lim = ctx.caps.maxWorkgroupCount;
-    if ((uint64_t(d.h) * uint64_t(d.w) + 31) / 32 > lim[0] || (uint64_t(d.c) + 31) / 32 > lim[1])
+    auto blocks = [](uint64_t n) { return (n + kTransposeTile - 1) / kTransposeTile; };
+    if (blocks(uint64_t(d.h) * uint64_t(d.w)) > lim[0] || blocks(uint64_t(d.c)) > lim[1])
         return "the input's H*W or C exceeds the transpose's grid";
-    if (filterNeedsTranspose(d) && ((uint64_t(d.r * d.s) + 31) / 32 > lim[0] || (uint64_t(d.channelsPerGroup()) + 31) / 32 > lim[1]))
+    if (filterNeedsTranspose(d) && (blocks(uint64_t(d.r * d.s)) > lim[0] || blocks(uint64_t(d.channelsPerGroup())) > lim[1]))
         return "the filter's R*S or C/groups exceeds the transpose's grid";
     const ConvDesc g = nhwcDesc(d);
     const PlanOptions inner = innerOptions(ctx, g, o, l);
@@ -169,9 +171,7 @@ std::unique_ptr<AlgorithmInstance> nhwcTransformInstantiate(ContextImpl& ctx, co
 // not an unpadded 1x1 stride-1 layer with H*W % 4 == 0 (4-pixel NCHW loads already).
 bool nhwcTransformPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     if (d.channelsPerGroup() % 8 != 0 || d.c % 4 != 0) return false;
-    bool unpadded1x1 = d.r == 1 && d.s == 1 && d.strideH == 1 && d.strideW == 1 && d.padTop == 0 && d.padBottom == 0 &&
-                       d.padLeft == 0 && d.padRight == 0;
-    if (unpadded1x1 && (uint64_t(d.h) * uint64_t(d.w)) % 4 == 0) return false;
+    if (implicitGemmFourPixelLoads(d)) return false;
     if (!nhwcTransformWhyNot(ctx, d, o).empty()) return false;
     const double nchw = implicitGemmModelCost(ctx, d, o);
     TransformLayout l = transformLayout(ctx, d, o.workspaceLimit);

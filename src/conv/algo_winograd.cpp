@@ -30,7 +30,6 @@ constexpr uint32_t kTransformWorkgroup = 256;  // at most; see transformWorkgrou
 constexpr uint32_t kWinogradBindings = kBindWorkspace + 1;  // the five tensors + the fp32 region
 constexpr uint64_t kChunkAlign = 128;  // chunk tiles rounded to the GEMM's tallest tile
 
-uint64_t alignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
 // The batched GEMM of a chunk of `tiles` output tiles as a grouped 1x1 NHWC convolution: one
 // "pixel" per tile, taps x C input channels (group xi * groups + g holds the channels of tap xi
@@ -98,7 +97,7 @@ WinogradLayout winogradLayout(const ContextImpl& ctx, const ConvDesc& d, uint32_
     l.m = m;
     l.taps = (m + 2) * (m + 2);
     const uint64_t es = 4;  // fp32 V, U, M
-    const uint64_t align = std::max<uint64_t>(256, ctx.caps.minStorageBufferOffsetAlignment);
+    const uint64_t align = workspaceRegionAlignment(ctx);
     l.tiles = uint64_t(d.n) * uint64_t((d.outH() + m - 1) / m) * uint64_t((d.outW() + m - 1) / m);
     l.uBytes = alignUp(l.taps * uint64_t(d.k) * uint64_t(d.channelsPerGroup()) * es, align);
     const uint64_t perTile = l.taps * uint64_t(std::max(d.c, d.k));  // elements of V or M per tile (the larger)

@@ -1,5 +1,7 @@
 #include "conv/dispatch.hpp"
 
+#include <algorithm>
+
 #include "runtime/context_impl.hpp"
 
 namespace vkconv {
@@ -49,6 +51,8 @@ PipelineKey convPipelineKey(const std::string& shader, const ConvDesc& d, uint32
     key.fullSubgroups = requiredSubgroup != 0;
     return key;
 }
+
+uint64_t workspaceRegionAlignment(const ContextImpl& ctx) { return std::max<uint64_t>(256, ctx.caps.minStorageBufferOffsetAlignment); }
 
 void computeBarrier(const ContextImpl& ctx, VkCommandBuffer cmd) {
     VkMemoryBarrier2 mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};

@@ -30,4 +30,9 @@ PipelineKey convPipelineKey(const std::string& shader, const ConvDesc& d, uint32
 // A compute-to-compute barrier between passes of one algorithm (split-K).
 void computeBarrier(const ContextImpl& ctx, VkCommandBuffer cmd);
 
+// Regions an algorithm carves out of its workspace start at multiples of this (each is bound as
+// its own view): the device's minStorageBufferOffsetAlignment, at least 256 bytes.
+uint64_t workspaceRegionAlignment(const ContextImpl& ctx);
+constexpr uint64_t alignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+
 }  // namespace vkconv
