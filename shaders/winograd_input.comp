@@ -4,8 +4,13 @@
 // this chunk's tiles.  Out-of-range input reads as zero (the padding, never stored).
 // V (fp32, binding 5) is the NHWC "image" the batched GEMM reads as a grouped 1x1 convolution:
 //   V[t][xi][c] at (t * WA*WA + xi) * C + c,  t = chunk-local tile, xi = WA * i + j.
-// One invocation per (tile, channel), channels fastest: V is written contiguously and NHWC input
-// is read contiguously.  pc.aux0 = the chunk's first tile, pc.aux1 = its tile count.
+// NHWC: one invocation per (tile, channel), channels fastest: V is written contiguously and the
+// input is read contiguously.  NCHW: a workgroup owns a block of TT tiles x CC channels; its
+// invocations walk the tiles (neighbouring patches of one channel plane) and hand each row of
+// their V values through shared memory to a write in channel-contiguous runs (with channels
+// fastest, an NCHW read hit a separate channel plane per lane: ResNet-50 b32's 3x3 layers ran
+// 1.1-1.9x their NHWC times, docs/perf-notes.md item 34).  pc.aux0 = the chunk's first tile,
+// pc.aux1 = its tile count.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
 #include "dtype.glsl"
@@ -17,26 +22,30 @@
 layout(constant_id = 100) const uint WG_SIZE = 256;
 layout(local_size_x_id = 100) in;
 
-void main() {
-    uint idx = globalLinearIndex(WG_SIZE);
-    if (idx >= pc.aux1 * pc.C) return;
-    uint c = idx % pc.C, tl = idx / pc.C;
-    uvec3 tile = decodeTile(pc.aux0 + tl);
-    uint n = tile.x;
-    int h0 = int(tile.y * WM) - int(pc.padT), w0 = int(tile.z * WM) - int(pc.padL);
+// The NCHW block: CC channels (one 32-byte sector of a V row) x TT tiles; the host dispatches
+// ceil(tiles / TT) x ceil(C / CC) workgroups, channel blocks fastest.
+const uint CC = 8u, TT = WG_SIZE / CC;
+const uint SV_LINE = TT * (CC + 1u);  // one V column j of the block, padded against bank conflicts
+shared float sV[(1u - IN_LAYOUT) * WA * SV_LINE + IN_LAYOUT];
 
-    float d[WA][WA];
+// The input patch of `tile`, channel c (zeros outside the image: the padding).
+void loadPatch(uint tile, uint c, out float d[WA][WA]) {
+    uvec3 tc = decodeTile(tile);
+    int h0 = int(tc.y * WM) - int(pc.padT), w0 = int(tc.z * WM) - int(pc.padL);
     [[unroll]] for (uint i = 0u; i < WA; ++i) {
         int h = h0 + int(i);
         bool rowOk = h >= 0 && h < int(pc.H);
         [[unroll]] for (uint j = 0u; j < WA; ++j) {
             int w = w0 + int(j);
             d[i][j] = rowOk && w >= 0 && w < int(pc.W)
-                          ? toF32(x_[activationOffset(IN_LAYOUT, n, c, uint(h), uint(w), pc.C, pc.H, pc.W)])
+                          ? toF32(x_[activationOffset(IN_LAYOUT, tc.x, c, uint(h), uint(w), pc.C, pc.H, pc.W)])
                           : 0.0;
         }
     }
-    float b[WA][WA];  // B^T d
+}
+
+// B^T d: the first half of the transform; row i of V is then (B^T d)[i] B.
+void transformRows(in float d[WA][WA], out float b[WA][WA]) {
     [[unroll]] for (uint i = 0u; i < WA; ++i)
         [[unroll]] for (uint j = 0u; j < WA; ++j) {
             float s = 0.0;
@@ -44,12 +53,49 @@ void main() {
                 if (BT[i * WA + k] != 0.0) s += BT[i * WA + k] * d[k][j];
             b[i][j] = s;
         }
+}
+
+float vValue(in float b[WA][WA], uint i, uint j) {
+    float s = 0.0;
+    [[unroll]] for (uint k = 0u; k < WA; ++k)
+        if (BT[j * WA + k] != 0.0) s += BT[j * WA + k] * b[i][k];
+    return s;
+}
+
+void mainNchw() {
+    uint tid = gl_LocalInvocationID.x;
+    uint cBlocks = (pc.C + CC - 1u) / CC;
+    uint block = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+    if (block >= ((pc.aux1 + TT - 1u) / TT) * cBlocks) return;  // the grid's rounding: whole workgroups
+    uint t0 = (block / cBlocks) * TT, c0 = (block % cBlocks) * CC;
+    uint t = tid % TT, cc = tid / TT;
+    bool mine = t0 + t < pc.aux1 && c0 + cc < pc.C;
+    float d[WA][WA], b[WA][WA];
+    if (mine) loadPatch(pc.aux0 + t0 + t, c0 + cc, d);
+    else [[unroll]] for (uint i = 0u; i < WA; ++i) [[unroll]] for (uint j = 0u; j < WA; ++j) d[i][j] = 0.0;
+    transformRows(d, b);
+    [[unroll]] for (uint i = 0u; i < WA; ++i) {
+        if (i > 0u) barrier();  // the previous row's reads are done
+        [[unroll]] for (uint j = 0u; j < WA; ++j) sV[j * SV_LINE + t * (CC + 1u) + cc] = vValue(b, i, j);
+        barrier();
+        // V[t][WA*i + j][c], CC channels contiguous: value e of the row is (j, tile, channel).
+        [[unroll]] for (uint r = 0u; r < WA; ++r) {
+            uint e = tid + r * WG_SIZE, ce = e % CC, te = (e / CC) % TT, je = e / (CC * TT);
+            if (t0 + te < pc.aux1 && c0 + ce < pc.C)
+                ws_[((t0 + te) * WA * WA + WA * i + je) * pc.C + c0 + ce] = sV[je * SV_LINE + te * (CC + 1u) + ce];
+        }
+    }
+}
+
+void main() {
+    if (IN_LAYOUT == 0u) { mainNchw(); return; }
+    uint idx = globalLinearIndex(WG_SIZE);
+    if (idx >= pc.aux1 * pc.C) return;
+    uint c = idx % pc.C, tl = idx / pc.C;
+    float d[WA][WA], b[WA][WA];
+    loadPatch(pc.aux0 + tl, c, d);
+    transformRows(d, b);
     uint base = tl * WA * WA * pc.C + c;
     [[unroll]] for (uint i = 0u; i < WA; ++i)
-        [[unroll]] for (uint j = 0u; j < WA; ++j) {  // (B^T d) B
-            float s = 0.0;
-            [[unroll]] for (uint k = 0u; k < WA; ++k)
-                if (BT[j * WA + k] != 0.0) s += BT[j * WA + k] * b[i][k];
-            ws_[base + (WA * i + j) * pc.C] = s;
-        }
+        [[unroll]] for (uint j = 0u; j < WA; ++j) ws_[base + (WA * i + j) * pc.C] = vValue(b, i, j);
 }

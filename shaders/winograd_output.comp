@@ -3,7 +3,11 @@
 // products M[t][xi][k] (fp32, binding 5, at (t * WA*WA + xi) * K + k), then the fused epilogue
 // (bias, residual, activation, conversion) on the WM x WM outputs of each tile inside P x Q.
 // One invocation per (tile, filter), filters fastest: M is read contiguously and NHWC output is
-// written contiguously.  pc.aux0 = the chunk's first tile, pc.aux1 = its tile count.
+// written contiguously.  NCHW: a workgroup owns a block of TT tiles x CK filters (CK: one 32-byte
+// sector of an M row), reads M with filters fastest as before, and hands each output row through
+// shared memory to a store with tiles fastest, so that a warp writes runs along the output rows
+// (filters fastest, each lane wrote its own channel plane: docs/perf-notes.md item 34).
+// pc.aux0 = the chunk's first tile, pc.aux1 = its tile count.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
 #include "dtype.glsl"
@@ -16,18 +20,15 @@
 layout(constant_id = 100) const uint WG_SIZE = 256;
 layout(local_size_x_id = 100) in;
 
-void main() {
-    uint idx = globalLinearIndex(WG_SIZE);
-    if (idx >= pc.aux1 * pc.K) return;
-    uint k = idx % pc.K, tl = idx / pc.K;
-    uvec3 tile = decodeTile(pc.aux0 + tl);
-    uint n = tile.x;
+const uint CK = 8u, TT = WG_SIZE / CK;
+const uint SY_LINE = TT * WM + 1u;  // one filter's row of the block, padded against bank conflicts
+shared float sY[(1u - OUT_LAYOUT) * CK * SY_LINE + OUT_LAYOUT];
 
+// A^T m for the tile whose M values start at `base` (stride K between its WA x WA products).
+void transformCols(uint base, out float a[WM][WA]) {
     float m[WA][WA];
-    uint base = tl * WA * WA * pc.K + k;
     [[unroll]] for (uint i = 0u; i < WA; ++i)
         [[unroll]] for (uint j = 0u; j < WA; ++j) m[i][j] = ws_[base + (WA * i + j) * pc.K];
-    float a[WM][WA];  // A^T m
     [[unroll]] for (uint i = 0u; i < WM; ++i)
         [[unroll]] for (uint j = 0u; j < WA; ++j) {
             float s = 0.0;
@@ -35,17 +36,54 @@ void main() {
                 if (AT[i * WA + x] != 0.0) s += AT[i * WA + x] * m[x][j];
             a[i][j] = s;
         }
+}
+
+float yValue(in float a[WM][WA], uint i, uint j) {  // ((A^T m) A)[i][j]
+    float y = 0.0;
+    [[unroll]] for (uint x = 0u; x < WA; ++x)
+        if (AT[j * WA + x] != 0.0) y += AT[j * WA + x] * a[i][x];
+    return y;
+}
+
+void mainNchw() {
+    uint tid = gl_LocalInvocationID.x;
+    uint kBlocks = (pc.K + CK - 1u) / CK;
+    uint block = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+    if (block >= ((pc.aux1 + TT - 1u) / TT) * kBlocks) return;  // the grid's rounding: whole workgroups
+    uint t0 = (block / kBlocks) * TT, k0 = (block % kBlocks) * CK;
+    uint kc = tid % CK, t = tid / CK;
+    float a[WM][WA];
+    if (t0 + t < pc.aux1 && k0 + kc < pc.K) transformCols((t0 + t) * WA * WA * pc.K + k0 + kc, a);
+    else [[unroll]] for (uint i = 0u; i < WM; ++i) [[unroll]] for (uint j = 0u; j < WA; ++j) a[i][j] = 0.0;
+    [[unroll]] for (uint i = 0u; i < WM; ++i) {
+        if (i > 0u) barrier();  // the previous row's reads are done
+        [[unroll]] for (uint j = 0u; j < WM; ++j) sY[kc * SY_LINE + t * WM + j] = yValue(a, i, j);
+        barrier();
+        // Output row i of every tile: value e is (filter, tile, column), columns then tiles fastest.
+        [[unroll]] for (uint r = 0u; r < WM; ++r) {
+            uint e = tid + r * WG_SIZE, je = e % WM, te = (e / WM) % TT, ke = e / (WM * TT);
+            if (t0 + te >= pc.aux1 || k0 + ke >= pc.K) continue;
+            uvec3 tile = decodeTile(pc.aux0 + t0 + te);
+            uint p = tile.y * WM + i, q = tile.z * WM + je, k = k0 + ke;
+            if (p < pc.P && q < pc.Q) storeOutput(((tile.x * pc.K + k) * pc.P + p) * pc.Q + q, k, sY[ke * SY_LINE + te * WM + je]);
+        }
+    }
+}
+
+void main() {
+    if (OUT_LAYOUT == 0u) { mainNchw(); return; }
+    uint idx = globalLinearIndex(WG_SIZE);
+    if (idx >= pc.aux1 * pc.K) return;
+    uint k = idx % pc.K, tl = idx / pc.K;
+    uvec3 tile = decodeTile(pc.aux0 + tl);
+    float a[WM][WA];
+    transformCols(tl * WA * WA * pc.K + k, a);
     [[unroll]] for (uint i = 0u; i < WM; ++i) {
         uint p = tile.y * WM + i;
         if (p >= pc.P) continue;
-        [[unroll]] for (uint j = 0u; j < WM; ++j) {  // (A^T m) A
+        [[unroll]] for (uint j = 0u; j < WM; ++j) {
             uint q = tile.z * WM + j;
-            if (q >= pc.Q) continue;
-            float y = 0.0;
-            [[unroll]] for (uint x = 0u; x < WA; ++x)
-                if (AT[j * WA + x] != 0.0) y += AT[j * WA + x] * a[i][x];
-            uint off = OUT_LAYOUT == 0u ? ((n * pc.K + k) * pc.P + p) * pc.Q + q : ((n * pc.P + p) * pc.Q + q) * pc.K + k;
-            storeOutput(off, k, y);
+            if (q < pc.Q) storeOutput(((tile.x * pc.P + p) * pc.Q + q) * pc.K + k, k, yValue(a, i, j));
         }
     }
 }

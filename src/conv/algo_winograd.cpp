@@ -27,6 +27,9 @@ double implicitGemmModelCost(const ContextImpl& ctx, const ConvDesc& d, const Pl
 namespace {
 
 constexpr uint32_t kTransformWorkgroup = 256;  // at most; see transformWorkgroup
+// NCHW transforms work on blocks of (workgroup / 8) tiles x 8 channels or filters
+// (winograd_input.comp / winograd_output.comp's CC and CK: one 32-byte sector of a V or M row).
+constexpr uint32_t kNchwBlockChannels = 8;
 constexpr uint32_t kWinogradBindings = kBindWorkspace + 1;  // the five tensors + the fp32 region
 constexpr uint64_t kChunkAlign = 128;  // chunk tiles rounded to the GEMM's tallest tile
 
@@ -180,7 +183,7 @@ public:
             ConvTensors it{t.input, t.filter, {}, {}, V, V};
             bindConvTensors(ctx_, cmd, *input_, it, kWinogradBindings);
             pushConstants(ctx_, cmd, *input_, pc);
-            dispatch1D(ctx_, cmd, tiles * uint64_t(desc_.c), wg_);
+            dispatch1D(ctx_, cmd, transformItems(tiles, desc_.c, desc_.inputLayout), wg_);
             computeBarrier(ctx_, cmd);  // V (and, the first time, U) written
 
             const AlgorithmInstance& g = tiles == layout_.chunk ? *gemm_ : *gemmLast_;
@@ -190,8 +193,15 @@ public:
             ConvTensors ot{t.input, t.filter, t.bias, t.residual, t.output, M};
             bindConvTensors(ctx_, cmd, *output_, ot, kWinogradBindings);
             pushConstants(ctx_, cmd, *output_, pc);
-            dispatch1D(ctx_, cmd, tiles * uint64_t(desc_.k), wg_);
+            dispatch1D(ctx_, cmd, transformItems(tiles, desc_.k, desc_.outputLayout), wg_);
         }
+    }
+    // Invocations of a transform over `tiles` tiles x `channels`: one per pair (NHWC), or whole
+    // workgroups of wg_ / 8 tiles x 8 channels (NCHW).
+    uint64_t transformItems(uint64_t tiles, int64_t channels, TensorLayout layout) const {
+        if (layout != TensorLayout::NCHW) return tiles * uint64_t(channels);
+        const uint64_t tt = wg_ / kNchwBlockChannels;
+        return (tiles + tt - 1) / tt * ((uint64_t(channels) + kNchwBlockChannels - 1) / kNchwBlockChannels) * wg_;
     }
     VkDeviceSize workspaceSize() const override {
         return layout_.gemmOff + std::max(gemm_->workspaceSize(), gemmLast_ ? gemmLast_->workspaceSize() : 0);
@@ -230,6 +240,10 @@ std::string winogradWhyNot(const ContextImpl& ctx, const ConvDesc& d, const Plan
     if (o.subgroupSize && (!ctx.caps.subgroupSizeControl || o.subgroupSize < ctx.caps.minSubgroupSize ||
                            o.subgroupSize > ctx.caps.maxSubgroupSize))
         return "subgroup size " + std::to_string(o.subgroupSize) + " cannot be required on this device";
+    if ((d.inputLayout == TensorLayout::NCHW || d.outputLayout == TensorLayout::NCHW) &&
+        transformWorkgroup(ctx, o.subgroupSize) % kNchwBlockChannels != 0)
+        return "the NCHW transforms need a workgroup of a multiple of 8 invocations and this device allows " +
+               std::to_string(transformWorkgroup(ctx, o.subgroupSize));
     // A forced tile must fit; the heuristic needs one of the two to.
     std::string why;
     for (uint32_t m : {2u, 4u}) {
