@@ -8,7 +8,9 @@
 //   VEC_A / VEC_B   NHWC activations / KRSC filters with 4-aligned channels: 4-wide loads
 //                   (1x1 KCRS filters are KRSC in memory: the host sets VEC_B for them too);
 //   VEC_AM          NCHW activations of an unpadded 1x1 stride-1 layer with H*W % 4 == 0: four
-//                   neighbouring pixels of one channel per load and per 16-byte shared store.
+//                   neighbouring pixels of one channel per load and per 16-byte shared store;
+//                   with VEC_AM_S2 (stride 2, W % 8 == 0) the four are every other pixel of two
+//                   aligned 4-wide loads (the sectors of the row's even pixels are all read anyway).
 // Otherwise every staged element decodes its own (c, r, s) tap (igemm_problem.glsl).
 // Built with VEC_STAGING defined ("implicit_gemm_vec_*", "implicit_gemm_splitk_vec_*"; the host
 // uses it for VEC_A / VEC_AM / VEC_B): per-item offsets as a loop-invariant base plus a per-slice
@@ -48,6 +50,9 @@ layout(constant_id = 112) const bool VEC_A = false;
 layout(constant_id = 115) const bool VEC_AM = false;
 layout(constant_id = 113) const bool VEC_B = false;
 layout(constant_id = 114) const bool STAGE_OUT = false;  // the epilogue through shared memory (below)
+#ifdef VEC_STAGING
+layout(constant_id = 117) const bool VEC_AM_S2 = false;
+#endif
 layout(local_size_x_id = 100) in;
 
 const uint NTX = BN / TN, NTY = BM / TM;  // invocations along the tile's columns / rows
@@ -173,7 +178,10 @@ void main() {
             aReg[i] = vec4(0.0);                                                                \
             if (aM[i] < BM && sliceTapValid(rows[i], r, s)) {                                   \
                 int off = A_OFF(i) + aDelta;                                                    \
-                if (VEC_A || VEC_AM) aReg[i] = toF32v4(x4_[uint(off) >> 2]);                   \
+                if (VEC_AM_S2) {                                                                \
+                    vec4 lo = toF32v4(x4_[uint(off) >> 2]), hi = toF32v4(x4_[(uint(off) >> 2) + 1u]); \
+                    aReg[i] = vec4(lo.xz, hi.xz);                                               \
+                } else if (VEC_A || VEC_AM) aReg[i] = toF32v4(x4_[uint(off) >> 2]);            \
                 else aReg[i].x = toF32(x_[uint(off)]);                                          \
             }                                                                                   \
         }                                                                                       \

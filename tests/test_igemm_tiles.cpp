@@ -133,3 +133,27 @@ TEST_F(IgemmTileList, TilesAreTheLibrarys) {
     }
     EXPECT_EQ(listed, std::set<std::string>(kTiles.begin(), kTiles.end())) << msg;
 }
+
+// Stride-2 unpadded 1x1 NCHW layers with W % 8 == 0 stage four output pixels from two aligned
+// 4-wide loads (every other input pixel, VEC_AM_S2), one pass and split; W % 8 != 0 keeps scalar
+// channel slices.  Integer data: exact.
+class IgemmFourPixelStride2 : public VkconvTest {};
+TEST_F(IgemmFourPixelStride2, EveryOtherPixelIsExact) {
+    struct Case {
+        int64_t n, h, w;
+        const char* tile;
+        bool vec;
+    };
+    for (const Case& c : {Case{2, 7, 24, "128x64x8/8x4", true}, Case{1, 6, 16, "64x16x8/4x4/s3", true},
+                          Case{1, 6, 12, "128x64x8/8x4", false}}) {
+        ConvDesc d;
+        d.n = c.n, d.c = 24, d.h = c.h, d.w = c.w, d.k = 20, d.strideH = d.strideW = 2;
+        d.hasBias = d.hasResidual = true, d.activation = Activation::Relu;
+        vkconv::PlanOptions o;
+        o.algorithm = std::string(c.tile).find("/s") == std::string::npos ? "implicit_gemm" : "implicit_gemm_splitk";
+        o.tile = c.tile;
+        const auto r = runAndCheck(ctx(), d, o, 7100 + uint64_t(c.w), DataMode::Integer);
+        EXPECT_TRUE(passed(r)) << c.tile << " w " << c.w << ": " << r.config;
+        EXPECT_EQ(r.config.find("vec4Am2") != std::string::npos, c.vec) << r.config;
+    }
+}

@@ -59,7 +59,7 @@ static_assert(chunksDivide(), "implicit_gemm.comp's epilogue: invocations a mult
 enum SpecIgemm : uint32_t {
     kSpecBM = 101, kSpecBN = 102, kSpecBK = 103, kSpecTM = 104, kSpecTN = 105,
     kSpecMaskMode = 110, kSpecChannelSlices = 111, kSpecVecA = 112, kSpecVecB = 113, kSpecStageOut = 114,
-    kSpecVecAM = 115, kSpecTapEntries = 116,
+    kSpecVecAM = 115, kSpecTapEntries = 116, kSpecVecAMStride2 = 117,
 };
 
 // The per-element tap table (implicit_gemm.comp's TAP_TABLE build, where C/groups is not a multiple
@@ -88,10 +88,15 @@ uint32_t tapTableEntries(uint64_t reduction) {
 
 // NCHW, unpadded 1x1 stride 1: output pixel m reads input pixel m, so 4 neighbouring pixels of a
 // channel are one aligned 4-wide load when H*W % 4 == 0 (no group of 4 straddles two images).
+// Stride 2 (both): 4 neighbouring output pixels read every other input pixel of 8 in one row,
+// two aligned 4-wide loads when W % 8 == 0 (then Q = W / 2 is a multiple of 4 and H*W of 8).
+static bool implicitGemmFourPixelStride2(const ConvDesc& d) {
+    return d.strideH == 2 && d.strideW == 2 && d.w % 8 == 0;
+}
 bool implicitGemmFourPixelLoads(const ConvDesc& d) {
-    bool unpadded1x1 = d.r == 1 && d.s == 1 && d.strideH == 1 && d.strideW == 1 && d.padTop == 0 && d.padBottom == 0 &&
-                       d.padLeft == 0 && d.padRight == 0;
-    return d.inputLayout == TensorLayout::NCHW && unpadded1x1 && (uint64_t(d.h) * uint64_t(d.w)) % 4 == 0;
+    bool unpadded1x1 = d.r == 1 && d.s == 1 && d.padTop == 0 && d.padBottom == 0 && d.padLeft == 0 && d.padRight == 0;
+    bool stride1 = d.strideH == 1 && d.strideW == 1 && (uint64_t(d.h) * uint64_t(d.w)) % 4 == 0;
+    return d.inputLayout == TensorLayout::NCHW && unpadded1x1 && (stride1 || implicitGemmFourPixelStride2(d));
 }
 
 namespace {
@@ -289,7 +294,8 @@ public:
     std::string name() const override { return name_; }
     std::string config() const override {
         std::string c = std::string("tile ") + tile_.name;
-        if (vecA_ || vecAM_ || vecB_) c += std::string(" vec4") + (vecA_ ? "A" : "") + (vecAM_ ? "Am" : "") + (vecB_ ? "B" : "");
+        if (vecA_ || vecAM_ || vecB_)
+            c += std::string(" vec4") + (vecA_ ? "A" : "") + (vecAM_ ? implicitGemmFourPixelStride2(desc_) ? "Am2" : "Am" : "") + (vecB_ ? "B" : "");
         else if (channelSlices_) c += " slices";
         else if (tapEntries_) c += " taps";
         if (split_) c += " split " + std::to_string(split_);
@@ -317,6 +323,7 @@ private:
         key.spec.push_back({kSpecVecA, vector && vecA_ ? 1u : 0u});
         key.spec.push_back({kSpecVecB, vector && vecB_ ? 1u : 0u});
         key.spec.push_back({kSpecVecAM, vector && vecAM_ ? 1u : 0u});
+        if (vector && vecAM_ && implicitGemmFourPixelStride2(desc_)) key.spec.push_back({kSpecVecAMStride2, 1u});
         key.spec.push_back({kSpecStageOut, stageOut_ ? 1u : 0u});
         if (tapEntries_) key.spec.push_back({kSpecTapEntries, tapEntries_});
         return ctx_.pipelines->get(key);  // made once per context, then a map lookup
