@@ -296,3 +296,27 @@ TEST_F(SplitKPlan, splitk_RouterKeepsOnePassElsewhere) {
         EXPECT_EQ(a, "implicit_gemm");
     }
 }
+
+// Small grids of the 4-pixel 1x1 layers (fewer workgroups than 3/4 of the compute units; lavapipe
+// reports none, so the model's 64): the 64x16 tile, one pass up to 128 deep, split from 192;
+// a grid that fills the units keeps the model's tile.  (MobileNetV2 features.8 at batch 1.)
+TEST_F(SplitKPlan, splitk_SmallGridsTakeTheSmallTile) {
+    auto layer = [](int64_t c, int64_t k, int64_t hw) {
+        ConvDesc d;
+        d.c = c, d.k = k, d.h = d.w = hw;
+        return d;
+    };
+    const vkconv::Plan shallow = vkconv::Plan::create(ctx(), layer(64, 384, 14), {});  // grid 2 x 6 at 128x64
+    EXPECT_EQ(shallow.algorithm(), "implicit_gemm");
+    EXPECT_NE(shallow.config().find("tile 64x16x8/4x4 vec4AmB"), std::string::npos) << shallow.config();
+    const vkconv::Plan deep = vkconv::Plan::create(ctx(), layer(384, 64, 14), {});
+    EXPECT_EQ(deep.algorithm(), kAlgo);
+    EXPECT_NE(deep.config().find("tile 64x16x8/4x4 vec4AmB split"), std::string::npos) << deep.config();
+    const vkconv::Plan wide = vkconv::Plan::create(ctx(), layer(64, 384, 112), {});  // 98 x 6 tiles: full
+    EXPECT_EQ(wide.config().find("64x16x8/4x4"), std::string::npos) << wide.config();
+    ConvDesc strided = layer(64, 384, 14);
+    strided.strideH = strided.strideW = 2;  // scalar staging: the model's tile
+    EXPECT_EQ(vkconv::Plan::create(ctx(), strided, {}).config().find("64x16x8/4x4"), std::string::npos);
+    const auto r = runAndCheck(ctx(), layer(384, 64, 14), {}, 4545, DataMode::Integer);
+    EXPECT_TRUE(passed(r)) << r.config;
+}

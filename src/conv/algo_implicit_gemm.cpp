@@ -45,6 +45,9 @@ constexpr TileConfig kTiles[] = {
     {"128x32x8/4x4", 128, 32, 8, 4, 4, 0.55, 4},
     {"64x16x8/4x4", 64, 16, 8, 4, 4, 0.30, 10},
 };
+// Tried and dropped (h200_s11/sweepbk): 32-deep slices for latency-bound small grids
+// (128x64x32/8x4, 64x32x32/4x4) were 1.1-8x slower at batch 1 than the 8-deep tiles.
+
 
 // The epilogue gives every invocation a fixed column (NHWC) or row (NCHW) of each output chunk,
 // and spells out its chunks for register tiles of 4 or 8 rows and columns.
@@ -143,10 +146,12 @@ constexpr double kSplitPassFlops = 2e8;
 
 double slots(const ContextImpl& ctx, const TileConfig& t) { return modelComputeUnits(ctx.caps.computeUnits) * t.resident; }
 
+bool smallGridPick(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o);
+constexpr const char* kSmallGridTile = "64x16x8/4x4";
+
 // Picks the tile with the best (useful work / padded work) x (wave fill) x (tile efficiency):
 // conv/tile_score.hpp, the grid counted in waves of compute units x residency.  No timing.
-const TileConfig& chooseTile(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
-    if (!o.tile.empty()) return *findTile(o.tile);  // checked by whyNot
+const TileConfig& modelTile(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     const uint32_t sg = requiredSubgroup(ctx, o);
 
     const TileConfig* best = &kTiles[std::size(kTiles) - 1];
@@ -157,6 +162,10 @@ const TileConfig& chooseTile(const ContextImpl& ctx, const ConvDesc& d, const Pl
         if (score > bestScore) { bestScore = score; best = &t; }
     }
     return *best;
+}
+const TileConfig& chooseTile(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    if (!o.tile.empty()) return *findTile(o.tile);  // checked by whyNot
+    return smallGridPick(ctx, d, o) ? *findTile(kSmallGridTile) : modelTile(ctx, d, o);
 }
 
 // ---- split-K (docs/design.md "Split-K") ----
@@ -219,7 +228,7 @@ struct SplitChoice {
 // with its best split (bestSplit: at least 2 where the reduction has 2 slices, since the algorithm
 // was asked for by name or by the router); a forced split is clamped to the reduction's slices
 // and declined beyond the other limits; the modelled one is lowered to them.
-SplitChoice chooseSplit(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+SplitChoice modelSplit(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     TileSplitRequest req = parseTileSplit(o.tile);
     SplitChoice best;
     if (!req.error.empty()) return {nullptr, 0, 0, req.error};
@@ -249,6 +258,13 @@ SplitChoice chooseSplit(const ContextImpl& ctx, const ConvDesc& d, const PlanOpt
     }
     if (!best.tile) best.why = why.empty() ? "no tile fits this device's workgroup or shared-memory limits" : why;
     return best;
+}
+// The model's split, or on a small grid (smallGridPick) the small tile's best split.
+SplitChoice chooseSplit(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    if (!smallGridPick(ctx, d, o)) return modelSplit(ctx, d, o);
+    PlanOptions small = o;
+    small.tile = kSmallGridTile;
+    return modelSplit(ctx, d, small);
 }
 
 class ImplicitGemmInstance final : public AlgorithmInstance {
@@ -432,7 +448,8 @@ bool splitConsidered(const ConvDesc& d, const PlanOptions& o) {
 // The router's question (algorithms.cpp): on a deep reduction (>= kSplitMinReduction), is the
 // best split (within the workspace limit) modelled at least kSplitMargin cheaper than the best
 // one-pass tile?  The margin covers the model's error; no timing.
-bool implicitGemmSplitKPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+namespace {
+bool modelSplitPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     if (!splitConsidered(d, o)) return false;
     double onePass = -1, split = -1;
     for (const TileCosts& c : tileCosts(ctx, d, o, true)) {
@@ -440,6 +457,41 @@ bool implicitGemmSplitKPays(const ContextImpl& ctx, const ConvDesc& d, const Pla
         if (c.split.split && (split < 0 || c.split.cost < split)) split = c.split.cost;
     }
     return split > 0 && split < kSplitMargin * onePass;
+}
+
+// Small grids of the 4-pixel 1x1 layers: where the model's pick (tile x splits) runs fewer
+// workgroups than 3/4 of the compute units, each runs alone on its unit and a slice costs about a
+// load's latency plus the workgroup's own FMAs; the model counts waves and cannot see that.  There
+// the 64x16 tile (a quarter of the invocations, half the FMAs each per slice) ran 0.71-0.95x the
+// time of the model's 128x64 pick on all 20 such layers of the H200 batch-1 sweep (MobileNetV2,
+// ResNet-50, RDNA1 matrix; docs/results/h200_s11/sweepbk), and was slower on grids from ~100
+// workgroups and on the other staging modes (taps, channel slices, NHWC: 1.1-2.2x), which keep the
+// model.  Split there from 192 deep (one pass measured faster up to 128, even at 144).
+constexpr double kSmallGridFill = 0.75;
+constexpr uint64_t kSmallGridSplitMin = 192;
+uint64_t gridOf(const ConvDesc& d, const TileConfig& t, uint64_t split) {
+    uint64_t M = uint64_t(d.n) * uint64_t(d.outH()) * uint64_t(d.outW());
+    return (M + t.bm - 1) / t.bm * ((uint64_t(d.filtersPerGroup()) + t.bn - 1) / t.bn) * uint64_t(d.groups) * std::max<uint64_t>(split, 1);
+}
+bool smallGridPick(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    if (!o.tile.empty() || !implicitGemmFourPixelLoads(d) || !tileFits(ctx, *findTile(kSmallGridTile), requiredSubgroup(ctx, o)))
+        return false;
+    uint64_t grid;
+    if (modelSplitPays(ctx, d, o)) {
+        SplitChoice c = modelSplit(ctx, d, o);
+        if (!c.tile) return false;
+        grid = gridOf(d, *c.tile, c.split);
+    } else {
+        grid = gridOf(d, modelTile(ctx, d, o), 0);
+    }
+    return double(grid) < kSmallGridFill * modelComputeUnits(ctx.caps.computeUnits);
+}
+}  // namespace
+
+bool implicitGemmSplitKPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    if (smallGridPick(ctx, d, o))
+        return splitConsidered(d, o) && uint64_t(d.reductionLength()) >= kSmallGridSplitMin && chooseSplit(ctx, d, o).tile;
+    return modelSplitPays(ctx, d, o);
 }
 
 // The router's modelled time of this problem on the scalar implicit GEMM (FLOP-equivalents, the
