@@ -156,10 +156,16 @@ Row LayerRunner::runOne(const std::string& algo, const Row& base, LayerData& dat
         // runs at full clock when timed.  Settled: the last batch is no more than 3 % faster than
         // every earlier one (while the clock ramps up, each batch beats the ones before; one
         // fp16 layer was timed mid-ramp at 0.7x: docs/perf-notes.md item 29); at most 1 s more.
+        // After an idle gap of over kLongIdle (a new pipeline compiled, a large tensor generated),
+        // at least kIdleWarm: the H200 sat at 345 MHz for ~0.5 s under load after such gaps, flat
+        // enough to look settled, and two layers were timed there at ~3x (perf-notes item 35).
+        constexpr auto kLongIdle = std::chrono::milliseconds(500), kIdleWarm = std::chrono::milliseconds(1500);
         auto measure = [&]() {
             using clock = std::chrono::steady_clock;
             const auto warm0 = clock::now();
-            const auto minWarm = std::chrono::milliseconds(opts_.warmupMs), maxWarm = minWarm + std::chrono::milliseconds(1000);
+            auto minWarm = std::chrono::duration_cast<clock::duration>(std::chrono::milliseconds(opts_.warmupMs));
+            if (opts_.warmupMs > 0 && warm0 - lastGpuWork_ > kLongIdle) minWarm = std::max(minWarm, clock::duration(kIdleWarm));
+            const auto maxWarm = minWarm + std::chrono::milliseconds(1000);
             std::vector<double> batchUs;
             for (int b = 0; opts_.warmup > 0 && b < 100000; ++b) {
                 const auto t0 = clock::now();
@@ -184,6 +190,7 @@ Row LayerRunner::runOne(const std::string& algo, const Row& base, LayerData& dat
                         timer.end(cmd, uint32_t(rep));
                     }
                 });
+                lastGpuWork_ = clock::now();
                 for (double ns : timer.intervalsNs(uint32_t(repeats))) us.push_back(ns / 1e3 / calls);
             } else {
                 // No timestamps on this queue: host time around each submission (includes submit overhead).
@@ -195,6 +202,7 @@ Row LayerRunner::runOne(const std::string& algo, const Row& base, LayerData& dat
                     auto t1 = std::chrono::steady_clock::now();
                     us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / calls);
                 }
+                lastGpuWork_ = clock::now();
             }
             return us;
         };

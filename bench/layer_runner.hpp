@@ -1,5 +1,6 @@
 // Times one layer (one shape x batch x dtype x layout) with every algorithm --algo selects.
 #pragma once
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,9 @@ private:
     vkconv::Context& ctx_;
     const Options& opts_;
     bool timestamps_;
+    // When the GPU last finished work of this runner: a long idle gap before a layer (pipeline
+    // compiles, data generation) lets the clock fall, and the warm-up then runs longer.
+    std::chrono::steady_clock::time_point lastGpuWork_{};
 };
 
 }  // namespace vkbench

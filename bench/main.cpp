@@ -25,7 +25,7 @@ int runBenchmark(vkconv::Context& ctx, const Options& opts, const Peaks& peaks) 
     const auto& caps = ctx.caps();
     std::printf("== vkconv %s (%s) on %s, %s %s\n", vkconv::versionString(), vkconv::gitRevision(), caps.deviceName.c_str(),
                 caps.driverName.c_str(), caps.driverVersionString().c_str());
-    std::printf("protocol: %d+ warm-up batches (>= %d ms, until the batch time settles), %d repeats x %d calls (barrier between calls), median "
+    std::printf("protocol: %d+ warm-up batches (>= %d ms, >= 1500 ms after 500 ms of GPU idle, until the batch time settles), %d repeats x %d calls (barrier between calls), median "
                 "(warmed up and timed again, twice at most, when the repeats differ by > 1.25x); %s\n", opts.warmup, opts.warmupMs, opts.repeats,
                 opts.calls, runner.gpuTimestamps() ? "Vulkan timestamps" : "HOST timing (this queue has no timestamps)");
     auto fmt = [](const std::optional<double>& v) {

@@ -60,13 +60,6 @@ const uint NCH = (LEAD + WIN + 3u) / 4u;
 layout(set = 0, binding = 3, std430) readonly buffer ResidualBuf4 { VEC4_T res4_[]; };
 layout(set = 0, binding = 4, std430) writeonly buffer OutputBuf4 { VEC4_T y4_[]; };
 
-#if defined(DTYPE_F32)
-#define fromF32v4(v) (v)
-#elif defined(DTYPE_F16)
-#define fromF32v4(v) f16vec4(v)
-#else
-#define fromF32v4(v) u16vec4(uvec4(bf16BitsRne((v).x), bf16BitsRne((v).y), bf16BitsRne((v).z), bf16BitsRne((v).w)))
-#endif
 
 uint outputOffset(uint n, uint k, uint p, uint q) {
     return OUT_LAYOUT == 0u ? ((n * pc.K + k) * pc.P + p) * pc.Q + q : ((n * pc.P + p) * pc.Q + q) * pc.K + k;

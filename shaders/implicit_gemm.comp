@@ -52,6 +52,11 @@ layout(constant_id = 113) const bool VEC_B = false;
 layout(constant_id = 114) const bool STAGE_OUT = false;  // the epilogue through shared memory (below)
 #ifdef VEC_STAGING
 layout(constant_id = 117) const bool VEC_AM_S2 = false;
+// Direct (unstaged) epilogue in 16-byte stores: four consecutive pixels of one filter (NCHW, with
+// P*Q % 4 == 0) or four filters of one pixel (NHWC, K/groups % 4 == 0), host-checked, as are the
+// output view's alignment and the one-pass kernel (split-K partials stay scalar).
+layout(constant_id = 118) const bool VEC_OUT = false;
+layout(set = 0, binding = 4, std430) writeonly buffer OutputBuf4 { VEC4_T y4_[]; };
 #endif
 layout(local_size_x_id = 100) in;
 
@@ -387,7 +392,43 @@ void main() {
         if (TN == 8u) { barrier(); EPILOGUE_CHUNK(0u, 1u) }
         if (TM == 8u) { barrier(); EPILOGUE_CHUNK(1u, 0u) }
         if (TM == 8u && TN == 8u) { barrier(); EPILOGUE_CHUNK(1u, 1u) }
-    } else {
+    }
+#if defined(VEC_STAGING) && !defined(SPLIT_K)
+    else if (VEC_OUT) {
+        // An invocation's four rows ty*4 + {0..3} of a row block are consecutive pixels of one image
+        // (NCHW: contiguous per filter), its four columns tx*4 + {0..3} consecutive filters (NHWC):
+        // a warp's store then fills whole 32-byte sectors instead of 4 bytes of each.
+        if (OUT_LAYOUT == 0u) {
+            [[unroll]] for (uint h = 0u; h < TM / 4u; ++h) {
+                uint m = m0 + h * RB + ty * 4u;
+                if (m >= M) continue;
+                uint n = m / PQ, pq = m % PQ;
+                [[unroll]] for (uint j = 0u; j < TN; ++j) {
+                    uint kn = n0 + (j >> 2) * CB + tx * 4u + (j & 3u);
+                    if (kn >= Kg) continue;
+                    uint k = kBase + kn, off = (n * pc.K + k) * PQ + pq;
+                    vec4 v = vec4(epilogueValue(acc[h * 4u][j], k, off), epilogueValue(acc[h * 4u + 1u][j], k, off + 1u),
+                                  epilogueValue(acc[h * 4u + 2u][j], k, off + 2u), epilogueValue(acc[h * 4u + 3u][j], k, off + 3u));
+                    y4_[off >> 2] = fromF32v4(v);
+                }
+            }
+        } else {
+            [[unroll]] for (uint i = 0u; i < TM; ++i) {
+                uint m = m0 + (i >> 2) * RB + ty * 4u + (i & 3u);
+                if (m >= M) continue;
+                [[unroll]] for (uint h = 0u; h < TN / 4u; ++h) {
+                    uint kn = n0 + h * CB + tx * 4u;
+                    if (kn >= Kg) continue;
+                    uint k = kBase + kn, off = m * pc.K + k;
+                    vec4 v = vec4(epilogueValue(acc[i][h * 4u], k, off), epilogueValue(acc[i][h * 4u + 1u], k + 1u, off + 1u),
+                                  epilogueValue(acc[i][h * 4u + 2u], k + 2u, off + 2u), epilogueValue(acc[i][h * 4u + 3u], k + 3u, off + 3u));
+                    y4_[off >> 2] = fromF32v4(v);
+                }
+            }
+        }
+    }
+#endif
+    else {
         // Straight from the registers: invocation (tx, ty) writes its own rows and columns.
         [[unroll]] for (uint i = 0u; i < TM; ++i) {
             uint m = m0 + (i >> 2) * RB + ty * 4u + (i & 3u);

@@ -157,3 +157,40 @@ TEST_F(IgemmFourPixelStride2, EveryOtherPixelIsExact) {
         EXPECT_EQ(r.config.find("vec4Am2") != std::string::npos, c.vec) << r.config;
     }
 }
+
+// The direct epilogue in 16-byte stores (VEC_OUT, config "out4"): four consecutive pixels of one
+// filter for NCHW outputs (P*Q % 4 == 0), four filters of one pixel for NHWC (K/groups % 4 == 0);
+// every dtype, bias, residual and activation; where neither holds, scalar stores.
+class IgemmVecOut : public VkconvTest {};
+TEST_F(IgemmVecOut, SixteenByteStoresAreExact) {
+    struct Case {
+        const char* name;
+        const char* tile;
+        bool out4;
+        void (*make)(ConvDesc&);
+    };
+    const Case cases[] = {
+        {"nchw_1x1_c160_f32", "128x128x8/8x8", true, [](ConvDesc& d) { d.c = 160, d.h = 6, d.w = 6; }},
+        {"nchw_1x1_c160_f16_4x4", "64x64x8/4x4", true, [](ConvDesc& d) { d.c = 160, d.h = 6, d.w = 6, d.dtype = DType::F16; }},
+        {"nchw_1x1_s2_c256_w16_bf16", "128x128x8/8x8", true,
+         [](ConvDesc& d) { d.c = 256, d.h = 5, d.w = 16, d.strideH = d.strideW = 2, d.dtype = DType::BF16; }},
+        {"nhwc_3x3_g2_kg12_bf16", "128x64x8/8x4", true,
+         [](ConvDesc& d) {
+             d.c = 16, d.k = 24, d.groups = 2, d.h = 7, d.w = 5, d.r = d.s = 3, d.pad(1, 1), d.dtype = DType::BF16;
+             d.inputLayout = d.outputLayout = TensorLayout::NHWC, d.filterLayout = FilterLayout::KRSC;
+         }},
+        {"nhwc_in_nchw_out_pq25", "64x64x8/4x4", false,
+         [](ConvDesc& d) { d.c = 16, d.h = d.w = 5, d.r = d.s = 3, d.pad(1, 1), d.inputLayout = TensorLayout::NHWC; }},
+    };
+    for (const Case& c : cases) {
+        ConvDesc d;
+        d.k = 20, d.hasBias = d.hasResidual = true, d.activation = Activation::Relu;
+        c.make(d);
+        vkconv::PlanOptions o;
+        o.algorithm = "implicit_gemm";
+        o.tile = c.tile;
+        const auto r = runAndCheck(ctx(), d, o, 7200, DataMode::Integer);
+        EXPECT_TRUE(passed(r)) << c.name << ": " << r.config;
+        EXPECT_EQ(r.config.find(" out4") != std::string::npos, c.out4) << c.name << ": " << r.config;
+    }
+}

@@ -13,6 +13,7 @@
 #define toF32v4(v) (v)
 #define toF32(v) (v)
 #define fromF32(v) (v)
+#define fromF32v4(v) (v)
 #elif defined(DTYPE_F16)
 #extension GL_EXT_shader_16bit_storage : require
 #define ELEM_T float16_t
@@ -20,6 +21,7 @@
 #define toF32v4(v) vec4(v)
 #define toF32(v) float(v)
 #define fromF32(v) float16_t(v)
+#define fromF32v4(v) f16vec4(v)
 #elif defined(DTYPE_BF16)
 #extension GL_EXT_shader_16bit_storage : require
 #define ELEM_T uint16_t
@@ -27,6 +29,7 @@
 #define toF32v4(v) uintBitsToFloat(uvec4(v) << 16)
 #define toF32(v) uintBitsToFloat(uint(v) << 16)
 #define fromF32(v) uint16_t(bf16BitsRne(v))
+#define fromF32v4(v) u16vec4(uvec4(bf16BitsRne((v).x), bf16BitsRne((v).y), bf16BitsRne((v).z), bf16BitsRne((v).w)))
 // fp32 -> bf16 bits, round to nearest even; NaN stays a quiet NaN.
 uint bf16BitsRne(float v) {
     uint u = floatBitsToUint(v);

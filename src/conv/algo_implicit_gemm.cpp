@@ -62,7 +62,7 @@ static_assert(chunksDivide(), "implicit_gemm.comp's epilogue: invocations a mult
 enum SpecIgemm : uint32_t {
     kSpecBM = 101, kSpecBN = 102, kSpecBK = 103, kSpecTM = 104, kSpecTN = 105,
     kSpecMaskMode = 110, kSpecChannelSlices = 111, kSpecVecA = 112, kSpecVecB = 113, kSpecStageOut = 114,
-    kSpecVecAM = 115, kSpecTapEntries = 116, kSpecVecAMStride2 = 117,
+    kSpecVecAM = 115, kSpecTapEntries = 116, kSpecVecAMStride2 = 117, kSpecVecOut = 118,
 };
 
 // The per-element tap table (implicit_gemm.comp's TAP_TABLE build, where C/groups is not a multiple
@@ -282,6 +282,10 @@ public:
         vecB_ = channelSlices_ && (d.filterLayout == FilterLayout::KRSC || vecAM_);
         uint64_t splits = split_ ? split_ : 1;
         stageOut_ = stagedEpilogue(ctx, tile_, d, (uint64_t(d.reductionLength()) + splits - 1) / splits, split_ != 0);
+        // The direct epilogue in 16-byte stores (the 4-wide build, one pass): four consecutive
+        // pixels of one image (NCHW) or filters of one group (NHWC).
+        vecOut_ = !split_ && !stageOut_ && (vecA_ || vecAM_ || vecB_) &&
+                  (d.outputLayout == TensorLayout::NCHW ? (uint64_t(d.outH()) * uint64_t(d.outW())) % 4 == 0 : d.filtersPerGroup() % 4 == 0);
         if (usesTapTable(d, tile_)) {
             uint32_t entries = tapTableEntries(d.reductionLength());
             if ((stageOut_ ? tile_.stagedSharedBytes() : tile_.sharedBytes()) + entries * 8 <= ctx.caps.maxSharedMemory)
@@ -299,7 +303,7 @@ public:
     void record(VkCommandBuffer cmd, const ConvTensors& t) const override {
         // 4-wide loads need the views 4-element aligned; otherwise the scalar-staging variant.
         uint64_t vecBytes = 4ull * dtypeSize(desc_.dtype);
-        bool aligned = t.input.offset % vecBytes == 0 && t.filter.offset % vecBytes == 0;
+        bool aligned = t.input.offset % vecBytes == 0 && t.filter.offset % vecBytes == 0 && (!vecOut_ || t.output.offset % vecBytes == 0);
         const ComputePipeline& p = aligned ? *vectorPipeline_ : pipeline(false);
         bindConvTensors(ctx_, cmd, p, t, bindings());
         pushConstants(ctx_, cmd, p, pc_);
@@ -316,6 +320,7 @@ public:
         else if (tapEntries_) c += " taps";
         if (split_) c += " split " + std::to_string(split_);
         if (stageOut_) c += " staged";
+        if (vecOut_) c += " out4";
         if (split_ && askedSplit_ != split_) c += " (asked " + std::to_string(askedSplit_) + ", clamped to the slices)";
         if (sg_) c += " sg" + std::to_string(sg_);
         return c;
@@ -340,6 +345,7 @@ private:
         key.spec.push_back({kSpecVecB, vector && vecB_ ? 1u : 0u});
         key.spec.push_back({kSpecVecAM, vector && vecAM_ ? 1u : 0u});
         if (vector && vecAM_ && implicitGemmFourPixelStride2(desc_)) key.spec.push_back({kSpecVecAMStride2, 1u});
+        if (vecStaging && vecOut_) key.spec.push_back({kSpecVecOut, 1u});
         key.spec.push_back({kSpecStageOut, stageOut_ ? 1u : 0u});
         if (tapEntries_) key.spec.push_back({kSpecTapEntries, tapEntries_});
         return ctx_.pipelines->get(key);  // made once per context, then a map lookup
@@ -353,7 +359,7 @@ private:
     const char* name_;
     uint32_t sg_, maskMode_, split_, askedSplit_;
     std::unique_ptr<SplitReduce> reduce_;  // split-K pass 2
-    bool channelSlices_ = false, vecA_ = false, vecAM_ = false, vecB_ = false, stageOut_ = false;
+    bool channelSlices_ = false, vecA_ = false, vecAM_ = false, vecB_ = false, stageOut_ = false, vecOut_ = false;
     uint32_t tapEntries_ = 0;  // > 0: the TAP_TABLE build with a table of this many entries
     const ComputePipeline* vectorPipeline_ = nullptr;
     uint32_t gx_ = 0, gy_ = 0;
@@ -512,16 +518,20 @@ double implicitGemmModelCost(const ContextImpl& ctx, const ConvDesc& d, const Pl
 std::vector<std::pair<ConvDesc, PlanOptions>> implicitGemmVariants(const ContextImpl& ctx) {
     std::vector<std::pair<ConvDesc, PlanOptions>> v;
     const std::vector<uint32_t> sgs = variantSubgroupSizes(ctx);
-    // deep, shallow (1x1), and C = 3 at 7x7 (per-element taps: the TAP_TABLE build)
+    // deep, shallow (1x1), C = 3 at 7x7 (per-element taps: the TAP_TABLE build), and a stride-2
+    // 1x1 at W % 8 == 0 (NCHW: VEC_AM_S2)
     for (auto& tile : kTiles)
-        for (int shape : {0, 1, 2}) {
+        for (int shape : {0, 1, 2, 3}) {
             for (DType t : {DType::F32, DType::F16, DType::BF16})
                 for (bool nhwc : {false, true})
                     for (uint32_t sg : sgs) {
+                        if (shape == 3 && nhwc) continue;
                         ConvDesc d;
                         d.c = 64; d.h = d.w = 28; d.k = 128; d.r = d.s = 3; d.pad(1, 1); d.dtype = t;
                         if (shape == 1) d.r = d.s = 1, d.pad(0, 0);
                         if (shape == 2) d.c = 3, d.r = d.s = 7, d.pad(3, 3);  // 147 deep: the NHWC taps too
+                        // 256 deep: the 8x8 tiles' direct epilogue, in 16-byte stores (VEC_OUT)
+                        if (shape == 3) d.c = 256, d.h = d.w = 32, d.r = d.s = 1, d.pad(0, 0), d.strideH = d.strideW = 2;
                         if (nhwc) makeNhwc(d);
                         PlanOptions o{"implicit_gemm", sg, tile.name};
                         v.push_back({d, o});
