@@ -121,6 +121,8 @@ bool stagedEpilogue(const ContextImpl& ctx, const TileConfig& t, const ConvDesc&
     return false;
 }
 
+constexpr uint64_t kVecOutOverStagedMaxDepth8x4 = 64;
+
 const TileConfig* findTile(const std::string& name) {
     for (auto& t : kTiles)
         if (name == t.name) return &t;
@@ -281,11 +283,21 @@ public:
         // staging it measured 7-8 % slower on MobileNetV2's 7x7 1x1 layers, h200_s8/vecam).
         vecB_ = channelSlices_ && (d.filterLayout == FilterLayout::KRSC || vecAM_);
         uint64_t splits = split_ ? split_ : 1;
-        stageOut_ = stagedEpilogue(ctx, tile_, d, (uint64_t(d.reductionLength()) + splits - 1) / splits, split_ != 0);
+        const uint64_t depth = (uint64_t(d.reductionLength()) + splits - 1) / splits;
+        stageOut_ = stagedEpilogue(ctx, tile_, d, depth, split_ != 0);
         // The direct epilogue in 16-byte stores (the 4-wide build, one pass): four consecutive
-        // pixels of one image (NCHW) or filters of one group (NHWC).
-        vecOut_ = !split_ && !stageOut_ && (vecA_ || vecAM_ || vecB_) &&
+        // pixels of one image (NCHW) or filters of one group (NHWC).  Where staging would apply too,
+        // it wins on the 8x8 tiles (H200 b32/b1: 0.87-0.94x the staged time on the 1x1 and Winograd
+        // layers) and on 8x4 tiles up to 64 deep (0.81-0.90x at 16-32 deep, 1.06-1.21x from 144;
+        // docs/results/h200_s11/out4alt, perf-notes item 35).
+        vecOut_ = !split_ && (vecA_ || vecAM_ || vecB_) &&
                   (d.outputLayout == TensorLayout::NCHW ? (uint64_t(d.outH()) * uint64_t(d.outW())) % 4 == 0 : d.filtersPerGroup() % 4 == 0);
+        if (vecOut_ && stageOut_) {
+            if ((tile_.tm == 8 && tile_.tn == 8) || (tile_.tm == 8 && tile_.tn == 4 && depth <= kVecOutOverStagedMaxDepth8x4))
+                stageOut_ = false;
+            else
+                vecOut_ = false;
+        }
         if (usesTapTable(d, tile_)) {
             uint32_t entries = tapTableEntries(d.reductionLength());
             if ((stageOut_ ? tile_.stagedSharedBytes() : tile_.sharedBytes()) + entries * 8 <= ctx.caps.maxSharedMemory)
