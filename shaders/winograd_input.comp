@@ -63,11 +63,8 @@ float vValue(in float b[WA][WA], uint i, uint j) {
 }
 
 void mainNchw() {
-    uint tid = gl_LocalInvocationID.x;
-    uint cBlocks = (pc.C + CC - 1u) / CC;
-    uint block = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
-    if (block >= ((pc.aux1 + TT - 1u) / TT) * cBlocks) return;  // the grid's rounding: whole workgroups
-    uint t0 = (block / cBlocks) * TT, c0 = (block % cBlocks) * CC;
+    uint tid = gl_LocalInvocationID.x, t0, c0;
+    if (!nchwBlock(pc.C, TT, CC, WG_SIZE, t0, c0)) return;  // whole workgroups: no barrier skipped
     uint t = tid % TT, cc = tid / TT;
     bool mine = t0 + t < pc.aux1 && c0 + cc < pc.C;
     float d[WA][WA], b[WA][WA];

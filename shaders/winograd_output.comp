@@ -46,11 +46,8 @@ float yValue(in float a[WM][WA], uint i, uint j) {  // ((A^T m) A)[i][j]
 }
 
 void mainNchw() {
-    uint tid = gl_LocalInvocationID.x;
-    uint kBlocks = (pc.K + CK - 1u) / CK;
-    uint block = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
-    if (block >= ((pc.aux1 + TT - 1u) / TT) * kBlocks) return;  // the grid's rounding: whole workgroups
-    uint t0 = (block / kBlocks) * TT, k0 = (block % kBlocks) * CK;
+    uint tid = gl_LocalInvocationID.x, t0, k0;
+    if (!nchwBlock(pc.K, TT, CK, WG_SIZE, t0, k0)) return;  // whole workgroups: no barrier skipped
     uint kc = tid % CK, t = tid / CK;
     float a[WM][WA];
     if (t0 + t < pc.aux1 && k0 + kc < pc.K) transformCols((t0 + t) * WA * WA * pc.K + k0 + kc, a);

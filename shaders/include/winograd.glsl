@@ -5,6 +5,7 @@
 #ifndef VKCONV_WINOGRAD_GLSL
 #define VKCONV_WINOGRAD_GLSL
 #include "conv_params.glsl"
+#include "tensor_index.glsl"
 
 #ifndef WINO_M
 #define WINO_M 2
@@ -36,6 +37,17 @@ layout(set = 0, binding = 5, std430) buffer WinogradBuf { float ws_[]; };
 uvec3 decodeTile(uint t) {
     uint tilesW = (pc.Q + WM - 1u) / WM, tilesH = (pc.P + WM - 1u) / WM;
     return uvec3(t / (tilesW * tilesH), (t / tilesW) % tilesH, t % tilesW);
+}
+
+// The NCHW transforms' workgroup block: tt tiles x cw channels (or filters), channel blocks fastest
+// (the host dispatches whole workgroups, ceil(tiles / tt) x ceil(channels / cw) of them).  False
+// for a workgroup past them (the grid's rounding); else the block's first tile and channel.
+bool nchwBlock(uint channels, uint tt, uint cw, uint workgroupSize, out uint t0, out uint c0) {
+    uint cBlocks = (channels + cw - 1u) / cw;
+    uint block = globalLinearIndex(workgroupSize) / workgroupSize;
+    t0 = (block / cBlocks) * tt;
+    c0 = (block % cBlocks) * cw;
+    return block < ((pc.aux1 + tt - 1u) / tt) * cBlocks;
 }
 
 #endif

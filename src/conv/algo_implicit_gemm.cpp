@@ -48,7 +48,6 @@ constexpr TileConfig kTiles[] = {
 // Tried and dropped (h200_s11/sweepbk): 32-deep slices for latency-bound small grids
 // (128x64x32/8x4, 64x32x32/4x4) were 1.1-8x slower at batch 1 than the 8-deep tiles.
 
-
 // The epilogue gives every invocation a fixed column (NHWC) or row (NCHW) of each output chunk,
 // and spells out its chunks for register tiles of 4 or 8 rows and columns.
 constexpr bool chunksDivide() {

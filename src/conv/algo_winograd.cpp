@@ -240,10 +240,9 @@ std::string winogradWhyNot(const ContextImpl& ctx, const ConvDesc& d, const Plan
     if (o.subgroupSize && (!ctx.caps.subgroupSizeControl || o.subgroupSize < ctx.caps.minSubgroupSize ||
                            o.subgroupSize > ctx.caps.maxSubgroupSize))
         return "subgroup size " + std::to_string(o.subgroupSize) + " cannot be required on this device";
-    if ((d.inputLayout == TensorLayout::NCHW || d.outputLayout == TensorLayout::NCHW) &&
-        transformWorkgroup(ctx, o.subgroupSize) % kNchwBlockChannels != 0)
-        return "the NCHW transforms need a workgroup of a multiple of 8 invocations and this device allows " +
-               std::to_string(transformWorkgroup(ctx, o.subgroupSize));
+    const uint32_t wg = transformWorkgroup(ctx, o.subgroupSize);
+    if ((d.inputLayout == TensorLayout::NCHW || d.outputLayout == TensorLayout::NCHW) && wg % kNchwBlockChannels != 0)
+        return "the NCHW transforms need a workgroup of a multiple of 8 invocations and this device allows " + std::to_string(wg);
     // A forced tile must fit; the heuristic needs one of the two to.
     std::string why;
     for (uint32_t m : {2u, 4u}) {
