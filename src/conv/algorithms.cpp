@@ -13,6 +13,9 @@ std::vector<std::pair<ConvDesc, PlanOptions>> directBlockedVariants(const Contex
 std::string directTiledWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::unique_ptr<AlgorithmInstance> directTiledInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::vector<std::pair<ConvDesc, PlanOptions>> directTiledVariants(const ContextImpl&);
+std::string directFewChannelsWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&);
+std::unique_ptr<AlgorithmInstance> directFewChannelsInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
+std::vector<std::pair<ConvDesc, PlanOptions>> directFewChannelsVariants(const ContextImpl&);
 std::string implicitGemmWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::unique_ptr<AlgorithmInstance> implicitGemmInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::unique_ptr<AlgorithmInstance> implicitGemmAnalyticInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
@@ -43,6 +46,9 @@ const std::vector<Algorithm>& algorithms() {
          directBlockedWhyNot, directBlockedInstantiate, directBlockedVariants},
         {"direct_tiled", "shared-memory tiled direct: input halo + filter chunk staged per channel chunk, 4x4 outputs per invocation",
          directTiledWhyNot, directTiledInstantiate, directTiledVariants},
+        {"direct_few_channels", "first layers (C/groups <= 8): the whole input halo and reduction of 8-64 filters staged once, "
+                                "8 rows x 8 filters per invocation",
+         directFewChannelsWhyNot, directFewChannelsInstantiate, directFewChannelsVariants},
         {"implicit_gemm", "tiled implicit GEMM, double-buffered shared memory, register tiles, padding masks",
          implicitGemmWhyNot, implicitGemmInstantiate, implicitGemmVariants},
         {"implicit_gemm_analytic", "implicit_gemm with per-load bounds arithmetic instead of precomputed masks",
@@ -87,6 +93,11 @@ const Algorithm& chooseAlgorithm(const ContextImpl& ctx, const ConvDesc& desc, c
     // Depthwise (and channel-multiplier) problems: the dedicated kernel.
     if (desc.groups == desc.c && desc.c > 1 && desc.k % desc.c == 0) {
         const Algorithm* a = findAlgorithm("depthwise");
+        if (a && a->whyNot(ctx, desc, opts).empty()) return *a;
+    }
+    // First layers (C/groups <= 4, 16+ filters): their 27-196-long reductions waste GEMM slices.
+    if (desc.channelsPerGroup() <= 4 && desc.filtersPerGroup() >= 16) {
+        const Algorithm* a = findAlgorithm("direct_few_channels");
         if (a && a->whyNot(ctx, desc, opts).empty()) return *a;
     }
     // Tiny-channel grouped problems waste a GEMM tile; direct serves them better.
