@@ -160,7 +160,8 @@ TEST_F(IgemmFourPixelStride2, EveryOtherPixelIsExact) {
 
 // The direct epilogue in 16-byte stores (VEC_OUT, config "out4"): four consecutive pixels of one
 // filter for NCHW outputs (P*Q % 4 == 0), four filters of one pixel for NHWC (K/groups % 4 == 0);
-// every dtype, bias, residual and activation; where neither holds, scalar stores.
+// every dtype, bias, residual and activation; where neither holds (or for NHWC input with NCHW
+// output), scalar stores.
 class IgemmVecOut : public VkconvTest {};
 TEST_F(IgemmVecOut, SixteenByteStoresAreExact) {
     struct Case {
@@ -181,6 +182,9 @@ TEST_F(IgemmVecOut, SixteenByteStoresAreExact) {
          }},
         {"nhwc_in_nchw_out_pq25", "64x64x8/4x4", false,
          [](ConvDesc& d) { d.c = 16, d.h = d.w = 5, d.r = d.s = 3, d.pad(1, 1), d.inputLayout = TensorLayout::NHWC; }},
+        // P*Q % 4 == 0, but NHWC input with NCHW output keeps scalar stores (measured slower).
+        {"nhwc_in_nchw_out_pq36", "128x128x8/8x8", false,
+         [](ConvDesc& d) { d.c = 16, d.h = d.w = 6, d.r = d.s = 3, d.pad(1, 1), d.inputLayout = TensorLayout::NHWC; }},
     };
     for (const Case& c : cases) {
         ConvDesc d;

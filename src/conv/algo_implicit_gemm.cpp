@@ -289,7 +289,10 @@ public:
         // it wins on the 8x8 tiles (H200 b32/b1: 0.87-0.94x the staged time on the 1x1 and Winograd
         // layers) and on 8x4 tiles up to 64 deep (0.81-0.90x at 16-32 deep, 1.06-1.21x from 144;
         // docs/results/h200_s11/out4alt, perf-notes item 35).
+        // Not for NHWC input with NCHW output (the NHWC kernel behind implicit_gemm_nhwc): ResNet-50
+        // layer2.0.conv2 b32 (8x8, stride 2) ran 314 us with it, 296 without (h200_s11/out4).
         vecOut_ = !split_ && (vecA_ || vecAM_ || vecB_) &&
+                  !(d.inputLayout == TensorLayout::NHWC && d.outputLayout == TensorLayout::NCHW) &&
                   (d.outputLayout == TensorLayout::NCHW ? (uint64_t(d.outH()) * uint64_t(d.outW())) % 4 == 0 : d.filtersPerGroup() % 4 == 0);
         if (vecOut_ && stageOut_) {
             if ((tile_.tm == 8 && tile_.tn == 8) || (tile_.tm == 8 && tile_.tn == 4 && depth <= kVecOutOverStagedMaxDepth8x4))
