@@ -320,3 +320,24 @@ TEST_F(SplitKPlan, splitk_SmallGridsTakeTheSmallTile) {
     const auto r = runAndCheck(ctx(), layer(384, 64, 14), {}, 4545, DataMode::Integer);
     EXPECT_TRUE(passed(r)) << r.config;
 }
+
+// Outputs of at most 64K elements split down to 32 reduction values per split (their partials are
+// small; MobileNetV2's batch-1 1x1 layers ran 0.6-0.8x with 6-16 splits against the 2-4 that 128
+// per split allowed); larger outputs keep 128 per split.
+TEST_F(SplitKPlan, splitk_SmallOutputsSplitFiner) {
+    auto splits = [](const vkconv::Plan& p) {
+        const std::string c = p.config();
+        const size_t at = c.find(" split ");
+        return at == std::string::npos ? 0 : std::stoi(c.substr(at + 7));
+    };
+    ConvDesc small;  // 384 deep, 14x14 x 64 = 12544 outputs: at most 3 splits at 128 per split
+    small.c = 384, small.k = 64, small.h = small.w = 14;
+    const vkconv::Plan p = vkconv::Plan::create(ctx(), small, {});
+    EXPECT_GT(splits(p), 3) << p.algorithm() << " " << p.config();
+    ConvDesc large = small;  // 28x28 x 128 = 100352 outputs
+    large.k = 128, large.h = large.w = 28;
+    const vkconv::Plan q = vkconv::Plan::create(ctx(), large, {});
+    EXPECT_LE(splits(q), 3) << q.algorithm() << " " << q.config();
+    const auto r = runAndCheck(ctx(), small, {}, 4546, DataMode::Integer);
+    EXPECT_TRUE(passed(r)) << r.config;
+}

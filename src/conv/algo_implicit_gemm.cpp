@@ -176,12 +176,21 @@ const TileConfig& chooseTile(const ContextImpl& ctx, const ConvDesc& d, const Pl
 constexpr uint64_t kSplitMinReduction = 128;   // split only reductions (C/groups*R*S) this deep
 constexpr uint64_t kSplitMinPerSplit = 128;    // the heuristic keeps this much reduction per split
 constexpr uint64_t kSplitMax = 16;             // the heuristic's most splits
+// Small outputs (at most this many elements) split down to 32 reduction values per split: their
+// partial sums are a few hundred KB at most, and on MobileNetV2's batch-1 1x1 layers (7x7 to 28x28,
+// 49-25088 outputs, 192-960 deep) 8-16 splits measured 0.55-0.85x the time of the model's 2-4
+// (docs/results/h200_s12/mbsweep, perf-notes item 37).
+constexpr uint64_t kSplitSmallOutput = 65536;
+constexpr uint64_t kSplitMinPerSplitSmall = 32;
+uint64_t minPerSplit(const ConvDesc& d) {
+    return uint64_t(d.outputElements()) <= kSplitSmallOutput ? kSplitMinPerSplitSmall : kSplitMinPerSplit;
+}
 constexpr double kSplitMargin = 0.9;           // the router splits when the model says >= 10 % faster
 
 uint64_t reductionSlices(const ConvDesc& d, const TileConfig& t) { return (uint64_t(d.reductionLength()) + t.bk - 1) / t.bk; }
 
 // The split count (>= 2) with the smallest modelled cost for tile t (splitTileCost), up to `most`,
-// kSplitMax, the reduction's slices and one split per kSplitMinPerSplit reduction values; 0 when
+// kSplitMax, the reduction's slices and one split per minPerSplit(d) reduction values; 0 when
 // the reduction has a single slice.
 struct SplitCost {
     uint64_t split;
@@ -189,7 +198,7 @@ struct SplitCost {
 };
 SplitCost bestSplit(const ContextImpl& ctx, const ConvDesc& d, const TileConfig& t, uint64_t most) {
     uint64_t red = uint64_t(d.reductionLength());
-    uint64_t top = std::min({most, kSplitMax, std::max<uint64_t>(2, red / kSplitMinPerSplit), reductionSlices(d, t)});
+    uint64_t top = std::min({most, kSplitMax, std::max<uint64_t>(2, red / minPerSplit(d)), reductionSlices(d, t)});
     SplitCost best{0, 0.0};
     for (uint64_t s = 2; s <= top; ++s) {
         double c = splitTileCost(d, t.bm, t.bn, t.speed, slots(ctx, t), double(s), kFlopsPerByte, kSplitPassFlops);
