@@ -146,16 +146,8 @@ std::string directFewChannelsWhyNot(const ContextImpl& ctx, const ConvDesc& d, c
         return "the input halo and filters of tile " + least.name() + " need " + std::to_string(sharedBytes(d, least)) +
                " bytes of shared memory; the device has " + std::to_string(ctx.caps.maxSharedMemory);
     }
-    if (t.workgroup() > ctx.caps.maxWorkgroupInvocations)
-        return "tile " + t.name() + " needs " + std::to_string(t.workgroup()) + " invocations per workgroup";
-    uint32_t sg = o.subgroupSize, most = ctx.caps.maxComputeWorkgroupSubgroups;
-    if (sg && most && t.workgroup() > sg * most)
-        return "its " + std::to_string(t.workgroup()) + "-invocation workgroups exceed subgroup size " + std::to_string(sg) +
-               " x maxComputeWorkgroupSubgroups " + std::to_string(most);
-    if (gridX(d, t) > ctx.caps.maxWorkgroupCount[0]) return "too many output tiles (" + std::to_string(gridX(d, t)) + ") for one dispatch row";
-    if (gridY(d, t) > ctx.caps.maxWorkgroupCount[1])
-        return "too many groups x filter tiles (" + std::to_string(gridY(d, t)) + ") for one dispatch column";
-    return "";
+    if (std::string w = workgroupWhyNot(ctx, t.workgroup(), o.subgroupSize); !w.empty()) return "tile " + t.name() + ": " + w;
+    return gridWhyNot(ctx, gridX(d, t), gridY(d, t), "output tiles", "groups x filter tiles");
 }
 
 std::unique_ptr<AlgorithmInstance> directFewChannelsInstantiate(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {

@@ -125,11 +125,7 @@ std::string directTiledWhyNot(const ContextImpl& ctx, const ConvDesc& d, const P
     for (auto& t : kTiles) names += std::string(names.empty() ? "" : ", ") + t.name;
     if (!o.tile.empty() && std::none_of(std::begin(kTiles), std::end(kTiles), [&](const Tile& t) { return o.tile == t.name; }))
         return "no tile '" + o.tile + "' (have: " + names + ", rows x columns x filters)";
-    if (kWorkgroup > ctx.caps.maxWorkgroupInvocations) return "the device runs fewer than 256 invocations per workgroup";
-    uint32_t sg = o.subgroupSize, most = ctx.caps.maxComputeWorkgroupSubgroups;
-    if (sg && most && kWorkgroup > sg * most)
-        return "its 256-invocation workgroups exceed subgroup size " + std::to_string(sg) + " x maxComputeWorkgroupSubgroups " +
-               std::to_string(most);
+    if (std::string w = workgroupWhyNot(ctx, kWorkgroup, o.subgroupSize); !w.empty()) return w;
     Config c = chooseConfig(ctx, d, o.tile);
     if (!c.tile) {
         const Tile* t = nullptr;  // the forced tile, else the one needing the least
@@ -142,9 +138,7 @@ std::string directTiledWhyNot(const ContextImpl& ctx, const ConvDesc& d, const P
     const Tile& t = *c.tile;
     uint64_t gx = uint64_t(d.n) * ((uint64_t(d.outH()) + t.tp - 1) / t.tp) * ((uint64_t(d.outW()) + t.tq - 1) / t.tq);
     uint64_t gy = uint64_t(d.groups) * ((uint64_t(d.filtersPerGroup()) + t.bk - 1) / t.bk);
-    if (gx > ctx.caps.maxWorkgroupCount[0]) return "too many output tiles (" + std::to_string(gx) + ") for one dispatch row";
-    if (gy > ctx.caps.maxWorkgroupCount[1]) return "too many groups x filter tiles (" + std::to_string(gy) + ") for one dispatch column";
-    return "";
+    return gridWhyNot(ctx, gx, gy, "output tiles", "groups x filter tiles");
 }
 
 std::unique_ptr<AlgorithmInstance> directTiledInstantiate(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {

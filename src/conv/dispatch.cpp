@@ -1,6 +1,7 @@
 #include "conv/dispatch.hpp"
 
 #include <algorithm>
+#include <string>
 
 #include "runtime/context_impl.hpp"
 
@@ -50,6 +51,23 @@ PipelineKey convPipelineKey(const std::string& shader, const ConvDesc& d, uint32
     key.requiredSubgroupSize = requiredSubgroup;
     key.fullSubgroups = requiredSubgroup != 0;
     return key;
+}
+
+std::string workgroupWhyNot(const ContextImpl& ctx, uint64_t invocations, uint32_t requiredSubgroup) {
+    const std::string n = std::to_string(invocations);
+    if (invocations > ctx.caps.maxWorkgroupInvocations) return "the device runs fewer than " + n + " invocations per workgroup";
+    uint32_t most = ctx.caps.maxComputeWorkgroupSubgroups;
+    if (requiredSubgroup && most && invocations > uint64_t(requiredSubgroup) * most)
+        return "its " + n + "-invocation workgroups exceed subgroup size " + std::to_string(requiredSubgroup) +
+               " x maxComputeWorkgroupSubgroups " + std::to_string(most);
+    return "";
+}
+
+std::string gridWhyNot(const ContextImpl& ctx, uint64_t gx, uint64_t gy, const char* tileWhat, const char* columnWhat) {
+    if (gx > ctx.caps.maxWorkgroupCount[0]) return "too many " + std::string(tileWhat) + " (" + std::to_string(gx) + ") for one dispatch row";
+    if (gy > ctx.caps.maxWorkgroupCount[1])
+        return "too many " + std::string(columnWhat) + " (" + std::to_string(gy) + ") for one dispatch column";
+    return "";
 }
 
 uint64_t workspaceRegionAlignment(const ContextImpl& ctx) { return std::max<uint64_t>(256, ctx.caps.minStorageBufferOffsetAlignment); }

@@ -27,6 +27,12 @@ void dispatch1D(const ContextImpl& ctx, VkCommandBuffer cmd, uint64_t items, uin
 PipelineKey convPipelineKey(const std::string& shader, const ConvDesc& d, uint32_t workgroupSize, uint32_t requiredSubgroup = 0,
                             uint32_t bindings = kConvBindings);
 
+// The device limits every algorithm's whyNot checks, "" when they hold, else the reason:
+// `invocations` per workgroup (at `requiredSubgroup`, 0 for the device's choice), and a (gx, gy)
+// grid, whose x and y units tileWhat and columnWhat name in the message.
+std::string workgroupWhyNot(const ContextImpl& ctx, uint64_t invocations, uint32_t requiredSubgroup);
+std::string gridWhyNot(const ContextImpl& ctx, uint64_t gx, uint64_t gy, const char* tileWhat, const char* columnWhat);
+
 // A compute-to-compute barrier between passes of one algorithm (split-K).
 void computeBarrier(const ContextImpl& ctx, VkCommandBuffer cmd);
 
