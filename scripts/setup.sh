@@ -32,7 +32,8 @@ apt_missing() {  # prints the packages of "$@" that are not installed (name or n
   done
 }
 
-mesa_major() { dpkg-query -W -f='${Version}' mesa-vulkan-drivers 2>/dev/null | sed -E 's/^([0-9]+).*/\1/'; }
+# (Not installed: empty.  `|| true`: under pipefail dpkg-query's failure would end the script.)
+mesa_major() { { dpkg-query -W -f='${Version}' mesa-vulkan-drivers 2>/dev/null || true; } | sed -E 's/^([0-9]+).*/\1/'; }
 
 setup_bookworm() {
   local base=(build-essential cmake ninja-build pkg-config python3 git libgtest-dev
