@@ -60,3 +60,11 @@ foreach(dt f32 f16 bf16)
     endforeach()
   endforeach()
 endforeach()
+
+# First layers (C/groups <= 8) on the matrix units: a column-expanded halo makes each pixel's
+# reduction one contiguous window (few_channels_coopmat.comp).  Same build rules as above.
+vkconv_add_shader(NAME few_channels_coopmat_f16 SOURCE few_channels_coopmat.comp DEFINES DTYPE_F16=1 REQUIRES COOPMAT)
+vkconv_add_shader(NAME few_channels_coopmat_bf16 SOURCE few_channels_coopmat.comp DEFINES DTYPE_BF16=1
+                  REQUIRES COOPMAT BF16_COOPMAT TRY)
+vkconv_add_shader(NAME few_channels_coopmat_emu_f16 SOURCE few_channels_coopmat.comp DEFINES DTYPE_F16=1 CM_EMULATE=1)
+vkconv_add_shader(NAME few_channels_coopmat_emu_bf16 SOURCE few_channels_coopmat.comp DEFINES DTYPE_BF16=1 CM_EMULATE=1)

@@ -28,21 +28,8 @@
 // replaced by plain arithmetic on the same shared-memory words with the same offset / stride /
 // layout conventions, so devices without matrix units (lavapipe in CI) execute every staging,
 // padding and epilogue path of this kernel.  The shipped variants never define it.
-#if !defined(CM_EMULATE)
-#extension GL_KHR_cooperative_matrix : require
-#extension GL_KHR_memory_scope_semantics : require
-#endif
-#extension GL_KHR_shader_subgroup_basic : require
-#if defined(DTYPE_F16)
-#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
-#elif defined(DTYPE_BF16)
-#if !defined(CM_EMULATE)
-#extension GL_EXT_bfloat16 : require
-#endif
-#else
-#error "implicit_gemm_coopmat: define DTYPE_F16 or DTYPE_BF16 (fp32 is the scalar kernels' job)"
-#endif
 #include "dtype.glsl"
+#include "coopmat_common.glsl"  // extensions, CM_T, ELEM_BITS, PACK_OUT, cmElem
 #include "conv_params.glsl"
 #include "conv_bindings.glsl"
 #include "tensor_index.glsl"
@@ -56,19 +43,6 @@
 #ifdef SPLIT_K
 #include "splitk.glsl"
 #endif
-
-// 16-bit elements as bits, pairs packed into a 32-bit word (low half first), and fp32 results
-// packed for 16-byte output stores.
-#if defined(DTYPE_F16)
-#define CM_T float16_t
-#define ELEM_BITS(v) packFloat2x16(f16vec2((v), float16_t(0.0)))
-#define PACK_OUT(a, b) packFloat2x16(f16vec2(float16_t(a), float16_t(b)))
-#else
-#define CM_T bfloat16_t
-#define ELEM_BITS(v) uint(v)
-#define PACK_OUT(a, b) (bf16BitsRne(a) | (bf16BitsRne(b) << 16))
-#endif
-#define PACK2(lo, hi) (ELEM_BITS(lo) | (ELEM_BITS(hi) << 16))
 
 // 8-value (16-byte) views of the input, filter and output bindings; the host uses them only
 // when the views are 16-byte aligned (the VEC_* pipeline of the pair).
@@ -122,18 +96,7 @@ shared uvec4 smem[NBUF * (A_WORDS + B_WORDS)];  // [A buf 0][A buf 1][B buf 0][B
 #else
 layout(constant_id = 109) const uint EMU_LANES = 32;  // the subgroup size
 const uint EPL = CM_M * CM_N / EMU_LANES;             // accumulator elements per invocation
-// Element (r, c) of the matrix coopMatLoad(m, smem, base, stride, layout) would load: base and
-// stride in 16-byte words, elements 16-bit.
-float cmElem(uint base, uint stride, bool colMajor, uint r, uint c) {
-    uint h = base * 8u + (colMajor ? c * stride * 8u + r : r * stride * 8u + c);
-    uint w = smem[h >> 3][(h >> 1) & 3u];
-#if defined(DTYPE_F16)
-    vec2 p = unpackHalf2x16(w);
-    return (h & 1u) == 0u ? p.x : p.y;
-#else
-    return uintBitsToFloat((h & 1u) == 0u ? w << 16 : w & 0xFFFF0000u);  // bf16: the top half of an fp32
-#endif
-}
+CM_ELEM_FUNCTION
 #endif
 
 void main() {

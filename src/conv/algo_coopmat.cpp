@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "conv/algorithm.hpp"
+#include "conv/coopmat_support.hpp"
 #include "conv/dispatch.hpp"
 #include "conv/split_k.hpp"
 #include "conv/tile_score.hpp"
@@ -73,34 +74,8 @@ enum SpecCoopmat : uint32_t {
     kSpecPrefetch2 = 116,
 };
 
-// VKCONV_COOPMAT_EMULATE=1 (tests only): run fp16 and bf16 problems through the CM_EMULATE build of
-// the kernel, which does the matrix products with plain arithmetic, so that devices without
-// cooperative matrices (lavapipe in CI) execute every staging, padding and epilogue path.
-bool emulated(DType t) {
-    const char* e = std::getenv("VKCONV_COOPMAT_EMULATE");
-    return e && *e && std::strcmp(e, "0") != 0 && t != DType::F32;
-}
-
-VkComponentTypeKHR operandType(DType t) {
-    return t == DType::BF16 ? VK_COMPONENT_TYPE_BFLOAT16_KHR : VK_COMPONENT_TYPE_FLOAT16_KHR;
-}
-
 std::string shaderName(DType t, bool split = false) {
-    return std::string("implicit_gemm_coopmat_") + (emulated(t) ? "emu_" : "") + (split ? "splitk_" : "") + dtypeSuffix(t);
-}
-
-// The 16x16x16 configuration the emulation stands in for.
-const CoopMatConfig& emulatedConfig(DType t) {
-    static const auto make = [](DType u) {
-        CoopMatConfig x;
-        x.m = x.n = x.k = 16;
-        x.a = x.b = operandType(u);
-        x.c = x.result = VK_COMPONENT_TYPE_FLOAT32_KHR;
-        x.scope = VK_SCOPE_SUBGROUP_KHR;
-        return x;
-    };
-    static const CoopMatConfig f16 = make(DType::F16), bf16 = make(DType::BF16);
-    return t == DType::BF16 ? bf16 : f16;
+    return std::string("implicit_gemm_coopmat_") + (coopmatEmulated(t) ? "emu_" : "") + (split ? "splitk_" : "") + dtypeSuffix(t);
 }
 
 // A subgroup-scope A*B+C configuration with 16-bit operands of the storage type and fp32 C and
@@ -108,28 +83,16 @@ const CoopMatConfig& emulatedConfig(DType t) {
 // slice, in units of the 8-value shared words.  16x16x16 preferred (NVIDIA, RDNA3), then the
 // driver's order (which lists preferred configurations first).
 const CoopMatConfig* pickConfig(const DeviceCaps& caps, DType t) {
-    if (emulated(t)) return &emulatedConfig(t);
+    if (coopmatEmulated(t)) return &coopmatEmulatedConfig(t);
     const CoopMatConfig* best = nullptr;
     for (const auto& c : caps.coopMatConfigs) {
-        if (c.scope != VK_SCOPE_SUBGROUP_KHR || c.saturatingAccumulation) continue;
-        if (c.a != operandType(t) || c.b != operandType(t)) continue;
-        if (c.c != VK_COMPONENT_TYPE_FLOAT32_KHR || c.result != VK_COMPONENT_TYPE_FLOAT32_KHR) continue;
+        if (!coopmatOperandsMatch(c, t)) continue;
         if (c.m == 0 || c.n == 0 || c.k == 0 || c.m % 8 || c.n % 8 || c.k % 8) continue;
         if (32 % c.m || 32 % c.n || kSliceK % c.k) continue;
         if (c.m == 16 && c.n == 16 && c.k == 16) return &c;
         if (!best) best = &c;
     }
     return best;
-}
-
-// The subgroup size the tiles are laid out for: 32 where the device lets it be required (NVIDIA's
-// only size; RDNA3's WMMA is wave32-native), otherwise the device's default.
-struct SubgroupChoice {
-    uint32_t size, required;
-};
-SubgroupChoice naturalSubgroup(const DeviceCaps& caps) {
-    if (caps.subgroupSizeControl && caps.minSubgroupSize <= 32 && caps.maxSubgroupSize >= 32) return {32, 32};
-    return {caps.subgroupSize, 0};
 }
 
 uint64_t outputPixels(const ConvDesc& d) { return uint64_t(d.n) * uint64_t(d.outH()) * uint64_t(d.outW()); }
@@ -251,7 +214,7 @@ public:
         if (split_ > 1) c += " split " + std::to_string(split_);
         if (prefetch2_) c += " ahead2";
         c += " sg" + std::to_string(sg_.size);
-        if (emulated(desc_.dtype)) c += " EMULATED";
+        if (coopmatEmulated(desc_.dtype)) c += " EMULATED";
         return c;
     }
 
@@ -272,7 +235,7 @@ private:
         key.spec.push_back({kSpecVecOut, vec && vecOut_ ? 1u : 0u});
         key.spec.push_back({kSpecNbuf, tile_.nbuf});
         key.spec.push_back({kSpecPrefetch2, prefetch2_ ? 1u : 0u});
-        if (emulated(desc_.dtype)) key.spec.push_back({kSpecEmuLanes, sg_.size});
+        if (coopmatEmulated(desc_.dtype)) key.spec.push_back({kSpecEmuLanes, sg_.size});
         key.fullSubgroups = true;  // the subgroup index must name a whole 32 (or default-size) block
         return ctx_.pipelines->get(key);
     }
@@ -308,47 +271,20 @@ private:
     uint32_t gx_ = 0, gy_ = 0;
 };
 
-std::string configList(const DeviceCaps& caps) {
-    std::string s;
-    for (const auto& c : caps.coopMatConfigs) s += (s.empty() ? "" : ", ") + c.toString();
-    return s.empty() ? "none" : s;
-}
-
 }  // namespace
 
 std::string coopmatWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     const auto& caps = ctx.caps;
-    if (d.dtype == DType::F32)
-        return "fp32 storage is the scalar kernels' job (the matrix units would round the operands to 16 bits)";
-    if (!shaders::find(shaderName(d.dtype))) {
-        if (d.dtype == DType::BF16)
-            return "bf16 needs a bf16 cooperative-matrix shader, which this build lacks (no shader compiler with "
-                   "GL_EXT_bfloat16 at configure time; on Debian 12 scripts/setup.sh fetches one)";
-        return "this build has no cooperative-matrix shaders (its shader compiler lacks GL_KHR_cooperative_matrix)";
-    }
-    const bool emu = emulated(d.dtype);
-    if (!caps.cooperativeMatrix && !emu) return "the device has no VK_KHR_cooperative_matrix (or it is not enabled)";
-    if (d.dtype == DType::F16 && !caps.shaderFloat16) return "needs shaderFloat16";
-    if (d.dtype == DType::BF16 && !caps.bfloat16CooperativeMatrix && !emu) {
-        // An adopted device may have them without the application having enabled them.
-        if (!ctx.ownsDevice && chooseFeatures(ctx.it, ctx.physicalDevice).bfloat16CooperativeMatrix)
-            return "bf16 needs VK_KHR_shader_bfloat16 with shaderBFloat16Type and shaderBFloat16CooperativeMatrix, which "
-                   "the device has but the application did not enable (ContextAdoptInfo::enabledDeviceExtensions / "
-                   "enabledFeatures)";
-        return "bf16 needs VK_KHR_shader_bfloat16 with shaderBFloat16Type and shaderBFloat16CooperativeMatrix, which "
-               "the device does not have";
-    }
-    if (!caps.storageBuffer16BitAccess) return "needs storageBuffer16BitAccess";
-    if (!caps.vulkanMemoryModel && !emu) return "needs vulkanMemoryModel (cooperative-matrix shaders use the Vulkan memory model)";
+    if (std::string w = coopmatDeviceWhyNot(ctx, d.dtype, shaderName(d.dtype)); !w.empty()) return w;
     const CoopMatConfig* cm = pickConfig(caps, d.dtype);
     if (!cm)
         return std::string("no subgroup-scope ") + dtypeSuffix(d.dtype) + " x " + dtypeSuffix(d.dtype) +
-               " + f32 -> f32 cooperative-matrix size that tiles 32x32 blocks (device reports: " + configList(caps) + ")";
+               " + f32 -> f32 cooperative-matrix size that tiles 32x32 blocks (device reports: " + coopmatConfigList(caps) + ")";
     if (d.channelsPerGroup() % kMinSliceK != 0)
         return "C/groups = " + std::to_string(d.channelsPerGroup()) + " is not a multiple of " + std::to_string(kMinSliceK) +
                " (one filter tap per reduction slice)";
     if (d.r > 32 || d.s > 32) return "filter taps beyond 32 per axis do not fit the padding masks";
-    SubgroupChoice sg = naturalSubgroup(caps);
+    SubgroupChoice sg = coopmatSubgroup(caps);
     if (o.subgroupSize && o.subgroupSize != sg.size)
         return "the tiles are laid out for subgroups of " + std::to_string(sg.size) + ", not " + std::to_string(o.subgroupSize);
     if (!o.tile.empty()) {
@@ -369,7 +305,7 @@ std::string coopmatWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanO
 
 std::unique_ptr<AlgorithmInstance> coopmatInstantiate(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     const CoopMatConfig* cm = pickConfig(ctx.caps, d.dtype);
-    SubgroupChoice sg = naturalSubgroup(ctx.caps);
+    SubgroupChoice sg = coopmatSubgroup(ctx.caps);
     CmChoice choice = cm ? chooseConfig(ctx, d, *cm, sg.size, o) : CmChoice{};
     if (!cm || !choice.tile) throw Error(ErrorCode::Unsupported, "implicit_gemm_coopmat: no configuration for " + d.toString());
     return std::make_unique<CoopmatInstance>(ctx, d, *cm, *choice.tile, choice.split, sg);

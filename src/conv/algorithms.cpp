@@ -16,6 +16,9 @@ std::vector<std::pair<ConvDesc, PlanOptions>> directTiledVariants(const ContextI
 std::string directFewChannelsWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::unique_ptr<AlgorithmInstance> directFewChannelsInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::vector<std::pair<ConvDesc, PlanOptions>> directFewChannelsVariants(const ContextImpl&);
+std::string fewChannelsCoopmatWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&);
+std::unique_ptr<AlgorithmInstance> fewChannelsCoopmatInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
+std::vector<std::pair<ConvDesc, PlanOptions>> fewChannelsCoopmatVariants(const ContextImpl&);
 std::string implicitGemmWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::unique_ptr<AlgorithmInstance> implicitGemmInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::unique_ptr<AlgorithmInstance> implicitGemmAnalyticInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
@@ -59,6 +62,9 @@ const std::vector<Algorithm>& algorithms() {
          depthwiseWhyNot, depthwiseInstantiate, depthwiseVariants},
         {"implicit_gemm_coopmat", "implicit_gemm on the matrix units (VK_KHR_cooperative_matrix): 16-bit operands, fp32 accumulation",
          coopmatWhyNot, coopmatInstantiate, coopmatVariants},
+        {"few_channels_coopmat", "first layers (C/groups <= 8) on the matrix units: a column-expanded halo makes each pixel's "
+                                 "reduction one contiguous window that A fragments load directly; fp16/bf16",
+         fewChannelsCoopmatWhyNot, fewChannelsCoopmatInstantiate, fewChannelsCoopmatVariants},
         {"winograd", "F(4x4,3x3) or F(2x2,3x3) for 3x3 stride-1 filters: fp32 input/filter/output transforms around a batched "
                      "GEMM (36/144 or 16/36 of the multiplies; transformed tensors in the workspace)",
          winogradWhyNot, winogradInstantiate, winogradVariants},
@@ -93,6 +99,17 @@ const Algorithm& chooseAlgorithm(const ContextImpl& ctx, const ConvDesc& desc, c
     // Depthwise (and channel-multiplier) problems: the dedicated kernel.
     if (desc.groups == desc.c && desc.c > 1 && desc.k % desc.c == 0) {
         const Algorithm* a = findAlgorithm("depthwise");
+        if (a && a->whyNot(ctx, desc, opts).empty()) return *a;
+    }
+    // First layers (C/groups <= 8, 16+ filters), 16-bit storage on a device with matrix units:
+    // each pixel's whole reduction as one window of a column-expanded halo.  Below 2^21 output
+    // values direct_few_channels (C/groups <= 4) stays faster: the per-workgroup filter staging is
+    // not amortised (H200, docs/results/h200_s13/final: ResNet-50 conv1 b1 27.9 against 21.0 us,
+    // 1M outputs; the SD-VAE's 2M-output first layer 8.2 against 14.9 us).
+    constexpr uint64_t kFewCoopmatMinOutputs = uint64_t(1) << 21;
+    if (desc.channelsPerGroup() <= 8 && desc.filtersPerGroup() >= 16 &&
+        (desc.channelsPerGroup() > 4 || uint64_t(desc.outputElements()) >= kFewCoopmatMinOutputs)) {
+        const Algorithm* a = findAlgorithm("few_channels_coopmat");
         if (a && a->whyNot(ctx, desc, opts).empty()) return *a;
     }
     // First layers (C/groups <= 4, 16+ filters): their 27-196-long reductions waste GEMM slices.

@@ -1,0 +1,234 @@
+// "few_channels_coopmat" (shaders/few_channels_coopmat.comp): first layers (C/groups <= 8) on
+// the matrix units, fp16 / bf16 storage.  A column-expanded input halo ([x][r][c] per output row)
+// makes each output pixel's reduction one contiguous window, so the A fragments load straight
+// from shared memory with a stride of SW*CPR values; the filters are staged once per workgroup.
+// Tile choice, no timing: 64 filters (fewer when the group has fewer) in blocks of 32 per
+// subgroup, 64-column subgroup blocks narrowed while they pad Q by more than an eighth, eight
+// subgroups (rows x filter blocks), fewer rows and filters until the shared memory fits, fewer
+// rows while the grid is small, and row steps per workgroup while the grid stays at four
+// workgroups per compute unit or more.
+#include <algorithm>
+#include <cstdio>
+
+#include "conv/algorithm.hpp"
+#include "conv/coopmat_support.hpp"
+#include "conv/dispatch.hpp"
+#include "conv/tile_score.hpp"
+#include "runtime/context_impl.hpp"
+#include "vkconv/error.hpp"
+
+namespace vkconv {
+
+namespace {
+
+constexpr uint32_t kMaxChannels = 8;  // C/groups: one staged column holds R*C values
+constexpr uint32_t kFrag = 16;        // the 16x16x16 configuration the kernel is written for
+constexpr uint32_t kMaxAccumulators = 16;
+
+enum SpecFcCm : uint32_t {
+    kSpecTP = 101, kSpecMQ = 102, kSpecNQ = 103, kSpecSGQ = 104, kSpecSGN = 105, kSpecCG = 106, kSpecFR = 107,
+    kSpecFS = 108, kSpecSH = 109, kSpecSW = 110, kSpecDH = 111, kSpecCPR = 112, kSpecPStep = 113, kSpecVecOut = 114,
+    kSpecEmuLanes = 115,
+};
+
+// TP rows x TQ = SGQ*MQ*16 columns x BN = SGN*NQ*16 filters, PSTEP row steps per workgroup.
+struct Tile {
+    uint32_t tp = 0, mq = 0, nq = 0, sgq = 1, sgn = 1, pstep = 1;
+    uint32_t tq() const { return sgq * mq * kFrag; }
+    uint32_t bn() const { return sgn * nq * kFrag; }
+    uint32_t subgroups() const { return tp * sgq * sgn; }
+    std::string name() const {
+        std::string s = std::to_string(tp) + "x" + std::to_string(tq()) + "x" + std::to_string(bn()) + "/" + std::to_string(sgq) +
+                        "x" + std::to_string(sgn);
+        if (pstep > 1) (s += 'p') += std::to_string(pstep);
+        return s;
+    }
+};
+
+// "TPxTQxBN/SGQxSGN[pSTEPS]", e.g. 4x64x64/1x1p2.
+bool parseTile(const std::string& s, Tile& t) {
+    unsigned tp = 0, tq = 0, bn = 0, sgq = 0, sgn = 0, ps = 1;
+    int end = -1;
+    if (std::sscanf(s.c_str(), "%ux%ux%u/%ux%u%n", &tp, &tq, &bn, &sgq, &sgn, &end) != 5 || end < 0) return false;
+    if (s[end] == 'p') {
+        int end2 = -1;
+        if (std::sscanf(s.c_str() + end, "p%u%n", &ps, &end2) != 1 || end2 < 0) return false;
+        end += end2;
+    }
+    if (size_t(end) != s.size()) return false;
+    if (tp < 1 || tp > 8 || sgq < 1 || sgn < 1 || ps < 1 || ps > 64) return false;
+    if (tq % (sgq * kFrag) || bn % (sgn * kFrag)) return false;
+    t = {tp, tq / (sgq * kFrag), bn / (sgn * kFrag), sgq, sgn, ps};
+    return t.mq >= 1 && t.nq >= 1 && t.mq * t.nq <= kMaxAccumulators && t.subgroups() <= 16;
+}
+
+// Values per staged column: the filter rows' channels, padded to 8 (16-byte fragment rows), and at
+// least one 16-value chunk per window.
+uint32_t columnValues(const ConvDesc& d) {
+    uint32_t cpr = (uint32_t(d.r * d.channelsPerGroup()) + 7) / 8 * 8;
+    while (uint64_t(d.s) * cpr < kFrag) cpr += 8;
+    return cpr;
+}
+uint64_t chunks(const ConvDesc& d) { return (uint64_t(d.s) * columnValues(d) + kFrag - 1) / kFrag; }
+
+// Shared bytes; mirrors the shader's constants.
+uint64_t sharedBytes(const ConvDesc& d, const Tile& t) {
+    uint64_t cw = columnValues(d) / 8;
+    uint64_t x = (uint64_t(t.tq()) - 1) * d.strideW + d.s;
+    uint64_t halo = t.tp * x * cw, scratch = uint64_t(t.subgroups()) * 64;
+    return 16 * (std::max(halo, scratch) + chunks(d) * t.bn() * 3);
+}
+
+uint64_t gridX(const ConvDesc& d, const Tile& t) {
+    uint64_t rows = uint64_t(t.tp) * t.pstep;
+    return uint64_t(d.n) * ((uint64_t(d.outH()) + rows - 1) / rows) * ((uint64_t(d.outW()) + t.tq() - 1) / t.tq());
+}
+uint64_t gridY(const ConvDesc& d, const Tile& t) {
+    return uint64_t(d.groups) * ((uint64_t(d.filtersPerGroup()) + t.bn() - 1) / t.bn());
+}
+
+// The forced tile, else the rules in the file comment.  tp == 0: nothing fits.
+Tile chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& forced) {
+    Tile t;
+    if (!forced.empty()) return parseTile(forced, t) && sharedBytes(d, t) <= ctx.caps.maxSharedMemory ? t : Tile{};
+    const uint64_t Kg = d.filtersPerGroup(), Q = d.outW();
+    uint32_t bn = 16;
+    while (bn < 64 && bn < Kg) bn *= 2;
+    for (; bn >= kFrag; bn /= 2) {
+        // At most 8 accumulators per subgroup (2 filter fragments x up to 4 column fragments):
+        // 16 (~170 registers on NVIDIA) left one 8-subgroup workgroup per SM, its staging and
+        // products serialised (h200_s13/fccm: 4x64x64/1x1 221 us against 181-206 for 8-accumulator
+        // tiles on VGG-16 features.0 b32).
+        t.nq = std::min<uint32_t>(2, bn / kFrag);
+        t.sgn = bn / kFrag / t.nq;
+        // The widest block (up to 4 column fragments) whose column padding is at most an eighth.
+        for (t.mq = 4; t.mq > 1; t.mq /= 2) {
+            uint64_t tq = t.tq(), padded = (Q + tq - 1) / tq * tq;
+            if (8 * (padded - Q) <= padded) break;
+        }
+        // Eight subgroups: the staging spreads over 256 invocations.
+        for (t.tp = std::min<uint32_t>(8, 8 / (t.sgq * t.sgn)); t.tp >= 1; t.tp /= 2)
+            if (sharedBytes(d, t) <= ctx.caps.maxSharedMemory) break;
+        if (t.tp >= 1) break;
+    }
+    if (bn < kFrag || t.tp == 0) return Tile{};
+    const double units = modelComputeUnits(ctx.caps.computeUnits);
+    // Small grids: fewer rows per workgroup while it covers fewer than two per compute unit.
+    while (t.tp > 1 && double(gridX(d, t) * gridY(d, t)) < 2.0 * units) t.tp /= 2;
+    // Row steps share one filter staging; keep at least four workgroups per compute unit.
+    while (t.pstep < 8 && double(gridX(d, Tile{t.tp, t.mq, t.nq, t.sgq, t.sgn, t.pstep * 2}) * gridY(d, t)) >= 4.0 * units)
+        t.pstep *= 2;
+    return t;
+}
+
+std::string shaderName(DType t) {
+    return std::string("few_channels_coopmat_") + (coopmatEmulated(t) ? "emu_" : "") + dtypeSuffix(t);
+}
+
+// The device's 16x16x16 configuration for these operands (the kernel's fragments), or null.
+const CoopMatConfig* config16(const DeviceCaps& caps, DType t) {
+    if (coopmatEmulated(t)) return &coopmatEmulatedConfig(t);
+    for (const auto& c : caps.coopMatConfigs)
+        if (coopmatOperandsMatch(c, t) && c.m == kFrag && c.n == kFrag && c.k == kFrag) return &c;
+    return nullptr;
+}
+
+class FewChannelsCoopmatInstance final : public AlgorithmInstance {
+public:
+    FewChannelsCoopmatInstance(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o)
+        : ctx_(ctx), desc_(d), pc_(makePushConstants(d)), tile_(chooseTile(ctx, d, o.tile)), sg_(coopmatSubgroup(ctx.caps)) {
+        vecOut_ = d.outputLayout == TensorLayout::NHWC && d.filtersPerGroup() % 8 == 0;
+        vectorPipeline_ = &pipeline(vecOut_);
+        gx_ = uint32_t(gridX(d, tile_));
+        gy_ = uint32_t(gridY(d, tile_));
+    }
+    void record(VkCommandBuffer cmd, const ConvTensors& t) const override {
+        // 16-byte output stores need a 16-byte aligned output view; otherwise element-wise stores.
+        const ComputePipeline& p = t.output.offset % 16 == 0 ? *vectorPipeline_ : pipeline(false);
+        bindConvTensors(ctx_, cmd, p, t);
+        pushConstants(ctx_, cmd, p, pc_);
+        ctx_.dt.vkCmdDispatch(cmd, gx_, gy_, 1);
+    }
+    std::string name() const override { return "few_channels_coopmat"; }
+    std::string config() const override {
+        return "tile " + tile_.name() + " cpr " + std::to_string(columnValues(desc_)) + (vecOut_ ? " vec8O" : "") + " sg" +
+               std::to_string(sg_.size) + (coopmatEmulated(desc_.dtype) ? " EMULATED" : "");
+    }
+
+private:
+    const ComputePipeline& pipeline(bool vec) const {
+        const Tile& t = tile_;
+        const ConvDesc& d = desc_;
+        PipelineKey key = convPipelineKey(shaderName(d.dtype), d, t.subgroups() * sg_.size, sg_.required);
+        key.spec.insert(key.spec.end(),
+                        {{kSpecTP, t.tp}, {kSpecMQ, t.mq}, {kSpecNQ, t.nq}, {kSpecSGQ, t.sgq}, {kSpecSGN, t.sgn},
+                         {kSpecCG, uint32_t(d.channelsPerGroup())}, {kSpecFR, uint32_t(d.r)}, {kSpecFS, uint32_t(d.s)},
+                         {kSpecSH, uint32_t(d.strideH)}, {kSpecSW, uint32_t(d.strideW)}, {kSpecDH, uint32_t(d.dilationH)},
+                         {kSpecCPR, columnValues(d)}, {kSpecPStep, t.pstep}, {kSpecVecOut, vec ? 1u : 0u}});
+        if (coopmatEmulated(d.dtype)) key.spec.push_back({kSpecEmuLanes, sg_.size});
+        key.fullSubgroups = true;  // gl_SubgroupID names a whole subgroup's block
+        return ctx_.pipelines->get(key);
+    }
+
+    ContextImpl& ctx_;
+    ConvDesc desc_;
+    ConvPushConstants pc_;
+    Tile tile_;
+    SubgroupChoice sg_;
+    bool vecOut_ = false;
+    const ComputePipeline* vectorPipeline_ = nullptr;
+    uint32_t gx_ = 0, gy_ = 0;
+};
+
+}  // namespace
+
+std::string fewChannelsCoopmatWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    Tile forced;
+    if (!o.tile.empty() && !parseTile(o.tile, forced))
+        return "no tile '" + o.tile + "' (rows 1-8 x columns x filters / column x filter subgroups [p row steps], columns a "
+               "multiple of 16 per column subgroup, filters of 16 per filter subgroup, at most 16 accumulators per subgroup, "
+               "e.g. 4x64x64/1x1p2)";
+    if (std::string w = coopmatDeviceWhyNot(ctx, d.dtype, shaderName(d.dtype)); !w.empty()) return w;
+    if (!config16(ctx.caps, d.dtype))
+        return std::string("no subgroup-scope 16x16x16 ") + dtypeSuffix(d.dtype) + " x " + dtypeSuffix(d.dtype) +
+               " + f32 -> f32 cooperative-matrix configuration (device reports: " + coopmatConfigList(ctx.caps) + ")";
+    if (d.channelsPerGroup() > kMaxChannels)
+        return "C/groups = " + std::to_string(d.channelsPerGroup()) + " is not a few channels (at most " + std::to_string(kMaxChannels) + ")";
+    if (d.dilationW != 1) return "column dilation " + std::to_string(d.dilationW) + " (a pixel's window must be contiguous)";
+    SubgroupChoice sg = coopmatSubgroup(ctx.caps);
+    if (o.subgroupSize && o.subgroupSize != sg.size)
+        return "the tiles are laid out for subgroups of " + std::to_string(sg.size) + ", not " + std::to_string(o.subgroupSize);
+    Tile t = chooseTile(ctx, d, o.tile);
+    if (t.tp == 0) {
+        Tile least = o.tile.empty() ? Tile{1, 1, 1, 1, 1, 1} : forced;
+        return "the input halo and filters of tile " + least.name() + " need " + std::to_string(sharedBytes(d, least)) +
+               " bytes of shared memory; the device has " + std::to_string(ctx.caps.maxSharedMemory);
+    }
+    if (std::string w = workgroupWhyNot(ctx, uint64_t(t.subgroups()) * sg.size, sg.required); !w.empty()) return "tile " + t.name() + ": " + w;
+    return gridWhyNot(ctx, gridX(d, t), gridY(d, t), "output tiles", "groups x filter tiles");
+}
+
+std::unique_ptr<AlgorithmInstance> fewChannelsCoopmatInstantiate(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    return std::make_unique<FewChannelsCoopmatInstance>(ctx, d, o);
+}
+
+// The suites' first layers (VGG-16's 3x3, ResNet-50's 7x7 stride-2 stem, MobileNetV2's 3x3
+// stride 2 with 32 filters, the SD-VAE's C = 4 with 512), x fp16/bf16 x both layouts.
+std::vector<std::pair<ConvDesc, PlanOptions>> fewChannelsCoopmatVariants(const ContextImpl&) {
+    std::vector<std::pair<ConvDesc, PlanOptions>> v;
+    for (int shape = 0; shape < 4; ++shape)
+        for (DType dt : {DType::F16, DType::BF16})
+            for (bool nh : {false, true}) {
+                ConvDesc d;
+                d.c = 3; d.h = d.w = 224; d.k = 64; d.r = d.s = 3; d.pad(1, 1); d.dtype = dt;
+                d.hasBias = true; d.activation = Activation::Relu;
+                if (shape == 1) { d.r = d.s = 7; d.pad(3, 3); d.strideH = d.strideW = 2; }
+                if (shape == 2) { d.k = 32; d.strideH = d.strideW = 2; d.activation = Activation::Relu6; }
+                if (shape == 3) { d.c = 4; d.h = d.w = 64; d.k = 512; d.activation = Activation::None; }
+                if (nh) makeNhwc(d);
+                v.push_back({d, PlanOptions{"few_channels_coopmat"}});
+            }
+    return v;
+}
+
+}  // namespace vkconv

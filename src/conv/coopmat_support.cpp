@@ -1,0 +1,74 @@
+#include "conv/coopmat_support.hpp"
+
+#include <cstdlib>
+#include <cstring>
+
+#include "runtime/shader_registry.hpp"
+
+namespace vkconv {
+
+bool coopmatEmulated(DType t) {
+    const char* e = std::getenv("VKCONV_COOPMAT_EMULATE");
+    return e && *e && std::strcmp(e, "0") != 0 && t != DType::F32;
+}
+
+VkComponentTypeKHR coopmatOperandType(DType t) {
+    return t == DType::BF16 ? VK_COMPONENT_TYPE_BFLOAT16_KHR : VK_COMPONENT_TYPE_FLOAT16_KHR;
+}
+
+bool coopmatOperandsMatch(const CoopMatConfig& c, DType t) {
+    return c.scope == VK_SCOPE_SUBGROUP_KHR && !c.saturatingAccumulation && c.a == coopmatOperandType(t) &&
+           c.b == coopmatOperandType(t) && c.c == VK_COMPONENT_TYPE_FLOAT32_KHR && c.result == VK_COMPONENT_TYPE_FLOAT32_KHR;
+}
+
+const CoopMatConfig& coopmatEmulatedConfig(DType t) {
+    static const auto make = [](DType u) {
+        CoopMatConfig x;
+        x.m = x.n = x.k = 16;
+        x.a = x.b = coopmatOperandType(u);
+        x.c = x.result = VK_COMPONENT_TYPE_FLOAT32_KHR;
+        x.scope = VK_SCOPE_SUBGROUP_KHR;
+        return x;
+    };
+    static const CoopMatConfig f16 = make(DType::F16), bf16 = make(DType::BF16);
+    return t == DType::BF16 ? bf16 : f16;
+}
+
+SubgroupChoice coopmatSubgroup(const DeviceCaps& caps) {
+    if (caps.subgroupSizeControl && caps.minSubgroupSize <= 32 && caps.maxSubgroupSize >= 32) return {32, 32};
+    return {caps.subgroupSize, 0};
+}
+
+std::string coopmatDeviceWhyNot(const ContextImpl& ctx, DType t, const std::string& shader) {
+    const auto& caps = ctx.caps;
+    if (t == DType::F32) return "fp32 storage is the scalar kernels' job (the matrix units would round the operands to 16 bits)";
+    if (!shaders::find(shader)) {
+        if (t == DType::BF16)
+            return "bf16 needs a bf16 cooperative-matrix shader, which this build lacks (no shader compiler with "
+                   "GL_EXT_bfloat16 at configure time; on Debian 12 scripts/setup.sh fetches one)";
+        return "this build has no cooperative-matrix shaders (its shader compiler lacks GL_KHR_cooperative_matrix)";
+    }
+    const bool emu = coopmatEmulated(t);
+    if (!caps.cooperativeMatrix && !emu) return "the device has no VK_KHR_cooperative_matrix (or it is not enabled)";
+    if (t == DType::F16 && !caps.shaderFloat16) return "needs shaderFloat16";
+    if (t == DType::BF16 && !caps.bfloat16CooperativeMatrix && !emu) {
+        // An adopted device may have them without the application having enabled them.
+        if (!ctx.ownsDevice && chooseFeatures(ctx.it, ctx.physicalDevice).bfloat16CooperativeMatrix)
+            return "bf16 needs VK_KHR_shader_bfloat16 with shaderBFloat16Type and shaderBFloat16CooperativeMatrix, which "
+                   "the device has but the application did not enable (ContextAdoptInfo::enabledDeviceExtensions / "
+                   "enabledFeatures)";
+        return "bf16 needs VK_KHR_shader_bfloat16 with shaderBFloat16Type and shaderBFloat16CooperativeMatrix, which "
+               "the device does not have";
+    }
+    if (!caps.storageBuffer16BitAccess) return "needs storageBuffer16BitAccess";
+    if (!caps.vulkanMemoryModel && !emu) return "needs vulkanMemoryModel (cooperative-matrix shaders use the Vulkan memory model)";
+    return "";
+}
+
+std::string coopmatConfigList(const DeviceCaps& caps) {
+    std::string s;
+    for (const auto& c : caps.coopMatConfigs) s += (s.empty() ? "" : ", ") + c.toString();
+    return s.empty() ? "none" : s;
+}
+
+}  // namespace vkconv

@@ -1,0 +1,39 @@
+// What the cooperative-matrix algorithms share: the test-only emulation switch, the operand
+// types, the subgroup size their tiles are laid out for, and the device / build checks.
+#pragma once
+#include <string>
+
+#include "runtime/context_impl.hpp"
+#include "vkconv/types.hpp"
+
+namespace vkconv {
+
+// VKCONV_COOPMAT_EMULATE=1 (tests only): fp16 and bf16 problems run the CM_EMULATE builds of the
+// kernels, which do the matrix products with plain arithmetic, so that devices without
+// cooperative matrices (lavapipe in CI) execute every staging, padding and epilogue path.
+bool coopmatEmulated(DType t);
+
+VkComponentTypeKHR coopmatOperandType(DType t);
+
+// A subgroup-scope, non-saturating A*B+C configuration with 16-bit operands of the storage type
+// and fp32 C and result.
+bool coopmatOperandsMatch(const CoopMatConfig& c, DType t);
+
+// The 16x16x16 configuration the emulation stands in for.
+const CoopMatConfig& coopmatEmulatedConfig(DType t);
+
+// The subgroup size the tiles are laid out for: 32 where the device lets it be required (NVIDIA's
+// only size; RDNA3's WMMA is wave32-native), otherwise the device's default.
+struct SubgroupChoice {
+    uint32_t size, required;
+};
+SubgroupChoice coopmatSubgroup(const DeviceCaps& caps);
+
+// "" when the build has `shader` (the shipped variant's name; "_emu_" variants when emulating) and
+// the device has what cooperative-matrix kernels of dtype t need, else the reason.
+std::string coopmatDeviceWhyNot(const ContextImpl& ctx, DType t, const std::string& shader);
+
+// "f16, 16x16x16 ..." list of the device's configurations, for messages.
+std::string coopmatConfigList(const DeviceCaps& caps);
+
+}  // namespace vkconv

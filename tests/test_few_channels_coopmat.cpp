@@ -1,0 +1,172 @@
+// The "few_channels_coopmat" kernel (first layers on the matrix units): the heuristic's tile and
+// forced tiles ("TPxTQxBN/SGQxSGN[pSTEPS]") on shapes that exercise the column-expanded halo
+// (strides, row dilation, asymmetric padding, ragged rows and columns, a window of one column),
+// the overlapping last chunk, partial filter tiles, groups, both layouts, fp16 and bf16, the
+// 16-byte and element-wise output paths and the epilogue; then the router and the declines.
+// Test names contain "coopmat": the emulated runs (VKCONV_COOPMAT_EMULATE=1, lavapipe) take them,
+// and on devices without matrix units the plain runs skip them with the algorithm's reason.
+#include <string>
+#include <vector>
+
+#include "environment.hpp"
+#include "harness.hpp"
+
+using namespace vkt;
+using vkconv::Activation;
+using vkconv::ConvDesc;
+using vkconv::DType;
+using vkconv::FilterLayout;
+using vkconv::TensorLayout;
+
+namespace {
+
+constexpr const char* kAlgo = "few_channels_coopmat";
+
+struct FcCase {
+    std::string name;
+    ConvDesc desc;
+};
+
+std::vector<FcCase> makeFcCases() {
+    std::vector<FcCase> v;
+    auto nhwc = [](ConvDesc& d) {
+        d.inputLayout = d.outputLayout = TensorLayout::NHWC;
+        d.filterLayout = FilterLayout::KRSC;
+    };
+    auto add = [&](const std::string& name, auto f) {
+        ConvDesc d;
+        d.c = 3, d.h = 13, d.w = 37, d.k = 32, d.r = d.s = 3, d.pad(1, 1), d.dtype = DType::F16;
+        nhwc(d);
+        f(d);
+        v.push_back({name, d});
+    };
+    add("c3_3x3", [](ConvDesc&) {});
+    add("stem_7x7_s2_n2_bias_relu", [](ConvDesc& d) {
+        d.n = 2, d.h = 19, d.w = 45, d.k = 64, d.r = d.s = 7, d.pad(3, 3), d.strideH = d.strideW = 2, d.hasBias = true,
+        d.activation = Activation::Relu;
+    });
+    add("c4_k40_res", [](ConvDesc& d) { d.c = 4, d.k = 40, d.hasResidual = true; });
+    add("nchw_c1_5x3_dil2x1_asym", [](ConvDesc& d) {
+        d.c = 1, d.r = 5, d.dilationH = 2, d.padTop = 0, d.padBottom = 5, d.padLeft = 2, d.padRight = 0;
+        d.inputLayout = d.outputLayout = TensorLayout::NCHW, d.filterLayout = FilterLayout::KCRS;
+    });
+    add("c2_s3x2_nhwc_in_nchw_out_bias", [](ConvDesc& d) {
+        d.c = 2, d.strideH = 3, d.strideW = 2, d.outputLayout = TensorLayout::NCHW, d.hasBias = true;
+    });
+    add("groups3_c6_k48_kcrs", [](ConvDesc& d) { d.c = 6, d.groups = 3, d.k = 48, d.filterLayout = FilterLayout::KCRS; });
+    add("c8_1x1_s2_nchw_in_nhwc_out", [](ConvDesc& d) {
+        d.c = 8, d.r = d.s = 1, d.pad(0, 0), d.strideH = d.strideW = 2, d.k = 24, d.inputLayout = TensorLayout::NCHW;
+    });
+    add("k70_relu6", [](ConvDesc& d) { d.k = 70, d.activation = Activation::Relu6; });
+    add("bf16_s2_res_silu", [](ConvDesc& d) {
+        d.dtype = DType::BF16, d.strideH = d.strideW = 2, d.hasResidual = true, d.hasBias = true, d.activation = Activation::Silu;
+    });
+    add("bf16_nchw_c5_2x5_kernel_wider_than_input", [](ConvDesc& d) {
+        d.dtype = DType::BF16, d.c = 5, d.h = 4, d.w = 3, d.r = 2, d.s = 5, d.pad(2, 3), d.k = 17;
+        d.inputLayout = d.outputLayout = TensorLayout::NCHW, d.filterLayout = FilterLayout::KCRS;
+    });
+    return v;
+}
+
+const std::vector<FcCase>& fcCases() {
+    static const auto v = makeFcCases();
+    return v;
+}
+
+// "" is the heuristic's pick; then one row of single fragments, two column subgroups, two filter
+// subgroups with row steps (a ragged last step on most cases), and wide blocks.
+const std::vector<std::string> kTiles = {"", "1x16x16/1x1", "2x32x32/2x1", "1x32x64/1x2p3", "2x64x32/1x1p2", "1x128x16/2x1"};
+
+using Param = std::tuple<int, std::string>;
+std::string paramName(const ::testing::TestParamInfo<Param>& info) {
+    const std::string& t = std::get<1>(info.param);
+    return sanitizeName(fcCases()[size_t(std::get<0>(info.param))].name + "__" + (t.empty() ? "heuristic" : t));
+}
+
+}  // namespace
+
+class FewChannelsCoopmatTiles : public VkconvParamTest<Param> {};
+
+// Integer data (16-bit exact, fp32 sums exact): a wrong window value, chunk or filter word shows
+// as an exact mismatch, not a tolerance miss; then uniform data against the 16-bit tolerance.
+TEST_P(FewChannelsCoopmatTiles, MatchesReference) {
+    const auto& [i, tile] = GetParam();
+    const FcCase& c = fcCases()[size_t(i)];
+    const std::string why = vkconv::whyUnsupported(ctx(), c.desc, kAlgo);
+    if (!why.empty()) GTEST_SKIP() << kAlgo << " declines " << c.desc.toString() << ": " << why;
+    vkconv::PlanOptions o;
+    o.algorithm = kAlgo;
+    o.tile = tile;
+    try {
+        (void)vkconv::Plan::create(ctx(), c.desc, o);
+    } catch (const vkconv::Error& e) {  // a forced tile may not fit this device's shared memory
+        ASSERT_NE(std::string(e.what()).find("shared memory"), std::string::npos) << e.what();
+        GTEST_SKIP() << e.what();
+    }
+    for (auto mode : {DataMode::Integer, DataMode::Uniform}) {
+        const auto r = runAndCheck(ctx(), c.desc, o, 7500 + uint64_t(i), mode);
+        EXPECT_TRUE(passed(r)) << "case " << c.name << " tile '" << tile << "' (" << toString(mode) << " data)";
+        if (!tile.empty()) {
+            EXPECT_NE(r.config.find("tile " + tile + " "), std::string::npos) << r.config;
+        }
+        RecordProperty("chosen", r.algorithm + " " + r.config);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(coopmat, FewChannelsCoopmatTiles,
+                         ::testing::Combine(::testing::Range(0, int(fcCases().size())), ::testing::ValuesIn(kTiles)),
+                         paramName);
+
+class FewChannelsCoopmatRouting : public VkconvTest {};
+
+// Where the kernel runs, the router takes 16-bit first layers (C/groups <= 8, 16+ filters; at
+// C/groups <= 4 from 2^21 outputs) to it and fp32 ones to direct_few_channels; bad tile names and what it cannot do are declined with a
+// reason.
+TEST_F(FewChannelsCoopmatRouting, coopmat_ChoosesAndDeclines) {
+    ConvDesc stem;  // 3.2M outputs: above the router's 2^21 (below it direct_few_channels is faster)
+    stem.n = 4, stem.c = 3, stem.h = stem.w = 224, stem.k = 64, stem.r = stem.s = 7, stem.pad(3, 3), stem.strideH = stem.strideW = 2;
+    stem.dtype = DType::F16;
+    const std::string why = vkconv::whyUnsupported(ctx(), stem, kAlgo);
+    std::cout << "[ info ] " << kAlgo << " on " << ctx().caps().deviceName << ": " << (why.empty() ? "accepts fp16 first layers" : why)
+              << std::endl;
+    ConvDesc f32 = stem;
+    f32.dtype = DType::F32;
+    EXPECT_EQ(vkconv::Plan::create(ctx(), f32).algorithm(), "direct_few_channels");
+    EXPECT_NE(vkconv::whyUnsupported(ctx(), f32, kAlgo).find("fp32"), std::string::npos);
+    if (!why.empty()) {
+        EXPECT_NE(vkconv::Plan::create(ctx(), stem).algorithm(), kAlgo);
+        return;
+    }
+    EXPECT_EQ(vkconv::Plan::create(ctx(), stem).algorithm(), kAlgo);
+    ConvDesc small = stem;
+    small.n = 1;
+    EXPECT_EQ(vkconv::Plan::create(ctx(), small).algorithm(), "direct_few_channels");
+    ConvDesc c8 = small;  // C/groups > 4: direct_few_channels is not routed; this kernel at any size
+    c8.c = 8, c8.r = c8.s = 3, c8.pad(1, 1);
+    EXPECT_EQ(vkconv::Plan::create(ctx(), c8).algorithm(), kAlgo);
+    ConvDesc deep = c8;
+    deep.c = 9;
+    EXPECT_NE(vkconv::whyUnsupported(ctx(), deep, kAlgo).find("few channels"), std::string::npos);
+    ConvDesc dil = c8;
+    dil.dilationW = 2;
+    EXPECT_NE(vkconv::whyUnsupported(ctx(), dil, kAlgo).find("column dilation"), std::string::npos);
+    for (const char* bad : {"4x64x64", "4x64x64/1x1p", "4x48x64/2x1", "4x64x40/1x1", "4x128x64/1x1", "9x16x16/1x1",
+                            "4x64x64/1x1p2x", "0x16x16/1x1"}) {
+        vkconv::PlanOptions o;
+        o.algorithm = kAlgo;
+        o.tile = bad;
+        EXPECT_THROW(vkconv::Plan::create(ctx(), c8, o), vkconv::Error) << "tile '" << bad << "'";
+    }
+    // An 11x11 filter of 8 channels: 88 values per column, 55 chunks x 64 filters of B alone.
+    ConvDesc huge = c8;
+    huge.r = huge.s = 11, huge.pad(5, 5);
+    vkconv::PlanOptions o;
+    o.algorithm = kAlgo;
+    o.tile = "4x64x64/1x1";
+    try {
+        (void)vkconv::Plan::create(ctx(), huge, o);
+        ADD_FAILURE() << "tile 4x64x64/1x1 of " << huge.toString() << " was accepted";
+    } catch (const vkconv::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("shared memory"), std::string::npos) << e.what();
+    }
+}
