@@ -49,6 +49,10 @@ layout(constant_id = 112) const uint CPR = 16;       // values per staged column
 layout(constant_id = 113) const uint PSTEP = 1;      // row steps per workgroup
 layout(constant_id = 114) const bool VEC_OUT = false;  // NHWC output, K/groups % 8 == 0: 16-byte stores
 layout(constant_id = 115) const uint EMU_LANES = 32;   // CM_EMULATE: the subgroup size
+// Row steps: the next step's halo loads are issued before this step's products and stored after
+// its epilogue, so their latency hides behind the matrix work (the host enables it when the
+// registers they take are few).
+layout(constant_id = 116) const bool PREFETCH = false;
 layout(local_size_x_id = 100) in;
 
 const uint TQ = SGQ * MQ * 16u, BN = SGN * NQ * 16u;
@@ -66,6 +70,7 @@ const uint NSG = TP * SGQ * SGN;
 const uint SCR_WORDS = NSG * 64u;           // one 16 x 16 fp32 accumulator per subgroup
 const uint R_WORDS = HALO_WORDS > SCR_WORDS ? HALO_WORDS : SCR_WORDS;
 const uint FRAGS = MQ * NQ;
+const uint HALO_PER_T = (HALO_WORDS + WG_SIZE - 1u) / WG_SIZE;  // halo words per invocation
 
 shared uvec4 smem[R_WORDS + B_WORDS];  // [halo | epilogue scratch][B]
 
@@ -148,17 +153,27 @@ void main() {
     uint bBase = R_WORDS + wn * NQ * 16u * BSTR;
     uint scratch = sg * 64u;
 
+    uvec4 pre[HALO_PER_T];  // PREFETCH: the next step's halo words, in flight
+    if (PREFETCH)
+        [[unroll]] for (uint u = 0u; u < HALO_PER_T; ++u) pre[u] = haloWord(tid + u * WG_SIZE, n, cBase, tp * rowsPerWg, iw0);
     for (uint ps = 0u; ps < PSTEP; ++ps) {
         uint p0 = tp * rowsPerWg + ps * TP;
         if (ps > 0u) barrier();  // the previous step's scratch (the halo's memory) is free
-        // Two words (16 loads) in flight per invocation before their stores.
-        for (uint b0 = 0u; b0 < HALO_WORDS; b0 += 2u * WG_SIZE) {
-            uvec4 v0 = haloWord(b0 + tid, n, cBase, p0, iw0);
-            uvec4 v1 = haloWord(b0 + WG_SIZE + tid, n, cBase, p0, iw0);
-            if (b0 + tid < HALO_WORDS) smem[b0 + tid] = v0;
-            if (b0 + WG_SIZE + tid < HALO_WORDS) smem[b0 + WG_SIZE + tid] = v1;
+        if (PREFETCH) {
+            [[unroll]] for (uint u = 0u; u < HALO_PER_T; ++u)
+                if (tid + u * WG_SIZE < HALO_WORDS) smem[tid + u * WG_SIZE] = pre[u];
+        } else {
+            // Two words (16 loads) in flight per invocation before their stores.
+            for (uint b0 = 0u; b0 < HALO_WORDS; b0 += 2u * WG_SIZE) {
+                uvec4 v0 = haloWord(b0 + tid, n, cBase, p0, iw0);
+                uvec4 v1 = haloWord(b0 + WG_SIZE + tid, n, cBase, p0, iw0);
+                if (b0 + tid < HALO_WORDS) smem[b0 + tid] = v0;
+                if (b0 + WG_SIZE + tid < HALO_WORDS) smem[b0 + WG_SIZE + tid] = v1;
+            }
         }
         barrier();
+        if (PREFETCH && ps + 1u < PSTEP)
+            [[unroll]] for (uint u = 0u; u < HALO_PER_T; ++u) pre[u] = haloWord(tid + u * WG_SIZE, n, cBase, p0 + TP, iw0);
 
 #if !defined(CM_EMULATE)
         MAT_C acc[FRAGS];

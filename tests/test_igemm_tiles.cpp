@@ -88,11 +88,7 @@ TEST_P(IgemmTiles, IntegerDataIsExact) {
     o.tile = tile;
     // A tile larger than the device's limits (lavapipe at subgroup size 4 caps workgroups at 128
     // invocations when a size is required) is declined with a reason, never run wrongly.
-    try {
-        (void)vkconv::Plan::create(ctx(), d, o);
-    } catch (const vkconv::Error& e) {
-        GTEST_SKIP() << "tile " << tile << " declined on this device: " << e.what();
-    }
+    VKT_SKIP_IF_DECLINED(ctx(), d, o, "");
     const auto r = runAndCheck(ctx(), d, o, 7000 + uint64_t(i), DataMode::Integer);
     EXPECT_TRUE(passed(r)) << "case " << cases()[size_t(i)].name << " tile " << tile;
     // Per-element taps run the TAP_TABLE build on the 8-row register tiles (its table fits next to

@@ -98,10 +98,10 @@ Tile chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& fo
     return t;
 }
 
-class DirectFewChannelsInstance final : public AlgorithmInstance {
+class DirectFewChannelsInstance final : public SingleDispatchInstance {
 public:
     DirectFewChannelsInstance(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o)
-        : ctx_(ctx), pc_(makePushConstants(d)), tile_(chooseTile(ctx, d, o.tile)), sg_(o.subgroupSize) {
+        : SingleDispatchInstance(ctx, d), tile_(chooseTile(ctx, d, o.tile)), sg_(o.subgroupSize) {
         const Tile& t = tile_;  // whyNot has checked that it fits
         PipelineKey key = convPipelineKey(std::string("direct_few_channels_") + dtypeSuffix(d.dtype), d, t.workgroup(), sg_);
         key.spec.insert(key.spec.end(),
@@ -113,21 +113,15 @@ public:
         gx_ = uint32_t(gridX(d, t));
         gy_ = uint32_t(gridY(d, t));
     }
-    void record(VkCommandBuffer cmd, const ConvTensors& t) const override {
-        bindConvTensors(ctx_, cmd, *pipeline_, t);
-        pushConstants(ctx_, cmd, *pipeline_, pc_);
-        ctx_.dt.vkCmdDispatch(cmd, gx_, gy_, 1);
-    }
     std::string name() const override { return "direct_few_channels"; }
     std::string config() const override { return "tile " + tile_.name() + (sg_ ? " sg" + std::to_string(sg_) : std::string()); }
 
 private:
-    ContextImpl& ctx_;
-    ConvPushConstants pc_;
+    const ComputePipeline& pipelineFor(const ConvTensors&) const override { return *pipeline_; }
+
     Tile tile_;
     uint32_t sg_;
     const ComputePipeline* pipeline_;
-    uint32_t gx_ = 0, gy_ = 0;
 };
 
 }  // namespace

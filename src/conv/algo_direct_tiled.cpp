@@ -84,10 +84,10 @@ Config chooseConfig(const ContextImpl& ctx, const ConvDesc& d, const std::string
     return best;
 }
 
-class DirectTiledInstance final : public AlgorithmInstance {
+class DirectTiledInstance final : public SingleDispatchInstance {
 public:
     DirectTiledInstance(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o)
-        : ctx_(ctx), pc_(makePushConstants(d)), cfg_(chooseConfig(ctx, d, o.tile)), sg_(o.subgroupSize) {
+        : SingleDispatchInstance(ctx, d), cfg_(chooseConfig(ctx, d, o.tile)), sg_(o.subgroupSize) {
         const Tile& t = *cfg_.tile;  // whyNot has checked that one fits
         PipelineKey key = convPipelineKey(std::string("direct_tiled_") + dtypeSuffix(d.dtype), d, kWorkgroup, sg_);
         key.spec.insert(key.spec.end(), {{kSpecTP, t.tp}, {kSpecTQ, t.tq}, {kSpecBK, t.bk},
@@ -98,11 +98,6 @@ public:
         gx_ = uint32_t(uint64_t(d.n) * ((uint64_t(d.outH()) + t.tp - 1) / t.tp) * ((uint64_t(d.outW()) + t.tq - 1) / t.tq));
         gy_ = uint32_t(uint64_t(d.groups) * ((uint64_t(d.filtersPerGroup()) + t.bk - 1) / t.bk));
     }
-    void record(VkCommandBuffer cmd, const ConvTensors& t) const override {
-        bindConvTensors(ctx_, cmd, *pipeline_, t);
-        pushConstants(ctx_, cmd, *pipeline_, pc_);
-        ctx_.dt.vkCmdDispatch(cmd, gx_, gy_, 1);
-    }
     std::string name() const override { return "direct_tiled"; }
     std::string config() const override {
         return std::string("tile ") + cfg_.tile->name + " chunk " + std::to_string(cfg_.cc) + "ch" +
@@ -110,12 +105,11 @@ public:
     }
 
 private:
-    ContextImpl& ctx_;
-    ConvPushConstants pc_;
+    const ComputePipeline& pipelineFor(const ConvTensors&) const override { return *pipeline_; }
+
     Config cfg_;
     uint32_t sg_;
     const ComputePipeline* pipeline_;
-    uint32_t gx_ = 0, gy_ = 0;
 };
 
 }  // namespace

@@ -3,12 +3,14 @@
 // makes each output pixel's reduction one contiguous window, so the A fragments load straight
 // from shared memory with a stride of SW*CPR values; the filters are staged once per workgroup.
 // Tile choice, no timing: 64 filters (fewer when the group has fewer) in blocks of 32 per
-// subgroup, 64-column subgroup blocks narrowed while they pad Q by more than an eighth, eight
+// subgroup, 32-column subgroup blocks (16 where 32 pads Q by more than an eighth), eight
 // subgroups (rows x filter blocks), fewer rows and filters until the shared memory fits, fewer
-// rows while the grid is small, and row steps per workgroup while the grid stays at four
-// workgroups per compute unit or more.
+// rows while the grid is small, and up to 4 row steps per workgroup while the grid stays at four
+// workgroups per compute unit or more; the next step's halo prefetched.
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 #include "conv/algorithm.hpp"
 #include "conv/coopmat_support.hpp"
@@ -28,7 +30,7 @@ constexpr uint32_t kMaxAccumulators = 16;
 enum SpecFcCm : uint32_t {
     kSpecTP = 101, kSpecMQ = 102, kSpecNQ = 103, kSpecSGQ = 104, kSpecSGN = 105, kSpecCG = 106, kSpecFR = 107,
     kSpecFS = 108, kSpecSH = 109, kSpecSW = 110, kSpecDH = 111, kSpecCPR = 112, kSpecPStep = 113, kSpecVecOut = 114,
-    kSpecEmuLanes = 115,
+    kSpecEmuLanes = 115, kSpecPrefetch = 116,
 };
 
 // TP rows x TQ = SGQ*MQ*16 columns x BN = SGN*NQ*16 filters, PSTEP row steps per workgroup.
@@ -71,12 +73,28 @@ uint32_t columnValues(const ConvDesc& d) {
 }
 uint64_t chunks(const ConvDesc& d) { return (uint64_t(d.s) * columnValues(d) + kFrag - 1) / kFrag; }
 
-// Shared bytes; mirrors the shader's constants.
-uint64_t sharedBytes(const ConvDesc& d, const Tile& t) {
-    uint64_t cw = columnValues(d) / 8;
+// 16-byte words of one step's halo; shared bytes; mirror the shader's constants.
+uint64_t haloWords(const ConvDesc& d, const Tile& t) {
     uint64_t x = (uint64_t(t.tq()) - 1) * d.strideW + d.s;
-    uint64_t halo = t.tp * x * cw, scratch = uint64_t(t.subgroups()) * 64;
-    return 16 * (std::max(halo, scratch) + chunks(d) * t.bn() * 3);
+    return t.tp * x * (columnValues(d) / 8);
+}
+uint64_t sharedBytes(const ConvDesc& d, const Tile& t) {
+    return 16 * (std::max(haloWords(d, t), uint64_t(t.subgroups()) * 64) + chunks(d) * t.bn() * 3);
+}
+
+// The next row step's halo in registers while this one is multiplied: with row steps, and at most
+// 8 words (32 registers) per invocation.  Measured on the H200 (h200_s13/sweep/, each tile with and
+// without): 4x32x64/1x2p4 (4 accumulators per subgroup) faster with it on all six first layers
+// (ResNet-50's stem 162 -> 122 us at b32); 4x64x64/1x2p4 (8 accumulators) 6-20 % slower on the
+// stride-1 layers (registers: fewer workgroups per SM).
+// VKCONV_FEW_COOPMAT_PREFETCH=0|1 (tests and measurements only) forces it either way.
+constexpr uint64_t kMaxPrefetchWords = 8;
+bool prefetch(const ConvDesc& d, const Tile& t, uint32_t subgroupSize) {
+    if (t.pstep < 2) return false;
+    uint64_t threads = uint64_t(t.subgroups()) * subgroupSize, words = (haloWords(d, t) + threads - 1) / threads;
+    if (words > kMaxPrefetchWords) return false;
+    const char* e = std::getenv("VKCONV_FEW_COOPMAT_PREFETCH");
+    return !(e && *e) || std::strcmp(e, "0") != 0;
 }
 
 uint64_t gridX(const ConvDesc& d, const Tile& t) {
@@ -95,17 +113,14 @@ Tile chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& fo
     uint32_t bn = 16;
     while (bn < 64 && bn < Kg) bn *= 2;
     for (; bn >= kFrag; bn /= 2) {
-        // At most 8 accumulators per subgroup (2 filter fragments x up to 4 column fragments):
-        // 16 (~170 registers on NVIDIA) left one 8-subgroup workgroup per SM, its staging and
-        // products serialised (h200_s13/fccm: 4x64x64/1x1 221 us against 181-206 for 8-accumulator
-        // tiles on VGG-16 features.0 b32).
+        // At most 4 accumulators per subgroup (2 filter x 2 column fragments): 16 took ~170
+        // registers on NVIDIA (one 256-invocation workgroup per SM, staging, products and stores
+        // one after another), and 8 left no room for the halo prefetch (h200_s13/fccm, sweep).
         t.nq = std::min<uint32_t>(2, bn / kFrag);
         t.sgn = bn / kFrag / t.nq;
-        // The widest block (up to 4 column fragments) whose column padding is at most an eighth.
-        for (t.mq = 4; t.mq > 1; t.mq /= 2) {
-            uint64_t tq = t.tq(), padded = (Q + tq - 1) / tq * tq;
-            if (8 * (padded - Q) <= padded) break;
-        }
+        // 32-column blocks unless they pad Q by more than an eighth.
+        t.mq = 2;
+        if (uint64_t tq = t.tq(), padded = (Q + tq - 1) / tq * tq; 8 * (padded - Q) > padded) t.mq = 1;
         // Eight subgroups: the staging spreads over 256 invocations.
         for (t.tp = std::min<uint32_t>(8, 8 / (t.sgq * t.sgn)); t.tp >= 1; t.tp /= 2)
             if (sharedBytes(d, t) <= ctx.caps.maxSharedMemory) break;
@@ -115,8 +130,9 @@ Tile chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& fo
     const double units = modelComputeUnits(ctx.caps.computeUnits);
     // Small grids: fewer rows per workgroup while it covers fewer than two per compute unit.
     while (t.tp > 1 && double(gridX(d, t) * gridY(d, t)) < 2.0 * units) t.tp /= 2;
-    // Row steps share one filter staging; keep at least four workgroups per compute unit.
-    while (t.pstep < 8 && double(gridX(d, Tile{t.tp, t.mq, t.nq, t.sgq, t.sgn, t.pstep * 2}) * gridY(d, t)) >= 4.0 * units)
+    // Up to 4 row steps share one filter staging while at least four workgroups per compute unit
+    // remain (8 steps measured slower than 2-4 on VGG-16 features.0 b32).
+    while (t.pstep < 4 && double(gridX(d, Tile{t.tp, t.mq, t.nq, t.sgq, t.sgn, t.pstep * 2}) * gridY(d, t)) >= 4.0 * units)
         t.pstep *= 2;
     return t;
 }
@@ -133,29 +149,27 @@ const CoopMatConfig* config16(const DeviceCaps& caps, DType t) {
     return nullptr;
 }
 
-class FewChannelsCoopmatInstance final : public AlgorithmInstance {
+class FewChannelsCoopmatInstance final : public SingleDispatchInstance {
 public:
     FewChannelsCoopmatInstance(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o)
-        : ctx_(ctx), desc_(d), pc_(makePushConstants(d)), tile_(chooseTile(ctx, d, o.tile)), sg_(coopmatSubgroup(ctx.caps)) {
+        : SingleDispatchInstance(ctx, d), desc_(d), tile_(chooseTile(ctx, d, o.tile)), sg_(coopmatSubgroup(ctx.caps)) {
         vecOut_ = d.outputLayout == TensorLayout::NHWC && d.filtersPerGroup() % 8 == 0;
+        prefetch_ = prefetch(d, tile_, sg_.size);
         vectorPipeline_ = &pipeline(vecOut_);
         gx_ = uint32_t(gridX(d, tile_));
         gy_ = uint32_t(gridY(d, tile_));
     }
-    void record(VkCommandBuffer cmd, const ConvTensors& t) const override {
-        // 16-byte output stores need a 16-byte aligned output view; otherwise element-wise stores.
-        const ComputePipeline& p = t.output.offset % 16 == 0 ? *vectorPipeline_ : pipeline(false);
-        bindConvTensors(ctx_, cmd, p, t);
-        pushConstants(ctx_, cmd, p, pc_);
-        ctx_.dt.vkCmdDispatch(cmd, gx_, gy_, 1);
-    }
     std::string name() const override { return "few_channels_coopmat"; }
     std::string config() const override {
-        return "tile " + tile_.name() + " cpr " + std::to_string(columnValues(desc_)) + (vecOut_ ? " vec8O" : "") + " sg" +
+        return "tile " + tile_.name() + " cpr " + std::to_string(columnValues(desc_)) + (vecOut_ ? " vec8O" : "") + (prefetch_ ? " pre" : "") + " sg" +
                std::to_string(sg_.size) + (coopmatEmulated(desc_.dtype) ? " EMULATED" : "");
     }
 
 private:
+    // 16-byte output stores need a 16-byte aligned output view; otherwise element-wise stores.
+    const ComputePipeline& pipelineFor(const ConvTensors& t) const override {
+        return t.output.offset % 16 == 0 ? *vectorPipeline_ : pipeline(false);
+    }
     const ComputePipeline& pipeline(bool vec) const {
         const Tile& t = tile_;
         const ConvDesc& d = desc_;
@@ -164,20 +178,18 @@ private:
                         {{kSpecTP, t.tp}, {kSpecMQ, t.mq}, {kSpecNQ, t.nq}, {kSpecSGQ, t.sgq}, {kSpecSGN, t.sgn},
                          {kSpecCG, uint32_t(d.channelsPerGroup())}, {kSpecFR, uint32_t(d.r)}, {kSpecFS, uint32_t(d.s)},
                          {kSpecSH, uint32_t(d.strideH)}, {kSpecSW, uint32_t(d.strideW)}, {kSpecDH, uint32_t(d.dilationH)},
-                         {kSpecCPR, columnValues(d)}, {kSpecPStep, t.pstep}, {kSpecVecOut, vec ? 1u : 0u}});
+                         {kSpecCPR, columnValues(d)}, {kSpecPStep, t.pstep}, {kSpecVecOut, vec ? 1u : 0u},
+                         {kSpecPrefetch, prefetch_ ? 1u : 0u}});
         if (coopmatEmulated(d.dtype)) key.spec.push_back({kSpecEmuLanes, sg_.size});
         key.fullSubgroups = true;  // gl_SubgroupID names a whole subgroup's block
         return ctx_.pipelines->get(key);
     }
 
-    ContextImpl& ctx_;
     ConvDesc desc_;
-    ConvPushConstants pc_;
     Tile tile_;
     SubgroupChoice sg_;
-    bool vecOut_ = false;
+    bool vecOut_ = false, prefetch_ = false;
     const ComputePipeline* vectorPipeline_ = nullptr;
-    uint32_t gx_ = 0, gy_ = 0;
 };
 
 }  // namespace

@@ -84,4 +84,13 @@ void computeBarrier(const ContextImpl& ctx, VkCommandBuffer cmd) {
     ctx.dt.vkCmdPipelineBarrier2(cmd, &di);
 }
 
+SingleDispatchInstance::SingleDispatchInstance(ContextImpl& ctx, const ConvDesc& d) : ctx_(ctx), pc_(makePushConstants(d)) {}
+
+void SingleDispatchInstance::record(VkCommandBuffer cmd, const ConvTensors& t) const {
+    const ComputePipeline& p = pipelineFor(t);
+    bindConvTensors(ctx_, cmd, p, t);
+    pushConstants(ctx_, cmd, p, pc_);
+    ctx_.dt.vkCmdDispatch(cmd, gx_, gy_, 1);
+}
+
 }  // namespace vkconv

@@ -1,6 +1,7 @@
 // Recording helpers every algorithm shares: binding the five tensors with push descriptors
 // (bias/residual fall back to a dummy binding when absent) and 1-D grids of any size.
 #pragma once
+#include "conv/algorithm.hpp"
 #include "conv/conv_params.hpp"
 #include "runtime/pipeline.hpp"
 #include "vkconv/plan.hpp"
@@ -32,6 +33,21 @@ PipelineKey convPipelineKey(const std::string& shader, const ConvDesc& d, uint32
 // grid, whose x and y units tileWhat and columnWhat name in the message.
 std::string workgroupWhyNot(const ContextImpl& ctx, uint64_t invocations, uint32_t requiredSubgroup);
 std::string gridWhyNot(const ContextImpl& ctx, uint64_t gx, uint64_t gy, const char* tileWhat, const char* columnWhat);
+
+// An algorithm instance that records one dispatch over a (gx, gy) grid: the tensors bound, the
+// problem's push constants, the pipeline the subclass picks (per call: e.g. by view alignment).
+class SingleDispatchInstance : public AlgorithmInstance {
+public:
+    void record(VkCommandBuffer cmd, const ConvTensors& t) const override;
+
+protected:
+    SingleDispatchInstance(ContextImpl& ctx, const ConvDesc& d);
+    virtual const ComputePipeline& pipelineFor(const ConvTensors& t) const = 0;
+
+    ContextImpl& ctx_;
+    ConvPushConstants pc_;
+    uint32_t gx_ = 0, gy_ = 0;
+};
 
 // A compute-to-compute barrier between passes of one algorithm (split-K).
 void computeBarrier(const ContextImpl& ctx, VkCommandBuffer cmd);

@@ -199,4 +199,13 @@ CheckResult runAndCheck(vkconv::Context& ctx, const vkconv::ConvDesc& d, const v
     return ::testing::AssertionFailure() << r.summary();
 }
 
+std::string planDeclines(vkconv::Context& ctx, const vkconv::ConvDesc& d, const vkconv::PlanOptions& opt) {
+    try {
+        (void)vkconv::Plan::create(ctx, d, opt);
+    } catch (const vkconv::Error& e) {
+        return e.what();
+    }
+    return "";
+}
+
 }  // namespace vkt

@@ -69,6 +69,20 @@ CheckResult compare(const vkconv::ConvDesc& d, const std::vector<float>& gpu, co
 CheckResult runAndCheck(vkconv::Context& ctx, const vkconv::ConvDesc& d, const vkconv::PlanOptions& opt,
                         uint64_t seed, DataMode mode = DataMode::Uniform);
 
+// "" when Plan::create accepts a forced configuration (PlanOptions::tile), else the library's reason.
+std::string planDeclines(vkconv::Context& ctx, const vkconv::ConvDesc& d, const vkconv::PlanOptions& opt);
+
+// In a test body: skips the test where Plan::create declines a forced configuration (a tile beyond
+// this device's limits), after asserting that the reason names `expected` ("": any reason).
+#define VKT_SKIP_IF_DECLINED(ctx, desc, opts, expected)                                            \
+    do {                                                                                          \
+        const std::string vktWhy = ::vkt::planDeclines((ctx), (desc), (opts));                    \
+        if (!vktWhy.empty()) {                                                                    \
+            ASSERT_NE(vktWhy.find(expected), std::string::npos) << vktWhy;                        \
+            GTEST_SKIP() << "tile '" << (opts).tile << "' declined on this device: " << vktWhy;   \
+        }                                                                                         \
+    } while (0)
+
 // For EXPECT_TRUE(vkt::passed(r)): the failure message is r.summary().
 ::testing::AssertionResult passed(const CheckResult& r);
 
