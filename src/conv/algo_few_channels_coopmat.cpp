@@ -87,7 +87,7 @@ uint64_t sharedBytes(const ConvDesc& d, const Tile& t) {
 // without): 4x32x64/1x2p4 (4 accumulators per subgroup) faster with it on all six first layers
 // (ResNet-50's stem 162 -> 122 us at b32); 4x64x64/1x2p4 (8 accumulators) 6-20 % slower on the
 // stride-1 layers (registers: fewer workgroups per SM).
-// VKCONV_FEW_COOPMAT_PREFETCH=0|1 (tests and measurements only) forces it either way.
+// VKCONV_FEW_COOPMAT_PREFETCH=0 (measurements only) turns it off.
 constexpr uint64_t kMaxPrefetchWords = 8;
 bool prefetch(const ConvDesc& d, const Tile& t, uint32_t subgroupSize) {
     if (t.pstep < 2) return false;
