@@ -67,10 +67,7 @@ const std::vector<FewCase>& fewCases() {
 const std::vector<std::string> kTiles = {"", "8x32x64", "4x16x32", "2x8x16", "8x8x8", "2x32x8"};
 
 using Param = std::tuple<int, std::string>;
-std::string paramName(const ::testing::TestParamInfo<Param>& info) {
-    const std::string& t = std::get<1>(info.param);
-    return sanitizeName(fewCases()[size_t(std::get<0>(info.param))].name + "__" + (t.empty() ? "heuristic" : t));
-}
+std::string paramName(const ::testing::TestParamInfo<Param>& info) { return caseTileName(fewCases(), info.param); }
 
 }  // namespace
 

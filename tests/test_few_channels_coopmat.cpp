@@ -78,10 +78,7 @@ const std::vector<FcCase>& fcCases() {
 const std::vector<std::string> kTiles = {"", "1x16x16/1x1", "2x32x32/2x1", "1x32x64/1x2p3", "2x64x32/1x1p2", "1x128x16/2x1"};
 
 using Param = std::tuple<int, std::string>;
-std::string paramName(const ::testing::TestParamInfo<Param>& info) {
-    const std::string& t = std::get<1>(info.param);
-    return sanitizeName(fcCases()[size_t(std::get<0>(info.param))].name + "__" + (t.empty() ? "heuristic" : t));
-}
+std::string paramName(const ::testing::TestParamInfo<Param>& info) { return caseTileName(fcCases(), info.param); }
 
 }  // namespace
 

@@ -59,4 +59,11 @@ std::string caseAlgorithmName(const Cases& cases, const std::tuple<int, std::str
     return sanitizeName(cases[size_t(std::get<0>(param))].name + "__" + std::get<1>(param));
 }
 
+// "<case>__<tile>", "<case>__heuristic" for the empty (heuristic) tile: forced-tile test names.
+template <class Cases>
+std::string caseTileName(const Cases& cases, const std::tuple<int, std::string>& param) {
+    const std::string& t = std::get<1>(param);
+    return sanitizeName(cases[size_t(std::get<0>(param))].name + "__" + (t.empty() ? "heuristic" : t));
+}
+
 }  // namespace vkt
