@@ -13,6 +13,9 @@ std::vector<std::pair<ConvDesc, PlanOptions>> directBlockedVariants(const Contex
 std::string directTiledWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::unique_ptr<AlgorithmInstance> directTiledInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::vector<std::pair<ConvDesc, PlanOptions>> directTiledVariants(const ContextImpl&);
+std::string directFewFiltersWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&);
+std::unique_ptr<AlgorithmInstance> directFewFiltersInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
+std::vector<std::pair<ConvDesc, PlanOptions>> directFewFiltersVariants(const ContextImpl&);
 std::string directFewChannelsWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::unique_ptr<AlgorithmInstance> directFewChannelsInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::vector<std::pair<ConvDesc, PlanOptions>> directFewChannelsVariants(const ContextImpl&);
@@ -52,6 +55,9 @@ const std::vector<Algorithm>& algorithms() {
         {"direct_few_channels", "first layers (C/groups <= 8): the whole input halo and reduction of 8-64 filters staged once, "
                                 "8 rows x 8 filters per invocation",
          directFewChannelsWhyNot, directFewChannelsInstantiate, directFewChannelsVariants},
+        {"direct_few_filters", "at most 8 filters per group (e.g. an RGB output layer): PX pixels x every filter per invocation, "
+                               "channel groups outer, taps inner, filters staged in shared memory",
+         directFewFiltersWhyNot, directFewFiltersInstantiate, directFewFiltersVariants},
         {"implicit_gemm", "tiled implicit GEMM, double-buffered shared memory, register tiles, padding masks",
          implicitGemmWhyNot, implicitGemmInstantiate, implicitGemmVariants},
         {"implicit_gemm_analytic", "implicit_gemm with per-load bounds arithmetic instead of precomputed masks",
@@ -115,6 +121,16 @@ const Algorithm& chooseAlgorithm(const ContextImpl& ctx, const ConvDesc& desc, c
     // First layers (C/groups <= 4, 16+ filters): their 27-196-long reductions waste GEMM slices.
     if (desc.channelsPerGroup() <= 4 && desc.filtersPerGroup() >= 16) {
         const Algorithm* a = findAlgorithm("direct_few_channels");
+        if (a && a->whyNot(ctx, desc, opts).empty()) return *a;
+    }
+    // Few filters per group: a GEMM tile's 16+ filter columns would be mostly padding.  Up to 8
+    // for the scalar path; up to 4 where the matrix units take 16-bit layers (H200, fp16 NHWC:
+    // 8 filters of 64 channels at 256x256 ran 59 us here against 36 on implicit_gemm_coopmat,
+    // 3 filters of 128 channels at 512x512 178 against 289; docs/results/h200_s14).
+    const Algorithm* cm = findAlgorithm("implicit_gemm_coopmat");
+    const bool matrixUnits = cm && cm->whyNot(ctx, desc, opts).empty();
+    if (desc.filtersPerGroup() <= (matrixUnits ? 4 : 8)) {
+        const Algorithm* a = findAlgorithm("direct_few_filters");
         if (a && a->whyNot(ctx, desc, opts).empty()) return *a;
     }
     // Tiny-channel grouped problems waste a GEMM tile; direct serves them better.
