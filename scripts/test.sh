@@ -14,7 +14,7 @@ cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 ninja -C build -j"$jobs"
 echo "[test] build: $(( $(date +%s) - t0 )) s"
 
-# The lavapipe run at subgroup size 4 (LP_NATIVE_VECTOR_WIDTH=128) is vkconv_tests_sg4.
+# The main lavapipe shards run at subgroup size 4 (LP_NATIVE_VECTOR_WIDTH=128); vkconv_tests_sg8 at 8.
 labels=full; [ -n "${VKCONV_TEST_FULL:-}" ] && labels='full|extended'
 # Two test processes at a time: most of a cold run is single-threaded LLVM compiles in lavapipe.
 (cd build && ctest --output-on-failure -j"$jobs" -L "$labels")
