@@ -5,7 +5,7 @@
 // memory.  The workgroups (four per compute unit) stride over the pixel tiles.  The filter
 // geometry is a spec constant (the taps unroll), the problem size is not.
 // Tile choice, no timing: 256 invocations, PX = 4 pixels each, halved while the layer has fewer
-// than two pixel tiles per compute unit; CC: the fewest equal channel chunks whose filters fit
+// than two pixel tiles per compute unit or the unrolled block exceeds 128 multiply-adds per tap; CC: the fewest equal channel chunks whose filters fit
 // 16 KiB of shared memory.
 #include <algorithm>
 #include <cstdio>
@@ -25,6 +25,10 @@ constexpr uint32_t kFilterBudget = 16384;  // shared bytes for the staged filter
 
 constexpr uint32_t kMaxLanes = 8;        // invocations per pixel (16-byte NHWC loads: 128 bytes of 16-bit channels)
 constexpr double kGroupsPerUnit = 4;     // the persistent grid: workgroups per compute unit
+// PX x KP x CV, the multiply-adds per tap of the unrolled channel block: NVIDIA's compiler (580)
+// did not finish a 256 one (4 pixels x 8 filters x 8 fp16 channels) within 40 s, even at batch 1
+// (docs/results/h200_s14/g32); 128 builds in seconds.
+constexpr uint32_t kMaxUnrolled = 128;
 
 enum SpecFewFilters : uint32_t {
     kSpecPX = 101, kSpecKP = 102, kSpecCC = 103, kSpecFR = 104, kSpecFS = 105, kSpecVec = 106, kSpecCL = 107,
@@ -100,12 +104,16 @@ uint64_t sharedBytes(const ConvDesc& d, const Tile& t, uint32_t sharedLimit) {
     return filters + (cl > 1 ? uint64_t(t.wg) * filtersPadded(d) * 4 : 16);
 }
 
+uint32_t unrolled(const ConvDesc& d, const Tile& t) {
+    return t.px * filtersPadded(d) * (vectorizable(d) ? vectorChannels(d) : 1);
+}
+
 Tile chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& forced, uint32_t subgroup) {
     Tile t;
     if (!forced.empty()) return parseTile(forced, t) ? t : Tile{};
     t = {std::max<uint32_t>(256, subgroup), 4};
     const double units = modelComputeUnits(ctx.caps.computeUnits);
-    while (t.px > 1 && double(pixelTiles(d, t) * uint64_t(d.groups)) < 2.0 * units) t.px /= 2;
+    while (t.px > 1 && (unrolled(d, t) > kMaxUnrolled || double(pixelTiles(d, t) * uint64_t(d.groups)) < 2.0 * units)) t.px /= 2;
     return t;
 }
 
@@ -156,6 +164,9 @@ std::string directFewFiltersWhyNot(const ContextImpl& ctx, const ConvDesc& d, co
     if (uint64_t(d.r) * d.s > kMaxTaps)
         return "R x S = " + std::to_string(uint64_t(d.r) * d.s) + " taps (at most " + std::to_string(kMaxTaps) + ": one mask word per pixel)";
     t = chooseTile(ctx, d, o.tile, o.subgroupSize);
+    if (unrolled(d, t) > kMaxUnrolled)
+        return "tile " + t.name() + " unrolls " + std::to_string(unrolled(d, t)) + " multiply-adds per tap (pixels x filters x channels per load; at most " +
+               std::to_string(kMaxUnrolled) + ")";
     if (std::string w = workgroupWhyNot(ctx, t.wg, o.subgroupSize); !w.empty()) return "tile " + t.name() + ": " + w;
     if (uint64_t b = sharedBytes(d, t, ctx.caps.maxSharedMemory); b > ctx.caps.maxSharedMemory)
         return "tile " + t.name() + " needs " + std::to_string(b) + " bytes of shared memory; the device has " +
