@@ -104,8 +104,9 @@ INSTANTIATE_TEST_SUITE_P(All, FewFiltersTiles,
 
 class FewFiltersRouting : public VkconvTest {};
 
-// The router takes layers with at most 8 filters per group here (not depthwise ones) and leaves
-// the rest; more filters, more than 32 taps and bad tile names are declined with a reason.
+// The router takes layers with at most 8 filters per group here (not depthwise ones; on the
+// scalar path at most 128 channels per group) and leaves the rest; more filters, more than 32 taps
+// and bad tile names are declined with a reason.
 TEST_F(FewFiltersRouting, ChoosesAndDeclines) {
     ConvDesc rgb;
     rgb.c = 128, rgb.h = rgb.w = 64, rgb.k = 3, rgb.r = rgb.s = 3, rgb.pad(1, 1);
@@ -117,6 +118,10 @@ TEST_F(FewFiltersRouting, ChoosesAndDeclines) {
     ConvDesc depthwise = rgb;
     depthwise.k = depthwise.groups = 128;
     EXPECT_EQ(vkconv::Plan::create(ctx(), depthwise).algorithm(), "depthwise");
+    // The scalar path keeps layers of more than 128 channels per group on the GEMM kernels.
+    ConvDesc deep = rgb;
+    deep.c = 256;
+    EXPECT_NE(vkconv::Plan::create(ctx(), deep).algorithm(), "direct_few_filters");
     ConvDesc wide = rgb;
     wide.k = 9;
     EXPECT_NE(vkconv::Plan::create(ctx(), wide).algorithm(), "direct_few_filters");

@@ -123,13 +123,15 @@ const Algorithm& chooseAlgorithm(const ContextImpl& ctx, const ConvDesc& desc, c
         const Algorithm* a = findAlgorithm("direct_few_channels");
         if (a && a->whyNot(ctx, desc, opts).empty()) return *a;
     }
-    // Few filters per group: a GEMM tile's 16+ filter columns would be mostly padding.  Up to 8
-    // for the scalar path; up to 4 where the matrix units take 16-bit layers (H200, fp16 NHWC:
-    // 8 filters of 64 channels at 256x256 ran 59 us here against 36 on implicit_gemm_coopmat,
-    // 3 filters of 128 channels at 512x512 178 against 289; docs/results/h200_s14).
+    // Few filters per group: a GEMM tile's 16+ filter columns would be mostly padding.  Where
+    // the matrix units take the layer (16-bit), up to 4 filters: 8 filters of 64 channels ran 59
+    // us here against 36 on implicit_gemm_coopmat, 3 filters of 128 channels 177 against 289 (H200,
+    // fp16 NHWC).  On the scalar path up to 8 filters of at most 128 channels per group: fp32 NCHW
+    // with 256 channels ran 135 us against Winograd's 53 (3x3) and 49 against split-K's 16 (1x1),
+    // 128 channels 189 against 326 (docs/results/h200_s14/README.md).
     const Algorithm* cm = findAlgorithm("implicit_gemm_coopmat");
     const bool matrixUnits = cm && cm->whyNot(ctx, desc, opts).empty();
-    if (desc.filtersPerGroup() <= (matrixUnits ? 4 : 8)) {
+    if (matrixUnits ? desc.filtersPerGroup() <= 4 : desc.filtersPerGroup() <= 8 && desc.channelsPerGroup() <= 128) {
         const Algorithm* a = findAlgorithm("direct_few_filters");
         if (a && a->whyNot(ctx, desc, opts).empty()) return *a;
     }
