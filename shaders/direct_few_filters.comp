@@ -8,14 +8,18 @@
 // workgroup's input comes from L1 after its first touch and crosses L2 about once.
 //
 // CL invocations share a pixel: each reads CV channels (one 16-byte load for NHWC input, so a
-// pixel's CL loads are one contiguous run; CL = 1 for element loads) of every CL*CV, and their
-// partial sums are added through shared memory at the end.  Pixel j of invocation t is
+// pixel's CL loads are one contiguous run; CL = 1 otherwise, except that the element-load
+// fallback of a CL > 1 pipeline keeps CL with CV = 1) of every CL*CV, and their partial sums are
+// added through shared memory at the end.  Pixel j of invocation t in pixel tile `tile` is
 // m = (tile * PX + j) * (WG_SIZE / CL) + t / CL: neighbouring pixel slots are neighbouring pixels
-// (contiguous addresses for NCHW input).  The filters of CC channels at a time sit in shared
-// memory ordered so that the CL invocations of a pixel read CL consecutive vec4s and the pixels
-// of a subgroup the same ones (broadcasts).  Padding: each pixel's tap-validity mask (bit r*FS+s)
-// is computed once; the loop loads under the mask bit, with no bounds arithmetic ("optimized"
-// iterator in CUTLASS's terms).
+// (contiguous addresses for NCHW input).  The workgroups stride over the pixel tiles (the host
+// launches a few per compute unit).  The filters of CC channels at a time sit in shared memory
+// ordered so that the CL invocations of a pixel read CL consecutive vec4s and the pixels of a
+// subgroup the same ones (broadcasts); a layer whose filters fit one chunk stages them once per
+// workgroup.  Padding: each pixel's tap-validity mask (bit r*FS+s) is computed once per tile; a
+// tile whose pixels are all interior loads with no tests, others under the mask bit, with no
+// bounds arithmetic either way ("optimized" iterator in CUTLASS's terms).  Any subgroup size:
+// the kernel uses no subgroup operations.
 #extension GL_GOOGLE_include_directive : require
 // The accumulators must stay in registers: every loop over them unrolls.
 #extension GL_EXT_control_flow_attributes : require
