@@ -20,10 +20,7 @@ namespace {
 
 constexpr const char* kAlgo = "implicit_gemm_coopmat";
 
-struct CmCase {
-    std::string name;
-    ConvDesc desc;
-};
+using CmCase = NamedDesc;
 
 ConvDesc cmBase() {
     ConvDesc d;

@@ -15,10 +15,7 @@ using vkconv::TensorLayout;
 
 namespace {
 
-struct DwCase {
-    std::string name;
-    ConvDesc desc;
-};
+using DwCase = NamedDesc;
 
 std::vector<DwCase> makeDwCases() {
     std::vector<DwCase> v;

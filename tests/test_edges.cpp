@@ -16,10 +16,7 @@ using vkconv::TensorLayout;
 
 namespace {
 
-struct EdgeCase {
-    std::string name;
-    ConvDesc desc;
-};
+using EdgeCase = NamedDesc;
 
 ConvDesc base() {
     ConvDesc d;

@@ -18,10 +18,7 @@ using vkconv::TensorLayout;
 
 namespace {
 
-struct FewCase {
-    std::string name;
-    ConvDesc desc;
-};
+using FewCase = NamedDesc;
 
 std::vector<FewCase> makeFewCases() {
     std::vector<FewCase> v;
@@ -31,10 +28,7 @@ std::vector<FewCase> makeFewCases() {
         f(d);
         v.push_back({name, d});
     };
-    auto nhwc = [](ConvDesc& d) {
-        d.inputLayout = d.outputLayout = TensorLayout::NHWC;
-        d.filterLayout = FilterLayout::KRSC;
-    };
+    const auto nhwc = setNhwcKrsc;
     add("c3_3x3", [](ConvDesc&) {});
     add("stem_7x7_s2_n2_bias_relu", [](ConvDesc& d) {
         d.n = 2, d.h = d.w = 45, d.k = 64, d.r = d.s = 7, d.pad(3, 3), d.strideH = d.strideW = 2, d.hasBias = true,

@@ -22,17 +22,11 @@ namespace {
 
 constexpr const char* kAlgo = "few_channels_coopmat";
 
-struct FcCase {
-    std::string name;
-    ConvDesc desc;
-};
+using FcCase = NamedDesc;
 
 std::vector<FcCase> makeFcCases() {
     std::vector<FcCase> v;
-    auto nhwc = [](ConvDesc& d) {
-        d.inputLayout = d.outputLayout = TensorLayout::NHWC;
-        d.filterLayout = FilterLayout::KRSC;
-    };
+    const auto nhwc = setNhwcKrsc;
     auto add = [&](const std::string& name, auto f) {
         ConvDesc d;
         d.c = 3, d.h = 13, d.w = 37, d.k = 32, d.r = d.s = 3, d.pad(1, 1), d.dtype = DType::F16;

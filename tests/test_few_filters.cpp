@@ -18,10 +18,7 @@ using vkconv::TensorLayout;
 
 namespace {
 
-struct FewFiltersCase {
-    std::string name;
-    ConvDesc desc;
-};
+using FewFiltersCase = NamedDesc;
 
 std::vector<FewFiltersCase> makeCases() {
     std::vector<FewFiltersCase> v;
@@ -31,10 +28,7 @@ std::vector<FewFiltersCase> makeCases() {
         f(d);
         v.push_back({name, d});
     };
-    auto nhwc = [](ConvDesc& d) {
-        d.inputLayout = d.outputLayout = TensorLayout::NHWC;
-        d.filterLayout = FilterLayout::KRSC;
-    };
+    const auto nhwc = setNhwcKrsc;
     // The decoder's RGB output layer: 128 channels in two filter chunks.
     add("rgb_out_c128_k3_bias", [](ConvDesc& d) { d.hasBias = true; });
     add("nhwc_f16_c64_k8_res_relu", [=](ConvDesc& d) {

@@ -25,10 +25,7 @@ namespace {
 const std::vector<std::string> kTiles = {"128x128x8/8x8", "128x64x16/8x4", "128x64x8/8x4",
                                          "64x64x8/4x4",   "128x32x8/4x4",  "64x16x8/4x4"};
 
-struct TileCase {
-    std::string name;
-    ConvDesc desc;
-};
+using TileCase = NamedDesc;
 
 std::vector<TileCase> makeCases() {
     std::vector<TileCase> v;
@@ -38,10 +35,7 @@ std::vector<TileCase> makeCases() {
         f(d);
         v.push_back({name, d});
     };
-    auto nhwc = [](ConvDesc& d) {
-        d.inputLayout = d.outputLayout = TensorLayout::NHWC;
-        d.filterLayout = FilterLayout::KRSC;
-    };
+    const auto nhwc = setNhwcKrsc;
     // Six cases keep the 36 pipelines of this cross affordable on lavapipe (~4 s each).
     add("nchw_3x3_k37_bias_res_relu", [](ConvDesc& d) {  // channel slices, scalar loads
         d.c = 24, d.k = 37, d.r = d.s = 3, d.pad(1, 1), d.hasBias = d.hasResidual = true, d.activation = Activation::Relu;

@@ -44,10 +44,7 @@ std::vector<SplitCase> makeCases() {
         f(d);
         v.push_back({name, d, tile, splits});
     };
-    auto nhwc = [](ConvDesc& d) {
-        d.inputLayout = d.outputLayout = TensorLayout::NHWC;
-        d.filterLayout = FilterLayout::KRSC;
-    };
+    const auto nhwc = setNhwcKrsc;
     add("s2_split_only", "s2", 2, [](ConvDesc&) {});
     add("s3_even_channel_slices", "64x64x8/4x4/s3", 3, [](ConvDesc&) {});           // 18 slices: 6 each
     add("s4_uneven_channel_slices", "64x64x8/4x4/s4", 4, [](ConvDesc&) {});         // 4,5,4,5

@@ -50,6 +50,18 @@ protected:
     std::optional<ValidationGuard> guard_;
 };
 
+// One named problem of a test's case list (the name is the gtest parameter name's first part).
+struct NamedDesc {
+    std::string name;
+    vkconv::ConvDesc desc;
+};
+
+// NHWC activations in and out, KRSC filters: the NHWC-first configuration of the case lists.
+inline void setNhwcKrsc(vkconv::ConvDesc& d) {
+    d.inputLayout = d.outputLayout = vkconv::TensorLayout::NHWC;
+    d.filterLayout = vkconv::FilterLayout::KRSC;
+}
+
 // Test-name-safe version of s (gtest names allow only [A-Za-z0-9_]).
 std::string sanitizeName(const std::string& s);
 
