@@ -129,11 +129,12 @@ const Algorithm& chooseAlgorithm(const ContextImpl& ctx, const ConvDesc& desc, c
     // fp16 NHWC).  On the scalar path up to 8 filters of at most 128 channels per group: fp32 NCHW
     // with 256 channels ran 135 us against Winograd's 53 (3x3) and 49 against split-K's 16 (1x1),
     // 128 channels 189 against 326 (docs/results/h200_s14/README.md).
-    const Algorithm* cm = findAlgorithm("implicit_gemm_coopmat");
-    const bool matrixUnits = cm && cm->whyNot(ctx, desc, opts).empty();
-    if (matrixUnits ? desc.filtersPerGroup() <= 4 : desc.filtersPerGroup() <= 8 && desc.channelsPerGroup() <= 128) {
+    if (desc.filtersPerGroup() <= 8) {
+        const Algorithm* cm = findAlgorithm("implicit_gemm_coopmat");
+        const bool matrixUnits = cm && cm->whyNot(ctx, desc, opts).empty();
         const Algorithm* a = findAlgorithm("direct_few_filters");
-        if (a && a->whyNot(ctx, desc, opts).empty()) return *a;
+        if ((matrixUnits ? desc.filtersPerGroup() <= 4 : desc.channelsPerGroup() <= 128) && a && a->whyNot(ctx, desc, opts).empty())
+            return *a;
     }
     // Tiny-channel grouped problems waste a GEMM tile; direct serves them better.
     bool gemmShaped = desc.filtersPerGroup() >= 8 || desc.reductionLength() >= 32;
