@@ -24,7 +24,7 @@ if [ -z "${VKCONV_TEST_QUICK:-}" ]; then
   # -O1 -g1 (ASan's own advice: line tables are all its reports need) builds in ~0.6x the time of
   # RelWithDebInfo's -O2 -g on a 2-core machine (165 against ~275 s).
   cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1" \
-    -DVKCONV_SANITIZE=ON -DVKCONV_BUILD_BENCH=OFF >/dev/null
+    -DVKCONV_SANITIZE=ON -DVKCONV_BUILD_BENCH=OFF -DVKCONV_TEST_CACHE_W128="$PWD/build/lavapipe-cache-w128" >/dev/null
   ninja -C build-asan -j"$jobs"
   # Leaks inside the Vulkan loader, Mesa's JIT and the validation layer are theirs, not ours.
   export ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0
