@@ -37,7 +37,8 @@ layout(constant_id = 106) const uint DW = 1;
 layout(constant_id = 107) const uint QT = 4;  // output columns per invocation
 layout(constant_id = 108) const uint PT = 2;  // output rows per invocation
 // 4-wide input loads (the host guarantees a 4-element-aligned input view and):
-//   NHWC input: M == 1 and C % 4 == 0: one load per pixel;
+//   NHWC input: M == 1 and C % 4 == 0: one load per pixel, and the filter taps of an
+//   invocation's four channels in TAPS loads (the filter view is 4-element aligned too);
 //   NCHW input: W % 4 == 0 and QT*SW % 4 == 0: a row window is read as the aligned 4-element
 //   chunks under it (chunks never straddle rows, so padding masks whole chunks).
 layout(constant_id = 109) const bool VEC_IN = false;
@@ -185,9 +186,20 @@ void nhwcPath(uint linear) {
     int iw0 = int(q0 * SW) - int(pc.padL);
 
     vec4 wt[TAPS];
-    [[unroll]] for (uint i = 0u; i < TAPS; ++i)
-        wt[i] = vec4(toF32(w_[kk.x * TAPS + i]), toF32(w_[kk.y * TAPS + i]), toF32(w_[kk.z * TAPS + i]),
-                     toF32(w_[kk.w * TAPS + i]));
+    if (VEC_IN) {
+        // M == 1 and K % 4 == 0: the four channels' filters are one run of 4*TAPS elements
+        // (channel-major), starting at a multiple of 4 elements: TAPS 4-wide loads instead of
+        // 4*TAPS scalar ones, whose lanes sit 4*TAPS elements apart and touch as many cache lines
+        // per load as a 4-wide one.  The regrouping into per-tap vec4s is constant indexing.
+        vec4 run[TAPS];
+        [[unroll]] for (uint j = 0u; j < TAPS; ++j) run[j] = toF32v4(w4_[kb * TAPS + j]);
+        [[unroll]] for (uint i = 0u; i < TAPS; ++i)
+            [[unroll]] for (uint l = 0u; l < 4u; ++l) wt[i][l] = run[(l * TAPS + i) / 4u][(l * TAPS + i) % 4u];
+    } else {
+        [[unroll]] for (uint i = 0u; i < TAPS; ++i)
+            wt[i] = vec4(toF32(w_[kk.x * TAPS + i]), toF32(w_[kk.y * TAPS + i]), toF32(w_[kk.z * TAPS + i]),
+                         toF32(w_[kk.w * TAPS + i]));
+    }
     vec4 acc[PT * QT];
     [[unroll]] for (uint i = 0u; i < PT * QT; ++i) acc[i] = vec4(0.0);
 

@@ -98,8 +98,9 @@ public:
     }
     void record(VkCommandBuffer cmd, const ConvTensors& t) const override {
         // 4-wide accesses need their views 4-element aligned; otherwise the scalar pipeline.
+        // NHWC's 4-wide path loads the filter 4-wide too.
         uint64_t vb = 4ull * dtypeSize(desc_.dtype);
-        bool inOk = t.input.offset % vb == 0;
+        bool inOk = t.input.offset % vb == 0 && (desc_.inputLayout != TensorLayout::NHWC || t.filter.offset % vb == 0);
         bool outOk = t.output.offset % vb == 0 && (!desc_.hasResidual || t.residual.offset % vb == 0);
         const ComputePipeline& p = (inOk || !vecIn_) && (outOk || !vecOut_) ? *vectorPipeline_
                                                                              : pipeline(vecIn_ && inOk, vecOut_ && outOk);
