@@ -10,7 +10,9 @@
 //    feeds every (output row, tap row) pair that reads it: with stride 1 and a 3x3 filter a
 //    2x4 block loads 4 rows x 6 columns for 8 outputs instead of 72 taps;
 //  * interior/border split: an invocation whose column window lies inside the input loads with
-//    no checks; border invocations mask each column.  Rows are tested once each;
+//    no checks; border invocations mask each column.  Rows are tested once each, except in NHWC
+//    blocks whose whole window is inside: no test at all, and (XREGS) several rows' loads issued
+//    before their multiply-adds;
 //  * 4-wide memory access where the layout and the views' alignment allow it (VEC_IN/VEC_OUT:
 //    NHWC pixels of 4 channels; NCHW rows read as aligned 4-column chunks, blocks of 4 columns
 //    stored as one vector), fewer and wider loads for the same bytes.
@@ -52,6 +54,11 @@ layout(constant_id = 112) const uint PADL = 0;  // left padding (the NCHW VEC_IN
 const uint TAPS = FR * FS;
 const uint WIN = (QT - 1u) * SW + (FS - 1u) * DW + 1u;   // input columns under QT outputs
 const uint RWIN = (PT - 1u) * SH + (FR - 1u) * DH + 1u;  // input rows under PT output rows
+// NHWC interior blocks load RB window rows (at most XREGS pixels, at least one row) before
+// using them.  The host sets XREGS (0: no such path; every row under its bounds test).
+layout(constant_id = 113) const uint XREGS = 0;
+const uint RB0 = XREGS / WIN;
+const uint RB = RB0 < 1u ? 1u : (RB0 > RWIN ? RWIN : RB0);
 // NCHW VEC_IN: the window starts LEAD elements into its first chunk; NCH chunks cover it.
 const uint PADA = (PADL + 3u) / 4u * 4u;
 const uint LEAD = PADA - PADL;
@@ -60,6 +67,22 @@ const uint NCH = (LEAD + WIN + 3u) / 4u;
 // 4-wide views of the residual and output bindings (offsets in units of 4 elements).
 layout(set = 0, binding = 3, std430) readonly buffer ResidualBuf4 { VEC4_T res4_[]; };
 layout(set = 0, binding = 4, std430) writeonly buffer OutputBuf4 { VEC4_T y4_[]; };
+
+// Four channels (4-element aligned) of the input or filter as fp32.  bf16 reads them as two
+// 32-bit words and widens with one shift or mask per value (the u16vec4 path converts each
+// value to 32 bits first, then shifts).
+#if defined(DTYPE_BF16)
+layout(set = 0, binding = 0, std430) readonly buffer InputBufW2 { uvec2 xw2_[]; };
+layout(set = 0, binding = 1, std430) readonly buffer FilterBufW2 { uvec2 ww2_[]; };
+vec4 bf16Words(uvec2 v) {
+    return uintBitsToFloat(uvec4(v.x << 16, v.x & 0xffff0000u, v.y << 16, v.y & 0xffff0000u));
+}
+vec4 input4(uint i) { return bf16Words(xw2_[i]); }
+vec4 filter4(uint i) { return bf16Words(ww2_[i]); }
+#else
+vec4 input4(uint i) { return toF32v4(x4_[i]); }
+vec4 filter4(uint i) { return toF32v4(w4_[i]); }
+#endif
 
 
 uint outputOffset(uint n, uint k, uint p, uint q) {
@@ -171,6 +194,31 @@ void nchwPath(uint linear) {
 }
 
 // ---- NHWC input: QT columns x PT rows of four consecutive output channels (a vec4) ----
+// Channels kb*4 .. kb*4+3 (or the lanes' cc) of one input pixel.
+vec4 nhwcPixel(uint pix, uint kb, uvec4 cc) {
+    if (VEC_IN) return input4(pix * (pc.C / 4u) + kb);
+    uint e = pix * pc.C;
+    return vec4(toF32(x_[e + cc.x]), toF32(x_[e + cc.y]), toF32(x_[e + cc.z]), toF32(x_[e + cc.w]));
+}
+
+// The NHWC path's filter taps and accumulators (module scope, so that helpers need no array
+// parameters: glslang miscompiles spec-constant-sized ones).
+vec4 wt4_[TAPS];
+vec4 acc4_[PT * QT];
+
+// Window pixel i of input row ir (its 4 channels in xv) into every output that reads it; all
+// conditions are constant once unrolled.
+void accumulatePixel(vec4 xv, uint ir, uint i) {
+    [[unroll]] for (uint pt = 0u; pt < PT; ++pt) {
+        uint r = tapRow(ir, pt);
+        if (r < FR) {
+            [[unroll]] for (uint s = 0u; s < FS; ++s)
+                [[unroll]] for (uint j = 0u; j < QT; ++j)
+                    if (j * SW + s * DW == i) acc4_[pt * QT + j] = fma(wt4_[r * FS + s], xv, acc4_[pt * QT + j]);
+        }
+    }
+}
+
 void nhwcPath(uint linear) {
     uint KB = (pc.K + 3u) / 4u, QB = (pc.Q + QT - 1u) / QT, PB = (pc.P + PT - 1u) / PT;
     uint kb = linear % KB; uint t = linear / KB;
@@ -185,62 +233,56 @@ void nhwcPath(uint linear) {
     int ih0 = int(p0 * SH) - int(pc.padT);
     int iw0 = int(q0 * SW) - int(pc.padL);
 
-    vec4 wt[TAPS];
     if (VEC_IN) {
         // M == 1 and K % 4 == 0: the four channels' filters are one run of 4*TAPS elements
         // (channel-major), starting at a multiple of 4 elements: TAPS 4-wide loads instead of
         // 4*TAPS scalar ones, whose lanes sit 4*TAPS elements apart and touch as many cache lines
         // per load as a 4-wide one.  The regrouping into per-tap vec4s is constant indexing.
         vec4 run[TAPS];
-        [[unroll]] for (uint j = 0u; j < TAPS; ++j) run[j] = toF32v4(w4_[kb * TAPS + j]);
+        [[unroll]] for (uint j = 0u; j < TAPS; ++j) run[j] = filter4(kb * TAPS + j);
         [[unroll]] for (uint i = 0u; i < TAPS; ++i)
-            [[unroll]] for (uint l = 0u; l < 4u; ++l) wt[i][l] = run[(l * TAPS + i) / 4u][(l * TAPS + i) % 4u];
+            [[unroll]] for (uint l = 0u; l < 4u; ++l) wt4_[i][l] = run[(l * TAPS + i) / 4u][(l * TAPS + i) % 4u];
     } else {
         [[unroll]] for (uint i = 0u; i < TAPS; ++i)
-            wt[i] = vec4(toF32(w_[kk.x * TAPS + i]), toF32(w_[kk.y * TAPS + i]), toF32(w_[kk.z * TAPS + i]),
+            wt4_[i] = vec4(toF32(w_[kk.x * TAPS + i]), toF32(w_[kk.y * TAPS + i]), toF32(w_[kk.z * TAPS + i]),
                          toF32(w_[kk.w * TAPS + i]));
     }
-    vec4 acc[PT * QT];
-    [[unroll]] for (uint i = 0u; i < PT * QT; ++i) acc[i] = vec4(0.0);
+    [[unroll]] for (uint i = 0u; i < PT * QT; ++i) acc4_[i] = vec4(0.0);
 
     bool colsInside = iw0 >= 0 && iw0 + int(WIN) <= int(pc.W);
-    [[unroll]] for (uint ir = 0u; ir < RWIN; ++ir) {
-        int ih = ih0 + int(ir);
-        if (rowUsed(ir) && ih >= 0 && ih < int(pc.H)) {
-            uint rowPix = (n * pc.H + uint(ih)) * pc.W;  // pixel index of (n, ih, 0)
-            vec4 xr[WIN];
-            if (colsInside) {
-                uint pix = rowPix + uint(iw0);
-                [[unroll]] for (uint i = 0u; i < WIN; ++i) {
-                    if (VEC_IN) {
-                        xr[i] = toF32v4(x4_[(pix + i) * (pc.C / 4u) + kb]);
-                    } else {
-                        uint e = (pix + i) * pc.C;
-                        xr[i] = vec4(toF32(x_[e + cc.x]), toF32(x_[e + cc.y]), toF32(x_[e + cc.z]), toF32(x_[e + cc.w]));
-                    }
-                }
-            } else {
-                [[unroll]] for (uint i = 0u; i < WIN; ++i) {
-                    int iw = iw0 + int(i);
-                    bool ok = iw >= 0 && iw < int(pc.W);
-                    uint pix = ok ? rowPix + uint(iw) : 0u;
-                    vec4 v;
-                    if (VEC_IN) {
-                        v = toF32v4(x4_[pix * (pc.C / 4u) + kb]);
-                    } else {
-                        uint e = pix * pc.C;
-                        v = vec4(toF32(x_[e + cc.x]), toF32(x_[e + cc.y]), toF32(x_[e + cc.z]), toF32(x_[e + cc.w]));
-                    }
-                    xr[i] = ok ? v : vec4(0.0);
-                }
+    bool rowsInside = ih0 >= 0 && ih0 + int(RWIN) <= int(pc.H);
+    if (XREGS > 0u && colsInside && rowsInside) {
+        // Interior block: no test anywhere, and the rows' loads issued RB rows at a time before
+        // their multiply-adds: one memory latency per RB rows instead of one per row, within a
+        // budget of XREGS loaded pixels (rowUsed is constant per row).
+        uint pix0 = (n * pc.H + uint(ih0)) * pc.W + uint(iw0);
+        [[unroll]] for (uint r0 = 0u; r0 < RWIN; r0 += RB) {
+            vec4 xw[RB * WIN];
+            [[unroll]] for (uint rr = 0u; rr < RB; ++rr)
+                if (r0 + rr < RWIN && rowUsed(r0 + rr))
+                    [[unroll]] for (uint i = 0u; i < WIN; ++i) xw[rr * WIN + i] = nhwcPixel(pix0 + (r0 + rr) * pc.W + i, kb, cc);
+            [[unroll]] for (uint rr = 0u; rr < RB; ++rr) {
+                if (r0 + rr < RWIN && rowUsed(r0 + rr))
+                    [[unroll]] for (uint i = 0u; i < WIN; ++i) accumulatePixel(xw[rr * WIN + i], r0 + rr, i);
             }
-            [[unroll]] for (uint pt = 0u; pt < PT; ++pt) {
-                uint r = tapRow(ir, pt);
-                if (r < FR) {
-                    [[unroll]] for (uint s = 0u; s < FS; ++s)
-                        [[unroll]] for (uint j = 0u; j < QT; ++j)
-                            acc[pt * QT + j] = fma(wt[r * FS + s], xr[j * SW + s * DW], acc[pt * QT + j]);
+        }
+    } else {
+        [[unroll]] for (uint ir = 0u; ir < RWIN; ++ir) {
+            int ih = ih0 + int(ir);
+            if (rowUsed(ir) && ih >= 0 && ih < int(pc.H)) {
+                uint rowPix = (n * pc.H + uint(ih)) * pc.W;  // pixel index of (n, ih, 0)
+                vec4 xr[WIN];
+                if (colsInside) {
+                    [[unroll]] for (uint i = 0u; i < WIN; ++i) xr[i] = nhwcPixel(rowPix + uint(iw0) + i, kb, cc);
+                } else {
+                    [[unroll]] for (uint i = 0u; i < WIN; ++i) {
+                        int iw = iw0 + int(i);
+                        bool ok = iw >= 0 && iw < int(pc.W);
+                        vec4 v = nhwcPixel(ok ? rowPix + uint(iw) : 0u, kb, cc);
+                        xr[i] = ok ? v : vec4(0.0);
+                    }
                 }
+                [[unroll]] for (uint i = 0u; i < WIN; ++i) accumulatePixel(xr[i], ir, i);
             }
         }
     }
@@ -253,7 +295,7 @@ void nhwcPath(uint linear) {
             [[unroll]] for (uint j = 0u; j < QT; ++j) {
                 uint q = q0 + j;
                 if (q < pc.Q) {
-                    vec4 v = acc[pt * QT + j] + b;
+                    vec4 v = acc4_[pt * QT + j] + b;
                     if (VEC_OUT) {
                         uint off4 = ((n * pc.P + p) * pc.Q + q) * (pc.K / 4u) + kb;
                         if (HAS_RESIDUAL) v += toF32v4(res4_[off4]);

@@ -24,8 +24,19 @@ constexpr uint64_t kFill = 8192;
 enum SpecDepthwise : uint32_t {
     kSpecFR = 101, kSpecFS = 102, kSpecSH = 103, kSpecSW = 104, kSpecDH = 105, kSpecDW = 106,
     kSpecQT = 107, kSpecPT = 108, kSpecVecIn = 109, kSpecVecOut = 110, kSpecGeneric = 111,
-    kSpecPadL = 112,
+    kSpecPadL = 112, kSpecRowLoads = 113,
 };
+
+// NHWC blocks whose window is inside the input: an untested path that loads up to this many
+// window pixels before their multiply-adds (0: none; every row under its bounds test).  H200,
+// MobileNetV2's depthwise layers at b32 (docs/results/h200_s15/, perf-notes item 41): 16-bit
+// stride-1 layers 8-13 % faster; fp32 and stride-2 windows up to 20 % slower (the compiler
+// hoists the rows' loads whatever the batch size once the tests are gone).  Only for the 4-wide
+// path and filters of at most 9 taps: RDNA compile lab, 5x5 bf16 124 -> 256 VGPRs and the
+// scalar-lane fp16 path (multiplier 2) 100 -> 168 with it.
+uint32_t rowLoadPixels(const ConvDesc& d, bool vecIn) {
+    return d.dtype != DType::F32 && d.strideW == 1 && vecIn && d.r * d.s <= 9 ? 24 : 0;
+}
 
 struct Blocking {
     bool generic = false;
@@ -142,6 +153,7 @@ private:
             key.spec.push_back({kSpecVecIn, vecIn ? 1u : 0u});
             key.spec.push_back({kSpecVecOut, vecOut ? 1u : 0u});
             if (vecIn && d.inputLayout == TensorLayout::NCHW) key.spec.push_back({kSpecPadL, uint32_t(d.padLeft)});
+            if (d.inputLayout == TensorLayout::NHWC) key.spec.push_back({kSpecRowLoads, rowLoadPixels(d, vecIn)});
         }
         return ctx_.pipelines->get(key);  // made once per context, then a map lookup
     }
