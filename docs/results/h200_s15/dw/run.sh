@@ -1,0 +1,33 @@
+# Session 15, call 1: depthwise NHWC filter taps in 4-wide loads (this build) against the build
+# before (193913d, same depthwise kernel as every build since 534d3de).  (a) tests with the
+# validation layer; (b) the ten MobileNetV2 depthwise shapes (dw_layers.csv), depthwise forced,
+# fp16 and fp32 NHWC at b32 and b1, old/new/old/new, every row --check'ed; bf16 new; (c) cuDNN on
+# the same shapes and configs; (d) the small-grid 1x1 layers (small_1x1.csv) fp16 NHWC b32 with the
+# router and three coopmat tiles forced (information for the next step).
+# Packed with OLD_BUILD=/tmp/prevbuild scripts/device_pack.sh build-dev; run as OUT=... bash .carry/run.sh
+source scripts/device_run.sh none > /dev/null 2>&1
+export VKCONV_SUITES_DIR=$PWD/bench/suites
+D=docs/results/h200_s15/dw
+tests_validated tests.log 150 '*Depthwise*:All/Edges*__depthwise:All/Edges*__auto:ContextTest.*'
+bench() {  # bench BUILD NAME ARGS...: checked rows, per-config sums printed
+  local v=$1 name=$2; shift 2
+  local d=$C; [ $v = new ] || d=$C/$v
+  say "$name"
+  LD_LIBRARY_PATH=$d/lib VKCONV_CACHE_DIR=/tmp/vkconv-cache-$v timeout 150 $d/bin/vkconv-bench --suites-dir bench/suites --check \
+    --json "$OUT/$name.json" "$@" > "$OUT/$name.txt" 2>&1
+  echo "exit $?"; sed -n '/== Summary/,$p' "$OUT/$name.txt" | head -8
+}
+i=0
+for v in old new old new; do i=$((i + 1))
+  bench $v dw_${v}_$(( (i + 1) / 2 )) --shapes $D/dw_layers.csv --algo depthwise --dtype fp16 --dtype fp32 --layout nhwc --batch 32 --batch 1
+done
+bench new dw_bf16_new --shapes $D/dw_layers.csv --algo depthwise --dtype bf16 --layout nhwc --batch 32 --batch 1
+say cudnn
+timeout 120 python3 bench/torch_baseline.py --shapes $D/dw_layers.csv --shapes $D/small_1x1.csv --config fp16_nhwc --config fp32_nhwc --config bf16_nhwc \
+  --batch 1 --batch 32 --json "$OUT/cudnn.json" > "$OUT/cudnn.txt" 2> "$OUT/cudnn.err"
+echo "exit $?"
+bench new small_auto --shapes $D/small_1x1.csv --dtype fp16 --layout nhwc --batch 32
+for t in 64x64x32/2x2 128x64x32/2x2 128x128x32/2x4; do
+  bench new small_${t//\//_} --shapes $D/small_1x1.csv --dtype fp16 --layout nhwc --batch 32 --algo implicit_gemm_coopmat --tile $t
+done
+(cd "$OUT" && tar czf results.tgz *.json *.txt *.err *.log *.csv; ls)
