@@ -29,11 +29,11 @@ enum SpecDepthwise : uint32_t {
 
 // NHWC blocks whose window is inside the input: an untested path that loads up to this many
 // window pixels before their multiply-adds (0: none; every row under its bounds test).  H200,
-// MobileNetV2's depthwise layers at b32 (docs/results/h200_s15/, perf-notes item 41): 16-bit
-// stride-1 layers 8-13 % faster; fp32 and stride-2 windows up to 20 % slower (the compiler
-// hoists the rows' loads whatever the batch size once the tests are gone).  Only for the 4-wide
-// path and filters of at most 9 taps: RDNA compile lab, 5x5 bf16 124 -> 256 VGPRs and the
-// scalar-lane fp16 path (multiplier 2) 100 -> 168 with it.
+// MobileNetV2's depthwise layers at b32 (docs/results/h200_s15/, perf-notes item 41): the fp16
+// stride-1 layers 10-20 % faster; fp32 and stride-2 windows up to 20 % slower on it (once the
+// tests are gone the compiler hoists every row's loads, whatever the XREGS budget).  Only for the
+// 4-wide path and filters of at most 9 taps: RDNA compile lab, 5x5 bf16 124 -> 256 VGPRs and
+// the scalar-lane fp16 path (multiplier 2) 100 -> 168 with it.
 uint32_t rowLoadPixels(const ConvDesc& d, bool vecIn) {
     return d.dtype != DType::F32 && d.strideW == 1 && vecIn && d.r * d.s <= 9 ? 24 : 0;
 }
