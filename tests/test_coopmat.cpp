@@ -233,3 +233,25 @@ TEST_F(CoopmatDeclines, coopmat_Bf16ReasonNamesWhatIsMissing) {
         EXPECT_EQ(why.find("VK_KHR_shader_bfloat16"), std::string::npos) << why;
     }
 }
+
+// The router's split between the matrix units and the scalar GEMM by filters per group: from 2^21
+// output values 9-16 filters go to implicit_gemm (a matrix tile would be three quarters padding),
+// 5-8 and 17+ stay on the matrix units, at most 4 go to direct_few_filters; smaller layers keep
+// 9-16 on the matrix units too.  Where the matrix units decline the layer the scalar path takes
+// all of them, so the test skips with the reason.  (Plans only: nothing this size runs.)
+class CoopmatRouting : public VkconvTest {};
+
+TEST_F(CoopmatRouting, coopmat_FiltersPerGroupSplit) {
+    ConvDesc d = cmBase();
+    d.n = 4, d.h = d.w = 256, d.r = d.s = 1, d.pad(0, 0);  // 2.4M outputs at 9 filters
+    const std::string why = vkconv::whyUnsupported(ctx(), d, kAlgo);
+    if (!why.empty()) GTEST_SKIP() << kAlgo << " declines " << d.toString() << ": " << why;
+    for (int64_t k : {4, 8, 9, 16, 17, 32}) {
+        d.k = k;
+        const std::string want = k <= 4 ? "direct_few_filters" : k >= 9 && k <= 16 ? "implicit_gemm" : kAlgo;
+        EXPECT_EQ(vkconv::Plan::create(ctx(), d).algorithm(), want) << d.toString();
+    }
+    ConvDesc small = d;
+    small.n = 1, small.h = small.w = 112, small.k = 16;  // MobileNetV2 features.1.conv.1 at b1: 200K outputs
+    EXPECT_EQ(vkconv::Plan::create(ctx(), small).algorithm(), kAlgo) << small.toString();
+}
