@@ -146,12 +146,12 @@ const Algorithm& chooseAlgorithm(const ContextImpl& ctx, const ConvDesc& desc, c
     // (200K) 4.9 against 6.1 on the matrix units (H200, docs/results/h200_s15/router/; the
     // threshold between the two is not measured further).
     constexpr uint64_t kScalarFewFiltersMinOutputs = uint64_t(1) << 21;
-    const bool fewForMatrix = desc.filtersPerGroup() > 8 && desc.filtersPerGroup() <= 16 &&
+    const bool fewFiltersToScalar = desc.filtersPerGroup() > 8 && desc.filtersPerGroup() <= 16 &&
                               uint64_t(desc.outputElements()) >= kScalarFewFiltersMinOutputs;
     if (gemmShaped) {
         const Algorithm* a = findAlgorithm("implicit_gemm_coopmat");
         const Algorithm* ig = findAlgorithm("implicit_gemm");
-        if (a && a->whyNot(ctx, desc, opts).empty() && !(fewForMatrix && ig && ig->whyNot(ctx, desc, opts).empty())) return *a;
+        if (a && a->whyNot(ctx, desc, opts).empty() && !(fewFiltersToScalar && ig && ig->whyNot(ctx, desc, opts).empty())) return *a;
     }
     // Winograd (F(4x4,3x3) or F(2x2,3x3)) for 3x3 stride-1 layers the matrix units do not take,
     // where the model says it pays (its GEMM does 36/144 or 16/36 of the multiplies; the
