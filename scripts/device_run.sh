@@ -24,20 +24,20 @@ B32="--suite resnet50 --suite vgg16 --suite mobilenet_v2 --suite retinanet_head"
 say() { echo "== $* ($(date +%T))"; }
 # run_build old|alt|new ARGS...: that build's vkconv-bench (.carry/<build>, new: .carry itself) with its
 # own libvkconv and pipeline cache.
+# With RUN_TIMEOUT set, under `timeout $RUN_TIMEOUT`.
 run_build() {
   local v=$1; shift
   local d=$C; [ "$v" = new ] || d=$C/$v
-  LD_LIBRARY_PATH=$d/lib VKCONV_CACHE_DIR=/tmp/vkconv-cache-$v "$d/bin/vkconv-bench" --suites-dir bench/suites "$@"
+  LD_LIBRARY_PATH=$d/lib VKCONV_CACHE_DIR=/tmp/vkconv-cache-$v ${RUN_TIMEOUT:+timeout "$RUN_TIMEOUT"} "$d/bin/vkconv-bench" \
+    --suites-dir bench/suites "$@"
 }
 # bench_checked BUILD NAME ARGS...: that build's vkconv-bench with every row --check'ed (150 s at
 # most), $OUT/NAME.json and NAME.txt, the exit status and the summary lines printed (the helper
 # each session-15 run.sh under docs/results/h200_s15/ defined for itself).
 bench_checked() {
   local v=$1 name=$2; shift 2
-  local d=$C; [ "$v" = new ] || d=$C/$v
   say "$name"
-  LD_LIBRARY_PATH=$d/lib VKCONV_CACHE_DIR=/tmp/vkconv-cache-$v timeout 150 "$d/bin/vkconv-bench" --suites-dir bench/suites \
-    --check --json "$OUT/$name.json" "$@" > "$OUT/$name.txt" 2>&1
+  RUN_TIMEOUT=150 run_build "$v" --check --json "$OUT/$name.json" "$@" > "$OUT/$name.txt" 2>&1
   echo "exit $?"; sed -n '/== Summary/,$p' "$OUT/$name.txt" | grep -vE '^(== |suite |$)'
 }
 # cm_tile_b32 BUILD TILE JSON: the coopmat tile forced on the b32 suites (fp16 NHWC, checked), that
