@@ -32,12 +32,12 @@ struct CmTile {
     uint32_t warps() const { return warpsM * warpsN; }
     uint32_t wm() const { return bm / warpsM; }
     uint32_t wn() const { return bn / warpsN; }
-    // A and B staging (rows padded by 8 values), 16 bytes per word, nbuf times; the epilogue's
-    // per-subgroup fp32 scratch reuses it.
+    // A and B staging, 16 bytes per word: each row holds its nbuf buffers side by side and one
+    // word of padding (the shader's LDK / LDM); the epilogue's per-subgroup fp32 scratch reuses it.
     uint32_t sharedBytes(bool nhwcInput) const {
-        uint32_t a = nhwcInput ? bm * (bk / 8 + 1) : bk * (bm / 8 + 1);
-        uint32_t b = bn * (bk / 8 + 1);
-        return nbuf * (a + b) * 16;
+        uint32_t a = nhwcInput ? bm * (nbuf * bk / 8 + 1) : bk * (nbuf * bm / 8 + 1);
+        uint32_t b = bn * (nbuf * bk / 8 + 1);
+        return (a + b) * 16;
     }
 };
 
