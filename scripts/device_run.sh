@@ -31,13 +31,13 @@ run_build() {
   LD_LIBRARY_PATH=$d/lib VKCONV_CACHE_DIR=/tmp/vkconv-cache-$v ${RUN_TIMEOUT:+timeout "$RUN_TIMEOUT"} "$d/bin/vkconv-bench" \
     --suites-dir bench/suites "$@"
 }
-# bench_checked BUILD NAME ARGS...: that build's vkconv-bench with every row --check'ed (150 s at
-# most), $OUT/NAME.json and NAME.txt, the exit status and the summary lines printed (the helper
+# bench_checked BUILD NAME ARGS...: that build's vkconv-bench with every row --check'ed ($RUN_TIMEOUT s,
+# default 150), $OUT/NAME.json and NAME.txt, the exit status and the summary lines printed (the helper
 # each session-15 run.sh under docs/results/h200_s15/ defined for itself).
 bench_checked() {
   local v=$1 name=$2; shift 2
   say "$name"
-  RUN_TIMEOUT=150 run_build "$v" --check --json "$OUT/$name.json" "$@" > "$OUT/$name.txt" 2>&1
+  RUN_TIMEOUT=${RUN_TIMEOUT:-150} run_build "$v" --check --json "$OUT/$name.json" "$@" > "$OUT/$name.txt" 2>&1
   echo "exit $?"; sed -n '/== Summary/,$p' "$OUT/$name.txt" | grep -vE '^(== |suite |$)'
 }
 # cm_tile_b32 BUILD TILE JSON: the coopmat tile forced on the b32 suites (fp16 NHWC, checked), that
