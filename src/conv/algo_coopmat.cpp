@@ -56,9 +56,9 @@ struct CmTile {
 // wins on mid-size grids; 0.97 from a replay of this model over that sweep (perf-notes 27).
 // The /4x4 tiles (16 subgroups, 512 invocations, so at most 128 registers each on NVIDIA) hide a
 // barrier behind four subgroups per scheduler instead of two: 192x128x64/4x4s1 measured 5-10 %
-// faster than /4x2s1 on the big layers and equal to 128x256x32 where both tile without waste
-// (0.99); 256x64x64/4x4s1 1.16-1.29x 256x64x32/4x2s1 (0.68 of 128x256x32), the tile for 64 filters
-// and fewer (docs/results/h200_s16/tiles*/, perf-notes 43).
+// faster than /4x2s1 on the big layers and, loading one slice ahead, within +-3 % of 128x256x32
+// where both tile without waste (1.00); 256x64x64/4x4s1 1.16-1.29x 256x64x32/4x2s1 (0.68 of
+// 128x256x32), the tile for 64 filters and fewer (docs/results/h200_s16/, perf-notes 43).
 constexpr CmTile kCmTiles[] = {
     {"128x128x32/2x4", 128, 128, kSliceK, 2, 4, 2, 0.72, 1},
     {"128x64x32/2x2", 128, 64, kSliceK, 2, 2, 2, 0.45, 2},
@@ -70,7 +70,7 @@ constexpr CmTile kCmTiles[] = {
     {"64x256x32/1x8s1", 64, 256, kSliceK, 1, 8, 1, 0.68, 1},
     {"128x128x16/2x4", 128, 128, kMinSliceK, 2, 4, 2, 0.62, 1},
     {"192x128x64/4x2s1", 192, 128, 2 * kSliceK, 4, 2, 1, 0.97, 1},
-    {"192x128x64/4x4s1", 192, 128, 2 * kSliceK, 4, 4, 1, 0.99, 1},
+    {"192x128x64/4x4s1", 192, 128, 2 * kSliceK, 4, 4, 1, 1.00, 1},
     {"256x64x64/4x4s1", 256, 64, 2 * kSliceK, 4, 4, 1, 0.68, 1},
 };
 
@@ -259,6 +259,9 @@ private:
         // 32-wide subgroups, where this is on) does not fit beside the accumulators: 192x128x64
         // stages 10 words beside 96 accumulator registers.
         if ((t.bm + t.bn) * t.bk / 8 > 8 * t.warps() * 32) return false;
+        // 16-subgroup tiles (512 invocations: 128 registers each on NVIDIA) measured 1-4 % faster
+        // one slice ahead on the H200 (docs/results/h200_s16/ahead/, perf-notes 43).
+        if (t.warps() > 8) return false;
         const char* e = std::getenv("VKCONV_COOPMAT_AHEAD2");
         if (e && *e) return std::strcmp(e, "0") != 0;
         return ctx.caps.vendorId == 0x10DE;
