@@ -248,7 +248,7 @@ private:
     }
 
     uint32_t bindings() const { return split_ > 1 ? kSplitBindings : kConvBindings; }
-    // Loads two slices ahead (NHWC input): measured +5-7 % on NVIDIA (perf-notes item 18); on
+    // Loads two slices ahead (NHWC input, slices up to 32 deep): measured +5-7 % on NVIDIA (perf-notes item 18); on
     // RDNA3/RDNA4 the extra register set makes the 64x64-per-subgroup tiles spill under RADV 26
     // (item 25), and elsewhere it is unmeasured, so one slice ahead there.
     // VKCONV_COOPMAT_AHEAD2=0|1 (tests only, with VKCONV_COOPMAT_EMULATE) forces either path.
@@ -259,9 +259,11 @@ private:
         // 32-wide subgroups, where this is on) does not fit beside the accumulators: 192x128x64
         // stages 10 words beside 96 accumulator registers.
         if ((t.bm + t.bn) * t.bk / 8 > 8 * t.warps() * 32) return false;
-        // 16-subgroup tiles (512 invocations: 128 registers each on NVIDIA) measured 1-4 % faster
-        // one slice ahead on the H200 (docs/results/h200_s16/ahead/, perf-notes 43).
-        if (t.warps() > 8) return false;
+        // A 64-deep slice has twice the products of a 32-deep one to hide its loads behind: the
+        // 64-deep tiles measured 1-5 % faster one slice ahead on the H200 (128x128x64/2x4s1 at b1,
+        // 192x128x64/4x4s1, 256x64x64/4x4s1), 128x256x32/2x4s1 5-6 % slower
+        // (docs/results/h200_s16/ahead*/, perf-notes 43).
+        if (t.bk >= 2 * kSliceK) return false;
         const char* e = std::getenv("VKCONV_COOPMAT_AHEAD2");
         if (e && *e) return std::strcmp(e, "0") != 0;
         return ctx.caps.vendorId == 0x10DE;
