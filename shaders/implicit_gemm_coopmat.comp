@@ -18,8 +18,8 @@
 //   A, NHWC input:  [m][buf][k]  (row-major A;    8 channels of one pixel per staged item)
 //   A, NCHW input:  [k][buf][m]  (column-major A; 8 pixels of one channel per staged item)
 //   B:              [n][buf][k]  (column-major B; 8 reduction values of one filter per item)
-// Interleaving the buffers pads a row once rather than once per buffer: a double-buffered
-// 192x128x32 tile takes 45 KiB instead of 50 and fits NVIDIA's 48 KiB.
+// Interleaving the buffers pads a row once rather than once per buffer (a double-buffered
+// 192x128x32 tile would take 45 KiB instead of 50; tried, slower than 192x128x64, perf-notes 43).
 // Epilogue: each accumulator goes through a per-subgroup fp32 scratch (the staging memory,
 // reused), then the subgroup's invocations apply bias / residual / activation and write in the
 // output layout (8 channels per 16-byte store for NHWC outputs when VEC_OUT).
@@ -236,7 +236,7 @@ void main() {
 #if !defined(CM_EMULATE)
 #define MULTIPLY_SLICE(cur)                                                                     \
     {                                                                                           \
-        uint aBase = (cur) * A_BUF, bBase = A_WORDS + (cur) * KV;                 \
+        uint aBase = (cur) * A_BUF, bBase = A_WORDS + (cur) * KV;                               \
         [[unroll]] for (uint kk = 0u; kk < BK / CM_K; ++kk) {                                   \
             MAT_B b[FN];                                                                        \
             [[unroll]] for (uint j = 0u; j < FN; ++j)                                           \
@@ -259,7 +259,7 @@ void main() {
 #else
 #define MULTIPLY_SLICE(cur)                                                                     \
     {                                                                                           \
-        uint aBase = (cur) * A_BUF, bBase = A_WORDS + (cur) * KV;                 \
+        uint aBase = (cur) * A_BUF, bBase = A_WORDS + (cur) * KV;                               \
         for (uint kk = 0u; kk < BK / CM_K; ++kk)                                                \
             for (uint f = 0u; f < FM * FN; ++f)                                                 \
                 for (uint t = 0u; t < EPL; ++t) {                                               \
