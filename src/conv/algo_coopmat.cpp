@@ -255,14 +255,12 @@ private:
     // Decided once, in the constructor (pipeline(false) runs at record time).
     static bool wantPrefetch2(const ContextImpl& ctx, const ConvDesc& d, const CmTile& t) {
         if (d.inputLayout != TensorLayout::NHWC) return false;
-        // A second register set of more than 8 staged words per invocation (counted at NVIDIA's
-        // 32-wide subgroups, where this is on) does not fit beside the accumulators: 192x128x64
-        // stages 10 words beside 96 accumulator registers.
-        if ((t.bm + t.bn) * t.bk / 8 > 8 * t.warps() * 32) return false;
         // A 64-deep slice has twice the products of a 32-deep one to hide its loads behind: the
         // 64-deep tiles measured 1-5 % faster one slice ahead on the H200 (128x128x64/2x4s1 at b1,
         // 192x128x64/4x4s1, 256x64x64/4x4s1), 128x256x32/2x4s1 5-6 % slower
-        // (docs/results/h200_s16/ahead*/, perf-notes 43).
+        // (docs/results/h200_s16/ahead*/, perf-notes 43).  This also keeps the second register set
+        // off the tiles with the most staged words per invocation (192x128x64/4x2s1: 10 beside
+        // 96 accumulator registers), which is what the earlier rule here was for.
         if (t.bk >= 2 * kSliceK) return false;
         const char* e = std::getenv("VKCONV_COOPMAT_AHEAD2");
         if (e && *e) return std::strcmp(e, "0") != 0;
