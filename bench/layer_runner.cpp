@@ -238,7 +238,7 @@ Row LayerRunner::runOne(const std::string& algo, const Row& base, LayerData& dat
             data.output.download(out.data(), out.size());
             std::vector<float> noBias;
             row.check = checkOutput(data.desc, data.x.values, data.w.values, data.desc.hasBias ? data.bias.values : noBias,
-                                    out.data(), plan.roundingAmplification());
+                                    out.data(), plan.roundingAmplification(), plan.operandRounding());
         }
     } catch (const vkconv::Error& e) {
         row.error = e.what();

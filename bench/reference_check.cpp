@@ -81,7 +81,7 @@ std::vector<Coord> samplePositions(const ConvDesc& d) {
 }  // namespace
 
 CheckResult checkOutput(const ConvDesc& d, const std::vector<float>& x, const std::vector<float>& w,
-                        const std::vector<float>& bias, const uint8_t* output, double amplification) {
+                        const std::vector<float>& bias, const uint8_t* output, double amplification, double operandRounding) {
     const int64_t C = d.c, H = d.h, W = d.w, K = d.k, R = d.r, S = d.s, P = d.outH(), Q = d.outW();
     const int64_t Cg = d.channelsPerGroup(), Kg = d.filtersPerGroup();
     const double L = double(d.reductionLength());
@@ -94,7 +94,7 @@ CheckResult checkOutput(const ConvDesc& d, const std::vector<float>& x, const st
     bool nonFinite = false;
     struct Point { int64_t off; double ref, absSum; Coord at; };
     std::vector<Point> points;
-    double maxAbs = 0;
+    double maxAbs = 0, sumSq = 0;
     for (const Coord& o : samplePositions(d)) {
         double acc = 0, absSum = 0;
         int64_t cBase = (o.k / Kg) * Cg;
@@ -128,7 +128,8 @@ CheckResult checkOutput(const ConvDesc& d, const std::vector<float>& x, const st
         const double absSum = amplification == 1.0 ? pt.absSum : amplification * maxAbs;
         double gpu = double(decodeAt(d.dtype, output, pt.off));
         double diff = std::fabs(gpu - ref);
-        double tol = accFactor * absSum + epsOut * std::fabs(ref) + actSlack;
+        double tol = accFactor * absSum + epsOut * std::fabs(ref) + actSlack + operandRounding * maxAbs;
+        if (operandRounding > 0 && std::isfinite(gpu)) sumSq += (diff / maxAbs) * (diff / maxAbs);
         ++res.checked;
         bool finite = std::isfinite(gpu);
         if (!finite) nonFinite = true;
@@ -144,6 +145,16 @@ CheckResult checkOutput(const ConvDesc& d, const std::vector<float>& x, const st
         maxRef = std::max(maxRef, std::fabs(ref));
     }
     if (!nonFinite) res.maxRelErr = maxRef > 0 ? maxDiff / maxRef : maxDiff;
+    if (operandRounding > 0 && res.checked >= 64 && maxAbs > 0) {
+        const double rms = std::sqrt(sumSq / double(res.checked)), limit = operandRounding / (8.0 * std::sqrt(double(Cg)));
+        if (!(rms <= limit)) {
+            if (res.bad++ == 0) {
+                char buf[200];
+                std::snprintf(buf, sizeof buf, "RMS |gpu - ref| / sum|x*w| %.3g over the sample exceeds %.3g (rounded operands)", rms, limit);
+                res.detail = buf;
+            }
+        }
+    }
     res.status = res.bad == 0 ? "pass" : "fail";
     return res;
 }

@@ -18,9 +18,13 @@ constexpr int64_t kCheckSample = 2048;
 // with L = C/groups * R * S and eps_out = 2^-23 (fp32), 2^-10 (fp16), 2^-7 (bf16); NaN/inf fail.
 // amplification > 1 (Plan::roundingAmplification(): winograd F(4x4,3x3)) multiplies the first
 // term, with sum |x*w| taken as the largest over the sample (an output's rounding then comes from
-// its whole tile's input patch, not only its own receptive field).
+// its whole tile's input patch, not only its own receptive field).  operandRounding > 0
+// (Plan::operandRounding(): winograd on the matrix units, 16-bit transformed operands) adds
+// operandRounding x that largest sum |x*w| to every bound, and the RMS of |gpu - ref| / (that sum)
+// over the sample must stay within operandRounding / (8 sqrt(C/groups)) (tests/support/harness.cpp).
 CheckResult checkOutput(const vkconv::ConvDesc& desc, const std::vector<float>& input, const std::vector<float>& filter,
-                        const std::vector<float>& bias, const uint8_t* output, double amplification = 1.0);
+                        const std::vector<float>& bias, const uint8_t* output, double amplification = 1.0,
+                        double operandRounding = 0.0);
 
 
 }  // namespace vkbench

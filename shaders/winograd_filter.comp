@@ -1,6 +1,6 @@
 #version 460
 // Winograd F(m x m, 3x3), the filter transform U = G g G^T of every (filter, channel) 3x3 kernel,
-// written (fp32, binding 5) as the KRSC 1x1 filters of the batched GEMM's grouped convolution:
+// written (binding 5; fp32, or 16-bit under WS16) as the KRSC 1x1 filters of the batched GEMM's grouped convolution:
 //   U[xi][k][c] at (xi * K + k) * C/groups + c   (inner group xi * groups + k / (K/groups)).
 // Recorded on every call: the filters are the caller's buffer and may change between calls.
 #extension GL_GOOGLE_include_directive : require
@@ -35,6 +35,6 @@ void main() {
             float v = 0.0;
             [[unroll]] for (uint s = 0u; s < 3u; ++s)
                 if (G[j * 3u + s] != 0.0) v += G[j * 3u + s] * a[i][s];
-            ws_[((WA * i + j) * pc.K + k) * Cg + c] = v;
+            WS_STORE(((WA * i + j) * pc.K + k) * Cg + c, v)
         }
 }

@@ -2,7 +2,7 @@
 // Winograd F(m x m, 3x3), pass 1 of 3 (docs/design.md "Winograd"): the input transform
 // V = B^T d B of every WA x WA input patch (stride WM over the output, shifted by the padding) of
 // this chunk's tiles.  Out-of-range input reads as zero (the padding, never stored).
-// V (fp32, binding 5) is the NHWC "image" the batched GEMM reads as a grouped 1x1 convolution:
+// V (binding 5; fp32, or 16-bit under WS16) is the NHWC "image" the batched GEMM reads as a grouped 1x1 convolution:
 //   V[t][xi][c] at (t * WA*WA + xi) * C + c,  t = chunk-local tile, xi = WA * i + j.
 // NHWC: one invocation per (tile, channel), channels fastest: V is written contiguously and the
 // input is read contiguously.  NCHW: a workgroup owns a block of TT tiles x CC channels; its
@@ -79,13 +79,52 @@ void mainNchw() {
         [[unroll]] for (uint r = 0u; r < WA; ++r) {
             uint e = tid + r * WG_SIZE, ce = e % CC, te = (e / CC) % TT, je = e / (CC * TT);
             if (t0 + te < pc.aux1 && c0 + ce < pc.C)
-                ws_[((t0 + te) * WA * WA + WA * i + je) * pc.C + c0 + ce] = sV[je * SV_LINE + te * (CC + 1u) + ce];
+                WS_STORE(((t0 + te) * WA * WA + WA * i + je) * pc.C + c0 + ce, sV[je * SV_LINE + te * (CC + 1u) + ce])
         }
     }
 }
 
+// PAIRS: channels c and c + 1 (c even) of one tile, as two-wide values.
+layout(set = 0, binding = 0, std430) readonly buffer InputBuf2 { VEC2_T x2_[]; };
+
+void mainPairs() {
+    uint C2 = pc.C / 2u;
+    uint idx = globalLinearIndex(WG_SIZE);
+    if (idx >= pc.aux1 * C2) return;
+    uint c2 = idx % C2, tl = idx / C2;
+    uvec3 tc = decodeTile(pc.aux0 + tl);
+    int h0 = int(tc.y * WM) - int(pc.padT), w0 = int(tc.z * WM) - int(pc.padL);
+    vec2 d[WA][WA], b[WA][WA];
+    [[unroll]] for (uint i = 0u; i < WA; ++i) {
+        int h = h0 + int(i);
+        bool rowOk = h >= 0 && h < int(pc.H);
+        [[unroll]] for (uint j = 0u; j < WA; ++j) {
+            int w = w0 + int(j);
+            d[i][j] = rowOk && w >= 0 && w < int(pc.W)
+                          ? toF32v2(x2_[activationOffset(1u, tc.x, 2u * c2, uint(h), uint(w), pc.C, pc.H, pc.W) >> 1])
+                          : vec2(0.0);
+        }
+    }
+    [[unroll]] for (uint i = 0u; i < WA; ++i)
+        [[unroll]] for (uint j = 0u; j < WA; ++j) {
+            vec2 t = vec2(0.0);
+            [[unroll]] for (uint k = 0u; k < WA; ++k)
+                if (BT[i * WA + k] != 0.0) t += BT[i * WA + k] * d[k][j];
+            b[i][j] = t;
+        }
+    uint base = tl * WA * WA * C2 + c2;
+    [[unroll]] for (uint i = 0u; i < WA; ++i)
+        [[unroll]] for (uint j = 0u; j < WA; ++j) {
+            vec2 v = vec2(0.0);
+            [[unroll]] for (uint k = 0u; k < WA; ++k)
+                if (BT[j * WA + k] != 0.0) v += BT[j * WA + k] * b[i][k];
+            ws2_[base + (WA * i + j) * C2] = fromF32v2(v);
+        }
+}
+
 void main() {
     if (IN_LAYOUT == 0u) { mainNchw(); return; }
+    if (PAIRS) { mainPairs(); return; }
     uint idx = globalLinearIndex(WG_SIZE);
     if (idx >= pc.aux1 * pc.C) return;
     uint c = idx % pc.C, tl = idx / pc.C;
@@ -94,5 +133,5 @@ void main() {
     transformRows(d, b);
     uint base = tl * WA * WA * pc.C + c;
     [[unroll]] for (uint i = 0u; i < WA; ++i)
-        [[unroll]] for (uint j = 0u; j < WA; ++j) ws_[base + (WA * i + j) * pc.C] = vValue(b, i, j);
+        [[unroll]] for (uint j = 0u; j < WA; ++j) WS_STORE(base + (WA * i + j) * pc.C, vValue(b, i, j))
 }

@@ -1,6 +1,6 @@
 #version 460
 // Winograd F(m x m, 3x3), pass 3 of 3: the output transform Y = A^T m A of the batched GEMM's
-// products M[t][xi][k] (fp32, binding 5, at (t * WA*WA + xi) * K + k), then the fused epilogue
+// products M[t][xi][k] (binding 5, at (t * WA*WA + xi) * K + k; fp32, or 16-bit under WS16), then the fused epilogue
 // (bias, residual, activation, conversion) on the WM x WM outputs of each tile inside P x Q.
 // One invocation per (tile, filter), filters fastest: M is read contiguously and NHWC output is
 // written contiguously.  NCHW: a workgroup owns a block of TT tiles x CK filters (CK: one 32-byte
@@ -28,7 +28,7 @@ shared float sY[(1u - OUT_LAYOUT) * CK * SY_LINE + OUT_LAYOUT];
 void transformCols(uint base, out float a[WM][WA]) {
     float m[WA][WA];
     [[unroll]] for (uint i = 0u; i < WA; ++i)
-        [[unroll]] for (uint j = 0u; j < WA; ++j) m[i][j] = ws_[base + (WA * i + j) * pc.K];
+        [[unroll]] for (uint j = 0u; j < WA; ++j) m[i][j] = WS_LOAD(base + (WA * i + j) * pc.K);
     [[unroll]] for (uint i = 0u; i < WM; ++i)
         [[unroll]] for (uint j = 0u; j < WA; ++j) {
             float s = 0.0;
@@ -67,8 +67,44 @@ void mainNchw() {
     }
 }
 
+// PAIRS: filters k and k + 1 (k even) of one tile, 16-bit M, as two-wide values.
+layout(set = 0, binding = 4, std430) writeonly buffer OutputBuf2 { VEC2_T y2_[]; };
+
+void mainPairs() {
+    uint K2 = pc.K / 2u;
+    uint idx = globalLinearIndex(WG_SIZE);
+    if (idx >= pc.aux1 * K2) return;
+    uint k2 = idx % K2, tl = idx / K2, k = 2u * k2;
+    uvec3 tile = decodeTile(pc.aux0 + tl);
+    vec2 m[WA][WA], a[WM][WA];
+    uint base = tl * WA * WA * K2 + k2;
+    [[unroll]] for (uint i = 0u; i < WA; ++i)
+        [[unroll]] for (uint j = 0u; j < WA; ++j) m[i][j] = toF32v2(ws2_[base + (WA * i + j) * K2]);
+    [[unroll]] for (uint i = 0u; i < WM; ++i)
+        [[unroll]] for (uint j = 0u; j < WA; ++j) {
+            vec2 s = vec2(0.0);
+            [[unroll]] for (uint x = 0u; x < WA; ++x)
+                if (AT[i * WA + x] != 0.0) s += AT[i * WA + x] * m[x][j];
+            a[i][j] = s;
+        }
+    [[unroll]] for (uint i = 0u; i < WM; ++i) {
+        uint p = tile.y * WM + i;
+        if (p >= pc.P) continue;
+        [[unroll]] for (uint j = 0u; j < WM; ++j) {
+            uint q = tile.z * WM + j;
+            if (q >= pc.Q) continue;
+            vec2 y = vec2(0.0);
+            [[unroll]] for (uint x = 0u; x < WA; ++x)
+                if (AT[j * WA + x] != 0.0) y += AT[j * WA + x] * a[i][x];
+            uint off = ((tile.x * pc.P + p) * pc.Q + q) * pc.K + k;
+            y2_[off >> 1] = fromF32v2(vec2(epilogueValue(y.x, k, off), epilogueValue(y.y, k + 1u, off + 1u)));
+        }
+    }
+}
+
 void main() {
     if (OUT_LAYOUT == 0u) { mainNchw(); return; }
+    if (PAIRS) { mainPairs(); return; }
     uint idx = globalLinearIndex(WG_SIZE);
     if (idx >= pc.aux1 * pc.K) return;
     uint k = idx % pc.K, tl = idx / pc.K;

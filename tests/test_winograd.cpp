@@ -26,7 +26,8 @@ struct WinoCase {
     std::string name;
     std::string tile;  // "2x2" or "4x4"
     ConvDesc desc;
-    VkDeviceSize workspaceLimit;  // 0: the default
+    uint64_t chunkTiles;  // workspace for this many tiles per chunk (limitFor / limitFor16); 0: the default
+    VkDeviceSize taps;
     std::string chunks;           // expected in the config ("" : one chunk)
 };
 
@@ -42,6 +43,13 @@ VkDeviceSize limitFor(const ConvDesc& d, uint64_t tiles, VkDeviceSize taps = 16)
     return u + 2 * 256 + tiles * taps * VkDeviceSize(d.c + d.k) * 4;
 }
 
+// limitFor with 16-bit V and U (2 bytes) and M in fp16 (fp16) or fp32 (bf16).
+VkDeviceSize limitFor16(const ConvDesc& d, uint64_t tiles, VkDeviceSize taps) {
+    const VkDeviceSize u = roundUp(taps * VkDeviceSize(d.k * d.channelsPerGroup()) * 2, 256);
+    const VkDeviceSize mElem = d.dtype == DType::F16 ? 2 : 4;
+    return u + 2 * 256 + tiles * taps * (VkDeviceSize(d.c) * 2 + VkDeviceSize(d.k) * mElem);
+}
+
 std::vector<WinoCase> makeCases() {
     std::vector<WinoCase> v;
     // Each case through both variants (chunked ones: F(2x2) only, their sizes are counted for it).
@@ -50,8 +58,8 @@ std::vector<WinoCase> makeCases() {
         d.c = 16, d.h = 9, d.w = 11, d.k = 12, d.r = d.s = 3;
         d.pad(1, 1);
         f(d);
-        v.push_back({"f2_" + name, "2x2", d, chunkTiles ? limitFor(d, chunkTiles) : 0, chunks});
-        if (!chunkTiles) v.push_back({"f4_" + name, "4x4", d, 0, ""});
+        v.push_back({"f2_" + name, "2x2", d, chunkTiles, 16, chunks});
+        if (!chunkTiles) v.push_back({"f4_" + name, "4x4", d, 0, 36, ""});
     };
     add("base_odd_q", [](ConvDesc&) {});
     add("batch3_odd_p_q_bias_relu", [](ConvDesc& d) { d.n = 3, d.h = 7, d.w = 5, d.hasBias = true, d.activation = Activation::Relu; });
@@ -86,9 +94,9 @@ std::vector<WinoCase> makeCases() {
     ConvDesc f4;
     f4.c = 16, f4.h = 31, f4.w = 30, f4.k = 12, f4.r = f4.s = 3;
     f4.pad(1, 1);
-    v.push_back({"f4_chunked_4x16", "4x4", f4, limitFor(f4, 20, 36), "in 4 chunks of 16"});
+    v.push_back({"f4_chunked_4x16", "4x4", f4, 20, 36, "in 4 chunks of 16"});
     f4.dtype = DType::F16, f4.hasResidual = true, nhwc(f4);
-    v.push_back({"f4_chunked_fp16_nhwc_residual", "4x4", f4, limitFor(f4, 22, 36), "in 3 chunks of 22"});
+    v.push_back({"f4_chunked_fp16_nhwc_residual", "4x4", f4, 22, 36, "in 3 chunks of 22"});
     return v;
 }
 
@@ -113,8 +121,11 @@ class Winograd : public VkconvParamTest<int> {};
 
 TEST_P(Winograd, MatchesReference) {
     const auto& c = cases()[size_t(GetParam())];
-    const auto o = winoOptions(c.workspaceLimit, c.tile);
     if (c.desc.dtype != DType::F32 && !ctx().caps().storageBuffer16BitAccess) GTEST_SKIP() << "no 16-bit storage on this device";
+    // 16-bit layers the matrix units take keep 16-bit V and U (and M for fp16) in the workspace.
+    const bool matrix = c.desc.dtype != DType::F32 && vkconv::whyUnsupported(ctx(), c.desc, "implicit_gemm_coopmat").empty();
+    const VkDeviceSize limit = !c.chunkTiles ? 0 : matrix ? limitFor16(c.desc, c.chunkTiles, c.taps) : limitFor(c.desc, c.chunkTiles, c.taps);
+    const auto o = winoOptions(limit, c.tile);
     const vkconv::Plan plan = vkconv::Plan::create(ctx(), c.desc, o);
     EXPECT_LE(plan.workspaceSize(), o.workspaceLimit) << plan.config();
     EXPECT_EQ(plan.config().rfind("F(" + c.tile + ",3x3) ", 0), 0u) << plan.config();
@@ -190,5 +201,132 @@ TEST_F(WinogradPlan, winograd_RouterNeedsWorkspace) {
     ConvDesc strided = d;
     strided.strideH = strided.strideW = 2;
     EXPECT_NE(vkconv::Plan::create(ctx(), strided, o).algorithm(), kAlgo);
+    std::cout << "[ info ] auto on " << d.toString() << ": " << p.algorithm() << " [" << p.config() << "]" << std::endl;
+}
+
+// Winograd with its batched GEMM on the matrix units: 16-bit storage where implicit_gemm_coopmat
+// takes the layer's C/groups (H200, RDNA3/4; lavapipe with VKCONV_COOPMAT_EMULATE=1); the input
+// and filter transforms then store V and U in the 16-bit type, and the GEMM writes M in fp16
+// (fp16) or raw fp32 M (bf16).
+// Elsewhere each case is skipped with implicit_gemm_coopmat's reason.  Both variants; partial
+// tiles, NCHW and NHWC transforms, groups, ragged filter counts, the fused epilogue and chunks;
+// the tolerance adds Plan::operandRounding() per element and bounds the RMS (harness.cpp).
+namespace {
+
+struct WinoCmCase {
+    std::string name;
+    std::string tile;
+    ConvDesc desc;
+    uint64_t chunkTiles = 0;  // workspace for this many tiles per chunk (0: the default limit)
+    std::string chunks;
+};
+
+std::vector<WinoCmCase> makeCmCases() {
+    std::vector<WinoCmCase> v;
+    auto add = [&](const std::string& name, auto f) {
+        ConvDesc d;
+        d.c = 32, d.h = 13, d.w = 11, d.k = 24, d.r = d.s = 3;
+        d.pad(1, 1);
+        d.dtype = DType::F16;
+        nhwc(d);
+        f(d);
+        v.push_back({"f4_" + name, "4x4", d});
+        v.push_back({"f2_" + name, "2x2", d});
+    };
+    add("fp16_nhwc_bias_relu", [](ConvDesc& d) { d.hasBias = true, d.activation = Activation::Relu; });
+    add("bf16_nhwc_residual_silu", [](ConvDesc& d) { d.dtype = DType::BF16, d.hasBias = d.hasResidual = true, d.activation = Activation::Silu; });
+    add("fp16_nchw_kcrs_n2_k20", [](ConvDesc& d) {
+        d.inputLayout = d.outputLayout = TensorLayout::NCHW, d.filterLayout = FilterLayout::KCRS, d.n = 2, d.k = 20;
+    });
+    add("bf16_nchw_in_nhwc_out_asym_pad", [](ConvDesc& d) {
+        d.dtype = DType::BF16, d.inputLayout = TensorLayout::NCHW, d.filterLayout = FilterLayout::KCRS;
+        d.padTop = 2, d.padBottom = 0, d.padLeft = 0, d.padRight = 1;
+    });
+    add("grouped2_c64_k48", [](ConvDesc& d) { d.c = 64, d.k = 48, d.groups = 2; });
+    add("c16_input_1x1_pad1", [](ConvDesc& d) { d.c = 16, d.h = d.w = 1; });
+    add("c48_k72_9x9_valid", [](ConvDesc& d) { d.c = 48, d.k = 72, d.h = d.w = 9, d.pad(0, 0); });
+    // An odd filter count: the output transform one filter per invocation, the input's in pairs.
+    add("fp16_nhwc_k21_bias", [](ConvDesc& d) { d.k = 21, d.hasBias = true; });
+    // F(4x4): 31 x 30 outputs = 8 x 8 tiles at most 20 per chunk: 4 chunks of 16.
+    ConvDesc f4;
+    f4.c = 32, f4.h = 31, f4.w = 30, f4.k = 16, f4.r = f4.s = 3, f4.dtype = DType::F16, f4.hasResidual = true;
+    f4.pad(1, 1);
+    nhwc(f4);
+    v.push_back({"f4_chunked_4x16", "4x4", f4, 20, "in 4 chunks of 16"});
+    return v;
+}
+
+const std::vector<WinoCmCase>& cmCases() {
+    static const auto v = makeCmCases();
+    return v;
+}
+
+std::string cmCaseName(const ::testing::TestParamInfo<int>& info) { return sanitizeName(cmCases()[size_t(info.param)].name); }
+
+}  // namespace
+
+class WinogradCoopmat : public VkconvParamTest<int> {};
+
+TEST_P(WinogradCoopmat, MatchesReference) {
+    const auto& c = cmCases()[size_t(GetParam())];
+    const std::string why = vkconv::whyUnsupported(ctx(), c.desc, "implicit_gemm_coopmat");
+    if (!why.empty()) GTEST_SKIP() << "implicit_gemm_coopmat declines " << c.desc.toString() << ": " << why;
+    const VkDeviceSize taps = c.tile == "4x4" ? 36 : 16;
+    const auto o = winoOptions(c.chunkTiles ? limitFor16(c.desc, c.chunkTiles, taps) : 0, c.tile);
+    const vkconv::Plan plan = vkconv::Plan::create(ctx(), c.desc, o);
+    EXPECT_LE(plan.workspaceSize(), o.workspaceLimit) << plan.config();
+    // fp16 stores M in fp16 (the GEMM an ordinary grouped 1x1 convolution), bf16 in fp32 (raw
+    // products of one split-K pass-1 dispatch).
+    const bool f16 = c.desc.dtype == DType::F16;
+    EXPECT_NE(plan.config().find("implicit_gemm_coopmat"), std::string::npos) << plan.config();
+    EXPECT_EQ(plan.config().find("raw-f32") != std::string::npos, !f16) << plan.config();
+    EXPECT_NE(plan.config().find(f16 ? "V/U f16 M f16" : "V/U bf16 M f32"), std::string::npos) << plan.config();
+    if (c.chunks.empty()) EXPECT_EQ(plan.config().find("chunks"), std::string::npos) << plan.config();
+    else EXPECT_NE(plan.config().find(c.chunks), std::string::npos) << plan.config();
+    EXPECT_GT(plan.operandRounding(), 0.0);
+    // NHWC transforms move two channels (filters) per invocation where they pair up (16-bit M
+    // for the output transform).
+    const bool inPairs = c.desc.inputLayout == TensorLayout::NHWC && c.desc.c % 2 == 0;
+    const bool outPairs = f16 && c.desc.outputLayout == TensorLayout::NHWC && c.desc.k % 2 == 0;
+    const std::string pairs = !inPairs && !outPairs ? "" : std::string(" pairs ") + (inPairs ? "in" : "") + (outPairs ? "out" : "");
+    if (pairs.empty()) EXPECT_EQ(plan.config().find(" pairs"), std::string::npos) << plan.config();
+    else EXPECT_NE(plan.config().find(pairs), std::string::npos) << plan.config();
+    for (auto mode : {DataMode::Uniform, DataMode::Integer}) {
+        const auto r = runAndCheck(ctx(), c.desc, o, 7200 + uint64_t(GetParam()), mode);
+        EXPECT_EQ(r.algorithm, kAlgo);
+        EXPECT_TRUE(passed(r)) << "case " << c.name << " (" << toString(mode) << " data)";
+        EXPECT_FALSE(r.exact);
+        RecordProperty("chosen", r.algorithm + " " + r.config);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(winograd_coopmat, WinogradCoopmat, ::testing::Range(0, int(cmCases().size())), cmCaseName);
+
+// The router: a large, deep 3x3 stride-1 fp16 layer goes to winograd on the matrix units (modelled
+// at under half the direct GEMM's time; at 128 channels the transforms' traffic still outweighs
+// the products saved); PlanOptions::allowWinograd = false keeps it on the direct
+// implicit_gemm_coopmat, and so does a stride-2 layer.  (Plans only: nothing runs.)
+TEST_F(WinogradPlan, winograd_coopmat_Router) {
+    ConvDesc d;
+    d.n = 8, d.c = d.k = 512, d.h = d.w = 28, d.r = d.s = 3, d.dtype = DType::F16;
+    d.pad(1, 1);
+    nhwc(d);
+    const std::string why = vkconv::whyUnsupported(ctx(), d, "implicit_gemm_coopmat");
+    if (!why.empty()) GTEST_SKIP() << "implicit_gemm_coopmat declines " << d.toString() << ": " << why;
+    vkconv::PlanOptions o;
+    const vkconv::Plan p = vkconv::Plan::create(ctx(), d, o);
+    EXPECT_EQ(p.algorithm(), kAlgo) << p.config();
+    EXPECT_NE(p.config().find("V/U f16"), std::string::npos) << p.config();
+    // bf16 on the matrix units: forced only (its F(4x4) errors reach ~3 % of the largest output).
+    ConvDesc b = d;
+    b.dtype = DType::BF16;
+    EXPECT_NE(vkconv::Plan::create(ctx(), b, {}).algorithm(), kAlgo);
+    o.allowWinograd = false;
+    const vkconv::Plan direct = vkconv::Plan::create(ctx(), d, o);
+    EXPECT_EQ(direct.algorithm(), "implicit_gemm_coopmat") << direct.config();
+    EXPECT_EQ(direct.operandRounding(), 0.0);
+    ConvDesc strided = d;
+    strided.strideH = strided.strideW = 2;
+    EXPECT_EQ(vkconv::Plan::create(ctx(), strided, {}).algorithm(), "implicit_gemm_coopmat");
     std::cout << "[ info ] auto on " << d.toString() << ": " << p.algorithm() << " [" << p.config() << "]" << std::endl;
 }

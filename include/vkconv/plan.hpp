@@ -41,6 +41,11 @@ struct PlanOptions {
     // beyond it (winograd works in chunks that fit it); 0 forbids workspace-using algorithms.
     // 512 MiB lets winograd transform a VGG-16 batch-32 layer in one chunk (docs/design.md).
     VkDeviceSize workspaceLimit = VkDeviceSize(512) << 20;
+    // "auto" may pick winograd for 3x3 stride-1 layers.  Its transforms round ~5-20x more than
+    // direct summation (roundingAmplification / operandRounding below; with 16-bit storage on
+    // the matrix units the transformed operands themselves are 16-bit): false keeps "auto" to
+    // direct-summation algorithms.  A forced "winograd" ignores it.
+    bool allowWinograd = true;
 };
 
 struct ConvTensors {
@@ -65,10 +70,16 @@ public:
     std::string algorithm() const;  // the algorithm chosen (never "auto")
     std::string config() const;     // its tile configuration, e.g. "tile 128x64x16 sg32"
     // How much larger than direct summation's this plan's rounding error can be, relative to
-    // sum |x*w|: 1 for every algorithm but winograd F(4x4,3x3), whose transforms (1/6, 1/12,
-    // 1/24 in G) enlarge the transformed values by up to (32/3)^2 = 1024/9 over the products they
-    // stand for (docs/design.md "winograd").  For checking results against a reference.
+    // sum |x*w|: 1 for every algorithm but winograd F(4x4,3x3), whose transforms (1/3, 1/15 in G)
+    // enlarge the transformed values by up to (14/3)^2 = 196/9 over the products they stand for
+    // (docs/design.md "winograd").  For checking results against a reference.
     double roundingAmplification() const;
+    // The further error bound, relative to sum |x*w| over the output's tile, from operands the
+    // plan rounds before multiplying them: 0 for every plan but winograd on the matrix units,
+    // whose transformed inputs and filters are stored in the 16-bit storage type (2u x the
+    // transforms' amplification: u = 2^-11 fp16, 2^-8 bf16; F(4x4): ~0.021 fp16, ~0.17 bf16 as a
+    // worst case; measured errors are 30-60x smaller, docs/design.md "winograd").
+    double operandRounding() const;
 
 private:
     Plan(Context& ctx, const ConvDesc& desc, std::unique_ptr<AlgorithmInstance> impl);

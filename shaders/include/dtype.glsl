@@ -14,6 +14,9 @@
 #define toF32(v) (v)
 #define fromF32(v) (v)
 #define fromF32v4(v) (v)
+#define VEC2_T vec2
+#define toF32v2(v) (v)
+#define fromF32v2(v) (v)
 #elif defined(DTYPE_F16)
 #extension GL_EXT_shader_16bit_storage : require
 #define ELEM_T float16_t
@@ -22,6 +25,9 @@
 #define toF32(v) float(v)
 #define fromF32(v) float16_t(v)
 #define fromF32v4(v) f16vec4(v)
+#define VEC2_T f16vec2
+#define toF32v2(v) vec2(v)
+#define fromF32v2(v) f16vec2(v)
 #elif defined(DTYPE_BF16)
 #extension GL_EXT_shader_16bit_storage : require
 #define ELEM_T uint16_t
@@ -30,6 +36,9 @@
 #define toF32(v) uintBitsToFloat(uint(v) << 16)
 #define fromF32(v) uint16_t(bf16BitsRne(v))
 #define fromF32v4(v) u16vec4(uvec4(bf16BitsRne((v).x), bf16BitsRne((v).y), bf16BitsRne((v).z), bf16BitsRne((v).w)))
+#define VEC2_T u16vec2
+#define toF32v2(v) uintBitsToFloat(uvec2(v) << 16)
+#define fromF32v2(v) u16vec2(uvec2(bf16BitsRne((v).x), bf16BitsRne((v).y)))
 // fp32 -> bf16 bits, round to nearest even; NaN stays a quiet NaN.
 uint bf16BitsRne(float v) {
     uint u = floatBitsToUint(v);

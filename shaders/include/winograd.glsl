@@ -1,6 +1,6 @@
 // Winograd F(m x m, 3x3) (docs/design.md "Winograd"), m = WINO_M (2 or 4): the transform
-// matrices, the fp32 workspace region each transform reads or writes (V, U or M, bound at
-// binding 5 whatever the storage dtype, so 16-bit tensors lose nothing between the passes), and
+// matrices, the workspace region each transform reads or writes (V, U or M, bound at binding 5:
+// fp32, or V and U in the 16-bit storage type when the GEMM runs on the matrix units), and
 // the decode of an m x m output tile index.
 #ifndef VKCONV_WINOGRAD_GLSL
 #define VKCONV_WINOGRAD_GLSL
@@ -14,24 +14,49 @@ const uint WM = WINO_M;       // outputs per tile side
 const uint WA = WINO_M + 2u;  // input patch side (alpha); WA * WA products per tile
 
 // Row-major B^T (WA x WA), G (WA x 3), A^T (WM x WA).  Loops over them are unrolled, so every
-// entry is a constant at the use.  F(2x2,3x3): entries 0, +-1, +-1/2 (exact on small integers);
-// F(4x4,3x3) (Lavin & Gray's points 0, +-1, +-2): 1/6, 1/12, 1/24 are not, and the transforms
-// amplify rounding by up to ~114x (tests/support/harness.cpp).
+// entry is a constant at the use.  F(2x2,3x3): entries 0, +-1, +-1/2 (exact on small integers).
+// F(4x4,3x3) interpolates at 0, 1, -1, 1/2, -2 (and infinity), not Lavin & Gray's 0, +-1, +-2: the
+// mixed pair keeps the products' rounding ~2.5x smaller (Barabasz et al., "Error analysis and
+// improving the accuracy of Winograd convolution"); row 4 of G is doubled and that of B^T halved
+// (exact) so that no transformed input exceeds 7^2 = 49x the largest input (16-bit V stays finite
+// up to |x| ~ 1300).  Its rounding amplification is (14/3)^2 = 196/9 (tests/support/harness.cpp).
 #if WINO_M == 2
 const float BT[16] = float[16](1, 0, -1, 0,  0, 1, 1, 0,  0, -1, 1, 0,  0, 1, 0, -1);
 const float G[12] = float[12](1, 0, 0,  0.5, 0.5, 0.5,  0.5, -0.5, 0.5,  0, 0, 1);
 const float AT[8] = float[8](1, 1, 1, 0,  0, 1, -1, -1);
 #elif WINO_M == 4
-const float BT[36] = float[36](4, 0, -5, 0, 1, 0,   0, -4, -4, 1, 1, 0,   0, 4, -4, -1, 1, 0,
-                               0, -2, -1, 2, 1, 0,  0, 2, -1, -2, 1, 0,   0, 4, 0, -5, 0, 1);
-const float G[18] = float[18](0.25, 0, 0,  -1.0 / 6.0, -1.0 / 6.0, -1.0 / 6.0,  -1.0 / 6.0, 1.0 / 6.0, -1.0 / 6.0,
-                              1.0 / 24.0, 1.0 / 12.0, 1.0 / 6.0,  1.0 / 24.0, -1.0 / 12.0, 1.0 / 6.0,  0, 0, 1);
-const float AT[24] = float[24](1, 1, 1, 1, 1, 0,  0, 1, -1, 2, -2, 0,  0, 1, 1, 4, 4, 0,  0, 1, -1, 8, -8, 1);
+const float BT[36] = float[36](1, -1.5, -2, 1.5, 1, 0,      0, -1, 0.5, 2.5, 1, 0,        0, 1, -2.5, 0.5, 1, 0,
+                               0, -2, -1, 2, 1, 0,          0, 0.25, -0.5, -0.25, 0.5, 0,  0, 1, -1.5, -2, 1.5, 1);
+const float G[18] = float[18](1, 0, 0,  1.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0,  -1.0 / 3.0, 1.0 / 3.0, -1.0 / 3.0,
+                              -16.0 / 15.0, -8.0 / 15.0, -4.0 / 15.0,  2.0 / 15.0, -4.0 / 15.0, 8.0 / 15.0,  0, 0, 1);
+const float AT[24] = float[24](1, 1, 1, 1, 1, 0,  0, 1, -1, 0.5, -2, 0,  0, 1, 1, 0.25, 4, 0,  0, 1, -1, 0.125, -8, 1);
 #else
 #error "WINO_M must be 2 or 4"
 #endif
 
 layout(set = 0, binding = 5, std430) buffer WinogradBuf { float ws_[]; };
+
+// WS16: this pass's workspace values are in the 16-bit storage type: V and U written by the input
+// and filter transforms as the operands of a batched GEMM on the matrix units, M read by the
+// output transform where that GEMM stores fp16 (docs/design.md "winograd").
+layout(constant_id = 120) const bool WS16 = false;
+#if defined(DTYPE_F32)
+#define WS_STORE(i, v) ws_[i] = (v);
+#define WS_LOAD(i) ws_[i]
+#else
+layout(set = 0, binding = 5, std430) buffer WinogradBuf16 { ELEM_T ws16_[]; };
+#define WS_STORE(i, v)                    \
+    {                                     \
+        if (WS16) ws16_[i] = fromF32(v);  \
+        else ws_[i] = (v);                \
+    }
+#define WS_LOAD(i) (WS16 ? toF32(ws16_[i]) : ws_[i])
+#endif
+// PAIRS (NHWC, 16-bit workspace values, an even channel count, 4-byte aligned views): each
+// invocation transforms two neighbouring channels (filters) with 4-byte loads and stores, so a
+// subgroup moves whole 128-byte lines instead of 64-byte halves.  Host: algo_winograd.cpp.
+layout(constant_id = 121) const bool PAIRS = false;
+layout(set = 0, binding = 5, std430) buffer WinogradBuf2 { VEC2_T ws2_[]; };
 
 // Tile t of N x ceil(P/WM) x ceil(Q/WM), row-major: (n, tile row, tile column).
 uvec3 decodeTile(uint t) {

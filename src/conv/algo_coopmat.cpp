@@ -141,6 +141,7 @@ struct CmChoice {
     const CmTile* tile = nullptr;
     uint32_t split = 1;  // 1: one pass, no workspace
     std::string why;     // why nothing fits (tile null)
+    double cost = 0;     // modelled time (splitTileCost)
 };
 
 uint64_t cmSlices(const ConvDesc& d, const CmTile& t) { return uint64_t(d.reductionLength()) / t.bk; }
@@ -174,7 +175,7 @@ CmChoice chooseConfig(const ContextImpl& ctx, const ConvDesc& d, const CoopMatCo
                 break;
             }
             double cost = splitTileCost(d, t.bm, t.bn, t.efficiency, units * t.resident, double(s), kFlopsPerByte, kSplitPassFlops);
-            if (!best.tile || cost < bestCost) { bestCost = cost; best = {&t, uint32_t(s), ""}; }
+            if (!best.tile || cost < bestCost) { bestCost = cost; best = {&t, uint32_t(s), "", cost}; }
             if (s == first && req.split) break;
         }
     }
@@ -184,14 +185,17 @@ CmChoice chooseConfig(const ContextImpl& ctx, const ConvDesc& d, const CoopMatCo
 
 class CoopmatInstance final : public AlgorithmInstance {
 public:
+    // raw: one pass of the split-K pass-1 shader, writing the fp32 products (no epilogue) to the
+    // workspace binding: winograd's batched GEMM (coopmatRawInstantiate).
     CoopmatInstance(ContextImpl& ctx, const ConvDesc& d, const CoopMatConfig& cm, const CmTile& tile, uint32_t split,
-                    SubgroupChoice sg)
-        : ctx_(ctx), desc_(d), pc_(makePushConstants(d)), cm_(cm), tile_(tile), split_(split), sg_(sg) {
+                    SubgroupChoice sg, bool raw = false)
+        : ctx_(ctx), desc_(d), pc_(makePushConstants(d)), cm_(cm), tile_(tile), split_(split), sg_(sg), raw_(raw) {
         vecA_ = d.inputLayout == TensorLayout::NHWC;
         prefetch2_ = wantPrefetch2(ctx, d, tile);
         vecB_ = d.filterLayout == FilterLayout::KRSC;
         // Split-K pass 1 writes fp32 partials element by element; pass 2 writes the output.
-        vecOut_ = split_ == 1 && d.outputLayout == TensorLayout::NHWC && d.filtersPerGroup() % 8 == 0;
+        vecOut_ = !raw_ && split_ == 1 && d.outputLayout == TensorLayout::NHWC && d.filtersPerGroup() % 8 == 0;
+        if (raw_) pc_.splitK = 1;
         if (split_ > 1) {
             pc_.splitK = split_;
             reduce_ = std::make_unique<SplitReduce>(ctx, d);
@@ -202,7 +206,7 @@ public:
     }
     void record(VkCommandBuffer cmd, const ConvTensors& t) const override {
         // 16-byte loads and stores need 16-byte aligned views; otherwise the element-wise pipeline.
-        bool aligned = t.input.offset % 16 == 0 && t.filter.offset % 16 == 0 && t.output.offset % 16 == 0;
+        bool aligned = t.input.offset % 16 == 0 && t.filter.offset % 16 == 0 && (raw_ || t.output.offset % 16 == 0);
         const ComputePipeline& p = aligned ? *vectorPipeline_ : pipeline(false);
         bindConvTensors(ctx_, cmd, p, t, bindings());
         pushConstants(ctx_, cmd, p, pc_);
@@ -220,6 +224,7 @@ public:
             c += std::string(" vec8") + (vecA_ ? "A" : "") + (vecB_ ? "B" : "") + (vecOut_ ? "O" : "");
         if (split_ > 1) c += " split " + std::to_string(split_);
         if (prefetch2_) c += " ahead2";
+        if (raw_) c += " raw-f32";
         c += " sg" + std::to_string(sg_.size);
         if (coopmatEmulated(desc_.dtype)) c += " EMULATED";
         return c;
@@ -227,7 +232,7 @@ public:
 
 private:
     const ComputePipeline& pipeline(bool vec) const {
-        PipelineKey key = convPipelineKey(shaderName(desc_.dtype, split_ > 1), desc_, tile_.warps() * sg_.size, sg_.required, bindings());
+        PipelineKey key = convPipelineKey(shaderName(desc_.dtype, split_ > 1 || raw_), desc_, tile_.warps() * sg_.size, sg_.required, bindings());
         key.spec.push_back({kSpecBM, tile_.bm});
         key.spec.push_back({kSpecBN, tile_.bn});
         key.spec.push_back({kSpecBK, tile_.bk});
@@ -247,7 +252,7 @@ private:
         return ctx_.pipelines->get(key);
     }
 
-    uint32_t bindings() const { return split_ > 1 ? kSplitBindings : kConvBindings; }
+    uint32_t bindings() const { return split_ > 1 || raw_ ? kSplitBindings : kConvBindings; }
     // Loads two slices ahead (NHWC input, slices up to 32 deep): measured +5-7 % on NVIDIA (perf-notes item 18); on
     // RDNA3/RDNA4 the extra register set makes the 64x64-per-subgroup tiles spill under RADV 26
     // (item 25), and elsewhere it is unmeasured, so one slice ahead there.
@@ -275,6 +280,7 @@ private:
     uint32_t split_;
     std::unique_ptr<SplitReduce> reduce_;  // split-K pass 2
     SubgroupChoice sg_;
+    bool raw_ = false;
     bool vecA_ = false, vecB_ = false, vecOut_ = false;
     bool prefetch2_ = false;
     const ComputePipeline* vectorPipeline_ = nullptr;
@@ -319,6 +325,37 @@ std::unique_ptr<AlgorithmInstance> coopmatInstantiate(ContextImpl& ctx, const Co
     CmChoice choice = cm ? chooseConfig(ctx, d, *cm, sg.size, o) : CmChoice{};
     if (!cm || !choice.tile) throw Error(ErrorCode::Unsupported, "implicit_gemm_coopmat: no configuration for " + d.toString());
     return std::make_unique<CoopmatInstance>(ctx, d, *cm, *choice.tile, choice.split, sg);
+}
+
+// Winograd's batched GEMM (algo_winograd.cpp): `d` (a grouped 1x1 NHWC problem) in one pass whose
+// fp32 products go, without an epilogue, to ConvTensors::workspace in the output's layout.
+std::string coopmatRawWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    PlanOptions one = o;
+    one.tile = "s1";
+    if (std::string w = coopmatWhyNot(ctx, d, one); !w.empty()) return w;
+    if (!shaders::find(shaderName(d.dtype, true))) return "this build lacks the split-K cooperative-matrix shader";
+    return "";
+}
+
+std::unique_ptr<AlgorithmInstance> coopmatRawInstantiate(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    PlanOptions one = o;
+    one.tile = "s1";
+    const CoopMatConfig* cm = pickConfig(ctx.caps, d.dtype);
+    SubgroupChoice sg = coopmatSubgroup(ctx.caps);
+    CmChoice choice = cm ? chooseConfig(ctx, d, *cm, sg.size, one) : CmChoice{};
+    if (!cm || !choice.tile) throw Error(ErrorCode::Unsupported, "implicit_gemm_coopmat: no configuration for " + d.toString());
+    return std::make_unique<CoopmatInstance>(ctx, d, *cm, *choice.tile, 1, sg, true);
+}
+
+// The router's modelled time of `d` on the matrix units (conv/tile_score.hpp units: FLOPs at the
+// best tile's full-wave rate), < 0 where implicit_gemm_coopmat declines.  `oneSplit`: one pass.
+double coopmatModelCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, bool oneSplit) {
+    PlanOptions p = o;
+    if (oneSplit) p.tile = "s1";
+    if (!coopmatWhyNot(ctx, d, p).empty()) return -1;
+    const CoopMatConfig* cm = pickConfig(ctx.caps, d.dtype);
+    CmChoice choice = chooseConfig(ctx, d, *cm, coopmatSubgroup(ctx.caps).size, p);
+    return choice.tile ? choice.cost : -1;
 }
 
 // Every tile forced in turn, one pass and split-K, x 16-bit dtype x (NHWC/KRSC: the 16-byte

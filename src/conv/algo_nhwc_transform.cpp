@@ -117,6 +117,7 @@ public:
     VkDeviceSize workspaceSize() const override { return layout_.innerOff + inner_->workspaceSize(); }
     std::string name() const override { return "implicit_gemm_nhwc"; }
     double roundingAmplification() const override { return inner_->roundingAmplification(); }
+    double operandRounding() const override { return inner_->operandRounding(); }
     std::string config() const override {
         return std::string("NCHW->NHWC") + (layout_.filterBytes ? ", KCRS->KRSC" : "") + "; " + inner_->name() + " [" + inner_->config() + "]";
     }

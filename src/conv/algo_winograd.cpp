@@ -8,10 +8,17 @@
 //     batched GEMM    M[t][xi][k] = sum_c V[t][xi][c] U[xi][k][c]   a grouped 1x1 convolution with
 //                     (m+2)^2 x groups groups, planned through the router like any other problem
 //     output transform y = epilogue(A^T M A)                        (shaders/winograd_output.comp)
-// V, U and M live in the workspace in fp32 whatever the storage dtype (16-bit tensors then round
-// only where the direct kernels do: on load and on the final store); chunks keep the workspace
-// within PlanOptions::workspaceLimit.
+// The GEMM runs on the matrix units where the storage is 16-bit and implicit_gemm_coopmat takes
+// it: V and U are then stored in that 16-bit type (its operands), and M in fp16 for fp16 (an
+// ordinary grouped 1x1 convolution, planned by the router) or in fp32 for bf16 (the raw
+// accumulators of one split-K pass-1 dispatch: bf16's 8-bit significand would add ~30 % to an
+// error already ~10x direct summation's).  Otherwise V, U and M are fp32 whatever the storage
+// dtype (16-bit tensors then round only where the direct kernels do: on load and on the final
+// store).  Chunks keep the workspace within PlanOptions::workspaceLimit.
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <limits>
 
 #include "conv/algorithm.hpp"
@@ -23,6 +30,9 @@
 namespace vkconv {
 
 double implicitGemmModelCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o);
+std::string coopmatRawWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o);
+std::unique_ptr<AlgorithmInstance> coopmatRawInstantiate(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o);
+double coopmatModelCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, bool oneSplit);
 
 namespace {
 
@@ -32,21 +42,49 @@ constexpr uint32_t kTransformWorkgroup = 256;  // at most; see transformWorkgrou
 constexpr uint32_t kNchwBlockChannels = 8;
 constexpr uint32_t kWinogradBindings = kBindWorkspace + 1;  // the five tensors + the fp32 region
 constexpr uint64_t kChunkAlign = 128;  // chunk tiles rounded to the GEMM's tallest tile
+constexpr uint32_t kSpecWs16 = 120;   // winograd.glsl WS16
+constexpr uint32_t kSpecPairs = 121;  // winograd.glsl PAIRS
 
 
 // The batched GEMM of a chunk of `tiles` output tiles as a grouped 1x1 NHWC convolution: one
 // "pixel" per tile, taps x C input channels (group xi * groups + g holds the channels of tap xi
 // and group g), taps x K filters.
-ConvDesc gemmDesc(const ConvDesc& d, uint32_t taps, uint64_t tiles) {
+// Its dtype: the 16-bit storage type on the matrix units (for M too where mElem is 2: the
+// GEMM's own output; with fp32 M the raw instance writes the workspace binding), else fp32.
+ConvDesc gemmDesc(const ConvDesc& d, uint32_t taps, uint64_t tiles, bool matrix) {
     ConvDesc g;
     g.n = 1, g.h = 1, g.w = int64_t(tiles);
     g.c = taps * d.c, g.k = taps * d.k, g.r = g.s = 1, g.groups = taps * d.groups;
-    g.dtype = DType::F32;
+    g.dtype = matrix ? d.dtype : DType::F32;
     makeNhwc(g);
     return g;
 }
 
 std::string variantName(uint32_t m) { return m == 2 ? "2x2" : "4x4"; }
+
+bool envFlag(const char* name) {
+    const char* e = std::getenv(name);
+    return e && *e && std::strcmp(e, "0") != 0;
+}
+// Measurements only: VKCONV_WINOGRAD_FP32_M=1, fp16 keeps fp32 M as bf16 does;
+// VKCONV_WINOGRAD_NO_PAIRS=1, the NHWC transforms move one 16-bit value per invocation.
+bool winogradFp32M() { return envFlag("VKCONV_WINOGRAD_FP32_M"); }
+
+}  // namespace
+
+// The batched GEMM on the matrix units: 16-bit storage and implicit_gemm_coopmat takes the grouped
+// 1x1 problem (C/groups a multiple of 16) in one pass writing raw fp32 products.  Asked for
+// F(4x4)'s 36 x groups groups (the larger grid) and at most 128 tiles: more tiles only lengthen
+// the grid's x dimension, which 32-bit indexing bounds well below maxWorkgroupCount.
+bool winogradMatrixUnits(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    if (d.dtype == DType::F32) return false;
+    PlanOptions inner;
+    inner.subgroupSize = o.subgroupSize;
+    const uint64_t tiles = std::max<uint64_t>(1, std::min<uint64_t>(kChunkAlign, uint64_t(d.n) * uint64_t(d.outH()) * uint64_t(d.outW())));
+    return coopmatRawWhyNot(ctx, gemmDesc(d, 36, tiles, true), inner).empty();
+}
+
+namespace {
 
 // The transforms' workgroup: 256 invocations, capped by the device and, at a required subgroup
 // size, by subgroup size x maxComputeWorkgroupSubgroups (lavapipe at size 4: 128), and kept a
@@ -71,43 +109,60 @@ PlanOptions gemmOptions(const PlanOptions& o, const WinogradLayout& l) {
 constexpr double kTransformFlopsPerByte = 10.0;
 constexpr double kPassFlops = 1e8;  // one more dispatch after a barrier, ~3 us
 constexpr double kWinogradMargin = 0.85;
+// The same on the matrix units' scale (algo_coopmat.cpp: a FLOP-equivalent is one FLOP at the best
+// tile's full-wave rate, ~270 TFLOP/s on the H200), fitted to F(4x4) forced on the 56 fp16 NHWC 3x3 layers of
+// VGG-16, RetinaNet, ResNet-50 (b32) and SD-VAE (b1), docs/results/h200_s17/m16/: time ~ GEMM
+// FLOPs / 265 TFLOP/s + workspace bytes / 2.95 TB/s + 17 us over the four passes, within ~10 %.
+// The transforms stream at about 70 % of the copy bandwidth (one 2-byte value per invocation).
+constexpr double kMatrixFlopsPerByte = 90.0;
+constexpr double kMatrixPassFlops = 1.17e9;  // ~4.3 us
+// Winograd on the matrix units where it is modelled under 0.9x the direct GEMM: the fit predicts
+// the forced runs within ~10 %, and a wrong pick near the threshold costs at most that.
+constexpr double kMatrixMargin = 0.9;
 
-// Modelled time of F(m x m) (FLOP-equivalents of implicitGemmModelCost), < 0 when it declines.
-double modelCost(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, const PlanOptions& o) {
-    WinogradLayout l = winogradLayout(ctx, d, m, o.workspaceLimit);
+// Modelled time of F(m x m) (FLOP-equivalents of implicitGemmModelCost, or of coopmatModelCost
+// on the matrix units), < 0 when it declines.
+double modelCost(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, const PlanOptions& o, bool matrix) {
+    WinogradLayout l = winogradLayout(ctx, d, m, o.workspaceLimit, matrix);
     if (!l.why.empty()) return -1;
-    const double gemm = double(l.chunks) * implicitGemmModelCost(ctx, gemmDesc(d, l.taps, l.chunk), gemmOptions(o, l));
-    const double T = double(l.tiles);  // V and M in fp32, each written once and read once
-    const double bytes = 2.0 * double(d.inputBytes()) + 2.0 * l.taps * T * double(d.c + d.k) * 4.0 + double(d.outputBytes()) +
-                         double(l.uBytes) + double(d.filterBytes());
-    return gemm + bytes * kTransformFlopsPerByte + double(3 * l.chunks + 1) * kPassFlops;
+    const ConvDesc g = gemmDesc(d, l.taps, l.chunk, matrix);
+    const double one = matrix ? coopmatModelCost(ctx, g, gemmOptions(o, l), l.mElem == 4) : implicitGemmModelCost(ctx, g, gemmOptions(o, l));
+    if (one < 0) return -1;
+    const double T = double(l.tiles);  // V and M each written once and read once
+    const double bytes = 2.0 * double(d.inputBytes()) + 2.0 * l.taps * T * (double(d.c) * l.vElem + double(d.k) * l.mElem) +
+                         double(d.outputBytes()) + double(l.uBytes) + double(d.filterBytes());
+    return double(l.chunks) * one + bytes * (matrix ? kMatrixFlopsPerByte : kTransformFlopsPerByte) +
+           double(3 * l.chunks + 1) * (matrix ? kMatrixPassFlops : kPassFlops);
 }
 
 // PlanOptions::tile "2x2" / "4x4", else the cheaper of the two by the model.
-uint32_t chooseM(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+uint32_t chooseM(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, bool matrix) {
     if (o.tile == "2x2") return 2;
     if (o.tile == "4x4") return 4;
-    double c2 = modelCost(ctx, d, 2, o), c4 = modelCost(ctx, d, 4, o);
+    double c2 = modelCost(ctx, d, 2, o, matrix), c4 = modelCost(ctx, d, 4, o, matrix);
     return c4 >= 0 && (c2 < 0 || c4 < c2) ? 4 : 2;
 }
 
 }  // namespace
 
-WinogradLayout winogradLayout(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, VkDeviceSize workspaceLimit) {
+WinogradLayout winogradLayout(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, VkDeviceSize workspaceLimit, bool matrix) {
     WinogradLayout l;
     // The whole workspace is one binding-sized view (Plan::record checks it).
     workspaceLimit = std::min<VkDeviceSize>(workspaceLimit, ctx.caps.maxStorageBufferRange);
     l.m = m;
     l.taps = (m + 2) * (m + 2);
-    const uint64_t es = 4;  // fp32 V, U, M
+    l.matrix = matrix;
+    l.vElem = matrix ? 2 : 4;  // V and U: the GEMM's operand type
+    l.mElem = matrix && d.dtype == DType::F16 && !winogradFp32M() ? 2 : 4;
+    const uint64_t es = 4;
     const uint64_t align = workspaceRegionAlignment(ctx);
     l.tiles = uint64_t(d.n) * uint64_t((d.outH() + m - 1) / m) * uint64_t((d.outW() + m - 1) / m);
-    l.uBytes = alignUp(l.taps * uint64_t(d.k) * uint64_t(d.channelsPerGroup()) * es, align);
+    l.uBytes = alignUp(l.taps * uint64_t(d.k) * uint64_t(d.channelsPerGroup()) * l.vElem, align);
     const uint64_t perTile = l.taps * uint64_t(std::max(d.c, d.k));  // elements of V or M per tile (the larger)
     // Chunk limits: 32-bit indexing of V and M, maxStorageBufferRange per view, the workspace.
     uint64_t most = uint64_t(std::numeric_limits<int32_t>::max()) / perTile;
     most = std::min(most, uint64_t(ctx.caps.maxStorageBufferRange) / (perTile * es));
-    const uint64_t perTileBytes = l.taps * uint64_t(d.c + d.k) * es;
+    const uint64_t perTileBytes = l.taps * (uint64_t(d.c) * l.vElem + uint64_t(d.k) * l.mElem);
     const uint64_t fixed = l.uBytes + 2 * align;
     if (workspaceLimit <= fixed || (workspaceLimit - fixed) / perTileBytes == 0) {
         l.why = "F(" + variantName(m) + ",3x3) needs at least " + std::to_string(fixed + perTileBytes) +
@@ -127,9 +182,9 @@ WinogradLayout winogradLayout(const ContextImpl& ctx, const ConvDesc& d, uint32_
     if (l.chunks > 1 && alignUp(l.chunk, kChunkAlign) <= most) l.chunk = alignUp(l.chunk, kChunkAlign);
     l.chunks = (l.tiles + l.chunk - 1) / l.chunk;
     l.vOff = l.uBytes;
-    l.vBytes = alignUp(l.chunk * l.taps * uint64_t(d.c) * es, align);
+    l.vBytes = alignUp(l.chunk * l.taps * uint64_t(d.c) * l.vElem, align);
     l.mOff = l.vOff + l.vBytes;
-    l.mBytes = alignUp(l.chunk * l.taps * uint64_t(d.k) * es, align);
+    l.mBytes = alignUp(l.chunk * l.taps * uint64_t(d.k) * l.mElem, align);
     l.gemmOff = l.mOff + l.mBytes;
     l.gemmLimit = workspaceLimit - l.gemmOff;
     if (l.tiles > std::numeric_limits<uint32_t>::max()) l.why = "more than 2^32 output tiles";
@@ -140,24 +195,35 @@ namespace {
 
 class WinogradInstance final : public AlgorithmInstance {
 public:
-    WinogradInstance(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o)
+    WinogradInstance(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, bool matrix)
         : ctx_(ctx), desc_(d), pc_(makePushConstants(d)), sg_(o.subgroupSize),
-          layout_(winogradLayout(ctx, d, chooseM(ctx, d, o), o.workspaceLimit)), wg_(transformWorkgroup(ctx, o.subgroupSize)) {
+          layout_(winogradLayout(ctx, d, chooseM(ctx, d, o, matrix), o.workspaceLimit, matrix)),
+          wg_(transformWorkgroup(ctx, o.subgroupSize)) {
         const PlanOptions inner = gemmOptions(o, layout_);
         auto plan = [&](uint64_t tiles) {
-            ConvDesc g = gemmDesc(d, layout_.taps, tiles);
+            ConvDesc g = gemmDesc(d, layout_.taps, tiles, matrix);
+            if (matrix && layout_.mElem == 4) return coopmatRawInstantiate(ctx, g, inner);
             return chooseAlgorithm(ctx, g, inner).instantiate(ctx, g, inner);
         };
         gemm_ = plan(layout_.chunk);
         const uint64_t last = layout_.tiles - (layout_.chunks - 1) * layout_.chunk;
         if (last != layout_.chunk) gemmLast_ = plan(last);
-        auto pipe = [&](const char* pass) {
-            return &ctx.pipelines->get(convPipelineKey("winograd" + std::to_string(layout_.m) + "_" + pass + "_" + dtypeSuffix(d.dtype), d,
-                                                       wg_, sg_, kWinogradBindings));
+        auto pipe = [&](const char* pass, bool pairs = false) {
+            PipelineKey key = convPipelineKey("winograd" + std::to_string(layout_.m) + "_" + pass + "_" + dtypeSuffix(d.dtype), d, wg_,
+                                              sg_, kWinogradBindings);
+            // 16-bit workspace values: V and U on the matrix units, M where their GEMM stores fp16.
+            if (std::string(pass) == "output" ? layout_.mElem == 2 : matrix) key.spec.push_back({kSpecWs16, 1u});
+            if (pairs) key.spec.push_back({kSpecPairs, 1u});
+            return &ctx.pipelines->get(key);
         };
         input_ = pipe("input");
         filter_ = pipe("filter");
         output_ = pipe("output");
+        // Two channels (filters) per invocation where the 16-bit values pair up (used when the
+        // views are 4-byte aligned: record()).
+        const bool pairs = !envFlag("VKCONV_WINOGRAD_NO_PAIRS");
+        if (pairs && matrix && d.inputLayout == TensorLayout::NHWC && d.c % 2 == 0) inputPairs_ = pipe("input", true);
+        if (pairs && layout_.mElem == 2 && d.outputLayout == TensorLayout::NHWC && d.k % 2 == 0) outputPairs_ = pipe("output", true);
     }
 
     void record(VkCommandBuffer cmd, const ConvTensors& t) const override {
@@ -181,19 +247,24 @@ public:
             // The previous chunk's GEMM has finished reading V: a barrier separates it from its
             // output transform, recorded before this.
             ConvTensors it{t.input, t.filter, {}, {}, V, V};
-            bindConvTensors(ctx_, cmd, *input_, it, kWinogradBindings);
-            pushConstants(ctx_, cmd, *input_, pc);
-            dispatch1D(ctx_, cmd, transformItems(tiles, desc_.c, desc_.inputLayout), wg_);
+            const bool inPairs = inputPairs_ && t.input.offset % 4 == 0;
+            const ComputePipeline& in = inPairs ? *inputPairs_ : *input_;
+            bindConvTensors(ctx_, cmd, in, it, kWinogradBindings);
+            pushConstants(ctx_, cmd, in, pc);
+            dispatch1D(ctx_, cmd, inPairs ? tiles * uint64_t(desc_.c / 2) : transformItems(tiles, desc_.c, desc_.inputLayout), wg_);
             computeBarrier(ctx_, cmd);  // V (and, the first time, U) written
 
             const AlgorithmInstance& g = tiles == layout_.chunk ? *gemm_ : *gemmLast_;
-            g.record(cmd, ConvTensors{V, U, {}, {}, M, G});
+            // With fp32 M on the matrix units the raw products go to the workspace binding.
+            g.record(cmd, layout_.matrix && layout_.mElem == 4 ? ConvTensors{V, U, {}, {}, M, M} : ConvTensors{V, U, {}, {}, M, G});
             computeBarrier(ctx_, cmd);  // M written
 
             ConvTensors ot{t.input, t.filter, t.bias, t.residual, t.output, M};
-            bindConvTensors(ctx_, cmd, *output_, ot, kWinogradBindings);
-            pushConstants(ctx_, cmd, *output_, pc);
-            dispatch1D(ctx_, cmd, transformItems(tiles, desc_.k, desc_.outputLayout), wg_);
+            const bool outPairs = outputPairs_ && t.output.offset % 4 == 0;
+            const ComputePipeline& out = outPairs ? *outputPairs_ : *output_;
+            bindConvTensors(ctx_, cmd, out, ot, kWinogradBindings);
+            pushConstants(ctx_, cmd, out, pc);
+            dispatch1D(ctx_, cmd, outPairs ? tiles * uint64_t(desc_.k / 2) : transformItems(tiles, desc_.k, desc_.outputLayout), wg_);
         }
     }
     // Invocations of a transform over `tiles` tiles x `channels`: one per pair (NHWC), or whole
@@ -208,12 +279,23 @@ public:
     }
     std::string name() const override { return "winograd"; }
     // The largest sum of |A^T| x |G| x |B^T| coefficients over one input-filter pair, squared for
-    // 2-D: 2^2 for F(2x2,3x3), (32/3)^2 for F(4x4,3x3); F(2x2)'s exact transforms round like direct.
-    double roundingAmplification() const override { return layout_.m == 4 ? 1024.0 / 9.0 : 1.0; }
+    // 2-D: 2^2 for F(2x2,3x3), (14/3)^2 for F(4x4,3x3) (winograd.glsl's points); F(2x2)'s exact
+    // transforms round like direct in fp32.
+    double roundingAmplification() const override { return layout_.m == 4 ? 196.0 / 9.0 : 1.0; }
+    // 16-bit V and U: each product's operands carry a relative error up to 2u (u = 2^-11 fp16,
+    // 2^-8 bf16), 16-bit M one more u, summed through the transforms' coefficients: (2 or 3)u x
+    // (that amplification).
+    double operandRounding() const override {
+        if (!layout_.matrix) return 0.0;
+        const double u = desc_.dtype == DType::F16 ? std::ldexp(1.0, -11) : std::ldexp(1.0, -8);
+        return (layout_.mElem == 2 ? 3.0 : 2.0) * u * (layout_.m == 4 ? 196.0 / 9.0 : 4.0);
+    }
     std::string config() const override {
         std::string c = "F(" + variantName(layout_.m) + ",3x3) " + std::to_string(layout_.tiles) + " tiles";
         if (layout_.chunks > 1) c += " in " + std::to_string(layout_.chunks) + " chunks of " + std::to_string(layout_.chunk);
         c += "; gemm " + gemm_->name() + " [" + gemm_->config() + "]";
+        if (layout_.matrix) c += std::string(" V/U ") + dtypeSuffix(desc_.dtype) + " M " + (layout_.mElem == 2 ? "f16" : "f32");
+        if (inputPairs_ || outputPairs_) c += std::string(" pairs ") + (inputPairs_ ? "in" : "") + (outputPairs_ ? "out" : "");
         if (sg_) c += " sg" + std::to_string(sg_);
         return c;
     }
@@ -227,6 +309,7 @@ private:
     uint32_t wg_;  // the transforms' workgroup size
     std::unique_ptr<AlgorithmInstance> gemm_, gemmLast_;  // full chunks, and a shorter last one
     const ComputePipeline *input_ = nullptr, *filter_ = nullptr, *output_ = nullptr;
+    const ComputePipeline *inputPairs_ = nullptr, *outputPairs_ = nullptr;  // null where they do not apply
 };
 
 }  // namespace
@@ -244,15 +327,16 @@ std::string winogradWhyNot(const ContextImpl& ctx, const ConvDesc& d, const Plan
     if ((d.inputLayout == TensorLayout::NCHW || d.outputLayout == TensorLayout::NCHW) && wg % kNchwBlockChannels != 0)
         return "the NCHW transforms need a workgroup of a multiple of 8 invocations and this device allows " + std::to_string(wg);
     // A forced tile must fit; the heuristic needs one of the two to.
+    const bool matrix = winogradMatrixUnits(ctx, d, o);
     std::string why;
     for (uint32_t m : {2u, 4u}) {
         if (!o.tile.empty() && o.tile != variantName(m)) continue;
-        WinogradLayout l = winogradLayout(ctx, d, m, o.workspaceLimit);
+        WinogradLayout l = winogradLayout(ctx, d, m, o.workspaceLimit, matrix);
         if (l.why.empty() && uint64_t(l.taps) * uint64_t(d.k) * uint64_t(d.channelsPerGroup()) > std::numeric_limits<int32_t>::max())
             l.why = std::to_string(l.taps) + " x K x C/groups transformed filter values exceed 32-bit indexing";
         if (l.why.empty()) {
             try {
-                gemmDesc(d, l.taps, l.chunk).validate();
+                gemmDesc(d, l.taps, l.chunk, matrix).validate();
             } catch (const Error& e) {
                 l.why = std::string("its batched GEMM is invalid: ") + e.what();
             }
@@ -264,24 +348,31 @@ std::string winogradWhyNot(const ContextImpl& ctx, const ConvDesc& d, const Plan
 }
 
 std::unique_ptr<AlgorithmInstance> winogradInstantiate(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    const bool matrix = winogradMatrixUnits(ctx, d, o);
     if (o.tile.empty()) {  // the heuristic's pick, or the one that fits
         PlanOptions f = o;
-        f.tile = variantName(chooseM(ctx, d, o));
+        f.tile = variantName(chooseM(ctx, d, o, matrix));
         if (!winogradWhyNot(ctx, d, f).empty()) f.tile = f.tile == "2x2" ? "4x4" : "2x2";
-        return std::make_unique<WinogradInstance>(ctx, d, f);
+        return std::make_unique<WinogradInstance>(ctx, d, f, matrix);
     }
-    return std::make_unique<WinogradInstance>(ctx, d, o);
+    return std::make_unique<WinogradInstance>(ctx, d, o, matrix);
 }
 
-// The router's question: is F(m x m,3x3) modelled clearly cheaper than the direct implicit GEMM?
+// The router's question: is F(m x m,3x3) modelled clearly cheaper than the direct implicit GEMM
+// (implicit_gemm_coopmat where the batched GEMM runs on the matrix units, else implicit_gemm)?
+// Never for bf16 on the matrix units: with 8-bit significands in V and U its F(4x4) errors reach
+// ~3 % of the largest output (10x direct summation's; fp16's ~0.3 %), so it is forced only.
 bool winogradPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
-    if (!winogradWhyNot(ctx, d, o).empty()) return false;
+    if (!o.allowWinograd || !winogradWhyNot(ctx, d, o).empty()) return false;
+    const bool matrix = winogradMatrixUnits(ctx, d, o);
+    if (matrix && d.dtype == DType::BF16) return false;
     double best = -1;
     for (uint32_t m : {2u, 4u}) {
-        double c = modelCost(ctx, d, m, o);
+        double c = modelCost(ctx, d, m, o, matrix);
         if (c >= 0 && (best < 0 || c < best)) best = c;
     }
-    return best >= 0 && best < kWinogradMargin * implicitGemmModelCost(ctx, d, o);
+    const double direct = matrix ? coopmatModelCost(ctx, d, o, false) : implicitGemmModelCost(ctx, d, o);
+    return best >= 0 && direct >= 0 && best < (matrix ? kMatrixMargin : kWinogradMargin) * direct;
 }
 
 // Every dtype x layout pairing of the three transforms of both variants x (driver default, wave32,

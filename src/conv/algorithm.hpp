@@ -20,6 +20,7 @@ public:
     virtual std::string name() const = 0;
     virtual std::string config() const = 0;
     virtual double roundingAmplification() const { return 1.0; }  // Plan::roundingAmplification
+    virtual double operandRounding() const { return 0.0; }         // Plan::operandRounding
 };
 
 struct Algorithm {

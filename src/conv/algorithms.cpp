@@ -40,6 +40,7 @@ std::string winogradWhyNot(const ContextImpl&, const ConvDesc&, const PlanOption
 std::unique_ptr<AlgorithmInstance> winogradInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::vector<std::pair<ConvDesc, PlanOptions>> winogradVariants(const ContextImpl&);
 bool winogradPays(const ContextImpl&, const ConvDesc&, const PlanOptions&);
+bool winogradMatrixUnits(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::string nhwcTransformWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::unique_ptr<AlgorithmInstance> nhwcTransformInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::vector<std::pair<ConvDesc, PlanOptions>> nhwcTransformVariants(const ContextImpl&);
@@ -71,8 +72,9 @@ const std::vector<Algorithm>& algorithms() {
         {"few_channels_coopmat", "first layers (C/groups <= 8) on the matrix units: a column-expanded halo makes each pixel's "
                                  "reduction one contiguous window that A fragments load directly; fp16/bf16",
          fewChannelsCoopmatWhyNot, fewChannelsCoopmatInstantiate, fewChannelsCoopmatVariants},
-        {"winograd", "F(4x4,3x3) or F(2x2,3x3) for 3x3 stride-1 filters: fp32 input/filter/output transforms around a batched "
-                     "GEMM (36/144 or 16/36 of the multiplies; transformed tensors in the workspace)",
+        {"winograd", "F(4x4,3x3) or F(2x2,3x3) for 3x3 stride-1 filters: input/filter/output transforms around a batched "
+                     "GEMM (36/144 or 16/36 of the multiplies; transformed tensors in the workspace: fp32, or 16-bit operands "
+                     "with the GEMM on the matrix units)",
          winogradWhyNot, winogradInstantiate, winogradVariants},
         {"implicit_gemm_nhwc", "NCHW activations (and KCRS filters) transposed into the workspace as NHWC (KRSC), then implicit_gemm "
                                "with 4-wide channel loads, output in the caller's layout",
@@ -151,7 +153,13 @@ const Algorithm& chooseAlgorithm(const ContextImpl& ctx, const ConvDesc& desc, c
     if (gemmShaped) {
         const Algorithm* a = findAlgorithm("implicit_gemm_coopmat");
         const Algorithm* ig = findAlgorithm("implicit_gemm");
-        if (a && a->whyNot(ctx, desc, opts).empty() && !(fewFiltersToScalar && ig && ig->whyNot(ctx, desc, opts).empty())) return *a;
+        if (a && a->whyNot(ctx, desc, opts).empty() && !(fewFiltersToScalar && ig && ig->whyNot(ctx, desc, opts).empty())) {
+            // 3x3 stride-1 layers: winograd with its batched GEMM on the matrix units, where the
+            // model puts it clearly below the direct GEMM (36/144 of the products for F(4x4,3x3),
+            // against the transforms' workspace traffic).
+            if (winogradMatrixUnits(ctx, desc, opts) && winogradPays(ctx, desc, opts)) return *findAlgorithm("winograd");
+            return *a;
+        }
     }
     // Winograd (F(4x4,3x3) or F(2x2,3x3)) for 3x3 stride-1 layers the matrix units do not take,
     // where the model says it pays (its GEMM does 36/144 or 16/36 of the multiplies; the

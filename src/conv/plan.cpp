@@ -109,6 +109,7 @@ VkDeviceSize Plan::workspaceSize() const { return impl_->workspaceSize(); }
 std::string Plan::algorithm() const { return impl_->name(); }
 std::string Plan::config() const { return impl_->config(); }
 double Plan::roundingAmplification() const { return impl_->roundingAmplification(); }
+double Plan::operandRounding() const { return impl_->operandRounding(); }
 
 std::vector<std::string> algorithmNames() {
     std::vector<std::string> names;

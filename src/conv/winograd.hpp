@@ -15,6 +15,9 @@ struct ContextImpl;
 struct WinogradLayout {
     uint32_t m = 2;       // outputs per tile side: F(2x2,3x3) or F(4x4,3x3)
     uint32_t taps = 16;   // (m + 2)^2 products per tile: the batched GEMM's batch count
+    bool matrix = false;  // the GEMM on the matrix units: V and U 16-bit
+    uint32_t vElem = 4;   // bytes per V and U value
+    uint32_t mElem = 4;   // bytes per M value: 2 where the matrix units' GEMM stores fp16
     uint64_t tiles = 0;   // m x m output tiles: N x ceil(P/m) x ceil(Q/m)
     uint64_t chunk = 0;   // tiles per chunk (all of them when the workspace allows)
     uint64_t chunks = 0;
@@ -22,6 +25,8 @@ struct WinogradLayout {
     VkDeviceSize gemmLimit = 0;  // what the GEMM's own plan may use
     std::string why;             // why no chunk fits ("" when one does)
 };
-WinogradLayout winogradLayout(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, VkDeviceSize workspaceLimit);
+WinogradLayout winogradLayout(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, VkDeviceSize workspaceLimit, bool matrix);
+// Whether its batched GEMM runs on the matrix units (16-bit V and U, implicit_gemm_coopmat).
+bool winogradMatrixUnits(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o);
 
 }  // namespace vkconv

@@ -49,6 +49,9 @@ std::string CheckResult::summary() const {
         o << "  worst: index " << worst.index << " (n,k,p,q)=(" << worst.at.n << "," << worst.at.k << "," << worst.at.p
           << "," << worst.at.q << ") gpu " << worst.gpu << " ref " << worst.ref << " |diff| "
           << std::fabs(worst.gpu - worst.ref) << " tol " << worst.tol << " absSum " << worst.absSum << "\n";
+    if (rmsLimit > 0)
+        o << "  rounded operands: RMS |diff| / sum|x*w| " << rms << " (limit " << rmsLimit << "; per-element bound adds "
+          << operandRounding << " x sum|x*w|)\n";
     o << "  times: plan " << planMs << " ms, run " << runMs << " ms, reference " << refMs << " ms";
     return o.str();
 }
@@ -101,29 +104,41 @@ std::vector<float> downloadOutput(const vkconv::ConvDesc& d, const vkconv::Buffe
 }
 
 CheckResult compare(const vkconv::ConvDesc& d, const std::vector<float>& gpu, const RefResult& ref, DataMode mode,
-                    const ConvData* data, double scale) {
+                    const ConvData* data, double scale, double operand) {
     CheckResult r;
     r.desc = d.toString();
     r.mode = mode;
     r.amplification = scale;
-    r.exact = requiresExact(d, mode) && scale == 1.0;
+    r.operandRounding = operand;
+    r.exact = requiresExact(d, mode) && scale == 1.0 && operand == 0.0;
     r.sampleInfo = ref.sampleInfo;
     // An amplified (winograd F(4x4)) output's rounding comes from its whole tile's input patch, not
     // only its own receptive field (an output whose taps all read padding is not exactly 0): its
     // magnitude sum is taken as the largest of its (n, k) plane among the checked outputs.
     std::map<int64_t, double> planeAbs;
-    if (scale != 1.0)
+    if (scale != 1.0 || operand != 0.0)
         for (size_t i = 0; i < ref.indices.size(); ++i) {
             const OutCoord c = outCoord(d, ref.indices[i]);
             double& m = planeAbs[c.n * d.k + c.k];
             m = std::max(m, ref.absSum[i]);
         }
-    auto absFor = [&](int64_t idx, double own) {
-        if (scale == 1.0) return own;
+    auto planeFor = [&](int64_t idx, double own) {
+        if (planeAbs.empty()) return own;
         const OutCoord c = outCoord(d, idx);
         auto it = planeAbs.find(c.n * d.k + c.k);
-        return scale * std::max(own, it == planeAbs.end() ? own : it->second);
+        return std::max(own, it == planeAbs.end() ? own : it->second);
     };
+    auto absFor = [&](int64_t idx, double own) { return scale == 1.0 ? own : scale * planeFor(idx, own); };
+    // Rounded operands (winograd on the matrix units): the per-element bound adds
+    // operand x (the plane's sum |x*w|), a worst case that sums every rounding with one sign.
+    // Real roundings cancel (measured: the largest error ~1/30 of that bound at 16+ channels per
+    // group, their RMS ~2/sqrt(C/groups) of 2^-11 or 2^-8), so the RMS over the checked outputs
+    // must also stay within operand / (8 sqrt(C/groups)): a wrong coefficient or index (errors of
+    // the order of the outputs themselves) fails that even where the worst case would admit it.
+    auto tolFor = [&](int64_t idx, double v, double own) {
+        return tolerance(d, v, absFor(idx, own)) + operand * planeFor(idx, own);
+    };
+    double sumSq = 0;
     double worstScore = -1;
     auto consider = [&](int64_t idx, double g, double rv, double tol, double abs, bool bad) {
         const double diff = std::fabs(g - rv);
@@ -137,11 +152,20 @@ CheckResult compare(const vkconv::ConvDesc& d, const std::vector<float>& gpu, co
     for (size_t i = 0; i < ref.indices.size(); ++i) {
         const int64_t idx = ref.indices[i];
         const double g = gpu[size_t(idx)];
-        const double tol = r.exact ? 0.0 : tolerance(d, ref.value[i], absFor(idx, ref.absSum[i]));
+        const double tol = r.exact ? 0.0 : tolFor(idx, ref.value[i], ref.absSum[i]);
         const bool bad = !std::isfinite(g) || std::fabs(g - ref.value[i]) > tol;
+        if (operand != 0.0 && std::isfinite(g)) {
+            const double e = std::fabs(g - ref.value[i]) / std::max(planeFor(idx, ref.absSum[i]), 1e-300);
+            sumSq += e * e;
+        }
         consider(idx, g, ref.value[i], tol, ref.absSum[i], bad);
     }
     r.checked = int64_t(ref.indices.size());
+    if (operand != 0.0 && r.checked >= 64) {
+        r.rms = std::sqrt(sumSq / double(r.checked));
+        r.rmsLimit = operand / (8.0 * std::sqrt(double(d.channelsPerGroup())));
+        if (!(r.rms <= r.rmsLimit)) ++r.failed;
+    }
     // A sample still scans the whole output for NaN/Inf: unwritten (poisoned) elements fail.
     for (size_t i = 0; i < gpu.size(); ++i) {
         if (std::isfinite(gpu[i])) continue;
@@ -149,7 +173,7 @@ CheckResult compare(const vkconv::ConvDesc& d, const std::vector<float>& gpu, co
             double v = NAN, a = NAN;
             if (data) referenceAt(d, *data, int64_t(i), v, a);
             worstScore = HUGE_VAL;
-            r.worst = {int64_t(i), outCoord(d, int64_t(i)), gpu[i], v, tolerance(d, v, absFor(int64_t(i), a)), a};
+            r.worst = {int64_t(i), outCoord(d, int64_t(i)), gpu[i], v, tolFor(int64_t(i), v, a), a};
         }
     }
     r.ok = r.failed == 0 && r.nonFinite == 0;
@@ -177,7 +201,7 @@ CheckResult runAndCheck(vkconv::Context& ctx, const vkconv::ConvDesc& d, const v
         t0 = std::chrono::steady_clock::now();
         const RefResult ref = reference(d, data, seed);
         const double refMs = msSince(t0);
-        r = compare(d, gpu, ref, mode, &data, plan.roundingAmplification());
+        r = compare(d, gpu, ref, mode, &data, plan.roundingAmplification(), plan.operandRounding());
         r.refMs = refMs;
     } catch (const vkconv::Error& e) {
         r = CheckResult{};

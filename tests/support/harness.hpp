@@ -36,9 +36,12 @@ struct CheckResult {
     uint64_t seed = 0;
     DataMode mode = DataMode::Uniform;
     bool exact = false;
-    // Plan::roundingAmplification(), applied to absSum in tolerance() (winograd F(4x4): 1024/9;
+    // Plan::roundingAmplification(), applied to absSum in tolerance() (winograd F(4x4): 196/9;
     // such plans are never exact on integer data).
     double amplification = 1.0;
+    // Plan::operandRounding() (winograd on the matrix units): added to the per-element bound, and
+    // the RMS of |diff| / sum|x*w| over the checked outputs must stay within rmsLimit (compare()).
+    double operandRounding = 0.0, rms = 0.0, rmsLimit = 0.0;
     int64_t checked = 0, failed = 0;
     int64_t nonFinite = 0;  // NaN/Inf anywhere in the output (all elements scanned)
     std::string sampleInfo;
@@ -64,7 +67,7 @@ std::vector<float> downloadOutput(const vkconv::ConvDesc& d, const vkconv::Buffe
 // Compares a downloaded output (canonical order) with the reference.
 // data (optional) lets a NaN found outside a sample be shown with its reference value.
 CheckResult compare(const vkconv::ConvDesc& d, const std::vector<float>& gpu, const RefResult& ref, DataMode mode,
-                    const ConvData* data = nullptr, double scale = 1.0);
+                    const ConvData* data = nullptr, double scale = 1.0, double operand = 0.0);
 
 CheckResult runAndCheck(vkconv::Context& ctx, const vkconv::ConvDesc& d, const vkconv::PlanOptions& opt,
                         uint64_t seed, DataMode mode = DataMode::Uniform);
