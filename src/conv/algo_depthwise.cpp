@@ -9,6 +9,7 @@
 #include "conv/algorithm.hpp"
 #include "conv/dispatch.hpp"
 #include "runtime/context_impl.hpp"
+#include "runtime/shader_registry.hpp"
 
 namespace vkconv {
 
@@ -128,13 +129,21 @@ public:
         if (vecIn_ || vecOut_) c += std::string(" vec4") + (vecIn_ ? "In" : "") + (vecOut_ ? "Out" : "");
         if (desc_.k != desc_.c) c += " mult" + std::to_string(desc_.k / desc_.c);
         if (sg_) c += " sg" + std::to_string(sg_);
+        if (nativeBf16()) c += " bf16-native";
         return c;
     }
 
 private:
+    // bf16 stores through VK_KHR_shader_bfloat16's conversion where the device enables
+    // shaderBFloat16Type and this build has the variant (a glslang with GL_EXT_bfloat16): one
+    // instruction per value instead of the integer round-to-nearest-even sequence, the same bits.
+    bool nativeBf16() const {
+        return desc_.dtype == DType::BF16 && ctx_.caps.bfloat16Type && shaders::find("depthwise_bf16n");
+    }
     const ComputePipeline& pipeline(bool vecIn, bool vecOut) const {
         const ConvDesc& d = desc_;
-        PipelineKey key = convPipelineKey(std::string("depthwise_") + dtypeSuffix(d.dtype), d, wg_, sg_);
+        PipelineKey key = convPipelineKey(nativeBf16() ? std::string("depthwise_bf16n") : std::string("depthwise_") + dtypeSuffix(d.dtype),
+                                          d, wg_, sg_);
         if (blk_.generic) {
             key.spec.push_back({kSpecFR, 1});
             key.spec.push_back({kSpecFS, 1});
