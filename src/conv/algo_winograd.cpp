@@ -372,7 +372,10 @@ bool winogradPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& 
         if (c >= 0 && (best < 0 || c < best)) best = c;
     }
     const double direct = matrix ? coopmatModelCost(ctx, d, o, false) : implicitGemmModelCost(ctx, d, o);
-    return best >= 0 && direct >= 0 && best < (matrix ? kMatrixMargin : kWinogradMargin) * direct;
+    if (best < 0 || direct < 0) return false;
+    // On the matrix units the fitted winograd cost counts its passes' fixed time; the direct
+    // GEMM's one pass pays the same launch and barrier, so it is charged one pass too.
+    return matrix ? best < kMatrixMargin * (direct + kMatrixPassFlops) : best < kWinogradMargin * direct;
 }
 
 // Every dtype x layout pairing of the three transforms of both variants x (driver default, wave32,
