@@ -44,24 +44,6 @@ void loadPatch(uint tile, uint c, out float d[WA][WA]) {
     }
 }
 
-// B^T d: the first half of the transform; row i of V is then (B^T d)[i] B.
-void transformRows(in float d[WA][WA], out float b[WA][WA]) {
-    [[unroll]] for (uint i = 0u; i < WA; ++i)
-        [[unroll]] for (uint j = 0u; j < WA; ++j) {
-            float s = 0.0;
-            [[unroll]] for (uint k = 0u; k < WA; ++k)
-                if (BT[i * WA + k] != 0.0) s += BT[i * WA + k] * d[k][j];
-            b[i][j] = s;
-        }
-}
-
-float vValue(in float b[WA][WA], uint i, uint j) {
-    float s = 0.0;
-    [[unroll]] for (uint k = 0u; k < WA; ++k)
-        if (BT[j * WA + k] != 0.0) s += BT[j * WA + k] * b[i][k];
-    return s;
-}
-
 void mainNchw() {
     uint tid = gl_LocalInvocationID.x, t0, c0;
     if (!nchwBlock(pc.C, TT, CC, WG_SIZE, t0, c0)) return;  // whole workgroups: no barrier skipped
@@ -70,10 +52,10 @@ void mainNchw() {
     float d[WA][WA], b[WA][WA];
     if (mine) loadPatch(pc.aux0 + t0 + t, c0 + cc, d);
     else [[unroll]] for (uint i = 0u; i < WA; ++i) [[unroll]] for (uint j = 0u; j < WA; ++j) d[i][j] = 0.0;
-    transformRows(d, b);
+    btRows(d, b);
     [[unroll]] for (uint i = 0u; i < WA; ++i) {
         if (i > 0u) barrier();  // the previous row's reads are done
-        [[unroll]] for (uint j = 0u; j < WA; ++j) sV[j * SV_LINE + t * (CC + 1u) + cc] = vValue(b, i, j);
+        [[unroll]] for (uint j = 0u; j < WA; ++j) sV[j * SV_LINE + t * (CC + 1u) + cc] = btValue(b, i, j);
         barrier();
         // V[t][WA*i + j][c], CC channels contiguous: value e of the row is (j, tile, channel).
         [[unroll]] for (uint r = 0u; r < WA; ++r) {
@@ -105,21 +87,10 @@ void mainPairs() {
                           : vec2(0.0);
         }
     }
-    [[unroll]] for (uint i = 0u; i < WA; ++i)
-        [[unroll]] for (uint j = 0u; j < WA; ++j) {
-            vec2 t = vec2(0.0);
-            [[unroll]] for (uint k = 0u; k < WA; ++k)
-                if (BT[i * WA + k] != 0.0) t += BT[i * WA + k] * d[k][j];
-            b[i][j] = t;
-        }
+    btRows(d, b);
     uint base = tl * WA * WA * C2 + c2;
     [[unroll]] for (uint i = 0u; i < WA; ++i)
-        [[unroll]] for (uint j = 0u; j < WA; ++j) {
-            vec2 v = vec2(0.0);
-            [[unroll]] for (uint k = 0u; k < WA; ++k)
-                if (BT[j * WA + k] != 0.0) v += BT[j * WA + k] * b[i][k];
-            ws2_[base + (WA * i + j) * C2] = fromF32v2(v);
-        }
+        [[unroll]] for (uint j = 0u; j < WA; ++j) ws2_[base + (WA * i + j) * C2] = fromF32v2(btValue(b, i, j));
 }
 
 void main() {
@@ -130,8 +101,8 @@ void main() {
     uint c = idx % pc.C, tl = idx / pc.C;
     float d[WA][WA], b[WA][WA];
     loadPatch(pc.aux0 + tl, c, d);
-    transformRows(d, b);
+    btRows(d, b);
     uint base = tl * WA * WA * pc.C + c;
     [[unroll]] for (uint i = 0u; i < WA; ++i)
-        [[unroll]] for (uint j = 0u; j < WA; ++j) WS_STORE(base + (WA * i + j) * pc.C, vValue(b, i, j))
+        [[unroll]] for (uint j = 0u; j < WA; ++j) WS_STORE(base + (WA * i + j) * pc.C, btValue(b, i, j))
 }

@@ -29,20 +29,7 @@ void transformCols(uint base, out float a[WM][WA]) {
     float m[WA][WA];
     [[unroll]] for (uint i = 0u; i < WA; ++i)
         [[unroll]] for (uint j = 0u; j < WA; ++j) m[i][j] = WS_LOAD(base + (WA * i + j) * pc.K);
-    [[unroll]] for (uint i = 0u; i < WM; ++i)
-        [[unroll]] for (uint j = 0u; j < WA; ++j) {
-            float s = 0.0;
-            [[unroll]] for (uint x = 0u; x < WA; ++x)
-                if (AT[i * WA + x] != 0.0) s += AT[i * WA + x] * m[x][j];
-            a[i][j] = s;
-        }
-}
-
-float yValue(in float a[WM][WA], uint i, uint j) {  // ((A^T m) A)[i][j]
-    float y = 0.0;
-    [[unroll]] for (uint x = 0u; x < WA; ++x)
-        if (AT[j * WA + x] != 0.0) y += AT[j * WA + x] * a[i][x];
-    return y;
+    atRows(m, a);
 }
 
 void mainNchw() {
@@ -54,7 +41,7 @@ void mainNchw() {
     else [[unroll]] for (uint i = 0u; i < WM; ++i) [[unroll]] for (uint j = 0u; j < WA; ++j) a[i][j] = 0.0;
     [[unroll]] for (uint i = 0u; i < WM; ++i) {
         if (i > 0u) barrier();  // the previous row's reads are done
-        [[unroll]] for (uint j = 0u; j < WM; ++j) sY[kc * SY_LINE + t * WM + j] = yValue(a, i, j);
+        [[unroll]] for (uint j = 0u; j < WM; ++j) sY[kc * SY_LINE + t * WM + j] = atValue(a, i, j);
         barrier();
         // Output row i of every tile: value e is (filter, tile, column), columns then tiles fastest.
         [[unroll]] for (uint r = 0u; r < WM; ++r) {
@@ -80,22 +67,14 @@ void mainPairs() {
     uint base = tl * WA * WA * K2 + k2;
     [[unroll]] for (uint i = 0u; i < WA; ++i)
         [[unroll]] for (uint j = 0u; j < WA; ++j) m[i][j] = toF32v2(ws2_[base + (WA * i + j) * K2]);
-    [[unroll]] for (uint i = 0u; i < WM; ++i)
-        [[unroll]] for (uint j = 0u; j < WA; ++j) {
-            vec2 s = vec2(0.0);
-            [[unroll]] for (uint x = 0u; x < WA; ++x)
-                if (AT[i * WA + x] != 0.0) s += AT[i * WA + x] * m[x][j];
-            a[i][j] = s;
-        }
+    atRows(m, a);
     [[unroll]] for (uint i = 0u; i < WM; ++i) {
         uint p = tile.y * WM + i;
         if (p >= pc.P) continue;
         [[unroll]] for (uint j = 0u; j < WM; ++j) {
             uint q = tile.z * WM + j;
             if (q >= pc.Q) continue;
-            vec2 y = vec2(0.0);
-            [[unroll]] for (uint x = 0u; x < WA; ++x)
-                if (AT[j * WA + x] != 0.0) y += AT[j * WA + x] * a[i][x];
+            vec2 y = atValue(a, i, j);
             uint off = ((tile.x * pc.P + p) * pc.Q + q) * pc.K + k;
             y2_[off >> 1] = fromF32v2(vec2(epilogueValue(y.x, k, off), epilogueValue(y.y, k + 1u, off + 1u)));
         }
@@ -116,7 +95,7 @@ void main() {
         if (p >= pc.P) continue;
         [[unroll]] for (uint j = 0u; j < WM; ++j) {
             uint q = tile.z * WM + j;
-            if (q < pc.Q) storeOutput(((tile.x * pc.P + p) * pc.Q + q) * pc.K + k, k, yValue(a, i, j));
+            if (q < pc.Q) storeOutput(((tile.x * pc.P + p) * pc.Q + q) * pc.K + k, k, atValue(a, i, j));
         }
     }
 }

@@ -58,6 +58,45 @@ layout(set = 0, binding = 5, std430) buffer WinogradBuf16 { ELEM_T ws16_[]; };
 layout(constant_id = 121) const bool PAIRS = false;
 layout(set = 0, binding = 5, std430) buffer WinogradBuf2 { VEC2_T ws2_[]; };
 
+// The input and output transforms' products, for one channel (float) and for PAIRS (vec2): GLSL
+// has no templates, so WINO_PRODUCTS defines each overload.  The loops unroll, so every
+// coefficient is a constant and the zero ones drop out.
+//   btRows   b = B^T d                    btValue  ((B^T d) B)[i][j]
+//   atRows   a = A^T m                    atValue  ((A^T m) A)[i][j]
+#define WINO_PRODUCTS(T)                                                          \
+    void btRows(in T d[WA][WA], out T b[WA][WA]) {                                \
+        [[unroll]] for (uint i = 0u; i < WA; ++i)                                 \
+            [[unroll]] for (uint j = 0u; j < WA; ++j) {                           \
+                T s = T(0.0);                                                     \
+                [[unroll]] for (uint k = 0u; k < WA; ++k)                         \
+                    if (BT[i * WA + k] != 0.0) s += BT[i * WA + k] * d[k][j];     \
+                b[i][j] = s;                                                      \
+            }                                                                     \
+    }                                                                             \
+    T btValue(in T b[WA][WA], uint i, uint j) {                                   \
+        T s = T(0.0);                                                             \
+        [[unroll]] for (uint k = 0u; k < WA; ++k)                                 \
+            if (BT[j * WA + k] != 0.0) s += BT[j * WA + k] * b[i][k];             \
+        return s;                                                                 \
+    }                                                                             \
+    void atRows(in T m[WA][WA], out T a[WM][WA]) {                                \
+        [[unroll]] for (uint i = 0u; i < WM; ++i)                                 \
+            [[unroll]] for (uint j = 0u; j < WA; ++j) {                           \
+                T s = T(0.0);                                                     \
+                [[unroll]] for (uint x = 0u; x < WA; ++x)                         \
+                    if (AT[i * WA + x] != 0.0) s += AT[i * WA + x] * m[x][j];     \
+                a[i][j] = s;                                                      \
+            }                                                                     \
+    }                                                                             \
+    T atValue(in T a[WM][WA], uint i, uint j) {                                   \
+        T y = T(0.0);                                                             \
+        [[unroll]] for (uint x = 0u; x < WA; ++x)                                 \
+            if (AT[j * WA + x] != 0.0) y += AT[j * WA + x] * a[i][x];             \
+        return y;                                                                 \
+    }
+WINO_PRODUCTS(float)
+WINO_PRODUCTS(vec2)
+
 // Tile t of N x ceil(P/WM) x ceil(Q/WM), row-major: (n, tile row, tile column).
 uvec3 decodeTile(uint t) {
     uint tilesW = (pc.Q + WM - 1u) / WM, tilesH = (pc.P + WM - 1u) / WM;
