@@ -33,6 +33,8 @@ double implicitGemmModelCost(const ContextImpl& ctx, const ConvDesc& d, const Pl
 std::string coopmatRawWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o);
 std::unique_ptr<AlgorithmInstance> coopmatRawInstantiate(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o);
 double coopmatModelCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, bool oneSplit);
+double haloCoopmatModelCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o);
+bool haloCoopmatPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o);
 
 namespace {
 
@@ -371,8 +373,11 @@ bool winogradPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& 
         double c = modelCost(ctx, d, m, o, matrix);
         if (c >= 0 && (best < 0 || c < best)) best = c;
     }
-    const double direct = matrix ? coopmatModelCost(ctx, d, o, false) : implicitGemmModelCost(ctx, d, o);
+    double direct = matrix ? coopmatModelCost(ctx, d, o, false) : implicitGemmModelCost(ctx, d, o);
     if (best < 0 || direct < 0) return false;
+    // The direct alternative on the matrix units is the better of the two direct kernels.
+    if (double halo = matrix && haloCoopmatPays(ctx, d, o) ? haloCoopmatModelCost(ctx, d, o) : -1; halo >= 0)
+        direct = std::min(direct, halo);
     // On the matrix units the fitted winograd cost counts its passes' fixed time; the direct
     // GEMM's one pass pays the same launch and barrier, so it is charged one pass too.
     return matrix ? best < kMatrixMargin * (direct + kMatrixPassFlops) : best < kWinogradMargin * direct;

@@ -36,10 +36,14 @@ std::vector<std::pair<ConvDesc, PlanOptions>> depthwiseVariants(const ContextImp
 std::string coopmatWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::unique_ptr<AlgorithmInstance> coopmatInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::vector<std::pair<ConvDesc, PlanOptions>> coopmatVariants(const ContextImpl&);
+std::string haloCoopmatWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&);
+std::unique_ptr<AlgorithmInstance> haloCoopmatInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
+std::vector<std::pair<ConvDesc, PlanOptions>> haloCoopmatVariants(const ContextImpl&);
 std::string winogradWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::unique_ptr<AlgorithmInstance> winogradInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::vector<std::pair<ConvDesc, PlanOptions>> winogradVariants(const ContextImpl&);
 bool winogradPays(const ContextImpl&, const ConvDesc&, const PlanOptions&);
+bool haloCoopmatPays(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 bool winogradMatrixUnits(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::string nhwcTransformWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::unique_ptr<AlgorithmInstance> nhwcTransformInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
@@ -72,6 +76,9 @@ const std::vector<Algorithm>& algorithms() {
         {"few_channels_coopmat", "first layers (C/groups <= 8) on the matrix units: a column-expanded halo makes each pixel's "
                                  "reduction one contiguous window that A fragments load directly; fp16/bf16",
          fewChannelsCoopmatWhyNot, fewChannelsCoopmatInstantiate, fewChannelsCoopmatVariants},
+        {"halo_coopmat", "stride-1 layers on the matrix units: one staged channel slice of the input halo serves every "
+                         "filter tap (A fragments at tap-shifted offsets of a flattened strip); fp16/bf16, NHWC input",
+         haloCoopmatWhyNot, haloCoopmatInstantiate, haloCoopmatVariants},
         {"winograd", "F(4x4,3x3) or F(2x2,3x3) for 3x3 stride-1 filters: input/filter/output transforms around a batched "
                      "GEMM (36/144 or 16/36 of the multiplies; transformed tensors in the workspace: fp32, or 16-bit operands "
                      "with the GEMM on the matrix units)",
@@ -158,6 +165,9 @@ const Algorithm& chooseAlgorithm(const ContextImpl& ctx, const ConvDesc& desc, c
             // model puts it clearly below the direct GEMM (36/144 of the products for F(4x4,3x3),
             // against the transforms' workspace traffic).
             if (winogradMatrixUnits(ctx, desc, opts) && winogradPays(ctx, desc, opts)) return *findAlgorithm("winograd");
+            // Stride-1 layers with several taps: one staged halo slice for every tap, where its
+            // model beats the channel-slice GEMM's.
+            if (haloCoopmatPays(ctx, desc, opts)) return *findAlgorithm("halo_coopmat");
             return *a;
         }
     }

@@ -1,0 +1,290 @@
+// "halo_coopmat" (shaders/halo_coopmat.comp): stride-1 layers with filter taps on the matrix
+// units, fp16 / bf16 storage, NHWC activations.  Per 16-channel slice a workgroup stages the input
+// halo its outputs read once and every filter tap multiplies from it at a shifted offset (the
+// shader's flattened strip), instead of staging each tap's im2col rows as implicit_gemm_coopmat
+// does: FR*FS*16-deep work per barrier pair and a ninth of the staging traffic on 3x3 layers.
+// Tile choice, no timing: the first tile of the list whose widest output strip (the halo beside
+// the filter taps in shared memory) fits; the router compares its modelled time with
+// implicit_gemm_coopmat's.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "conv/algorithm.hpp"
+#include "conv/coopmat_support.hpp"
+#include "conv/dispatch.hpp"
+#include "conv/tile_score.hpp"
+#include "runtime/context_impl.hpp"
+#include "vkconv/error.hpp"
+
+namespace vkconv {
+
+double coopmatModelCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, bool oneSplit);
+
+namespace {
+
+constexpr uint32_t kFrag = 16;   // the 16x16x16 configuration the kernel is written for
+constexpr uint32_t kSlice = 16;  // channels per staged slice (one fragment deep)
+constexpr uint32_t kLd = 3;      // 16-byte words per staged pixel / filter row (2 + 1 padding)
+
+struct HaloTile {
+    const char* name;
+    uint32_t warpsM, warpsN, fm, fn;
+    uint32_t bm() const { return warpsM * fm * kFrag; }
+    uint32_t bn() const { return warpsN * fn * kFrag; }
+    uint32_t warps() const { return warpsM * warpsN; }
+};
+
+// BMxBN/WARPS_MxWARPS_N; a subgroup owns 64 flat positions x 64 filters (4 x 4 accumulators: 8
+// fragment loads per 16 products) or x 32 (4 x 2: 6 per 8).  The heuristic takes the first that
+// fits; 256x64/4x1 measured fastest on the H200 (docs/results/h200_s18/unroll/: 1-8 % ahead of
+// 256x64/4x2 on the deep layers, within 3 % elsewhere; 128x64/2x2 1.3-1.5x slower on big grids
+// but 25-30 % faster on lone-workgroup grids, which the router leaves to implicit_gemm_coopmat).
+constexpr HaloTile kHaloTiles[] = {
+    {"256x64/4x1", 4, 1, 4, 4},
+    {"256x64/4x2", 4, 2, 4, 2},
+    {"128x64/2x2", 2, 2, 4, 2},
+    {"256x32/4x1", 4, 1, 4, 2},
+    {"64x64/1x2", 1, 2, 4, 2},
+};
+
+enum SpecHalo : uint32_t {
+    kSpecWarpsM = 101, kSpecWarpsN = 102, kSpecFM = 103, kSpecFN = 104, kSpecFR = 105, kSpecFS = 106,
+    kSpecDH = 107, kSpecDW = 108, kSpecTQ = 109, kSpecVecIn = 110, kSpecVecW = 111, kSpecVecOut = 112,
+    kSpecEmuLanes = 113, kSpecPrefetch = 114,
+};
+
+std::string shaderName(DType t) { return std::string("halo_coopmat_") + (coopmatEmulated(t) ? "emu_" : "") + dtypeSuffix(t); }
+
+// Strip input width and halo pixels, mirroring the shader's X and HP.
+uint64_t stripWidth(const ConvDesc& d, uint64_t tq) { return tq + uint64_t(d.s - 1) * d.dilationW; }
+uint64_t haloPixels(const ConvDesc& d, const HaloTile& t, uint64_t tq) {
+    return t.bm() + uint64_t(d.r - 1) * d.dilationH * stripWidth(d, tq) + uint64_t(d.s - 1) * d.dilationW;
+}
+uint64_t sharedBytes(const ConvDesc& d, const HaloTile& t, uint64_t tq) {
+    uint64_t stage = (haloPixels(d, t, tq) + uint64_t(d.r) * d.s * t.bn()) * kLd;
+    return 16 * std::max<uint64_t>(stage, uint64_t(t.warps()) * 64);
+}
+
+struct HaloChoice {
+    const HaloTile* tile = nullptr;
+    uint32_t tq = 0;  // output columns per strip
+    double micros = 0;  // modelled time (modelMicros)
+    std::string why;  // why nothing fits (tile null)
+};
+
+// The strip: all of Q where it fits, else the fewest equal strips that fit.  0: none fits.
+uint32_t chooseStrip(const ContextImpl& ctx, const ConvDesc& d, const HaloTile& t) {
+    const uint64_t Q = uint64_t(d.outW());
+    for (uint64_t strips = 1; strips <= Q; ++strips) {
+        uint64_t tq = (Q + strips - 1) / strips;
+        if (sharedBytes(d, t, tq) <= ctx.caps.maxSharedMemory) return uint32_t(tq);
+        if (tq == 1) break;
+    }
+    return 0;
+}
+
+uint64_t gridX(const ConvDesc& d, const HaloTile& t, uint32_t tq) {
+    uint64_t strips = (uint64_t(d.outW()) + tq - 1) / tq, flat = uint64_t(d.outH()) * stripWidth(d, tq);
+    return uint64_t(d.n) * strips * ((flat + t.bm() - 1) / t.bm());
+}
+uint64_t gridY(const ConvDesc& d, const HaloTile& t) {
+    return uint64_t(d.groups) * ((uint64_t(d.filtersPerGroup()) + t.bn() - 1) / t.bn());
+}
+
+// Modelled time in microseconds (fitted on the H200, docs/results/h200_s18/unroll/, 256x64/4x1 on
+// the 40 stride-1 3x3 suite layers at b32 and b1, within ~20 %): a workgroup takes ~2.1 us per
+// 16-channel slice of 3x3 taps (whether alone on its SM or beside a second: two resident share it)
+// plus ~3 us for its prologue and epilogue, and the grid runs in waves of one workgroup per
+// compute unit; ~2 us for the dispatch.  A slice's time scales with the taps it multiplies.
+constexpr double kSliceUs = 2.1, kWorkgroupUs = 3.0, kDispatchUs = 2.0;
+double modelMicros(const ContextImpl& ctx, const ConvDesc& d, const HaloTile& t, uint32_t tq) {
+    const double units = modelComputeUnits(ctx.caps.computeUnits);
+    double tiles = double(gridX(d, t, tq)) * double(gridY(d, t));
+    double slices = double(d.channelsPerGroup() / kSlice);
+    double perTile = slices * kSliceUs * double(d.r * d.s) / 9.0 * (double(t.bm()) * t.bn() / (256.0 * 64.0)) + kWorkgroupUs;
+    return std::ceil(tiles / units) * perTile + kDispatchUs;
+}
+
+bool parseTile(const std::string& s, const HaloTile*& tile, uint32_t& tq) {
+    std::string name = s;
+    tq = 0;
+    if (size_t at = s.find('q'); at != std::string::npos) {
+        unsigned v = 0;
+        int end = -1;
+        if (std::sscanf(s.c_str() + at, "q%u%n", &v, &end) != 1 || at + size_t(end) != s.size() || v == 0) return false;
+        tq = v;
+        name = s.substr(0, at);
+        if (!name.empty() && name.back() == '/') name.pop_back();
+    }
+    tile = nullptr;
+    for (const auto& t : kHaloTiles)
+        if (name == t.name) tile = &t;
+    return tile != nullptr || (name.empty() && tq);
+}
+
+// The forced tile / strip, else the first tile (kHaloTiles order) whose widest strip fits.
+HaloChoice chooseConfig(const ContextImpl& ctx, const ConvDesc& d, uint32_t sg, const PlanOptions& o) {
+    const HaloTile* forced = nullptr;
+    uint32_t forcedTq = 0;
+    if (!o.tile.empty() && !parseTile(o.tile, forced, forcedTq)) return {nullptr, 0, 0, "no tile '" + o.tile + "'"};
+    std::string why;
+    for (const auto& t : kHaloTiles) {
+        if (forced && forced != &t) continue;
+        uint32_t tq = forcedTq ? std::min<uint32_t>(forcedTq, uint32_t(d.outW())) : chooseStrip(ctx, d, t);
+        std::string w;
+        if (tq == 0 || sharedBytes(d, t, tq) > ctx.caps.maxSharedMemory)
+            w = "the halo of one strip column and the filter taps need " + std::to_string(sharedBytes(d, t, std::max<uint32_t>(tq, 1))) +
+                " bytes of shared memory; the device has " + std::to_string(ctx.caps.maxSharedMemory);
+        else if (std::string wg = workgroupWhyNot(ctx, uint64_t(t.warps()) * sg, coopmatSubgroup(ctx.caps).required); !wg.empty())
+            w = wg;
+        else if (std::string gw = gridWhyNot(ctx, gridX(d, t, tq), gridY(d, t), "strip tiles", "groups x filter tiles"); !gw.empty())
+            w = gw;
+        if (w.empty()) return {&t, tq, modelMicros(ctx, d, t, tq), ""};
+        if (why.empty()) why = std::string(t.name) + ": " + w;
+    }
+    return {nullptr, 0, 0, why.empty() ? "no tile fits" : why};
+}
+
+// The device's 16x16x16 configuration for these operands (the kernel's fragments), or null.
+const CoopMatConfig* config16(const DeviceCaps& caps, DType t) {
+    if (coopmatEmulated(t)) return &coopmatEmulatedConfig(t);
+    for (const auto& c : caps.coopMatConfigs)
+        if (coopmatOperandsMatch(c, t) && c.m == kFrag && c.n == kFrag && c.k == kFrag) return &c;
+    return nullptr;
+}
+
+class HaloCoopmatInstance final : public SingleDispatchInstance {
+public:
+    HaloCoopmatInstance(ContextImpl& ctx, const ConvDesc& d, const HaloChoice& c)
+        : SingleDispatchInstance(ctx, d), desc_(d), tile_(*c.tile), tq_(c.tq), sg_(coopmatSubgroup(ctx.caps)) {
+        vecW_ = d.filterLayout == FilterLayout::KRSC;
+        vecOut_ = d.outputLayout == TensorLayout::NHWC && d.filtersPerGroup() % 8 == 0;
+        prefetch_ = prefetch();
+        vectorPipeline_ = &pipeline(true);
+        gx_ = uint32_t(gridX(d, tile_, tq_));
+        gy_ = uint32_t(gridY(d, tile_));
+    }
+    std::string name() const override { return "halo_coopmat"; }
+    std::string config() const override {
+        return std::string("tile ") + tile_.name + " q" + std::to_string(tq_) + " vec8I" + (vecW_ ? "W" : "") + (vecOut_ ? "O" : "") +
+               (prefetch_ ? " pre" : "") + " sg" + std::to_string(sg_.size) + (coopmatEmulated(desc_.dtype) ? " EMULATED" : "");
+    }
+
+private:
+    // 16-byte loads and stores need 16-byte aligned views; otherwise the element-wise pipeline.
+    const ComputePipeline& pipelineFor(const ConvTensors& t) const override {
+        bool aligned = t.input.offset % 16 == 0 && t.filter.offset % 16 == 0 && t.output.offset % 16 == 0;
+        return aligned ? *vectorPipeline_ : pipeline(false);
+    }
+    const ComputePipeline& pipeline(bool vec) const {
+        const ConvDesc& d = desc_;
+        PipelineKey key = convPipelineKey(shaderName(d.dtype), d, tile_.warps() * sg_.size, sg_.required);
+        key.spec.insert(key.spec.end(),
+                        {{kSpecWarpsM, tile_.warpsM}, {kSpecWarpsN, tile_.warpsN}, {kSpecFM, tile_.fm}, {kSpecFN, tile_.fn},
+                         {kSpecFR, uint32_t(d.r)}, {kSpecFS, uint32_t(d.s)}, {kSpecDH, uint32_t(d.dilationH)},
+                         {kSpecDW, uint32_t(d.dilationW)}, {kSpecTQ, tq_}, {kSpecVecIn, vec ? 1u : 0u},
+                         {kSpecVecW, vec && vecW_ ? 1u : 0u}, {kSpecVecOut, vec && vecOut_ ? 1u : 0u},
+                         {kSpecPrefetch, prefetch_ ? 1u : 0u}});
+        if (coopmatEmulated(d.dtype)) key.spec.push_back({kSpecEmuLanes, sg_.size});
+        key.fullSubgroups = true;  // gl_SubgroupID names a whole subgroup's block
+        return ctx_.pipelines->get(key);
+    }
+
+    // VKCONV_HALO_PREFETCH=0|1 (measurements only) forces either way.
+    static bool prefetch() {
+        const char* e = std::getenv("VKCONV_HALO_PREFETCH");
+        return !(e && *e) || std::strcmp(e, "0") != 0;
+    }
+
+    ConvDesc desc_;
+    const HaloTile& tile_;
+    uint32_t tq_;
+    SubgroupChoice sg_;
+    bool vecW_ = false, vecOut_ = false, prefetch_ = true;
+    const ComputePipeline* vectorPipeline_ = nullptr;
+};
+
+}  // namespace
+
+std::string haloCoopmatWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    if (!o.tile.empty()) {
+        const HaloTile* t = nullptr;
+        uint32_t tq = 0;
+        if (!parseTile(o.tile, t, tq)) {
+            std::string names;
+            for (const auto& h : kHaloTiles) names += std::string(names.empty() ? "" : ", ") + h.name;
+            return "no tile '" + o.tile + "' (have: " + names + "; optionally followed by /q<strip columns>, or q<columns> alone)";
+        }
+    }
+    if (std::string w = coopmatDeviceWhyNot(ctx, d.dtype, shaderName(d.dtype)); !w.empty()) return w;
+    if (!config16(ctx.caps, d.dtype))
+        return std::string("no subgroup-scope 16x16x16 ") + dtypeSuffix(d.dtype) + " x " + dtypeSuffix(d.dtype) +
+               " + f32 -> f32 cooperative-matrix configuration (device reports: " + coopmatConfigList(ctx.caps) + ")";
+    if (d.inputLayout != TensorLayout::NHWC) return "NCHW input (the halo stages 8 channels of a pixel per 16-byte word)";
+    if (d.strideH != 1 || d.strideW != 1)
+        return "stride " + std::to_string(d.strideH) + "x" + std::to_string(d.strideW) + " (the taps' shifted fragments need stride 1)";
+    if (d.channelsPerGroup() % kSlice != 0)
+        return "C/groups = " + std::to_string(d.channelsPerGroup()) + " is not a multiple of " + std::to_string(kSlice);
+    SubgroupChoice sg = coopmatSubgroup(ctx.caps);
+    if (o.subgroupSize && o.subgroupSize != sg.size)
+        return "the tiles are laid out for subgroups of " + std::to_string(sg.size) + ", not " + std::to_string(o.subgroupSize);
+    HaloChoice c = chooseConfig(ctx, d, sg.size, o);
+    if (!c.tile) return c.why;
+    return "";
+}
+
+std::unique_ptr<AlgorithmInstance> haloCoopmatInstantiate(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    HaloChoice c = chooseConfig(ctx, d, coopmatSubgroup(ctx.caps).size, o);
+    if (!c.tile) throw Error(ErrorCode::Unsupported, "halo_coopmat: no configuration for " + d.toString() + ": " + c.why);
+    return std::make_unique<HaloCoopmatInstance>(ctx, d, c);
+}
+
+// The router's modelled time in implicit_gemm_coopmat's units (a FLOP at its best tile's
+// full-wave rate: ~265 TFLOP/s on the H200, the scale algo_winograd.cpp's fit found), < 0 where
+// halo_coopmat declines or the layer has one tap (a plain GEMM: implicit_gemm_coopmat's job).
+constexpr double kCoopmatUnitsPerUs = 2.65e8;
+double haloCoopmatModelCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    if (d.r * d.s < 2 || !haloCoopmatWhyNot(ctx, d, o).empty()) return -1;
+    HaloChoice c = chooseConfig(ctx, d, coopmatSubgroup(ctx.caps).size, o);
+    return c.tile ? c.micros * kCoopmatUnitsPerUs : -1;
+}
+
+// The router's question: is this layer modelled cheaper here than on implicit_gemm_coopmat (its
+// best tile and split, charged one dispatch as the winograd comparison does)?  Only from half a
+// wave of workgroups: below that the channel-slice GEMM splits the reduction, which this kernel
+// cannot, and its model predicts such grids slower than they run (perf-notes 44).
+// VKCONV_HALO_COOPMAT=0 (measurements only) answers no.
+bool haloCoopmatPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    if (const char* e = std::getenv("VKCONV_HALO_COOPMAT"); e && std::strcmp(e, "0") == 0) return false;
+    if (haloCoopmatModelCost(ctx, d, o) < 0) return false;
+    HaloChoice c = chooseConfig(ctx, d, coopmatSubgroup(ctx.caps).size, o);
+    if (2.0 * double(gridX(d, *c.tile, c.tq)) * double(gridY(d, *c.tile)) < modelComputeUnits(ctx.caps.computeUnits)) return false;
+    const double halo = haloCoopmatModelCost(ctx, d, o);
+    const double direct = coopmatModelCost(ctx, d, o, false);
+    return halo >= 0 && (direct < 0 || halo < direct + kDispatchUs * kCoopmatUnitsPerUs);
+}
+
+// Every tile x 16-bit dtype, 3x3 (VGG-16's 64-channel layer: the widest strip) and 3x3 dilated 2;
+// KRSC filters and NHWC output (the 16-byte paths) and KCRS / NCHW (element-wise).
+std::vector<std::pair<ConvDesc, PlanOptions>> haloCoopmatVariants(const ContextImpl&) {
+    std::vector<std::pair<ConvDesc, PlanOptions>> v;
+    for (DType t : {DType::F16, DType::BF16})
+        for (int shape = 0; shape < 2; ++shape)
+            for (const auto& tile : kHaloTiles) {
+                ConvDesc d;
+                d.c = 64; d.h = d.w = 224; d.k = 64; d.r = d.s = 3; d.pad(1, 1); d.dtype = t;
+                d.hasBias = true; d.activation = Activation::Relu;
+                makeNhwc(d);
+                if (shape == 1) {
+                    d.h = d.w = 28; d.dilationH = d.dilationW = 2; d.pad(2, 2);
+                    d.outputLayout = TensorLayout::NCHW; d.filterLayout = FilterLayout::KCRS;
+                }
+                v.push_back({d, PlanOptions{"halo_coopmat", 0, tile.name}});
+            }
+    return v;
+}
+
+}  // namespace vkconv

@@ -1,0 +1,129 @@
+// The "halo_coopmat" kernel (stride-1 layers on the matrix units, one staged halo slice for every
+// filter tap): the heuristic's tile and forced tiles / strip widths ("BMxBN/WMxWN[/q<columns>]")
+// on shapes that exercise the flattened strip (ragged last strips and flat tiles, strips narrower
+// than the filter's reach, dilation, asymmetric padding, a kernel wider than the input), partial
+// filter tiles, groups, several channel slices, KCRS filters, NCHW output, fp16 and bf16, the
+// 16-byte and element-wise paths and the epilogue; then the router and the declines.
+// Test names contain "coopmat": the emulated runs (VKCONV_COOPMAT_EMULATE=1, lavapipe) take them,
+// and on devices without matrix units the plain runs skip them with the algorithm's reason.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "environment.hpp"
+#include "harness.hpp"
+
+using namespace vkt;
+using vkconv::Activation;
+using vkconv::ConvDesc;
+using vkconv::DType;
+using vkconv::FilterLayout;
+using vkconv::TensorLayout;
+
+namespace {
+
+constexpr const char* kAlgo = "halo_coopmat";
+
+std::vector<NamedDesc> makeHaloCases() {
+    std::vector<NamedDesc> v;
+    auto add = [&](const std::string& name, auto f) {
+        ConvDesc d;
+        d.c = 32, d.h = 11, d.w = 13, d.k = 48, d.r = d.s = 3, d.pad(1, 1), d.dtype = DType::F16;
+        setNhwcKrsc(d);
+        f(d);
+        v.push_back({name, d});
+    };
+    add("c32_3x3_bias_relu", [](ConvDesc& d) { d.hasBias = true, d.activation = Activation::Relu; });
+    add("n2_c48_k80_wide", [](ConvDesc& d) { d.n = 2, d.c = 48, d.w = 41, d.k = 80; });
+    add("dil2_asym_pad_2x5", [](ConvDesc& d) {
+        d.r = 2, d.s = 5, d.dilationH = d.dilationW = 2, d.padTop = 0, d.padBottom = 2, d.padLeft = 3, d.padRight = 1;
+    });
+    add("groups2_c64_k42_nchw_out", [](ConvDesc& d) {
+        d.c = 64, d.groups = 2, d.k = 42, d.outputLayout = TensorLayout::NCHW, d.hasBias = true;
+    });
+    add("kcrs_c16_k16_res_silu", [](ConvDesc& d) {
+        d.c = 16, d.k = 16, d.filterLayout = FilterLayout::KCRS, d.hasResidual = true, d.activation = Activation::Silu;
+    });
+    add("bf16_c32_k64_res", [](ConvDesc& d) { d.dtype = DType::BF16, d.k = 64, d.hasResidual = true, d.hasBias = true; });
+    add("kernel_wider_than_input", [](ConvDesc& d) { d.h = 2, d.w = 2, d.r = 2, d.s = 3, d.pad(1, 1); });
+    add("1x1_no_pad", [](ConvDesc& d) { d.r = d.s = 1, d.pad(0, 0), d.h = 9, d.w = 20; });
+    add("valid_no_pad_bf16_k20", [](ConvDesc& d) { d.dtype = DType::BF16, d.pad(0, 0), d.k = 20, d.activation = Activation::Relu6; });
+    return v;
+}
+
+const std::vector<NamedDesc>& haloCases() {
+    static const auto v = makeHaloCases();
+    return v;
+}
+
+// "" is the heuristic's pick; then the tiles that fit 32 KiB of shared memory on 3x3 (lavapipe),
+// with strips narrower than Q (several strips, a ragged last one) and one column per strip.
+const std::vector<std::string> kTiles = {"", "256x32/4x1", "64x64/1x2", "256x32/4x1/q5", "64x64/1x2/q1", "q7"};
+
+using Param = std::tuple<int, std::string>;
+std::string paramName(const ::testing::TestParamInfo<Param>& info) { return caseTileName(haloCases(), info.param); }
+
+}  // namespace
+
+class HaloCoopmatTiles : public VkconvParamTest<Param> {};
+
+// Integer data (16-bit exact, fp32 sums exact): a wrong halo pixel, tap offset or filter word
+// shows as an exact mismatch, not a tolerance miss; then uniform data against the 16-bit tolerance.
+TEST_P(HaloCoopmatTiles, MatchesReference) {
+    const auto& [i, tile] = GetParam();
+    const NamedDesc& c = haloCases()[size_t(i)];
+    const std::string why = vkconv::whyUnsupported(ctx(), c.desc, kAlgo);
+    if (!why.empty()) GTEST_SKIP() << kAlgo << " declines " << c.desc.toString() << ": " << why;
+    vkconv::PlanOptions o;
+    o.algorithm = kAlgo;
+    o.tile = tile;
+    VKT_SKIP_IF_DECLINED(ctx(), c.desc, o, "shared memory");  // a forced tile may exceed it
+    for (auto mode : {DataMode::Integer, DataMode::Uniform}) {
+        const auto r = runAndCheck(ctx(), c.desc, o, 8100 + uint64_t(i), mode);
+        EXPECT_TRUE(passed(r)) << "case " << c.name << " tile '" << tile << "' (" << toString(mode) << " data)";
+        if (const size_t q = tile.find('q'); q != std::string::npos) {  // a strip at most Q wide
+            const int64_t tq = std::min<int64_t>(std::stoll(tile.substr(q + 1)), c.desc.outW());
+            EXPECT_NE(r.config.find(" q" + std::to_string(tq) + " "), std::string::npos) << r.config;
+        } else if (!tile.empty()) {
+            EXPECT_NE(r.config.find("tile " + tile + " "), std::string::npos) << r.config;
+        }
+        RecordProperty("chosen", r.algorithm + " " + r.config);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(coopmat, HaloCoopmatTiles,
+                         ::testing::Combine(::testing::Range(0, int(haloCases().size())), ::testing::ValuesIn(kTiles)),
+                         paramName);
+
+class HaloCoopmatDeclines : public VkconvTest {};
+
+// What the kernel cannot do is declined with a reason naming it; bad tile names are errors.
+TEST_F(HaloCoopmatDeclines, coopmat_Reasons) {
+    ConvDesc d;
+    d.c = 32, d.h = d.w = 14, d.k = 64, d.r = d.s = 3, d.pad(1, 1), d.dtype = DType::F16;
+    setNhwcKrsc(d);
+    const std::string why = vkconv::whyUnsupported(ctx(), d, kAlgo);
+    std::cout << "[ info ] " << kAlgo << " on " << ctx().caps().deviceName << ": " << (why.empty() ? "accepts fp16 3x3" : why) << std::endl;
+    ConvDesc f32 = d;
+    f32.dtype = DType::F32;
+    EXPECT_NE(vkconv::whyUnsupported(ctx(), f32, kAlgo), "");
+    if (!why.empty()) return;
+    ConvDesc s2 = d;
+    s2.strideH = s2.strideW = 2;
+    EXPECT_NE(vkconv::whyUnsupported(ctx(), s2, kAlgo).find("stride"), std::string::npos);
+    ConvDesc nchw = d;
+    nchw.inputLayout = TensorLayout::NCHW;
+    EXPECT_NE(vkconv::whyUnsupported(ctx(), nchw, kAlgo).find("NCHW"), std::string::npos);
+    ConvDesc c24 = d;
+    c24.c = 24;
+    EXPECT_NE(vkconv::whyUnsupported(ctx(), c24, kAlgo).find("multiple of 16"), std::string::npos);
+    ConvDesc big = d;  // 11x11 taps x 32 filters of B alone exceed any shared memory the tiles fit
+    big.r = big.s = 11, big.pad(5, 5);
+    EXPECT_NE(vkconv::whyUnsupported(ctx(), big, kAlgo).find("shared memory"), std::string::npos);
+    for (const char* bad : {"256x64", "256x64/4x2/q", "256x64/4x2/q0", "q", "128x128/2x4", "256x64/4x2q8x"}) {
+        vkconv::PlanOptions o;
+        o.algorithm = kAlgo;
+        o.tile = bad;
+        EXPECT_THROW(vkconv::Plan::create(ctx(), d, o), vkconv::Error) << "tile '" << bad << "'";
+    }
+}
