@@ -20,8 +20,9 @@
 //   halo:    [h][3]            h < HP          (row-major A)
 //   filters: [tap][n][3]       tap < FR*FS     (column-major B)
 // Per slice (FR*FS*16 deep), two barriers; the next slice's global loads in flight in registers
-// while this one is multiplied (PREFETCH) or issued right before its stores.  Epilogue: through a per-subgroup fp32 scratch (the
-// staging memory, reused), bias / residual / activation, output in either layout.
+// while this one is multiplied (PREFETCH) or issued right before its stores.  Epilogue: through a
+// per-subgroup fp32 scratch (the staging memory, reused), bias / residual / activation, output in
+// either layout.
 #extension GL_GOOGLE_include_directive : require
 // Loops over cooperative-matrix arrays unroll fully (a rolled loop demotes them to local memory).
 #extension GL_EXT_control_flow_attributes : require
@@ -89,6 +90,17 @@ uvec4 loadInput8(int off) {
     return v;
 }
 
+// 8 filter values from element `base + add` (-1 base: past the group's filters, zeros), `step`
+// apart: consecutive in KRSC, R*S apart in KCRS.
+uvec4 loadFilter8(int base, uint add, uint step) {
+    if (base < 0) return uvec4(0u);
+    uint off = uint(base) + add;
+    if (VEC_W) return w8_[off >> 3];
+    uvec4 v;
+    [[unroll]] for (uint u = 0u; u < 4u; ++u) v[u] = PACK2(w_[off + 2u * u * step], w_[off + (2u * u + 1u) * step]);
+    return v;
+}
+
 void main() {
     uint tid = gl_LocalInvocationID.x;
     uint Cg = pc.C / pc.groups, Kg = pc.K / pc.groups;
@@ -126,16 +138,7 @@ void main() {
     {                                                                                           \
         [[unroll]] for (uint i = 0u; i < H_PER_T; ++i)                                          \
             hReg[i] = hOff[i] >= 0 ? loadInput8(hOff[i] + int(c0)) : uvec4(0u);                 \
-        [[unroll]] for (uint i = 0u; i < W_PER_T; ++i) {                                        \
-            wReg[i] = uvec4(0u);                                                                \
-            if (wOff[i] >= 0) {                                                                 \
-                uint off = uint(wOff[i]) + (c0) * cStep;                                        \
-                if (VEC_W) wReg[i] = w8_[off >> 3];                                             \
-                else                                                                            \
-                    [[unroll]] for (uint u = 0u; u < 4u; ++u)                                   \
-                        wReg[i][u] = PACK2(w_[off + 2u * u * cStep], w_[off + (2u * u + 1u) * cStep]); \
-            }                                                                                   \
-        }                                                                                       \
+        [[unroll]] for (uint i = 0u; i < W_PER_T; ++i) wReg[i] = loadFilter8(wOff[i], (c0) * cStep, cStep); \
     }
 #define STORE_SLICE()                                                                           \
     {                                                                                           \
@@ -163,8 +166,19 @@ void main() {
 
     if (PREFETCH) LOAD_SLICE(0u)
     for (uint c0 = 0u; c0 < Cg; c0 += 16u) {
-        if (!PREFETCH) LOAD_SLICE(c0)
-        STORE_SLICE()
+        if (PREFETCH) {
+            STORE_SLICE()
+        } else {
+            // Each word stored as it arrives: no register arrays beside the accumulators.
+            [[unroll]] for (uint i = 0u; i < H_PER_T; ++i) {
+                uint e = tid + i * WG_SIZE;
+                if (e < H_ITEMS) smem[(e >> 1) * LD + (e & 1u)] = hOff[i] >= 0 ? loadInput8(hOff[i] + int(c0)) : uvec4(0u);
+            }
+            [[unroll]] for (uint i = 0u; i < W_PER_T; ++i) {
+                uint e = tid + i * WG_SIZE;
+                if (e < W_ITEMS) smem[W_BASE + (e >> 1) * LD + (e & 1u)] = loadFilter8(wOff[i], c0 * cStep, cStep);
+            }
+        }
         barrier();
         if (PREFETCH && c0 + 16u < Cg) LOAD_SLICE(c0 + 16u)  // in flight while this slice is multiplied
         // Unrolled (TAPS is a specialization constant): the next tap's fragment loads are

@@ -39,7 +39,7 @@ struct HaloTile {
 
 // BMxBN/WARPS_MxWARPS_N; a subgroup owns 64 flat positions x 64 filters (4 x 4 accumulators: 8
 // fragment loads per 16 products) or x 32 (4 x 2: 6 per 8).  The heuristic takes the first that
-// fits; 256x64/4x1 measured fastest on the H200 (docs/results/h200_s18/unroll/: 1-8 % ahead of
+// fits (on NVIDIA; elsewhere from the second); 256x64/4x1 measured fastest on the H200 (docs/results/h200_s18/unroll/: 1-8 % ahead of
 // 256x64/4x2 on the deep layers, within 3 % elsewhere; 128x64/2x2 1.3-1.5x slower on big grids
 // but 25-30 % faster on lone-workgroup grids, which the router leaves to implicit_gemm_coopmat).
 constexpr HaloTile kHaloTiles[] = {
@@ -133,6 +133,9 @@ HaloChoice chooseConfig(const ContextImpl& ctx, const ConvDesc& d, uint32_t sg, 
     std::string why;
     for (const auto& t : kHaloTiles) {
         if (forced && forced != &t) continue;
+        // The 16-accumulator tile is measured only on NVIDIA; 256x64/4x2 leads elsewhere (192
+        // VGPRs on RDNA3 under RADV, no spills: docs/amd.md).
+        if (!forced && &t == &kHaloTiles[0] && ctx.caps.vendorId != 0x10DE) continue;
         uint32_t tq = forcedTq ? std::min<uint32_t>(forcedTq, uint32_t(d.outW())) : chooseStrip(ctx, d, t);
         std::string w;
         if (tq == 0 || sharedBytes(d, t, tq) > ctx.caps.maxSharedMemory)
@@ -162,7 +165,7 @@ public:
         : SingleDispatchInstance(ctx, d), desc_(d), tile_(*c.tile), tq_(c.tq), sg_(coopmatSubgroup(ctx.caps)) {
         vecW_ = d.filterLayout == FilterLayout::KRSC;
         vecOut_ = d.outputLayout == TensorLayout::NHWC && d.filtersPerGroup() % 8 == 0;
-        prefetch_ = prefetch();
+        prefetch_ = prefetch(ctx);
         vectorPipeline_ = &pipeline(true);
         gx_ = uint32_t(gridX(d, tile_, tq_));
         gy_ = uint32_t(gridY(d, tile_));
@@ -193,10 +196,14 @@ private:
         return ctx_.pipelines->get(key);
     }
 
-    // VKCONV_HALO_PREFETCH=0|1 (measurements only) forces either way.
-    static bool prefetch() {
+    // The next slice in flight: measured 1.2x faster on NVIDIA (docs/results/h200_s18/sweep2/);
+    // elsewhere unmeasured, and on RDNA3 (RADV) its register arrays made 256x64/4x1 and 64x64/1x2
+    // spill, so each word is stored as it arrives there.  VKCONV_HALO_PREFETCH=0|1 (tests and
+    // measurements only) forces either way.
+    static bool prefetch(const ContextImpl& ctx) {
         const char* e = std::getenv("VKCONV_HALO_PREFETCH");
-        return !(e && *e) || std::strcmp(e, "0") != 0;
+        if (e && *e) return std::strcmp(e, "0") != 0;
+        return ctx.caps.vendorId == 0x10DE;
     }
 
     ConvDesc desc_;
