@@ -32,22 +32,27 @@ constexpr uint32_t kLd = 3;      // 16-byte words per staged pixel / filter row 
 struct HaloTile {
     const char* name;
     uint32_t warpsM, warpsN, fm, fn;
+    // Time of one 16-channel 3x3 slice per workgroup on the H200 (docs/results/h200_s18/unroll/),
+    // alone on its SM or beside a second; 0: not measured, not a heuristic candidate on NVIDIA.
+    double sliceUs;
     uint32_t bm() const { return warpsM * fm * kFrag; }
     uint32_t bn() const { return warpsN * fn * kFrag; }
     uint32_t warps() const { return warpsM * warpsN; }
 };
 
 // BMxBN/WARPS_MxWARPS_N; a subgroup owns 64 flat positions x 64 filters (4 x 4 accumulators: 8
-// fragment loads per 16 products) or x 32 (4 x 2: 6 per 8).  The heuristic takes the first that
-// fits (on NVIDIA; elsewhere from the second); 256x64/4x1 measured fastest on the H200 (docs/results/h200_s18/unroll/: 1-8 % ahead of
-// 256x64/4x2 on the deep layers, within 3 % elsewhere; 128x64/2x2 1.3-1.5x slower on big grids
-// but 25-30 % faster on lone-workgroup grids, which the router leaves to implicit_gemm_coopmat).
+// fragment loads per 16 products) or x 32 (4 x 2: 6 per 8).  On NVIDIA the heuristic takes the
+// measured tile with the smaller modelled time: 256x64/4x1 on big grids (1-8 % ahead of /4x2 on
+// the deep layers), 128x64/2x2 on grids of a wave or two (a slice in 1.5 us for half the rows:
+// VGG-16 features.12 b1 27.6 against 38.7 us).  Elsewhere the first that fits from 256x64/4x2
+// (the 16-accumulator tile is measured only on NVIDIA; 192 VGPRs on RDNA3 under RADV for /4x2,
+// no spills: docs/amd.md).
 constexpr HaloTile kHaloTiles[] = {
-    {"256x64/4x1", 4, 1, 4, 4},
-    {"256x64/4x2", 4, 2, 4, 2},
-    {"128x64/2x2", 2, 2, 4, 2},
-    {"256x32/4x1", 4, 1, 4, 2},
-    {"64x64/1x2", 1, 2, 4, 2},
+    {"256x64/4x1", 4, 1, 4, 4, 2.1},
+    {"256x64/4x2", 4, 2, 4, 2, 0},
+    {"128x64/2x2", 2, 2, 4, 2, 1.5},
+    {"256x32/4x1", 4, 1, 4, 2, 0},
+    {"64x64/1x2", 1, 2, 4, 2, 0},
 };
 
 enum SpecHalo : uint32_t {
@@ -94,18 +99,27 @@ uint64_t gridY(const ConvDesc& d, const HaloTile& t) {
     return uint64_t(d.groups) * ((uint64_t(d.filtersPerGroup()) + t.bn() - 1) / t.bn());
 }
 
-// Modelled time in microseconds (fitted on the H200, docs/results/h200_s18/unroll/, 256x64/4x1 on
-// the 40 stride-1 3x3 suite layers at b32 and b1, within ~20 %): a workgroup takes ~2.1 us per
-// 16-channel slice of 3x3 taps (whether alone on its SM or beside a second: two resident share it)
-// plus ~3 us for its prologue and epilogue, and the grid runs in waves of one workgroup per
-// compute unit; ~2 us for the dispatch.  A slice's time scales with the taps it multiplies.
-constexpr double kSliceUs = 2.1, kWorkgroupUs = 3.0, kDispatchUs = 2.0;
+// Modelled time in microseconds (fitted on the H200, docs/results/h200_s18/unroll/: 256x64/4x1 on
+// the 40 stride-1 3x3 suite layers at b32 and b1 within 20 %; 128x64/2x2 likewise): a workgroup
+// takes the tile's sliceUs per 16-channel slice of 3x3 taps (whether alone on its SM or beside a
+// second: two resident share it) plus ~3 us for its prologue and epilogue, and the grid runs in
+// waves of one workgroup per compute unit; ~2 us for the dispatch.  A slice's time scales with
+// the taps it multiplies.  Tiles without a measurement are charged 4x1's rate per row.
+constexpr double kWorkgroupUs = 3.0, kDispatchUs = 2.0;
 double modelMicros(const ContextImpl& ctx, const ConvDesc& d, const HaloTile& t, uint32_t tq) {
     const double units = modelComputeUnits(ctx.caps.computeUnits);
     double tiles = double(gridX(d, t, tq)) * double(gridY(d, t));
     double slices = double(d.channelsPerGroup() / kSlice);
-    double perTile = slices * kSliceUs * double(d.r * d.s) / 9.0 * (double(t.bm()) * t.bn() / (256.0 * 64.0)) + kWorkgroupUs;
+    double sliceUs = t.sliceUs > 0 ? t.sliceUs : kHaloTiles[0].sliceUs * (double(t.bm()) * t.bn() / (256.0 * 64.0));
+    double perTile = slices * sliceUs * double(d.r * d.s) / 9.0 + kWorkgroupUs;
     return std::ceil(tiles / units) * perTile + kDispatchUs;
+}
+
+// Half a wave of workgroups or more: below it implicit_gemm_coopmat splits the reduction, which
+// this kernel cannot, and its model predicts such grids slower than they run (perf-notes 44),
+// so the router does not compare there.
+bool fillsHalfWave(const ContextImpl& ctx, const ConvDesc& d, const HaloTile& t, uint32_t tq) {
+    return 2.0 * double(gridX(d, t, tq)) * double(gridY(d, t)) >= modelComputeUnits(ctx.caps.computeUnits);
 }
 
 bool parseTile(const std::string& s, const HaloTile*& tile, uint32_t& tq) {
@@ -125,17 +139,19 @@ bool parseTile(const std::string& s, const HaloTile*& tile, uint32_t& tq) {
     return tile != nullptr || (name.empty() && tq);
 }
 
-// The forced tile / strip, else the first tile (kHaloTiles order) whose widest strip fits.
+// The forced tile / strip, else (NVIDIA) the measured tile that fills half a wave with the smaller
+// modelled time, or (elsewhere) the first from 256x64/4x2 whose widest strip fits.
 HaloChoice chooseConfig(const ContextImpl& ctx, const ConvDesc& d, uint32_t sg, const PlanOptions& o) {
     const HaloTile* forced = nullptr;
     uint32_t forcedTq = 0;
     if (!o.tile.empty() && !parseTile(o.tile, forced, forcedTq)) return {nullptr, 0, 0, "no tile '" + o.tile + "'"};
+    const bool nvidia = ctx.caps.vendorId == 0x10DE;
+    HaloChoice best;
     std::string why;
     for (const auto& t : kHaloTiles) {
         if (forced && forced != &t) continue;
-        // The 16-accumulator tile is measured only on NVIDIA; 256x64/4x2 leads elsewhere (192
-        // VGPRs on RDNA3 under RADV, no spills: docs/amd.md).
-        if (!forced && &t == &kHaloTiles[0] && ctx.caps.vendorId != 0x10DE) continue;
+        if (!forced && nvidia && t.sliceUs <= 0) continue;
+        if (!forced && !nvidia && &t == &kHaloTiles[0]) continue;
         uint32_t tq = forcedTq ? std::min<uint32_t>(forcedTq, uint32_t(d.outW())) : chooseStrip(ctx, d, t);
         std::string w;
         if (tq == 0 || sharedBytes(d, t, tq) > ctx.caps.maxSharedMemory)
@@ -145,9 +161,18 @@ HaloChoice chooseConfig(const ContextImpl& ctx, const ConvDesc& d, uint32_t sg, 
             w = wg;
         else if (std::string gw = gridWhyNot(ctx, gridX(d, t, tq), gridY(d, t), "strip tiles", "groups x filter tiles"); !gw.empty())
             w = gw;
-        if (w.empty()) return {&t, tq, modelMicros(ctx, d, t, tq), ""};
-        if (why.empty()) why = std::string(t.name) + ": " + w;
+        if (!w.empty()) {
+            if (why.empty()) why = std::string(t.name) + ": " + w;
+            continue;
+        }
+        HaloChoice c{&t, tq, modelMicros(ctx, d, t, tq), ""};
+        if (forced || !nvidia) return c;
+        // Filling half a wave first, then the modelled time.
+        const bool fills = fillsHalfWave(ctx, d, t, tq);
+        const bool bestFills = best.tile && fillsHalfWave(ctx, d, *best.tile, best.tq);
+        if (!best.tile || (fills && !bestFills) || (fills == bestFills && c.micros < best.micros)) best = c;
     }
+    if (best.tile) return best;
     return {nullptr, 0, 0, why.empty() ? "no tile fits" : why};
 }
 
@@ -260,16 +285,14 @@ double haloCoopmatModelCost(const ContextImpl& ctx, const ConvDesc& d, const Pla
 }
 
 // The router's question: is this layer modelled cheaper here than on implicit_gemm_coopmat (its
-// best tile and split, charged one dispatch as the winograd comparison does)?  Only from half a
-// wave of workgroups: below that the channel-slice GEMM splits the reduction, which this kernel
-// cannot, and its model predicts such grids slower than they run (perf-notes 44).
-// VKCONV_HALO_COOPMAT=0 (measurements only) answers no.
+// best tile and split, charged one dispatch as the winograd comparison does)?  Only where the
+// tile fills half a wave (fillsHalfWave).  VKCONV_HALO_COOPMAT=0 (measurements only) answers no.
 bool haloCoopmatPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     if (const char* e = std::getenv("VKCONV_HALO_COOPMAT"); e && std::strcmp(e, "0") == 0) return false;
     if (haloCoopmatModelCost(ctx, d, o) < 0) return false;
     HaloChoice c = chooseConfig(ctx, d, coopmatSubgroup(ctx.caps).size, o);
-    if (2.0 * double(gridX(d, *c.tile, c.tq)) * double(gridY(d, *c.tile)) < modelComputeUnits(ctx.caps.computeUnits)) return false;
-    const double halo = haloCoopmatModelCost(ctx, d, o);
+    if (!fillsHalfWave(ctx, d, *c.tile, c.tq)) return false;
+    const double halo = c.micros * kCoopmatUnitsPerUs;
     const double direct = coopmatModelCost(ctx, d, o, false);
     return halo >= 0 && (direct < 0 || halo < direct + kDispatchUs * kCoopmatUnitsPerUs);
 }
