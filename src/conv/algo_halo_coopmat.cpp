@@ -3,9 +3,10 @@
 // halo its outputs read once and every filter tap multiplies from it at a shifted offset (the
 // shader's flattened strip), instead of staging each tap's im2col rows as implicit_gemm_coopmat
 // does: FR*FS*16-deep work per barrier pair and a ninth of the staging traffic on 3x3 layers.
-// Tile choice, no timing: the first tile of the list whose widest output strip (the halo beside
-// the filter taps in shared memory) fits; the router compares its modelled time with
-// implicit_gemm_coopmat's.
+// Tile choice, no timing: each tile takes the widest output strip whose halo fits beside the
+// filter taps in shared memory; on NVIDIA the measured tile with the smaller modelled time
+// (chooseConfig), elsewhere the first that fits; the router compares that time with
+// implicit_gemm_coopmat's model.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
