@@ -275,28 +275,24 @@ std::unique_ptr<AlgorithmInstance> haloCoopmatInstantiate(ContextImpl& ctx, cons
     return std::make_unique<HaloCoopmatInstance>(ctx, d, c);
 }
 
-// The router's modelled time in implicit_gemm_coopmat's units (a FLOP at its best tile's
-// full-wave rate: ~265 TFLOP/s on the H200, the scale algo_winograd.cpp's fit found), < 0 where
-// halo_coopmat declines or the layer has one tap (a plain GEMM: implicit_gemm_coopmat's job).
+// The router's question, answered once per problem: halo_coopmat's modelled time in
+// implicit_gemm_coopmat's units (a FLOP at its best tile's full-wave rate: ~265 TFLOP/s on the
+// H200, the scale algo_winograd.cpp's fit found) where it beats that kernel's model (its best tile
+// and split, charged one dispatch as the winograd comparison does), else < 0: also where it
+// declines, the layer has one tap (a plain GEMM) or the tile fills less than half a wave
+// (fillsHalfWave).  VKCONV_HALO_COOPMAT=0 (measurements only) answers no.
 constexpr double kCoopmatUnitsPerUs = 2.65e8;
-double haloCoopmatModelCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+double haloCoopmatPaysCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    if (const char* e = std::getenv("VKCONV_HALO_COOPMAT"); e && std::strcmp(e, "0") == 0) return -1;
     if (d.r * d.s < 2 || !haloCoopmatWhyNot(ctx, d, o).empty()) return -1;
     HaloChoice c = chooseConfig(ctx, d, coopmatSubgroup(ctx.caps).size, o);
-    return c.tile ? c.micros * kCoopmatUnitsPerUs : -1;
-}
-
-// The router's question: is this layer modelled cheaper here than on implicit_gemm_coopmat (its
-// best tile and split, charged one dispatch as the winograd comparison does)?  Only where the
-// tile fills half a wave (fillsHalfWave).  VKCONV_HALO_COOPMAT=0 (measurements only) answers no.
-bool haloCoopmatPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
-    if (const char* e = std::getenv("VKCONV_HALO_COOPMAT"); e && std::strcmp(e, "0") == 0) return false;
-    if (haloCoopmatModelCost(ctx, d, o) < 0) return false;
-    HaloChoice c = chooseConfig(ctx, d, coopmatSubgroup(ctx.caps).size, o);
-    if (!fillsHalfWave(ctx, d, *c.tile, c.tq)) return false;
+    if (!c.tile || !fillsHalfWave(ctx, d, *c.tile, c.tq)) return -1;
     const double halo = c.micros * kCoopmatUnitsPerUs;
     const double direct = coopmatModelCost(ctx, d, o, false);
-    return halo >= 0 && (direct < 0 || halo < direct + kDispatchUs * kCoopmatUnitsPerUs);
+    return direct < 0 || halo < direct + kDispatchUs * kCoopmatUnitsPerUs ? halo : -1;
 }
+
+bool haloCoopmatPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) { return haloCoopmatPaysCost(ctx, d, o) >= 0; }
 
 // Every tile x 16-bit dtype, 3x3 (VGG-16's 64-channel layer: the widest strip) and 3x3 dilated 2;
 // KRSC filters and NHWC output (the 16-byte paths) and KCRS / NCHW (element-wise).

@@ -33,8 +33,7 @@ double implicitGemmModelCost(const ContextImpl& ctx, const ConvDesc& d, const Pl
 std::string coopmatRawWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o);
 std::unique_ptr<AlgorithmInstance> coopmatRawInstantiate(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o);
 double coopmatModelCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, bool oneSplit);
-double haloCoopmatModelCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o);
-bool haloCoopmatPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o);
+double haloCoopmatPaysCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o);
 
 namespace {
 
@@ -376,7 +375,7 @@ bool winogradPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& 
     double direct = matrix ? coopmatModelCost(ctx, d, o, false) : implicitGemmModelCost(ctx, d, o);
     if (best < 0 || direct < 0) return false;
     // The direct alternative on the matrix units is the better of the two direct kernels.
-    if (double halo = matrix && haloCoopmatPays(ctx, d, o) ? haloCoopmatModelCost(ctx, d, o) : -1; halo >= 0)
+    if (double halo = matrix ? haloCoopmatPaysCost(ctx, d, o) : -1; halo >= 0)
         direct = std::min(direct, halo);
     // On the matrix units the fitted winograd cost counts its passes' fixed time; the direct
     // GEMM's one pass pays the same launch and barrier, so it is charged one pass too.
