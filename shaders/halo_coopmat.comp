@@ -134,21 +134,24 @@ void main() {
     uint cStep = FILTER_LAYOUT == 1u ? 1u : FR * FS;
 
     uvec4 hReg[H_PER_T], wReg[W_PER_T];
+    // Staged word i of slice c0: halo, filters.
+#define HALO_WORD(i, c0) (hOff[i] >= 0 ? loadInput8(hOff[i] + int(c0)) : uvec4(0u))
+#define FILTER_WORD(i, c0) loadFilter8(wOff[i], (c0) * cStep, cStep)
 #define LOAD_SLICE(c0)                                                                          \
     {                                                                                           \
-        [[unroll]] for (uint i = 0u; i < H_PER_T; ++i)                                          \
-            hReg[i] = hOff[i] >= 0 ? loadInput8(hOff[i] + int(c0)) : uvec4(0u);                 \
-        [[unroll]] for (uint i = 0u; i < W_PER_T; ++i) wReg[i] = loadFilter8(wOff[i], (c0) * cStep, cStep); \
+        [[unroll]] for (uint i = 0u; i < H_PER_T; ++i) hReg[i] = HALO_WORD(i, c0);               \
+        [[unroll]] for (uint i = 0u; i < W_PER_T; ++i) wReg[i] = FILTER_WORD(i, c0);             \
     }
-#define STORE_SLICE()                                                                           \
+    // Stores word i of the halo as hv and of the filters as wv (expressions in i).
+#define STAGE_SLICE(hv, wv)                                                                     \
     {                                                                                           \
         [[unroll]] for (uint i = 0u; i < H_PER_T; ++i) {                                        \
             uint e = tid + i * WG_SIZE;                                                         \
-            if (e < H_ITEMS) smem[(e >> 1) * LD + (e & 1u)] = hReg[i];                          \
+            if (e < H_ITEMS) smem[(e >> 1) * LD + (e & 1u)] = hv;                               \
         }                                                                                       \
         [[unroll]] for (uint i = 0u; i < W_PER_T; ++i) {                                        \
             uint e = tid + i * WG_SIZE;                                                         \
-            if (e < W_ITEMS) smem[W_BASE + (e >> 1) * LD + (e & 1u)] = wReg[i];                 \
+            if (e < W_ITEMS) smem[W_BASE + (e >> 1) * LD + (e & 1u)] = wv;                      \
         }                                                                                       \
     }
 
@@ -167,17 +170,10 @@ void main() {
     if (PREFETCH) LOAD_SLICE(0u)
     for (uint c0 = 0u; c0 < Cg; c0 += 16u) {
         if (PREFETCH) {
-            STORE_SLICE()
+            STAGE_SLICE(hReg[i], wReg[i])
         } else {
             // Each word stored as it arrives: no register arrays beside the accumulators.
-            [[unroll]] for (uint i = 0u; i < H_PER_T; ++i) {
-                uint e = tid + i * WG_SIZE;
-                if (e < H_ITEMS) smem[(e >> 1) * LD + (e & 1u)] = hOff[i] >= 0 ? loadInput8(hOff[i] + int(c0)) : uvec4(0u);
-            }
-            [[unroll]] for (uint i = 0u; i < W_PER_T; ++i) {
-                uint e = tid + i * WG_SIZE;
-                if (e < W_ITEMS) smem[W_BASE + (e >> 1) * LD + (e & 1u)] = loadFilter8(wOff[i], c0 * cStep, cStep);
-            }
+            STAGE_SLICE(HALO_WORD(i, c0), FILTER_WORD(i, c0))
         }
         barrier();
         if (PREFETCH && c0 + 16u < Cg) LOAD_SLICE(c0 + 16u)  // in flight while this slice is multiplied

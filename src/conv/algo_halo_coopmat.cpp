@@ -242,7 +242,11 @@ private:
 
 }  // namespace
 
-std::string haloCoopmatWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+namespace {
+
+// Everything haloCoopmatWhyNot checks before the tile choice (the device, the layout, the
+// options), so that the router's question runs chooseConfig once.
+std::string preconditionsWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     if (!o.tile.empty()) {
         const HaloTile* t = nullptr;
         uint32_t tq = 0;
@@ -264,9 +268,14 @@ std::string haloCoopmatWhyNot(const ContextImpl& ctx, const ConvDesc& d, const P
     SubgroupChoice sg = coopmatSubgroup(ctx.caps);
     if (o.subgroupSize && o.subgroupSize != sg.size)
         return "the tiles are laid out for subgroups of " + std::to_string(sg.size) + ", not " + std::to_string(o.subgroupSize);
-    HaloChoice c = chooseConfig(ctx, d, sg.size, o);
-    if (!c.tile) return c.why;
     return "";
+}
+
+}  // namespace
+
+std::string haloCoopmatWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    if (std::string w = preconditionsWhyNot(ctx, d, o); !w.empty()) return w;
+    return chooseConfig(ctx, d, coopmatSubgroup(ctx.caps).size, o).why;
 }
 
 std::unique_ptr<AlgorithmInstance> haloCoopmatInstantiate(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
@@ -284,7 +293,7 @@ std::unique_ptr<AlgorithmInstance> haloCoopmatInstantiate(ContextImpl& ctx, cons
 constexpr double kCoopmatUnitsPerUs = 2.65e8;
 double haloCoopmatPaysCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     if (const char* e = std::getenv("VKCONV_HALO_COOPMAT"); e && std::strcmp(e, "0") == 0) return -1;
-    if (d.r * d.s < 2 || !haloCoopmatWhyNot(ctx, d, o).empty()) return -1;
+    if (d.r * d.s < 2 || !preconditionsWhyNot(ctx, d, o).empty()) return -1;
     HaloChoice c = chooseConfig(ctx, d, coopmatSubgroup(ctx.caps).size, o);
     if (!c.tile || !fillsHalfWave(ctx, d, *c.tile, c.tq)) return -1;
     const double halo = c.micros * kCoopmatUnitsPerUs;
