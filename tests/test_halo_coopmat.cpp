@@ -48,6 +48,7 @@ std::vector<NamedDesc> makeHaloCases() {
     add("kernel_wider_than_input", [](ConvDesc& d) { d.h = 2, d.w = 2, d.r = 2, d.s = 3, d.pad(1, 1); });
     add("1x1_no_pad", [](ConvDesc& d) { d.r = d.s = 1, d.pad(0, 0), d.h = 9, d.w = 20; });
     add("valid_no_pad_bf16_k20", [](ConvDesc& d) { d.dtype = DType::BF16, d.pad(0, 0), d.k = 20, d.activation = Activation::Relu6; });
+    add("k3_rgb_out_bias", [](ConvDesc& d) { d.k = 3, d.hasBias = true; });
     return v;
 }
 
@@ -94,6 +95,12 @@ TEST_P(HaloCoopmatTiles, MatchesReference) {
 INSTANTIATE_TEST_SUITE_P(coopmat, HaloCoopmatTiles,
                          ::testing::Combine(::testing::Range(0, int(haloCases().size())), ::testing::ValuesIn(kTiles)),
                          paramName);
+// The one-fragment-column tiles (few filters): a ragged strip, a partial and several filter tiles.
+INSTANTIATE_TEST_SUITE_P(coopmat_narrow, HaloCoopmatTiles,
+                         ::testing::Combine(::testing::Values(0, 1, 8, 9),
+                                            ::testing::Values(std::string("256x16/4x1"), std::string("256x16/4x1/q5"),
+                                                              std::string("768x16/12x1/q3"))),
+                         paramName);
 
 class HaloCoopmatDeclines : public VkconvTest {};
 
@@ -126,4 +133,35 @@ TEST_F(HaloCoopmatDeclines, coopmat_Reasons) {
         o.tile = bad;
         EXPECT_THROW(vkconv::Plan::create(ctx(), d, o), vkconv::Error) << "tile '" << bad << "'";
     }
+}
+
+class HaloCoopmatRouting : public VkconvTest {};
+
+// At most 16 filters per group take the one-column tiles (16 filters wide), more take the wide
+// ones, forced or by choice; the router sends a big RGB output layer (the SD-VAE decoder's last)
+// to them on NVIDIA, where they are measured, and keeps it elsewhere.  (Plans only.)
+TEST_F(HaloCoopmatRouting, coopmat_FewFiltersTakeOneColumn) {
+    ConvDesc d;
+    d.c = 128, d.h = d.w = 512, d.k = 3, d.r = d.s = 3, d.pad(1, 1), d.dtype = DType::F16;
+    setNhwcKrsc(d);
+    const std::string why = vkconv::whyUnsupported(ctx(), d, kAlgo);
+    if (!why.empty()) GTEST_SKIP() << kAlgo << " declines " << d.toString() << ": " << why;
+    vkconv::PlanOptions o;
+    o.algorithm = kAlgo;
+    for (int64_t k : {1, 3, 16, 17, 64}) {
+        ConvDesc e = d;
+        e.k = k;
+        const std::string config = vkconv::Plan::create(ctx(), e, o).config();
+        EXPECT_EQ(config.find("x16/") != std::string::npos, k <= 16) << e.toString() << ": " << config;
+    }
+    const vkconv::Plan chosen = vkconv::Plan::create(ctx(), d);
+    if (ctx().caps().vendorId == 0x10DE) {
+        EXPECT_EQ(chosen.algorithm(), kAlgo) << d.toString();
+        EXPECT_NE(chosen.config().find("x16/"), std::string::npos) << chosen.config();
+    } else {
+        EXPECT_NE(chosen.algorithm(), kAlgo) << d.toString();
+    }
+    ConvDesc small = d;  // a few workgroups: not half a wave of the one-column tiles
+    small.h = small.w = 32;
+    EXPECT_NE(vkconv::Plan::create(ctx(), small).algorithm(), kAlgo) << small.toString();
 }

@@ -48,13 +48,22 @@ struct HaloTile {
 // VGG-16 features.12 b1 27.6 against 38.7 us).  Elsewhere the first that fits from 256x64/4x2
 // (the 16-accumulator tile is measured only on NVIDIA; 192 VGPRs on RDNA3 under RADV for /4x2,
 // no spills: docs/amd.md).
+// The one-column tiles (16 filters) serve layers with at most 16 filters per group, an RGB output
+// layer, where a 64-wide tile multiplies 61 zero columns of 64: their time goes to staging the halo,
+// so they take many subgroups and narrow strips (chooseStrip).  The SD-VAE decoder's 128 -> 3
+// layer at 512x512, fp16 b1, each tile at its best strip (H200, docs/results/h200_s20/strip/):
+// 768x16/12x1 72 us, 512x16/8x1 79, 256x16/4x1 84 (128x16/4x1 188 and 256x64/4x1 196 at their
+// widest); sliceUs fitted there at q16.
 constexpr HaloTile kHaloTiles[] = {
     {"256x64/4x1", 4, 1, 4, 4, 2.1},
     {"256x64/4x2", 4, 2, 4, 2, 0},
     {"128x64/2x2", 2, 2, 4, 2, 1.5},
     {"256x32/4x1", 4, 1, 4, 2, 0},
     {"64x64/1x2", 1, 2, 4, 2, 0},
+    {"768x16/12x1", 12, 1, 4, 1, 2.57},
+    {"256x16/4x1", 4, 1, 4, 1, 0.76},
 };
+constexpr uint32_t kOneColumn = 16;  // BN of the one-column tiles; the most filters per group they take by choice
 
 enum SpecHalo : uint32_t {
     kSpecWarpsM = 101, kSpecWarpsN = 102, kSpecFM = 103, kSpecFN = 104, kSpecFR = 105, kSpecFS = 106,
@@ -81,10 +90,17 @@ struct HaloChoice {
     std::string why;  // why nothing fits (tile null)
 };
 
-// The strip: all of Q where it fits, else the fewest equal strips that fit.  0: none fits.
+// The strip.  Wide tiles (their products bound them): all of Q where it fits, else the fewest
+// equal strips that fit; narrower strips measured 1-11 % slower on five halo layers (forced
+// /q<TQ>, docs/results/h200_s20/strip/).  One-column tiles (their staging bounds them): strips of
+// about kOneColumnStrip columns, the narrowest measured and the fastest for both tiles on the
+// SD-VAE's RGB layer (768x16/12x1 72 us at q16, 75-79 at q22-q52; 256x16/4x1 84 at q16, 131 at
+// its widest fit, q256), or narrower where those do not fit.  0: none fits.
+constexpr uint64_t kOneColumnStrip = 16;
 uint32_t chooseStrip(const ContextImpl& ctx, const ConvDesc& d, const HaloTile& t) {
     const uint64_t Q = uint64_t(d.outW());
-    for (uint64_t strips = 1; strips <= Q; ++strips) {
+    const uint64_t first = t.bn() > kOneColumn ? 1 : std::max<uint64_t>(1, Q / kOneColumnStrip);
+    for (uint64_t strips = first; strips <= Q; ++strips) {
         uint64_t tq = (Q + strips - 1) / strips;
         if (sharedBytes(d, t, tq) <= ctx.caps.maxSharedMemory) return uint32_t(tq);
         if (tq == 1) break;
@@ -140,17 +156,21 @@ bool parseTile(const std::string& s, const HaloTile*& tile, uint32_t& tq) {
     return tile != nullptr || (name.empty() && tq);
 }
 
-// The forced tile / strip, else (NVIDIA) the measured tile that fills half a wave with the smaller
-// modelled time, or (elsewhere) the first from 256x64/4x2 whose widest strip fits.
+// The forced tile / strip, else among the one-column tiles where the group's filters fit one
+// column and the wide ones otherwise: (NVIDIA) the measured tile that fills half a wave with the
+// smaller modelled time, or (elsewhere) the first from 256x64/4x2 whose strip fits.
 HaloChoice chooseConfig(const ContextImpl& ctx, const ConvDesc& d, uint32_t sg, const PlanOptions& o) {
     const HaloTile* forced = nullptr;
     uint32_t forcedTq = 0;
     if (!o.tile.empty() && !parseTile(o.tile, forced, forcedTq)) return {nullptr, 0, 0, "no tile '" + o.tile + "'"};
     const bool nvidia = ctx.caps.vendorId == 0x10DE;
+    // By choice, one-column tiles exactly where the filters of a group fit one column.
+    const bool oneColumn = d.filtersPerGroup() <= int64_t(kOneColumn);
     HaloChoice best;
     std::string why;
     for (const auto& t : kHaloTiles) {
         if (forced && forced != &t) continue;
+        if (!forced && (t.bn() <= kOneColumn) != oneColumn) continue;
         if (!forced && nvidia && t.sliceUs <= 0) continue;
         if (!forced && !nvidia && &t == &kHaloTiles[0]) continue;
         uint32_t tq = forcedTq ? std::min<uint32_t>(forcedTq, uint32_t(d.outW())) : chooseStrip(ctx, d, t);
@@ -302,6 +322,17 @@ double haloCoopmatPaysCost(const ContextImpl& ctx, const ConvDesc& d, const Plan
 }
 
 bool haloCoopmatPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) { return haloCoopmatPaysCost(ctx, d, o) >= 0; }
+
+// The router's question for layers with at most 16 filters per group: whether a measured
+// one-column tile takes the layer (NVIDIA; elsewhere unmeasured, so no) on a grid of half a wave
+// or more.  VKCONV_HALO_FEW_FILTERS=0 (measurements only) answers no.
+bool haloCoopmatTakesFewFilters(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    if (const char* e = std::getenv("VKCONV_HALO_FEW_FILTERS"); e && std::strcmp(e, "0") == 0) return false;
+    if (ctx.caps.vendorId != 0x10DE || d.filtersPerGroup() > int64_t(kOneColumn) || d.r * d.s < 2) return false;
+    if (!preconditionsWhyNot(ctx, d, o).empty()) return false;
+    HaloChoice c = chooseConfig(ctx, d, coopmatSubgroup(ctx.caps).size, o);
+    return c.tile && c.tile->sliceUs > 0 && fillsHalfWave(ctx, d, *c.tile, c.tq);
+}
 
 // Every tile x 16-bit dtype, 3x3 (VGG-16's 64-channel layer: the widest strip) and 3x3 dilated 2;
 // KRSC filters and NHWC output (the 16-byte paths) and KCRS / NCHW (element-wise).

@@ -44,6 +44,7 @@ std::unique_ptr<AlgorithmInstance> winogradInstantiate(ContextImpl&, const ConvD
 std::vector<std::pair<ConvDesc, PlanOptions>> winogradVariants(const ContextImpl&);
 bool winogradPays(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 bool haloCoopmatPays(const ContextImpl&, const ConvDesc&, const PlanOptions&);
+bool haloCoopmatTakesFewFilters(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 bool winogradMatrixUnits(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::string nhwcTransformWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::unique_ptr<AlgorithmInstance> nhwcTransformInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
@@ -132,6 +133,11 @@ const Algorithm& chooseAlgorithm(const ContextImpl& ctx, const ConvDesc& desc, c
         const Algorithm* a = findAlgorithm("direct_few_channels");
         if (a && a->whyNot(ctx, desc, opts).empty()) return *a;
     }
+    // Few filters per group, stride 1, several taps, on the matrix units: halo_coopmat's
+    // one-column tiles stage each input pixel once for all taps and pad the filters to 16, not 64
+    // (SD-VAE l7, 128 -> 3 channels at 512x512, fp16 b1 on the H200: 72 against direct_few_filters'
+    // 177 us; docs/results/h200_s20/).
+    if (desc.filtersPerGroup() <= 16 && haloCoopmatTakesFewFilters(ctx, desc, opts)) return *findAlgorithm("halo_coopmat");
     // Few filters per group: a GEMM tile's 16+ filter columns would be mostly padding.  Where
     // the matrix units take the layer (16-bit), up to 4 filters: 8 filters of 64 channels ran 59
     // us here against 36 on implicit_gemm_coopmat, 3 filters of 128 channels 177 against 289 (H200,
