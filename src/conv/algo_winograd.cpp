@@ -117,9 +117,11 @@ constexpr double kWinogradMargin = 0.85;
 // The transforms stream at about 70 % of the copy bandwidth (one 2-byte value per invocation).
 constexpr double kMatrixFlopsPerByte = 90.0;
 constexpr double kMatrixPassFlops = 1.17e9;  // ~4.3 us
-// Winograd on the matrix units where it is modelled under 0.9x the direct GEMM: the fit predicts
-// the forced runs within ~10 %, and a wrong pick near the threshold costs at most that.
-constexpr double kMatrixMargin = 0.9;
+// Winograd on the matrix units where it is modelled cheaper than the direct kernels, no margin:
+// at 0.9x four layers modelled at 0.94-1.0x ran 8-35 % faster on winograd (SD-VAE l5 b1 585 ->
+// 484 us, ResNet-50 layer4.1.conv2 b32 62 -> 40), and of nine more at 1.05-1.13x five were faster,
+// four 2-9 % slower (fp16 NHWC, H200, same call: docs/results/h200_s20/margin/, perf-notes 52).
+constexpr double kMatrixMargin = 1.0;
 
 // Modelled time of F(m x m) (FLOP-equivalents of implicitGemmModelCost, or of coopmatModelCost
 // on the matrix units), < 0 when it declines.
