@@ -53,10 +53,10 @@ std::vector<SplitCase> makeCases() {
     add("s3_generic_nhwc", "128x32x8/4x4/s3", 3, [=](ConvDesc& d) { d.c = 7, nhwc(d); });
     add("s6_nhwc_vec4", "128x128x8/8x8/s6", 6, [=](ConvDesc& d) { d.c = 24, d.k = 20, nhwc(d); });
     add("s1", "64x64x8/4x4/s1", 1, [](ConvDesc&) {});
-    // More splits than one unrolled batch of pass 2's loads would hold, over an even (1188) and
-    // an odd (1089) output count.
-    add("s12_reduce_batch_vec4", "64x64x8/4x4/s12", 12, [](ConvDesc&) {});
-    add("s18_reduce_batches_odd_outputs", "64x64x8/4x4/s18", 18, [](ConvDesc& d) { d.k = 11; });
+    // Past 8 splits (an unrolled reduce would batch its loads by 8), over an even (1188) and an
+    // odd (1089) output count.
+    add("s12_even_outputs", "64x64x8/4x4/s12", 12, [](ConvDesc&) {});
+    add("s18_odd_outputs", "64x64x8/4x4/s18", 18, [](ConvDesc& d) { d.k = 11; });
     add("s18_one_slice_each", "64x64x8/4x4/s18", 18, [](ConvDesc&) {});
     add("s64_clamped_to_18", "64x64x8/4x4/s64", 18, [](ConvDesc&) {});
     add("s9_clamped_to_2_generic", "64x64x8/4x4/s9", 2, [](ConvDesc& d) { d.c = 1, d.r = 4, d.s = 3, d.pad(1, 1); });  // 12 taps

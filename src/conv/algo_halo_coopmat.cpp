@@ -91,11 +91,12 @@ struct HaloChoice {
 };
 
 // The strip.  Wide tiles (their products bound them): all of Q where it fits, else the fewest
-// equal strips that fit; narrower strips forced on five layers (/q<TQ>, docs/results/h200_s20/strip/)
-// were within 1.3 % on three, 7 % faster on one and 76 % slower on one.  One-column tiles (their staging bounds them): strips of
-// about kOneColumnStrip columns, the narrowest measured and the fastest for both tiles on the
-// SD-VAE's RGB layer (768x16/12x1 72 us at q16, 75-79 at q22-q52; 256x16/4x1 84 at q16, 131 at
-// its widest fit, q256), or narrower where those do not fit.  0: none fits.
+// equal strips that fit; narrower strips forced on five layers (/q<TQ>,
+// docs/results/h200_s20/strip/) were within 1.3 % on three, 7 % faster on one and 76 % slower on
+// one.  One-column tiles (their staging bounds them): strips of about kOneColumnStrip columns,
+// the narrowest measured and the fastest for both tiles on the SD-VAE's RGB layer (768x16/12x1
+// 72 us at q16, 75-79 at q22-q52; 256x16/4x1 84 at q16, 131 at its widest fit, q256), or
+// narrower where those do not fit.  0: none fits.
 constexpr uint64_t kOneColumnStrip = 16;
 uint32_t chooseStrip(const ContextImpl& ctx, const ConvDesc& d, const HaloTile& t) {
     const uint64_t Q = uint64_t(d.outW());
