@@ -137,7 +137,7 @@ const Algorithm& chooseAlgorithm(const ContextImpl& ctx, const ConvDesc& desc, c
     // one-column tiles stage each input pixel once for all taps and pad the filters to 16, not 64
     // (SD-VAE l7, 128 -> 3 channels at 512x512, fp16 b1 on the H200: 73 against direct_few_filters'
     // 178 us; docs/results/h200_s20/few/).
-    if (desc.filtersPerGroup() <= 16 && haloCoopmatTakesFewFilters(ctx, desc, opts)) return *findAlgorithm("halo_coopmat");
+    if (haloCoopmatTakesFewFilters(ctx, desc, opts)) return *findAlgorithm("halo_coopmat");
     // Few filters per group: a GEMM tile's 16+ filter columns would be mostly padding.  Where
     // the matrix units take the layer (16-bit), up to 4 filters: 8 filters of 64 channels ran 59
     // us here against 36 on implicit_gemm_coopmat, 3 filters of 128 channels 177 against 289 (H200,
