@@ -50,9 +50,10 @@ Options parseOptions(int argc, char** argv);
 // Measured (or cached) device peaks; absent values were not measured.
 struct Peaks {
     std::optional<double> fp32FmaTflops, fp16FmaTflops, bandwidthGbs;
+    std::optional<double> callFloorUs;  // one tiny call behind a compute barrier (peak.cpp callFloorProbe)
     std::map<std::string, double> coopmatTflops;  // CoopMatConfig::toString() -> TFLOP/s (TOP/s for integers)
     std::string source;                           // "measured now" or the cache file it came from
-    bool empty() const { return !fp32FmaTflops && !fp16FmaTflops && !bandwidthGbs && coopmatTflops.empty(); }
+    bool empty() const { return !fp32FmaTflops && !fp16FmaTflops && !bandwidthGbs && !callFloorUs && coopmatTflops.empty(); }
     std::optional<double> bestF16Coopmat() const;
 };
 

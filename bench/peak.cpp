@@ -10,6 +10,7 @@
 #include <cstring>
 #include <functional>
 
+#include "conv/dispatch.hpp"
 #include "runtime/context_impl.hpp"
 #include "runtime/gpu_timer.hpp"
 #include "runtime/pipeline.hpp"
@@ -343,6 +344,47 @@ ProbeResult copyProbe(Prober& p) {
     return r;
 }
 
+// The per-call floor: what one convolution call costs at least, whatever its size, under the
+// layer runner's protocol (bind, push descriptors and constants, dispatch, compute-to-compute
+// barrier; 20 calls per timed batch).  The kernel is the copy probe on one workgroup (4 KiB), so
+// the time is the dispatch, the barrier's drain and refill, and one workgroup's launch and
+// memory round trip.  Without the barrier the dispatches may overlap; that row says how much
+// of the floor the barrier is.
+ProbeResult callFloorProbe(Prober& p, bool barrier) {
+    ProbeResult r;
+    r.name = barrier ? "call floor (dispatch + barrier)" : "dispatch alone (no barrier)";
+    r.unit = "us/call";
+    constexpr uint32_t kCount = 256;  // 16-byte elements: one workgroup of 256 invocations
+    constexpr int kCalls = 20;        // vkconv-bench's default --calls
+    Buffer src = Buffer::create(p.ctx(), kCount * 16), dst = Buffer::create(p.ctx(), kCount * 16);
+    std::vector<uint32_t> pattern(kCount * 4);
+    for (uint32_t i = 0; i < pattern.size(); ++i) pattern[i] = 0x9E3779B9u * (i + 1);
+    src.upload(pattern.data(), pattern.size() * 4);
+    p.fill(dst, 0, VK_WHOLE_SIZE, 0);
+    const auto& pipe = p.pipeline("peak_copy", {}, 4, 2);
+    auto& impl = p.ctx().impl();
+    Recorder rec = [&](VkCommandBuffer cmd, uint32_t) {
+        p.bind(cmd, pipe, {&src, &dst}, &kCount, 4);
+        p.dispatch(cmd, 1);
+        if (barrier) vkconv::computeBarrier(impl, cmd);
+    };
+    // Warm-up long enough for the clock to come up from whatever ran before (~0.2 s of calls).
+    p.time(rec, 1, 2000, 1, 0);
+    std::vector<double> ns = p.time(rec, 1, kCalls, 7 * 5, 20);
+    std::vector<double> us;
+    for (double v : ns) us.push_back(v / 1e3);
+    r.value = median(us);
+    r.best = *std::min_element(us.begin(), us.end());
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "%d calls per interval, median of %zu intervals", kCalls, us.size());
+    r.detail = buf;
+    std::vector<uint32_t> got(pattern.size());
+    dst.download(got.data(), got.size() * 4);
+    r.checkOk = got == pattern;
+    r.checkMsg = r.checkOk ? "ok" : "the copied words differ from the source";
+    return r;
+}
+
 }  // namespace
 
 std::vector<std::pair<std::string, bool>> buildPeakPipelines(vkconv::Context& ctx) {
@@ -388,6 +430,8 @@ PeakReport measurePeaks(vkconv::Context& ctx) {
     if (auto r = run("fp32 FMA", [&] { return fmaProbe(p, false); }); ok(r)) rep.peaks.fp32FmaTflops = r.value;
     if (auto r = run("fp16 FMA", [&] { return fmaProbe(p, true); }); ok(r)) rep.peaks.fp16FmaTflops = r.value;
     if (auto r = run("copy bandwidth", [&] { return copyProbe(p); }); ok(r)) rep.peaks.bandwidthGbs = r.value;
+    if (auto r = run("call floor", [&] { return callFloorProbe(p, true); }); ok(r)) rep.peaks.callFloorUs = r.value;
+    run("dispatch alone", [&] { return callFloorProbe(p, false); });
     for (auto& cm : ctx.caps().coopMatConfigs) {
         std::string label = "coopmat " + cm.toString();
         if (auto r = run(label.c_str(), [&] { return coopmatProbe(p, cm); }); ok(r)) rep.peaks.coopmatTflops[cm.toString()] = r.value;

@@ -183,6 +183,8 @@ void writePeaksRecord(vkconv::JsonWriter& j, const Peaks& p) {
         j.endObject();
         j.key("bandwidth_gbs");
         if (p.bandwidthGbs) j.value(*p.bandwidthGbs); else j.null();
+        j.key("call_floor_us");
+        if (p.callFloorUs) j.value(*p.callFloorUs); else j.null();
     }
     j.endObject();
 }

@@ -230,6 +230,12 @@ def write_markdown(out: Path, series, base, groups, plots) -> str:
             md.append(f"Overall geomean ratio {s.label} / {base.label}: "
                       f"**{fmt_ratio(geomean([s.ok(k)['us'] / base.ok(k)['us'] for k in allk]))}** "
                       f"over {len(allk)} layers.")
+    floors = [(s.label, s.peaks()["call_floor_us"]) for s in series if s.peaks().get("call_floor_us")]
+    if floors:
+        md += ["", "Call floors (`peaks.call_floor_us`, the least one call costs: a 4 KiB copy timed "
+               "under the rows' protocol): " + ", ".join(f"{label} {fmt(v)} µs" for label, v in floors) +
+               ". A suite of L layers takes at least L × its floor (more where a plan records several "
+               "dispatches: split-K two, winograd three)."]
     md.append("")
 
     problems = []

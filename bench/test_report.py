@@ -139,7 +139,8 @@ class Report(unittest.TestCase):
             make_row("conv1x1", 60.0, dtype="fp32", layout="nchw", algo="direct"),
         ], tool="vkconv-bench", peaks={"fp32_fma_tflops": 65.6, "fp16_fma_tflops": 66.5,
                                        "coopmat_tflops": {"16x16x16 f16*f16+f32->f32": 647.0},
-                                       "bandwidth_gbs": 4074.0})
+                                       "bandwidth_gbs": 4074.0, "call_floor_us": 4.1})
+        cudnn["peaks"] = {"call_floor_us": 2.2}
         vk["rows"][-1].update(check="fail", max_rel_err=0.5, checked_outputs=1000)
         cls.a, cls.b = t / "cudnn_h200.json", t / "vk_h200.json"
         cls.a.write_text(json.dumps(cudnn))
@@ -190,6 +191,7 @@ class Report(unittest.TestCase):
         overall = (2.0 * 0.25 * 1.5) ** (1 / 3)  # every layer that both inputs have
         self.assertIn(f"Overall geomean ratio vkconv@H200 / cudnn@H200: **{overall:.2f}** over 3 layers", md)
         self.assertIn("- cudnn@H200: toy/conv1x1 b1 fp32 nchw: out of memory", md)
+        self.assertIn("the rows' protocol): cudnn@H200 2.20 µs, vkconv@H200 4.10 µs.", md)
         self.assertIn("- vkconv@H200: toy/conv1x1 b1 fp32 nchw: check failed (max_rel_err 5.00e-01)", md)
 
     def test_labels_and_baseline_selection(self):

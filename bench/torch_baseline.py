@@ -210,6 +210,31 @@ def time_layer(shape, batch, dtype, layout, calls, repeats, verify):
     return times, err
 
 
+def call_floor(calls: int) -> float:
+    """Median us per call of a 4 KiB device copy, one kernel, captured `calls` times in a CUDA
+    graph and replayed as the layers are: what one call costs at least on this stack (vkconv-bench
+    --peak measures the same for a Vulkan dispatch behind its barrier)."""
+    x = torch.randn(1024, device="cuda")
+    y = torch.empty_like(x)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        for _ in range(calls):
+            y.copy_(x)
+    for _ in range(200):  # ~0.1 s: the clock comes up from the idle before
+        graph.replay()
+    times = []
+    for _ in range(35):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        graph.replay()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end) * 1e3 / calls)
+    if not torch.equal(x, y):
+        raise RuntimeError("call floor: the copy is wrong")
+    return statistics.median(times)
+
+
 def is_oom(e: BaseException) -> bool:
     return isinstance(e, getattr(torch.cuda, "OutOfMemoryError", ())) or "out of memory" in str(e)
 
@@ -305,6 +330,8 @@ def main(argv=None) -> int:
     d, lib = doc["device"], doc["library"]
     log(f"torch_baseline: {d['name']} ({d['driver']}), {lib['name']} {lib['version']}, "
         f"{lib['framework']}; {args.calls} calls x {args.repeats} replays")
+    doc["peaks"]["call_floor_us"] = call_floor(args.calls)
+    log(f"torch_baseline: call floor {doc['peaks']['call_floor_us']:.2f} us (a 4 KiB copy kernel in the graph)")
 
     jobs = []  # (suite, layer index, shape, batch, dtype, layout, verify)
     for suite, layers in plan:
