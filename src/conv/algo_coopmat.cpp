@@ -29,6 +29,8 @@ struct CmTile {
     uint32_t nbuf;        // shared staging buffers: 2 double-buffered, 1 single (two barriers per slice)
     double efficiency;    // relative throughput of one full wave of this tile (H200 sweep)
     uint32_t resident;    // workgroups resident per compute unit (H200: registers decide)
+    double lone = 0;      // share of its unit's full-occupancy throughput one workgroup alone on a
+                          // unit reaches (tile_score.hpp waveTileScore; 0: unmeasured, 1/resident)
     uint32_t warps() const { return warpsM * warpsN; }
     uint32_t wm() const { return bm / warpsM; }
     uint32_t wn() const { return bn / warpsN; }
@@ -62,7 +64,7 @@ struct CmTile {
 constexpr CmTile kCmTiles[] = {
     {"128x128x32/2x4", 128, 128, kSliceK, 2, 4, 2, 0.72, 1},
     {"128x64x32/2x2", 128, 64, kSliceK, 2, 2, 2, 0.45, 2},
-    {"64x64x32/2x2", 64, 64, kSliceK, 2, 2, 2, 0.47, 4},
+    {"64x64x32/2x2", 64, 64, kSliceK, 2, 2, 2, 0.47, 4, 0.64},
     {"256x128x32/4x2s1", 256, 128, kSliceK, 4, 2, 1, 0.95, 1},
     {"128x256x32/2x4s1", 128, 256, kSliceK, 2, 4, 1, 1.00, 1},
     {"128x128x64/2x4s1", 128, 128, 2 * kSliceK, 2, 4, 1, 0.93, 1},
@@ -154,6 +156,10 @@ CmChoice chooseConfig(const ContextImpl& ctx, const ConvDesc& d, const CoopMatCo
     SplitRequest req = parseSplitRequest(o.tile);
     if (!req.error.empty()) return {nullptr, 1, req.error};
     const double units = modelComputeUnits(ctx.caps.computeUnits);
+    // VKCONV_COOPMAT_LONE=0: every workgroup counted as 1/resident of a unit (the model before
+    // perf-notes item 53), for measuring the difference.
+    const char* loneEnv = std::getenv("VKCONV_COOPMAT_LONE");
+    const bool lone = !(loneEnv && std::strcmp(loneEnv, "0") == 0);
     CmChoice best;
     double bestCost = 0;
     std::string why;
@@ -174,7 +180,8 @@ CmChoice chooseConfig(const ContextImpl& ctx, const ConvDesc& d, const CoopMatCo
                 if (why.empty()) why = std::to_string(s) + " splits of tile " + t.name + " exceed " + lim.what;
                 break;
             }
-            double cost = splitTileCost(d, t.bm, t.bn, t.efficiency, units * t.resident, double(s), kFlopsPerByte, kSplitPassFlops);
+            double cost = splitTileCost(d, t.bm, t.bn, t.efficiency, units * t.resident, double(s), kFlopsPerByte, kSplitPassFlops,
+                                        units, lone ? t.lone : 0.0);
             if (!best.tile || cost < bestCost) { bestCost = cost; best = {&t, uint32_t(s), "", cost}; }
             if (s == first && req.split) break;
         }

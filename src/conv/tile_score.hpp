@@ -10,13 +10,25 @@ namespace vkconv {
 
 // The tile score with the grid counted in waves: `slots` workgroups run at once (compute units x
 // workgroups resident per unit), so 133 tiles on 132 slots cost two waves, the second nearly idle.
-inline double waveTileScore(const ConvDesc& d, double bm, double bn, double efficiency, double slots) {
+// A grid that fits at once spreads over the units first (NVIDIA places a workgroup on the
+// emptiest SM), k = ceil(tiles / units) to a unit.  With `units` and `lone` given, k of a tile's
+// workgroups on one unit reach share g(k) of that unit's full-occupancy throughput: g(resident)
+// = 1, g(1) = lone (measured per tile), linear between.  Without them (lone = 0), each workgroup
+// counts as 1/resident of a unit however few share it, which under-rates the small tiles on
+// grids smaller than the GPU (docs/perf-notes.md item 53).
+inline double waveTileScore(const ConvDesc& d, double bm, double bn, double efficiency, double slots, double units = 0,
+                            double lone = 0) {
     double M = double(d.n) * double(d.outH()) * double(d.outW());
     double Kg = double(d.filtersPerGroup());
     double tm = std::ceil(M / bm), tn = std::ceil(Kg / bn);
     double tiles = tm * tn * double(d.groups);
     double useful = (M * Kg) / (tm * bm * tn * bn);
     double fill = tiles / (std::ceil(tiles / slots) * slots);
+    if (lone > 0 && units > 0 && tiles < slots) {
+        double resident = slots / units, k = std::ceil(tiles / units);
+        double g = resident > 1 ? lone + (1 - lone) * (std::min(k, resident) - 1) / (resident - 1) : 1.0;
+        fill = g * tiles / (k * units);
+    }
     return useful * fill * efficiency;
 }
 
@@ -24,10 +36,11 @@ inline double waveTileScore(const ConvDesc& d, double bm, double bn, double effi
 // work over waveTileScore (the grid counted as tiles x splits on `slots`), plus for splits > 1
 // the workspace traffic (each split writes, the reduce pass reads, one fp32 copy of the output)
 // at `flopsPerByte` and the second pass's fixed cost.  The routers compare candidates with it.
+// `units` and `lone`: as waveTileScore's (0: every workgroup 1/resident of a unit).
 inline double splitTileCost(const ConvDesc& d, double bm, double bn, double efficiency, double slots, double splits,
-                            double flopsPerByte, double passFlops) {
+                            double flopsPerByte, double passFlops, double units = 0, double lone = 0) {
     double flops = 2.0 * double(d.n) * double(d.outH()) * double(d.outW()) * double(d.k) * double(d.reductionLength());
-    double cost = flops / waveTileScore(d, bm, bn, efficiency, slots / splits);
+    double cost = flops / waveTileScore(d, bm, bn, efficiency, slots / splits, units / splits, lone);
     if (splits > 1) cost += 2.0 * splits * double(d.outputElements()) * 4.0 * flopsPerByte + passFlops;
     return cost;
 }

@@ -1,0 +1,61 @@
+// The routers' tile model (src/conv/tile_score.hpp), on the numbers it was fitted to: no device.
+#include <gtest/gtest.h>
+
+#include "conv/tile_score.hpp"
+
+namespace {
+
+using vkconv::splitTileCost;
+using vkconv::waveTileScore;
+
+vkconv::ConvDesc conv(int64_t n, int64_t c, int64_t hw, int64_t k, int64_t rs) {
+    vkconv::ConvDesc d;
+    d.n = n; d.c = c; d.h = d.w = hw; d.k = k; d.r = d.s = rs;
+    d.pad(rs / 2, rs / 2);
+    return d;
+}
+
+// The H200's 132 SMs; 64x64 (efficiency 0.47, four resident, 0.64 alone) against 128x128x64
+// (0.93, one resident): the two coopmat tiles of perf-notes item 53.
+constexpr double kUnits = 132;
+
+TEST(TileScore, WithoutLoneEveryWorkgroupIsAFractionOfItsUnit) {
+    // ResNet-50 layer3.0.conv1 at b1: 784 x 256, 52 tiles of 64x64 on 528 slots.
+    auto d = conv(1, 512, 28, 256, 1);
+    const double tiles = 13 * 4, useful = 784.0 / (13 * 64);
+    EXPECT_DOUBLE_EQ(waveTileScore(d, 64, 64, 0.47, kUnits * 4), useful * tiles / (kUnits * 4) * 0.47);
+}
+
+TEST(TileScore, LoneWorkgroupsOnASmallGrid) {
+    auto d = conv(1, 512, 28, 256, 1);
+    const double small = waveTileScore(d, 64, 64, 0.47, kUnits * 4, kUnits, 0.64);
+    EXPECT_DOUBLE_EQ(small, 784.0 / (13 * 64) * 0.64 * 52 / kUnits * 0.47);  // one to a unit, g(1) = lone
+    const double big = waveTileScore(d, 128, 128, 0.93, kUnits, kUnits, 0.0);
+    // Measured 10.2 against 14.5 us (docs/results/h200_s21/sweep/): the small tile must win, and
+    // did not without `lone`.
+    EXPECT_GT(small, big);
+    EXPECT_LT(waveTileScore(d, 64, 64, 0.47, kUnits * 4), big);
+    // A one-resident tile is unchanged by `lone`.
+    EXPECT_DOUBLE_EQ(big, waveTileScore(d, 128, 128, 0.93, kUnits));
+}
+
+TEST(TileScore, LoneMeetsTheWaveModelAtFullResidency) {
+    auto d = conv(1, 64, 100, 160, 1);  // 10000 pixels x 160 filters: 157 x 3 = 471 tiles of 64x64
+    // 471 on 132 units: four to a unit = resident, so g = 1 and the score is the wave model's.
+    EXPECT_DOUBLE_EQ(waveTileScore(d, 64, 64, 0.47, kUnits * 4, kUnits, 0.64), waveTileScore(d, 64, 64, 0.47, kUnits * 4));
+    // 60 x 60: 57 x 3 = 171 tiles, two to a unit: g(2) a third of the way from lone to 1.
+    d.h = d.w = 60;
+    const double g2 = 0.64 + 0.36 / 3, useful = 3600.0 * 160 / (57 * 64 * 3 * 64);
+    EXPECT_DOUBLE_EQ(waveTileScore(d, 64, 64, 0.47, kUnits * 4, kUnits, 0.64), useful * g2 * 171 / (2 * kUnits) * 0.47);
+}
+
+TEST(TileScore, SplitsCountTheirWorkgroupsOnTheUnits) {
+    // VGG-16 features.24 at b1: 32 tiles of 64x64; 8 splits = 256 workgroups, two to a unit.
+    auto d = conv(1, 512, 14, 512, 3);
+    const double flops = 2.0 * 196 * 512 * 4608;
+    const double g2 = 0.64 + 0.36 / 3, useful = 196.0 / 256;
+    const double want = flops / (useful * g2 * 256 / (2 * kUnits) * 0.47) + 2.0 * 8 * 196 * 512 * 4 * 50 + 1.5e9;
+    EXPECT_NEAR(splitTileCost(d, 64, 64, 0.47, kUnits * 4, 8, 50, 1.5e9, kUnits, 0.64), want, want * 1e-12);
+}
+
+}  // namespace
