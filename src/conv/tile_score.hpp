@@ -11,11 +11,12 @@ namespace vkconv {
 // The tile score with the grid counted in waves: `slots` workgroups run at once (compute units x
 // workgroups resident per unit), so 133 tiles on 132 slots cost two waves, the second nearly idle.
 // A grid that fits at once spreads over the units first (NVIDIA places a workgroup on the
-// emptiest SM), k = ceil(tiles / units) to a unit.  With `units` and `lone` given, k of a tile's
-// workgroups on one unit reach share g(k) of that unit's full-occupancy throughput: g(resident)
-// = 1, g(1) = lone (measured per tile), linear between.  Without them (lone = 0), each workgroup
-// counts as 1/resident of a unit however few share it, which under-rates the small tiles on
-// grids smaller than the GPU (docs/perf-notes.md item 53).
+// emptiest SM), k = ceil(tiles / units) to a unit.  With `units` and `lone` given, each of those k
+// runs at the rate a workgroup alone on a unit reaches (`lone`: that rate as a share of the unit's
+// full-occupancy throughput, measured per tile) until together they reach the full rate:
+// g(k) = min(1, k x lone) of it.  Without them (lone = 0), each workgroup counts as 1/resident of
+// a unit however few share it, which under-rates the small tiles on grids smaller than the GPU
+// (docs/perf-notes.md item 53).
 inline double waveTileScore(const ConvDesc& d, double bm, double bn, double efficiency, double slots, double units = 0,
                             double lone = 0) {
     double M = double(d.n) * double(d.outH()) * double(d.outW());
@@ -25,9 +26,8 @@ inline double waveTileScore(const ConvDesc& d, double bm, double bn, double effi
     double useful = (M * Kg) / (tm * bm * tn * bn);
     double fill = tiles / (std::ceil(tiles / slots) * slots);
     if (lone > 0 && units > 0 && tiles < slots) {
-        double resident = slots / units, k = std::ceil(tiles / units);
-        double g = resident > 1 ? lone + (1 - lone) * (std::min(k, resident) - 1) / (resident - 1) : 1.0;
-        fill = g * tiles / (k * units);
+        double k = std::ceil(tiles / units);
+        fill = std::min(1.0, k * lone) * tiles / (k * units);
     }
     return useful * fill * efficiency;
 }
