@@ -133,10 +133,12 @@ std::string tileWhyNot(const ContextImpl& ctx, const ConvDesc& d, const CmTile& 
 // measured on the H200 at batch 1 (split 2 against one pass on 1-wave layers), ~1.5e9 FLOPs.
 // Splits as short as 4 slices (128 reduction values) still paid there: on ResNet-50 layer3/4 and
 // the RetinaNet heads at batch 1, 16 splits of 4-5 slices beat 8 of 8-9 by 2-4 us
-// (docs/results/h200_s4/split_b1/, perf-notes item 22).
+// (docs/results/h200_s4/split_b1/, perf-notes item 22).  On the 64x64 tile, splits of 2-4 slices
+// beat the 128x128x16 tile's 8 splits on MobileNetV2's 7x7 layers at batch 1 by 4-5 us
+// (docs/results/h200_s21/sweep2/, perf-notes item 55), so 2 slices is the floor.
 constexpr double kFlopsPerByte = 50.0;
 constexpr double kSplitPassFlops = 1.5e9;
-constexpr uint64_t kSplitMinSlices = 4;  // the heuristic keeps >= 4 slices (128 reduction values) per split
+constexpr uint64_t kSplitMinSlices = 2;  // the heuristic keeps >= 2 slices per split
 constexpr uint64_t kSplitMax = 16;
 
 struct CmChoice {
