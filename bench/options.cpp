@@ -52,7 +52,7 @@ Output:
 Device:
   --device N|NAME       device index or name substring (default: $VKCONV_DEVICE, else the best)
   --validation          Khronos validation layer; exits 1 if it reported anything
-  --peak                measure the device's peaks (FMA, coopmat, bandwidth), print and cache them
+  --peak                measure the device's peaks (FMA, coopmat, bandwidth, the per-call floor), print and cache them
                         (without --suite/--shapes: only the probe runs).  Later runs read the cache
                         ($VKCONV_CACHE_DIR, $XDG_CACHE_HOME/vkconv or ~/.cache/vkconv) for % of peak.
   --shader-stats        compile lab: build every pipeline variant of every algorithm with statistics
