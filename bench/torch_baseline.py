@@ -156,6 +156,19 @@ def conv_args(shape) -> dict:
                 dilation=(shape["dil_h"], shape["dil_w"]), groups=shape["groups"])
 
 
+def replay_times(graph, calls: int, repeats: int) -> list[float]:
+    """Per-call us of `repeats` replays of a graph of `calls` calls, each timed with CUDA events."""
+    times = []
+    for _ in range(repeats):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        graph.replay()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end) * 1e3 / calls)
+    return times
+
+
 def time_layer(shape, batch, dtype, layout, calls, repeats, verify):
     """Returns (times_us list, (max_rel_err, n_outputs) or None)."""
     dev = torch.device("cuda")
@@ -184,14 +197,7 @@ def time_layer(shape, batch, dtype, layout, calls, repeats, verify):
         for _ in range(calls):
             y = F.conv2d(x, w, **kw)
 
-    times = []
-    for _ in range(repeats):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        graph.replay()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end) * 1e3 / calls)
+    times = replay_times(graph, calls, repeats)
 
     err = None
     if verify:
@@ -222,14 +228,7 @@ def call_floor(calls: int) -> float:
             y.copy_(x)
     for _ in range(200):  # ~0.1 s: the clock comes up from the idle before
         graph.replay()
-    times = []
-    for _ in range(35):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        graph.replay()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end) * 1e3 / calls)
+    times = replay_times(graph, calls, 35)
     if not torch.equal(x, y):
         raise RuntimeError("call floor: the copy is wrong")
     return statistics.median(times)
