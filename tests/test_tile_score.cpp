@@ -35,8 +35,8 @@ TEST(TileScore, LoneWorkgroupsOnASmallGrid) {
     // did not without `lone`.
     EXPECT_GT(small, big);
     EXPECT_LT(waveTileScore(d, 64, 64, 0.47, kUnits * 4), big);
-    // A one-resident tile is unchanged by `lone`.
-    EXPECT_DOUBLE_EQ(big, waveTileScore(d, 128, 128, 0.93, kUnits));
+    // A one-resident tile is unchanged by `lone`: alone is its full occupancy.
+    EXPECT_DOUBLE_EQ(waveTileScore(d, 128, 128, 0.93, kUnits, kUnits, 0.5), big);
 }
 
 TEST(TileScore, LoneMeetsTheWaveModelAtFullResidency) {

@@ -25,7 +25,7 @@ inline double waveTileScore(const ConvDesc& d, double bm, double bn, double effi
     double tiles = tm * tn * double(d.groups);
     double useful = (M * Kg) / (tm * bm * tn * bn);
     double fill = tiles / (std::ceil(tiles / slots) * slots);
-    if (lone > 0 && units > 0 && tiles < slots) {
+    if (lone > 0 && units > 0 && tiles < slots && slots > units) {  // several resident per unit
         double k = std::ceil(tiles / units);
         fill = std::min(1.0, k * lone) * tiles / (k * units);
     }
