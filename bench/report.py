@@ -235,7 +235,7 @@ def write_markdown(out: Path, series, base, groups, plots) -> str:
         md += ["", "Call floors (`peaks.call_floor_us`, the least one call costs: a 4 KiB copy timed "
                "under the rows' protocol): " + ", ".join(f"{label} {fmt(v)} µs" for label, v in floors) +
                ". A suite of L layers takes at least L × its floor (more where a plan records several "
-               "dispatches: split-K two, winograd three)."]
+               "dispatches: split-K two, winograd one plus three per chunk)."]
     md.append("")
 
     problems = []
