@@ -51,6 +51,16 @@ struct CmTile {
 // Residency from the registers NVIDIA's driver reports (vkconv-bench --shader-stats on the H200):
 // 158-238 per invocation, so every 256-invocation tile holds an SM alone (65536 registers);
 // 128x64 (181 x 128) fits two, 64x64 (111 x 128) four.
+// 64x32x16/2x1 (two subgroups of 32x32, 2x2 accumulators, 64 invocations: its B staging is one
+// word per invocation) is for 32 filters and fewer, where 64- and 128-wide tiles multiply 2-8x
+// the useful products.  At b32 on MobileNetV2's five 16-32-filter 1x1 layers it beat every other
+// tile, e.g. 16.1 against 29.8 us (features.3.conv.2, 128x128x16) and 13.3 against 18.9
+// (features.2.conv.2, 256x64x32); 0.40 fits those five (0.24-0.43; they are memory-bound, which
+// the model does not count).  Its residency (8) is estimated and its lone share unmeasured, so
+// small grids keep the 64x64 and 128x128x16 tiles: at b1 it lost on features.4/5.conv.2 (10.0
+// against 8.4, 10.1 against 5.8) and won on features.3.conv.2 (5.9 against 8.4), which the model
+// misses (docs/results/h200_s22/narrow/, perf-notes 57).  A 128x32x32/4x1 variant lost to it on
+// every layer.
 // 128x128x16 (one barrier per 16-deep slice, double-buffered) is the tile for C/groups % 32 == 16
 // (MobileNetV2's 16- and 144-channel layers): 0.62 of 128x256x32 on the big layers, where the
 // 16-deep 128x256 and 256x128 variants reached 0.65 (docs/results/h200_s6/cmprobe/, perf-notes 26).
@@ -74,6 +84,7 @@ constexpr CmTile kCmTiles[] = {
     {"192x128x64/4x2s1", 192, 128, 2 * kSliceK, 4, 2, 1, 0.97, 1},
     {"192x128x64/4x4s1", 192, 128, 2 * kSliceK, 4, 4, 1, 1.00, 1},
     {"256x64x64/4x4s1", 256, 64, 2 * kSliceK, 4, 4, 1, 0.68, 1},
+    {"64x32x16/2x1", 64, 32, kMinSliceK, 2, 1, 2, 0.40, 8},
 };
 
 enum SpecCoopmat : uint32_t {

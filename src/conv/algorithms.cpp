@@ -154,19 +154,13 @@ const Algorithm& chooseAlgorithm(const ContextImpl& ctx, const ConvDesc& desc, c
     // Tiny-channel grouped problems waste a GEMM tile; direct serves them better.
     bool gemmShaped = desc.filtersPerGroup() >= 8 || desc.reductionLength() >= 32;
     // Matrix units where the device has them (fp16/bf16, C/groups % 16 == 0); RDNA1/2 and
-    // devices without VK_KHR_cooperative_matrix keep the scalar path.  Except 9-16 filters per
-    // group from 2^21 output values, where the smallest matrix tile (64 filters) is three quarters
-    // padding and the scalar kernel's 16-filter tile fits: MobileNetV2 features.1.conv.1 (32 -> 16
-    // channels, 112x112) at b32 (6.4M outputs) 46.0 -> 34.1 us fp16, 50.0 -> 36.2 bf16, at b1
-    // (200K) 4.9 against 6.1 on the matrix units (H200, docs/results/h200_s15/router/; the
-    // threshold between the two is not measured further).
-    constexpr uint64_t kScalarFewFiltersMinOutputs = uint64_t(1) << 21;
-    const bool fewFiltersToScalar = desc.filtersPerGroup() > 8 && desc.filtersPerGroup() <= 16 &&
-                              uint64_t(desc.outputElements()) >= kScalarFewFiltersMinOutputs;
+    // devices without VK_KHR_cooperative_matrix keep the scalar path.  (9-16 filters per group
+    // went to the scalar kernel from 2^21 outputs while the narrowest matrix tile was 64 filters
+    // wide; on the 32-wide one MobileNetV2 features.1.conv.1 at b32 fp16 ran 24.1 us against the
+    // scalar kernel's 34.0, docs/results/h200_s22/narrow/.)
     if (gemmShaped) {
         const Algorithm* a = findAlgorithm("implicit_gemm_coopmat");
-        const Algorithm* ig = findAlgorithm("implicit_gemm");
-        if (a && a->whyNot(ctx, desc, opts).empty() && !(fewFiltersToScalar && ig && ig->whyNot(ctx, desc, opts).empty())) {
+        if (a && a->whyNot(ctx, desc, opts).empty()) {
             // 3x3 stride-1 layers: winograd with its batched GEMM on the matrix units, where the
             // model puts it clearly below the direct GEMM (36/144 of the products for F(4x4,3x3),
             // against the transforms' workspace traffic).
