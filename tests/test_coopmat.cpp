@@ -4,6 +4,7 @@
 // the coopmat cases skip with the algorithm's reason and "auto" checks the fallback.  Every test
 // name contains "coopmat" (--gtest_filter='*coopmat*').
 #include <cstdlib>
+#include <initializer_list>
 #include <tuple>
 
 #include "environment.hpp"
@@ -181,17 +182,20 @@ TEST_P(CoopmatTiles, MatchesReference) {
     }
 }
 
-static std::vector<int> tileCases() {
+// Indices of the named cmCases().
+static std::vector<int> casesNamed(std::initializer_list<const char*> names) {
     std::vector<int> v;
-    for (const char* name : {"base", "k20_no_vec_out", "stem7x7_s2", "grouped2", "many_tiles", "c48_slice16", "layout_nchw_nchw_kcrs",
-                             "layout_nchw_nhwc_krsc", "layout_nhwc_nchw_kcrs", "nchw_many_tiles", "bf16_nchw_kcrs_stride2",
-                             "deep_c128_stride2_k72", "deep_bf16_c192_k64_asym"})
+    for (const char* name : names)
         for (size_t i = 0; i < cmCases().size(); ++i)
             if (cmCases()[i].name == name) v.push_back(int(i));
     return v;
 }
 
-// Every entry of algo_coopmat.cpp's tile table, and split-K on four of them.
+static std::string tileCaseName(const ::testing::TestParamInfo<std::tuple<int, std::string>>& info) {
+    return sanitizeName(cmCases()[size_t(std::get<0>(info.param))].name + "__" + std::get<1>(info.param));
+}
+
+// Every entry of algo_coopmat.cpp's tile table but the 32-wide one (below), and split-K on four.
 static const std::vector<std::string> kTileNames = {"128x128x32/2x4",   "128x64x32/2x2",    "64x64x32/2x2",
                                                     "256x128x32/4x2s1", "128x256x32/2x4s1", "128x128x64/2x4s1",
                                                     "256x64x32/4x2s1",  "64x256x32/1x8s1",  "128x128x16/2x4",   "192x128x64/4x2s1",
@@ -201,29 +205,21 @@ static const std::vector<std::string> kTileNames = {"128x128x32/2x4",   "128x64x
                                                     "128x128x16/2x4/s3"};
 
 INSTANTIATE_TEST_SUITE_P(coopmat, CoopmatTiles,
-                         ::testing::Combine(::testing::ValuesIn(tileCases()),
+                         ::testing::Combine(::testing::ValuesIn(casesNamed(
+                                                {"base", "k20_no_vec_out", "stem7x7_s2", "grouped2", "many_tiles", "c48_slice16",
+                                                 "layout_nchw_nchw_kcrs", "layout_nchw_nhwc_krsc", "layout_nhwc_nchw_kcrs",
+                                                 "nchw_many_tiles", "bf16_nchw_kcrs_stride2", "deep_c128_stride2_k72",
+                                                 "deep_bf16_c192_k64_asym"})),
                                             ::testing::ValuesIn(kTileNames)),
-                         [](const ::testing::TestParamInfo<std::tuple<int, std::string>>& info) {
-                             return sanitizeName(cmCases()[size_t(std::get<0>(info.param))].name + "__" +
-                                                 std::get<1>(info.param));
-                         });
+                         tileCaseName);
 
 // The 32-wide tile on fewer cases (the 12 s NCHW bf16 ones left out for CI's time): both staging
 // layouts, groups, K = 20 (a partial column tile), 16-deep slices and deep strided reductions.
 INSTANTIATE_TEST_SUITE_P(coopmat_wn32, CoopmatTiles,
-                         ::testing::Combine(::testing::ValuesIn([] {
-                                                std::vector<int> v;
-                                                for (const char* name : {"base", "k20_no_vec_out", "grouped2", "c48_slice16",
-                                                                         "nchw_many_tiles", "deep_c128_stride2_k72"})
-                                                    for (size_t i = 0; i < cmCases().size(); ++i)
-                                                        if (cmCases()[i].name == name) v.push_back(int(i));
-                                                return v;
-                                            }()),
+                         ::testing::Combine(::testing::ValuesIn(casesNamed({"base", "k20_no_vec_out", "grouped2", "c48_slice16",
+                                                                           "nchw_many_tiles", "deep_c128_stride2_k72"})),
                                             ::testing::Values(std::string("64x32x16/2x1"))),
-                         [](const ::testing::TestParamInfo<std::tuple<int, std::string>>& info) {
-                             return sanitizeName(cmCases()[size_t(std::get<0>(info.param))].name + "__" +
-                                                 std::get<1>(info.param));
-                         });
+                         tileCaseName);
 
 // The declines the router relies on, with readable reasons, on every device.
 class CoopmatDeclines : public VkconvTest {};
