@@ -52,6 +52,20 @@ TEST(TileScore, LoneMeetsTheWaveModelAtFullResidency) {
     EXPECT_DOUBLE_EQ(waveTileScore(d, 64, 64, 0.47, kUnits * 4, kUnits, 0.4), useful * 0.8 * 171 / (2 * kUnits) * 0.47);
 }
 
+TEST(TileScore, ALoneShareAboveOneIsTheRateAtEveryCount) {
+    // 64x64x64/2x4 (0.43, two resident, 1.07 alone): faster alone than in full waves, where its
+    // small tiles wait on the L2 (perf-notes 59).  ResNet-50 layer3.0.conv1 at b1, one to a unit:
+    auto d = conv(1, 512, 28, 256, 1);
+    const double deep = waveTileScore(d, 64, 64, 0.43, kUnits * 2, kUnits, 1.07);
+    EXPECT_DOUBLE_EQ(deep, 784.0 / (13 * 64) * 1.07 * 52 / kUnits * 0.43);
+    // Measured 8.1 against 10.2 us for 64x64x32/2x2 (docs/results/h200_s23/final/).
+    EXPECT_GT(deep, waveTileScore(d, 64, 64, 0.47, kUnits * 4, kUnits, 0.64));
+    // Two to a unit (171 tiles): still 1.07 of the full-wave rate, not 2.14 and not capped at 1.
+    d = conv(1, 64, 60, 160, 1);
+    const double useful = 3600.0 * 160 / (57 * 64 * 3 * 64);
+    EXPECT_DOUBLE_EQ(waveTileScore(d, 64, 64, 0.43, kUnits * 2, kUnits, 1.07), useful * 1.07 * 171 / (2 * kUnits) * 0.43);
+}
+
 TEST(TileScore, SplitsCountTheirWorkgroupsOnTheUnits) {
     // VGG-16 features.24 at b1: 32 tiles of 64x64; 4 splits = 128 workgroups, one to a unit.
     auto d = conv(1, 512, 14, 512, 3);

@@ -31,6 +31,7 @@ struct CmTile {
     uint32_t resident;    // workgroups resident per compute unit (H200: registers decide)
     double lone = 0;      // share of its unit's full-occupancy throughput one workgroup alone on a
                           // unit reaches (tile_score.hpp waveTileScore; 0: unmeasured, 1/resident)
+    uint64_t minSlices = 0;  // the router skips it where a workgroup would run fewer slices (forced: any)
     uint32_t warps() const { return warpsM * warpsN; }
     uint32_t wm() const { return bm / warpsM; }
     uint32_t wn() const { return bn / warpsN; }
@@ -71,6 +72,16 @@ struct CmTile {
 // faster than /4x2s1 on the big layers and, loading one slice ahead, within +-3 % of 128x256x32
 // where both tile without waste (1.00); 256x64x64/4x4s1 1.16-1.29x 256x64x32/4x2s1 (0.68 of
 // 128x256x32), the tile for 64 filters and fewer (docs/results/h200_s16/, perf-notes 43).
+// 64x64x64/2x4 (eight subgroups of 32x16, double-buffered, 34 KiB; 82 registers, two resident) is
+// for grids smaller than the GPU: a lone 64x64x32/2x2 spends ~0.25 us per slice waiting on its
+// global loads however far ahead they are issued (perf-notes 59), so a 64-deep slice halves the
+// waits and eight subgroups overlap them.  Alone on its SM it is 1.4-1.6x faster per reduction
+// than 64x64x32/2x2 (ResNet-50 layer4.1.conv2 at b1: 41.5 against 64.9 us), in full waves 0.41-0.46
+// of 192x128x64/4x4s1 (0.43); the lone share (1.07) fits the first.  With one or two slices per
+// workgroup there is nothing to overlap and it lost (layer1.0.conv1 4.7 against 4.2 us), hence
+// minSlices (docs/results/h200_s23/, perf-notes 59).
+// 64x64x32/2x2's 130 registers (with its second prefetch set) now allow three resident, not
+// four; its rating was fitted with four and is left as measured.
 constexpr CmTile kCmTiles[] = {
     {"128x128x32/2x4", 128, 128, kSliceK, 2, 4, 2, 0.72, 1},
     {"128x64x32/2x2", 128, 64, kSliceK, 2, 2, 2, 0.45, 2},
@@ -85,6 +96,7 @@ constexpr CmTile kCmTiles[] = {
     {"192x128x64/4x4s1", 192, 128, 2 * kSliceK, 4, 4, 1, 1.00, 1},
     {"256x64x64/4x4s1", 256, 64, 2 * kSliceK, 4, 4, 1, 0.68, 1},
     {"64x32x16/2x1", 64, 32, kMinSliceK, 2, 1, 2, 0.40, 8},
+    {"64x64x64/2x4", 64, 64, 2 * kSliceK, 2, 4, 2, 0.43, 2, 1.07, 3},
 };
 
 enum SpecCoopmat : uint32_t {
@@ -189,6 +201,7 @@ CmChoice chooseConfig(const ContextImpl& ctx, const ConvDesc& d, const CoopMatCo
         uint64_t first = req.split ? std::min(req.split, slices) : 1;
         uint64_t last = req.split ? first : std::min({lim.most, kSplitMax, std::max<uint64_t>(1, slices / kSplitMinSlices)});
         for (uint64_t s = first; s <= std::max(first, last); s *= 2) {
+            if (!req.split && req.tile.empty() && slices / s < t.minSlices) break;
             if (s > 1 && s > lim.most) {
                 if (why.empty()) why = std::to_string(s) + " splits of tile " + t.name + " exceed " + lim.what;
                 break;

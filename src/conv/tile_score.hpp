@@ -14,9 +14,11 @@ namespace vkconv {
 // emptiest SM), k = ceil(tiles / units) to a unit.  With `units` and `lone` given, each of those k
 // runs at the rate a workgroup alone on a unit reaches (`lone`: that rate as a share of the unit's
 // full-occupancy throughput, measured per tile) until together they reach the full rate:
-// g(k) = min(1, k x lone) of it.  Without them (lone = 0), each workgroup counts as 1/resident of
-// a unit however few share it, which under-rates the small tiles on grids smaller than the GPU
-// (docs/perf-notes.md item 53).
+// g(k) = min(1, k x lone) of it.  A share above 1 (a workgroup alone outruns a full unit's worth
+// of them: 64x64x64/2x4, whose full waves of small tiles are held back by the L2, perf-notes 59)
+// is the tile's rate for every k: g(k) = min(max(1, lone), k x lone).  Without `units` and `lone`
+// (lone = 0), each workgroup counts as 1/resident of a unit however few share it, which
+// under-rates the small tiles on grids smaller than the GPU (docs/perf-notes.md item 53).
 inline double waveTileScore(const ConvDesc& d, double bm, double bn, double efficiency, double slots, double units = 0,
                             double lone = 0) {
     double M = double(d.n) * double(d.outH()) * double(d.outW());
@@ -27,7 +29,7 @@ inline double waveTileScore(const ConvDesc& d, double bm, double bn, double effi
     double fill = tiles / (std::ceil(tiles / slots) * slots);
     if (lone > 0 && units > 0 && tiles < slots && slots > units) {  // several resident per unit
         double k = std::ceil(tiles / units);
-        fill = std::min(1.0, k * lone) * tiles / (k * units);
+        fill = std::min(std::max(1.0, lone), k * lone) * tiles / (k * units);
     }
     return useful * fill * efficiency;
 }
