@@ -196,7 +196,7 @@ def validate(doc) -> None:
 
     _check(doc, "top level", "peaks", "dict", optional=True)
     peaks = doc.get("peaks") or {}
-    for key in ("fp32_fma_tflops", "fp16_fma_tflops", "bandwidth_gbs", "call_floor_us"):
+    for key in ("fp32_fma_tflops", "fp16_fma_tflops", "bandwidth_gbs", "call_floor_us", "cache_read_gbs"):
         _check(peaks, "peaks", key, "num", optional=True, nullable=True)
     _check(peaks, "peaks", "coopmat_tflops", "dict", optional=True, nullable=True)
     for name, v in (peaks.get("coopmat_tflops") or {}).items():

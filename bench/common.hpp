@@ -51,9 +51,12 @@ Options parseOptions(int argc, char** argv);
 struct Peaks {
     std::optional<double> fp32FmaTflops, fp16FmaTflops, bandwidthGbs;
     std::optional<double> callFloorUs;  // one tiny call behind a compute barrier (peak.cpp callFloorProbe)
+    std::optional<double> cacheReadGbs;  // reads from a 16 MiB buffer kept in the last-level cache (cacheReadProbe)
     std::map<std::string, double> coopmatTflops;  // CoopMatConfig::toString() -> TFLOP/s (TOP/s for integers)
     std::string source;                           // "measured now" or the cache file it came from
-    bool empty() const { return !fp32FmaTflops && !fp16FmaTflops && !bandwidthGbs && !callFloorUs && coopmatTflops.empty(); }
+    bool empty() const {
+        return !fp32FmaTflops && !fp16FmaTflops && !bandwidthGbs && !callFloorUs && !cacheReadGbs && coopmatTflops.empty();
+    }
     std::optional<double> bestF16Coopmat() const;
 };
 

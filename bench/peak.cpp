@@ -344,6 +344,52 @@ ProbeResult copyProbe(Prober& p) {
     return r;
 }
 
+// Read bandwidth from the last-level cache: 4 loads in flight per invocation over 16 MiB (L2
+// on NVIDIA's H100/H200 is 50 MB) swept again and again.  The implicit GEMMs read their operand
+// tiles from there, so bytes staged over this rate is a floor beside FLOPs over the matrix peak.
+ProbeResult cacheReadProbe(Prober& p) {
+    ProbeResult r;
+    r.name = "cache read (vec4)";
+    r.unit = "GB/s";
+    auto& impl = p.ctx().impl();
+    const VkDeviceSize bytes = p.cpu() ? (1ull << 20) : (16ull << 20);
+    const uint32_t count = uint32_t(bytes / 16);  // a power of two: the shader wraps with a mask
+    // Eight 256-invocation groups per compute unit: 2048 invocations, a full NVIDIA SM.
+    const uint32_t groups = std::max<uint32_t>(1, impl.caps.computeUnits) * 8;
+    const uint32_t launched = Prober::launchedGroups(groups) * 256;
+    Buffer src = Buffer::create(p.ctx(), bytes), dst = Buffer::create(p.ctx(), VkDeviceSize(launched) * 16);
+    p.fill(src, 0, VK_WHOLE_SIZE, 1u);
+    p.fill(dst, 0, VK_WHOLE_SIZE, 0);
+    const auto& pipe = p.pipeline("peak_cache_read", {}, 12, 2);
+    Recorder rec = [&](VkCommandBuffer cmd, uint32_t iters) {
+        // Skew 4096 elements (64 KiB) per read: a workgroup's window moves through the whole
+        // buffer instead of alternating between two places its first-level cache keeps.
+        const uint32_t pc[3] = {count, iters * 4, 4096};
+        p.bind(cmd, pipe, {&src, &dst}, pc, 12);
+        p.dispatch(cmd, groups);
+    };
+    auto c = p.calibrateAndTime(rec, 4, 1u << 16);
+    const double reads = 4.0 * c.iters * launched;
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "%u inv x %u reads of 16 B from %llu MiB", launched, 4 * c.iters,
+                  (unsigned long long)(bytes >> 20));
+    r.detail = buf;
+    finish(r, c, 16.0 * reads, 1e9);
+    // Every word of the source is 1, so every component of every sum is the read count.
+    std::vector<uint32_t> v(size_t(launched) * 4);
+    dst.download(v.data(), v.size() * 4);
+    const uint32_t want = 4u * c.iters;
+    r.checkOk = true;
+    r.checkMsg = "ok";
+    for (size_t i = 0; i < v.size() && r.checkOk; ++i)
+        if (v[i] != want) {
+            r.checkOk = false;
+            std::snprintf(buf, sizeof buf, "invocation %zu: %u, expected %u", i / 4, v[i], want);
+            r.checkMsg = buf;
+        }
+    return r;
+}
+
 // The per-call floor: what one convolution call costs at least, whatever its size, under the
 // layer runner's protocol (bind, push descriptors and constants, dispatch, compute-to-compute
 // barrier; 20 calls per timed batch).  The kernel is the copy probe on one workgroup (4 KiB), so
@@ -401,6 +447,7 @@ std::vector<std::pair<std::string, bool>> buildPeakPipelines(vkconv::Context& ct
     if (ctx.caps().shaderFloat16) build("peak_fma_f16", [&] { p.pipeline("peak_fma_f16", {}, 12, 1); });
     else notes.push_back({"peak_fma_f16: the device lacks shaderFloat16", false});
     build("peak_copy", [&] { p.pipeline("peak_copy", {}, 4, 2); });
+    build("peak_cache_read", [&] { p.pipeline("peak_cache_read", {}, 12, 2); });
     for (auto& cm : ctx.caps().coopMatConfigs) {
         std::string why = coopmatWhyNot(ctx.caps(), cm);
         if (why.empty()) build(coopmatShader(cm) + " " + cm.toString(), [&] { coopmatPipeline(p, cm); });
@@ -430,6 +477,7 @@ PeakReport measurePeaks(vkconv::Context& ctx) {
     if (auto r = run("fp32 FMA", [&] { return fmaProbe(p, false); }); ok(r)) rep.peaks.fp32FmaTflops = r.value;
     if (auto r = run("fp16 FMA", [&] { return fmaProbe(p, true); }); ok(r)) rep.peaks.fp16FmaTflops = r.value;
     if (auto r = run("copy bandwidth", [&] { return copyProbe(p); }); ok(r)) rep.peaks.bandwidthGbs = r.value;
+    if (auto r = run("cache read bandwidth", [&] { return cacheReadProbe(p); }); ok(r)) rep.peaks.cacheReadGbs = r.value;
     if (auto r = run("call floor", [&] { return callFloorProbe(p, true); }); ok(r)) rep.peaks.callFloorUs = r.value;
     run("dispatch alone", [&] { return callFloorProbe(p, false); });
     for (auto& cm : ctx.caps().coopMatConfigs) {

@@ -107,6 +107,7 @@ Peaks loadPeakCache(const vkconv::Context& ctx) {
     if (auto v = peaks->num("fp16_fma_tflops")) p.fp16FmaTflops = *v;
     if (auto v = peaks->num("bandwidth_gbs")) p.bandwidthGbs = *v;
     if (auto v = peaks->num("call_floor_us")) p.callFloorUs = *v;
+    if (auto v = peaks->num("cache_read_gbs")) p.cacheReadGbs = *v;
     if (const JsonValue* cm = peaks->get("coopmat_tflops"))
         for (auto& [name, v] : cm->object)
             if (v.type == JsonValue::Type::Number) p.coopmatTflops[name] = v.number;

@@ -185,6 +185,8 @@ void writePeaksRecord(vkconv::JsonWriter& j, const Peaks& p) {
         if (p.bandwidthGbs) j.value(*p.bandwidthGbs); else j.null();
         j.key("call_floor_us");
         if (p.callFloorUs) j.value(*p.callFloorUs); else j.null();
+        j.key("cache_read_gbs");
+        if (p.cacheReadGbs) j.value(*p.cacheReadGbs); else j.null();
     }
     j.endObject();
 }

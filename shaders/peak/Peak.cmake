@@ -4,6 +4,7 @@
 vkconv_add_shader(NAME peak_fma_f32 SOURCE peak/fma.comp)
 vkconv_add_shader(NAME peak_fma_f16 SOURCE peak/fma.comp DEFINES PEAK_F16=1)
 vkconv_add_shader(NAME peak_copy SOURCE peak/copy.comp)
+vkconv_add_shader(NAME peak_cache_read SOURCE peak/cache_read.comp)
 
 foreach(c f16 f32)
   string(TOUPPER ${c} C)
