@@ -199,10 +199,10 @@ static std::string tileCaseName(const ::testing::TestParamInfo<std::tuple<int, s
 static const std::vector<std::string> kTileNames = {"128x128x32/2x4",   "128x64x32/2x2",    "64x64x32/2x2",
                                                     "256x128x32/4x2s1", "128x256x32/2x4s1", "128x128x64/2x4s1",
                                                     "256x64x32/4x2s1",  "64x256x32/1x8s1",  "128x128x16/2x4",   "192x128x64/4x2s1",
-                                                    "192x128x64/4x4s1", "256x64x64/4x4s1",  "64x64x64/2x4",
+                                                    "192x128x64/4x4s1", "256x64x64/4x4s1",  "64x64x64/2x4",     "64x64x32/2x4",
                                                     // split-K: even, uneven and clamped splits
                                                     "128x128x32/2x4/s2", "64x64x32/2x2/s3", "128x256x32/2x4s1/s64",
-                                                    "128x128x16/2x4/s3", "64x64x64/2x4/s3"};
+                                                    "128x128x16/2x4/s3", "64x64x64/2x4/s3",  "64x64x32/2x4/s3"};
 
 INSTANTIATE_TEST_SUITE_P(coopmat, CoopmatTiles,
                          ::testing::Combine(::testing::ValuesIn(casesNamed(

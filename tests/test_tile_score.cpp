@@ -53,8 +53,8 @@ TEST(TileScore, LoneMeetsTheWaveModelAtFullResidency) {
 }
 
 TEST(TileScore, ALoneShareAboveOneIsTheRateAtEveryCount) {
-    // 64x64x64/2x4 (0.43, two resident, 1.07 alone): faster alone than in full waves, where its
-    // small tiles wait on the L2 (perf-notes 59).  ResNet-50 layer3.0.conv1 at b1, one to a unit:
+    // 64x64x64/2x4 (0.43, two resident, 1.07 alone): faster alone than in full waves
+    // (perf-notes 59).  ResNet-50 layer3.0.conv1 at b1, one to a unit:
     auto d = conv(1, 512, 28, 256, 1);
     const double deep = waveTileScore(d, 64, 64, 0.43, kUnits * 2, kUnits, 1.07);
     EXPECT_DOUBLE_EQ(deep, 784.0 / (13 * 64) * 1.07 * 52 / kUnits * 0.43);

@@ -80,8 +80,12 @@ struct CmTile {
 // of 192x128x64/4x4s1 (0.43); the lone share (1.07) fits the first.  With one or two slices per
 // workgroup there is nothing to overlap and it lost (layer1.0.conv1 4.7 against 4.2 us), hence
 // minSlices (docs/results/h200_s23/, perf-notes 59).
-// 64x64x32/2x2's 130 registers (with its second prefetch set) now allow three resident, not
-// four; its rating was fitted with four and is left as measured.
+// 64x64x32/2x4, its 32-deep sibling (82 registers, two resident), measured faster than
+// 64x64x32/2x2 alone on all 17 b1 layers the router gave the latter (0-17 %, with its own best
+// split: 129.0 against 145.4 us) and 1.06x in full waves (0.50); lone 0.70 from the same ratio
+// alone (1.16x per slice).  64x64x32/2x2 stays for devices that cannot run 256 invocations of
+// this layout (its 130 registers with the second prefetch set allow three resident, not the four
+// its rating was fitted with).
 constexpr CmTile kCmTiles[] = {
     {"128x128x32/2x4", 128, 128, kSliceK, 2, 4, 2, 0.72, 1},
     {"128x64x32/2x2", 128, 64, kSliceK, 2, 2, 2, 0.45, 2},
@@ -97,6 +101,7 @@ constexpr CmTile kCmTiles[] = {
     {"256x64x64/4x4s1", 256, 64, 2 * kSliceK, 4, 4, 1, 0.68, 1},
     {"64x32x16/2x1", 64, 32, kMinSliceK, 2, 1, 2, 0.40, 8},
     {"64x64x64/2x4", 64, 64, 2 * kSliceK, 2, 4, 2, 0.43, 2, 1.07, 3},
+    {"64x64x32/2x4", 64, 64, kSliceK, 2, 4, 2, 0.50, 2, 0.70},
 };
 
 enum SpecCoopmat : uint32_t {
