@@ -117,6 +117,14 @@ constexpr double kWinogradMargin = 0.85;
 // The transforms stream at about 70 % of the copy bandwidth (one 2-byte value per invocation).
 constexpr double kMatrixFlopsPerByte = 90.0;
 constexpr double kMatrixPassFlops = 1.17e9;  // ~4.3 us
+// F(2x2)'s passes: its four cost 7-10.5 us beyond its GEMM and traffic terms on the 17 b1
+// RetinaNet and VGG-16 layers of 13-100 pixels measured forced (fp16 NHWC, H200:
+// docs/results/h200_s22/wino_bf16/, h200_s23/mid/, perf-notes 60), not 17, so each is charged
+// the call floor, 2.5 us (the upper end, so that the 7-13-pixel layers stay on the direct
+// kernels, where F(2x2) measured slower).  Only the winograd-or-direct decision takes it: the
+// F(2x2)-or-F(4x4) choice keeps the common 4.3 us, which put F(4x4) first on the b32 layers
+// where it measured 5-11 us faster than F(2x2) (h200_s23/mid/results2.tgz).
+constexpr double kMatrixPassFlopsF2 = 0.675e9;  // ~2.5 us
 // Winograd on the matrix units where it is modelled cheaper than the direct kernels, no margin:
 // at 0.9x four layers modelled at 0.94-1.0x ran 8-35 % faster on winograd (SD-VAE l5 b1 585 ->
 // 484 us, ResNet-50 layer4.1.conv2 b32 62 -> 40), and of nine more at 1.05-1.13x five were faster,
@@ -125,7 +133,8 @@ constexpr double kMatrixMargin = 1.0;
 
 // Modelled time of F(m x m) (FLOP-equivalents of implicitGemmModelCost, or of coopmatModelCost
 // on the matrix units), < 0 when it declines.
-double modelCost(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, const PlanOptions& o, bool matrix) {
+// `f2Passes`: F(2x2) on the matrix units charged kMatrixPassFlopsF2 per pass.
+double modelCost(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, const PlanOptions& o, bool matrix, bool f2Passes = false) {
     WinogradLayout l = winogradLayout(ctx, d, m, o.workspaceLimit, matrix);
     if (!l.why.empty()) return -1;
     const ConvDesc g = gemmDesc(d, l.taps, l.chunk, matrix);
@@ -135,7 +144,7 @@ double modelCost(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, const Pl
     const double bytes = 2.0 * double(d.inputBytes()) + 2.0 * l.taps * T * (double(d.c) * l.vElem + double(d.k) * l.mElem) +
                          double(d.outputBytes()) + double(l.uBytes) + double(d.filterBytes());
     return double(l.chunks) * one + bytes * (matrix ? kMatrixFlopsPerByte : kTransformFlopsPerByte) +
-           double(3 * l.chunks + 1) * (matrix ? kMatrixPassFlops : kPassFlops);
+           double(3 * l.chunks + 1) * (matrix ? (m == 2 && f2Passes ? kMatrixPassFlopsF2 : kMatrixPassFlops) : kPassFlops);
 }
 
 // PlanOptions::tile "2x2" / "4x4", else the cheaper of the two by the model.
@@ -369,11 +378,10 @@ bool winogradPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& 
     if (!o.allowWinograd || !winogradWhyNot(ctx, d, o).empty()) return false;
     const bool matrix = winogradMatrixUnits(ctx, d, o);
     if (matrix && d.dtype == DType::BF16) return false;
-    double best = -1;
-    for (uint32_t m : {2u, 4u}) {
-        double c = modelCost(ctx, d, m, o, matrix);
-        if (c >= 0 && (best < 0 || c < best)) best = c;
-    }
+    // The variant winogradInstantiate takes, at its cost with F(2x2)'s passes as measured.
+    const uint32_t m = chooseM(ctx, d, o, matrix);
+    double best = modelCost(ctx, d, m, o, matrix, true);
+    if (best < 0) best = modelCost(ctx, d, m == 2 ? 4 : 2, o, matrix, true);  // the one that fits
     double direct = matrix ? coopmatModelCost(ctx, d, o, false) : implicitGemmModelCost(ctx, d, o);
     if (best < 0 || direct < 0) return false;
     // The direct alternative on the matrix units is the better of the two direct kernels.
