@@ -379,9 +379,8 @@ bool winogradPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& 
     const bool matrix = winogradMatrixUnits(ctx, d, o);
     if (matrix && d.dtype == DType::BF16) return false;
     // The variant winogradInstantiate takes, at its cost with F(2x2)'s passes as measured.
-    const uint32_t m = chooseM(ctx, d, o, matrix);
-    double best = modelCost(ctx, d, m, o, matrix, true);
-    if (best < 0) best = modelCost(ctx, d, m == 2 ? 4 : 2, o, matrix, true);  // the one that fits
+    // (chooseM takes F(4x4) only where it fits, so a declined pick means neither fits.)
+    const double best = modelCost(ctx, d, chooseM(ctx, d, o, matrix), o, matrix, true);
     double direct = matrix ? coopmatModelCost(ctx, d, o, false) : implicitGemmModelCost(ctx, d, o);
     if (best < 0 || direct < 0) return false;
     // The direct alternative on the matrix units is the better of the two direct kernels.
