@@ -282,7 +282,9 @@ TEST_F(CoopmatRouting, coopmat_FiltersPerGroupSplit) {
         d.k = k;
         const vkconv::Plan plan = vkconv::Plan::create(ctx(), d);
         EXPECT_EQ(plan.algorithm(), k <= 4 ? "direct_few_filters" : kAlgo) << d.toString();
-        if (k >= 9 && k <= 32) EXPECT_NE(plan.config().find("tile 64x32x16/2x1 "), std::string::npos) << d.toString() << ": " << plan.config();
+        if (k >= 9 && k <= 32) {
+            EXPECT_NE(plan.config().find("tile 64x32x16/2x1 "), std::string::npos) << d.toString() << ": " << plan.config();
+        }
     }
     ConvDesc small = d;
     small.n = 1, small.h = small.w = 112, small.k = 16;  // MobileNetV2 features.1.conv.1 at b1: 200K outputs
