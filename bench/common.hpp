@@ -38,6 +38,8 @@ struct Options {
     // must have TEXT in one of its internal representations (e.g. the matrix instruction).
     std::vector<std::pair<std::string, std::string>> expectIsa;
     bool check = false, peak = false, shaderStats = false, validation = false;
+    bool planOnly = false;  // --plan-only (implied by --caps): list the plans, run nothing
+    std::string capsPath;   // --caps FILE: a device profile (vkconv-info --json); offline context
     int warmup = 3, calls = 20, repeats = 7;
     int warmupMs = 200;  // and keep warming up until this much wall time has passed (GPU clocks)
     double maxGflop = 0.0;  // 0: no limit

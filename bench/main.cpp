@@ -4,12 +4,15 @@
 #include <chrono>
 #include <optional>
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "common.hpp"
 #include "layer_runner.hpp"
 #include "peak.hpp"
+#include "plan_list.hpp"
 #include "report.hpp"
 #include "shader_stats.hpp"
 #include "shapes.hpp"
@@ -108,6 +111,13 @@ int runBenchmark(vkconv::Context& ctx, const Options& opts, const Peaks& peaks) 
 int main(int argc, char** argv) {
     Options opts = parseOptions(argc, argv);
     try {
+        if (!opts.capsPath.empty()) {
+            std::ifstream in(opts.capsPath, std::ios::binary);
+            std::stringstream text;
+            if (!in || !(text << in.rdbuf())) throw vkconv::Error(vkconv::ErrorCode::Io, "cannot read " + opts.capsPath);
+            vkconv::Context offline = vkconv::Context::createOffline(vkconv::DeviceCaps::fromJson(text.str()));
+            return runPlanList(offline, opts);
+        }
         vkconv::ContextCreateInfo info;
         info.device = opts.device;
         info.enableValidation = opts.validation;
@@ -119,7 +129,9 @@ int main(int argc, char** argv) {
                          ctx.caps().deviceName.c_str());
             return 1;
         }
-        if (opts.shaderStats) {
+        if (opts.planOnly) {
+            rc = runPlanList(ctx, opts);
+        } else if (opts.shaderStats) {
             rc = runShaderStats(ctx, opts);
         } else {
             Peaks peaks;

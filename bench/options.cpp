@@ -52,6 +52,11 @@ Output:
 Device:
   --device N|NAME       device index or name substring (default: $VKCONV_DEVICE, else the best)
   --validation          Khronos validation layer; exits 1 if it reported anything
+  --plan-only           list the plan of every selected row (algorithm, configuration, workspace)
+                        without tensors or timing; --json writes vkconv-plans/1, --csv one line per
+                        plan (docs/bench-json.md)
+  --caps FILE           plan offline for the device a profile describes (`vkconv-info --json` run
+                        on that machine): what vkconv would run there; implies --plan-only
   --peak                measure the device's peaks (FMA, coopmat, bandwidth, the per-call floor), print and cache them
                         (without --suite/--shapes: only the probe runs).  Later runs read the cache
                         ($VKCONV_CACHE_DIR, $XDG_CACHE_HOME/vkconv or ~/.cache/vkconv) for % of peak.
@@ -167,6 +172,11 @@ Options parseOptions(int argc, char** argv) {
             char* end = nullptr;
             o.maxGflop = std::strtod(v.c_str(), &end);
             if (v.empty() || *end || !(o.maxGflop > 0)) usageError("--max-gflop expects a positive number, got '" + v + "'");
+        } else if (f == "--plan-only") {
+            o.planOnly = true;
+        } else if (f == "--caps") {
+            o.capsPath = next();
+            o.planOnly = true;
         } else if (f == "--validation") {
             o.validation = true;
         } else {
@@ -177,6 +187,9 @@ Options parseOptions(int argc, char** argv) {
     if (o.layouts.empty()) o.layouts.push_back(vkconv::TensorLayout::NCHW);
     if (!o.isaDir.empty() && !o.shaderStats) usageError("--isa needs --shader-stats");
     if (!o.expectIsa.empty() && !o.shaderStats) usageError("--expect-isa needs --shader-stats");
+    if (o.planOnly && (o.peak || o.shaderStats || o.check))
+        usageError("--plan-only / --caps list plans only: no --peak, --shader-stats or --check");
+    if (!o.capsPath.empty() && (!o.device.empty() || o.validation)) usageError("--caps plans offline: no --device or --validation");
     if (o.algo != "auto" && o.algo != "all") {
         auto names = vkconv::algorithmNames();
         if (std::find(names.begin(), names.end(), o.algo) == names.end()) {

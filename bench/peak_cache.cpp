@@ -5,7 +5,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "json_read.hpp"
+#include "util/json_read.hpp"
 #include "peak.hpp"
 #include "report.hpp"
 #include "runtime/context_impl.hpp"
@@ -15,6 +15,8 @@
 namespace vkbench {
 
 namespace fs = std::filesystem;
+using vkconv::JsonValue;
+using vkconv::parseJson;
 
 void printPeakReport(std::FILE* f, const vkconv::Context& ctx, const PeakReport& r) {
     const auto& c = ctx.caps();

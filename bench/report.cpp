@@ -35,12 +35,6 @@ std::string checkText(const Row& r) {
     return buf;
 }
 
-std::string csvCell(const std::string& s) {
-    if (s.find_first_of(",\"\n") == std::string::npos) return s;
-    std::string q = "\"";
-    for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return q + "\"";
-}
 
 std::string csvNum(const std::optional<double>& v) {
     if (!v) return "";
@@ -50,6 +44,13 @@ std::string csvNum(const std::optional<double>& v) {
 }
 
 }  // namespace
+
+std::string csvCell(const std::string& s) {
+    if (s.find_first_of(",\"\n") == std::string::npos) return s;
+    std::string q = "\"";
+    for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+}
 
 void applyPeak(Row& row, const Peaks& peaks) {
     std::optional<double> peak;

@@ -35,6 +35,7 @@ struct RunInfo {
 };
 void writeJsonReport(const std::string& path, const RunInfo& info, const std::vector<Row>& rows);
 void writeCsvReport(const std::string& path, const std::vector<Row>& rows);
+std::string csvCell(const std::string& s);  // quoted (RFC 4180) when it holds a comma, quote or newline
 
 // Writes text to path atomically enough for our purposes; throws vkconv::Error(Io).
 void writeTextFile(const std::string& path, const std::string& text);

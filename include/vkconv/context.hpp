@@ -56,6 +56,13 @@ class VKCONV_API Context {
 public:
     static Context create(const ContextCreateInfo& info = {});
     static Context adopt(const ContextAdoptInfo& info);
+    // A planning-only context for the device a profile describes (DeviceCaps::fromJson of a
+    // `vkconv-info --json` record): no Vulkan instance or device.  Plan::create chooses the
+    // algorithm, tile and split exactly as it would on that device, and Plan::algorithm(),
+    // config() and workspaceSize() report them; anything that needs the device (Plan::record,
+    // run, Buffer::create, submitAndWait) throws Error(Unsupported).  For tooling: what would
+    // vkconv run on a card you do not have (vkconv-bench --caps).
+    static Context createOffline(const DeviceCaps& caps);
 
     Context(Context&&) noexcept;
     Context& operator=(Context&&) noexcept;
@@ -70,6 +77,7 @@ public:
     VkQueue queue() const;
     uint32_t queueFamilyIndex() const;
     bool ownsDevice() const;
+    bool offline() const;  // made by createOffline: plans only
     const VolkDeviceTable& table() const;  // the context's device function table
 
     // Records into a transient command buffer, submits it to the context's queue and waits.

@@ -74,6 +74,9 @@ struct VKCONV_API DeviceCaps {
     std::string vendorString() const;  // "AMD", "NVIDIA", "Intel", ... from vendorId
     std::string toText() const;
     std::string toJson() const;  // a JSON object (no trailing newline)
+    // Reads back what toJson (or `vkconv-info --json`) wrote: a device profile for
+    // Context::createOffline.  Throws Error(InvalidArgument) naming a missing or malformed field.
+    static DeviceCaps fromJson(const std::string& json);
 };
 
 }  // namespace vkconv

@@ -88,6 +88,7 @@ Plan::~Plan() = default;
 
 void Plan::record(VkCommandBuffer cmd, const ConvTensors& t) const {
     const auto& c = ctx_->impl();
+    c.requireDevice("Plan::record");
     checkView(c, "input", t.input, desc_.inputBytes(), true);
     checkView(c, "filter", t.filter, desc_.filterBytes(), true);
     checkView(c, "bias", t.bias, desc_.biasBytes(), desc_.hasBias);

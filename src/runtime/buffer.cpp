@@ -9,6 +9,7 @@ namespace vkconv {
 Buffer Buffer::create(Context& ctx, VkDeviceSize size, MemoryKind kind) {
     if (size == 0) throw Error(ErrorCode::InvalidArgument, "Buffer::create: size 0");
     auto& c = ctx.impl();
+    c.requireDevice("Buffer::create");
     Buffer b;
     b.ctx_ = &ctx;
     b.size_ = size;

@@ -282,6 +282,12 @@ ContextImpl::~ContextImpl() {
     if (ownsInstance && instance && it.destroyInstance) it.destroyInstance(instance, nullptr);
 }
 
+void ContextImpl::requireDevice(const char* what) const {
+    if (!device)
+        throw Error(ErrorCode::Unsupported, std::string(what) + " needs a Vulkan device; this context was made by "
+                                            "Context::createOffline from the profile of " + caps.deviceName + " (planning only)");
+}
+
 void ContextImpl::loadDeviceTable() {
     // volk fills a device table through its global vkGetDeviceProcAddr; point it at this
     // context's loader first (the global is private to this library; see export.hpp).
@@ -358,6 +364,20 @@ Context Context::create(const ContextCreateInfo& info) {
     return Context(std::move(impl));
 }
 
+Context Context::createOffline(const DeviceCaps& caps) {
+    if (caps.subgroupSize == 0 || caps.maxSharedMemory == 0 || caps.maxWorkgroupInvocations == 0)
+        throw Error(ErrorCode::InvalidArgument, "Context::createOffline: the profile of '" + caps.deviceName +
+                                                    "' has no subgroup size, shared memory or workgroup limits");
+    if (caps.apiVersion < VK_API_VERSION_1_3)
+        throw Error(ErrorCode::Unsupported, caps.deviceName + " supports only Vulkan " + caps.apiVersionString() + "; vkconv needs 1.3");
+    auto impl = std::make_unique<ContextImpl>();
+    impl->caps = caps;
+    impl->pipelines = std::make_unique<PipelineRegistry>(*impl);
+    return Context(std::move(impl));
+}
+
+bool Context::offline() const { return impl_->device == VK_NULL_HANDLE; }
+
 Context Context::adopt(const ContextAdoptInfo& info) {
     if (!info.instance || !info.physicalDevice || !info.device || !info.queue)
         throw Error(ErrorCode::InvalidArgument, "ContextAdoptInfo needs instance, physicalDevice, device and queue");
@@ -392,6 +412,7 @@ uint64_t Context::validationMessages() const { return impl_->validationMessages.
 void Context::savePipelineCache() { if (impl_->pipelineCache) impl_->pipelineCache->save(); }
 
 void Context::submitAndWait(const std::function<void(VkCommandBuffer)>& record) {
+    impl_->requireDevice("Context::submitAndWait");
     auto& d = impl_->dt;
     VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
     ai.commandPool = impl_->commandPool;

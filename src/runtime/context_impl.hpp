@@ -44,6 +44,9 @@ struct ContextImpl {
     bool captureStatistics = false;
 
     ~ContextImpl();
+    // Throws Error(Unsupported) naming `what` when this is a planning-only context
+    // (Context::createOffline: a device profile, no VkDevice).
+    void requireDevice(const char* what) const;
     void loadDeviceTable();
     void createHelpers(const std::string& cacheDir);
     uint32_t findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred) const;

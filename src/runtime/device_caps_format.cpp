@@ -1,4 +1,5 @@
-// DeviceCaps as text (vkconv-info) and JSON (vkconv-info --json, benchmark output).
+// DeviceCaps as text (vkconv-info) and JSON (vkconv-info --json, benchmark output, and the
+// device profiles DeviceCaps::fromJson reads back: device_caps_profile.cpp).
 #include <cstdio>
 #include <sstream>
 
@@ -20,7 +21,7 @@ const char* toString(AmdArch a) {
     return "?";
 }
 
-static const char* componentName(VkComponentTypeKHR t) {
+const char* componentName(VkComponentTypeKHR t) {
     if (t == VK_COMPONENT_TYPE_BFLOAT16_KHR) return "bf16";  // may be outside the header's enum
     switch (t) {
         case VK_COMPONENT_TYPE_FLOAT16_KHR: return "f16";
@@ -127,8 +128,9 @@ std::string DeviceCaps::toJson() const {
     j.beginObject();
     j.field("name", deviceName).field("vendor", vendorName(vendorId)).field("vendor_id", vendorId).field("device_id", deviceId);
     j.field("type", deviceTypeString());
-    j.field("driver", driverName + " " + driverVersionString()).field("driver_info", driverInfo);
-    j.field("driver_version_raw", driverVersion).field("api_version", apiVersionString());
+    j.field("driver", driverName + " " + driverVersionString()).field("driver_name", driverName).field("driver_info", driverInfo);
+    j.field("driver_id", uint32_t(driverId)).field("driver_version_raw", driverVersion).field("api_version", apiVersionString());
+    j.field("api_version_raw", apiVersion);
     std::string uuid;
     for (auto b : pipelineCacheUUID) { std::snprintf(hex, sizeof hex, "%02x", b); uuid += hex; }
     j.field("pipeline_cache_uuid", uuid);
@@ -137,10 +139,17 @@ std::string DeviceCaps::toJson() const {
     j.field("subgroup_size", subgroupSize);
     j.key("subgroup_sizes").beginArray().value(minSubgroupSize).value(maxSubgroupSize).endArray();
     j.field("subgroup_size_control", subgroupSizeControl).field("compute_full_subgroups", computeFullSubgroups);
+    j.field("max_compute_workgroup_subgroups", maxComputeWorkgroupSubgroups);
     j.field("compute_units", computeUnits).field("max_shared_memory", maxSharedMemory).field("max_workgroup_invocations", maxWorkgroupInvocations);
-    j.field("max_storage_buffer_range", maxStorageBufferRange);
+    j.key("max_workgroup_size").beginArray().value(maxWorkgroupSize[0]).value(maxWorkgroupSize[1]).value(maxWorkgroupSize[2]).endArray();
+    j.key("max_workgroup_count").beginArray().value(maxWorkgroupCount[0]).value(maxWorkgroupCount[1]).value(maxWorkgroupCount[2]).endArray();
+    j.field("max_storage_buffer_range", maxStorageBufferRange).field("max_push_constants_size", maxPushConstantsSize);
+    j.field("min_storage_buffer_offset_alignment", minStorageBufferOffsetAlignment);
     j.field("shader_float16", shaderFloat16).field("storage_buffer_16bit", storageBuffer16BitAccess);
     j.field("shader_int8", shaderInt8).field("storage_buffer_8bit", storageBuffer8BitAccess);
+    j.field("shader_int16", shaderInt16).field("shader_int64", shaderInt64);
+    j.field("subgroup_arithmetic", subgroupArithmetic).field("subgroup_shuffle", subgroupShuffle);
+    j.field("vulkan_memory_model", vulkanMemoryModel);
     j.field("bfloat16_type", bfloat16Type).field("bfloat16_coopmat", bfloat16CooperativeMatrix);
     j.field("push_descriptor", pushDescriptor).field("pipeline_executable_info", pipelineExecutableInfo);
     j.field("timestamps", timestamps).field("timestamp_period_ns", double(timestampPeriod));

@@ -7,6 +7,7 @@
 namespace vkconv {
 
 PipelineRegistry::~PipelineRegistry() {
+    if (!ctx_.device) return;  // a planning-only context made no pipelines
     for (auto& [key, p] : pipelines_) {
         ctx_.dt.vkDestroyPipeline(ctx_.device, p->pipeline, nullptr);
         ctx_.dt.vkDestroyPipelineLayout(ctx_.device, p->layout, nullptr);
@@ -44,9 +45,12 @@ ComputePipeline PipelineRegistry::build(const PipelineKey& key) {
                                                 ".." + std::to_string(caps.maxSubgroupSize) +
                                                 (caps.subgroupSizeControl ? ")" : ", no subgroup size control)"));
 
-    auto& d = ctx_.dt;
     ComputePipeline out;
     out.key = key;
+    // A planning-only context (Context::createOffline) stops after the checks a device would
+    // make: plans are chosen and described exactly as on the profiled device, never recorded.
+    if (!ctx_.device) return out;
+    auto& d = ctx_.dt;
     std::vector<VkDescriptorSetLayoutBinding> bindings(key.bindings);
     for (uint32_t i = 0; i < key.bindings; ++i)
         bindings[i] = {i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};

@@ -1,4 +1,4 @@
-// A small JSON reader for the files vkconv-bench writes itself (the peak cache).
+// A small JSON reader: device profiles (DeviceCaps::fromJson) and vkconv-bench's peak cache.
 #pragma once
 #include <map>
 #include <memory>
@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace vkbench {
+namespace vkconv {
 
 struct JsonValue {
     enum class Type { Null, Bool, Number, String, Array, Object } type = Type::Null;
@@ -23,4 +23,4 @@ struct JsonValue {
 // Parses a whole document; nullopt (and `error` set) when it is not valid JSON.
 std::optional<JsonValue> parseJson(const std::string& text, std::string* error = nullptr);
 
-}  // namespace vkbench
+}  // namespace vkconv

@@ -1,10 +1,10 @@
 // Recursive-descent JSON parser (RFC 8259 subset: \u escapes outside the BMP are kept as-is).
-#include "json_read.hpp"
+#include "util/json_read.hpp"
 
 #include <cstdlib>
 #include <stdexcept>
 
-namespace vkbench {
+namespace vkconv {
 
 const JsonValue* JsonValue::get(const std::string& key) const {
     if (type != Type::Object) return nullptr;
@@ -132,4 +132,4 @@ std::optional<JsonValue> parseJson(const std::string& text, std::string* error) 
     }
 }
 
-}  // namespace vkbench
+}  // namespace vkconv

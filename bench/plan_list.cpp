@@ -1,0 +1,128 @@
+// The router's plans for the selected layers, listed (no tensors, no timing).  With --caps the
+// context is a device profile (Context::createOffline): what vkconv would run on that card.
+#include "plan_list.hpp"
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "report.hpp"
+#include "shapes.hpp"
+#include "util/json_writer.hpp"
+#include "vkconv/error.hpp"
+#include "vkconv/plan.hpp"
+#include "vkconv/version.hpp"
+
+namespace vkbench {
+
+namespace {
+
+struct PlanRow {
+    const Shape* shape;
+    int64_t batch;
+    vkconv::DType dtype;
+    vkconv::TensorLayout layout;
+    std::string algo, config, error;
+    uint64_t workspace = 0;
+};
+
+// The algorithms --algo asks for on this layer ("auto" stays "auto"); declines go to stderr.
+std::vector<std::string> requested(vkconv::Context& ctx, const Options& opts, const vkconv::ConvDesc& d) {
+    std::vector<std::string> out;
+    if (opts.algo == "auto") return {"auto"};
+    std::vector<std::string> names = opts.algo == "all" ? vkconv::algorithmNames() : std::vector<std::string>{opts.algo};
+    for (auto& n : names)
+        if (vkconv::whyUnsupported(ctx, d, n).empty()) out.push_back(n);
+    return out;
+}
+
+template <class T>
+std::string nameOf(T v) { return std::string(vkconv::toString(v)); }
+#define name(v) nameOf(v).c_str()
+
+}  // namespace
+
+int runPlanList(vkconv::Context& ctx, const Options& opts) {
+    std::vector<Shape> shapes = loadShapes(opts);
+    const auto& caps = ctx.caps();
+    std::printf("== vkconv %s (%s): plans for %s%s\n", vkconv::versionString(), vkconv::gitRevision(), caps.deviceName.c_str(),
+                ctx.offline() ? " (device profile, offline)" : "");
+    std::printf("%-16s %-26s %5s %-5s %-4s %-22s %10s  %s\n", "suite", "layer", "n", "dtype", "lay", "algorithm", "workspace", "config");
+    std::vector<PlanRow> rows;
+    int failed = 0;
+    for (auto& s : shapes)
+        for (int64_t b : opts.batches.empty() ? std::vector<int64_t>{s.n} : opts.batches)
+            for (auto dt : opts.dtypes)
+                for (auto lay : opts.layouts) {
+                    vkconv::ConvDesc d = makeDesc(s, b, dt, lay, opts.epilogue);
+                    std::string why = vkconv::whyUnsupported(ctx, d, "auto");
+                    if (!why.empty()) {
+                        std::printf("%-16s %-26s %5lld %-5s %-4s skipped: %s\n", s.suite.c_str(), s.layer.c_str(), (long long)b,
+                                    name(dt), name(lay), why.c_str());
+                        continue;
+                    }
+                    for (auto& a : requested(ctx, opts, d)) {
+                        PlanRow r{&s, b, dt, lay, a, "", "", 0};
+                        try {
+                            vkconv::PlanOptions po;
+                            po.algorithm = a;
+                            po.tile = opts.tile;
+                            if (opts.workspaceMiB >= 0) po.workspaceLimit = VkDeviceSize(opts.workspaceMiB) << 20;
+                            vkconv::Plan plan = vkconv::Plan::create(ctx, d, po);
+                            r.algo = plan.algorithm();
+                            r.config = plan.config();
+                            r.workspace = plan.workspaceSize();
+                        } catch (const vkconv::Error& e) {
+                            r.error = e.what();
+                            ++failed;
+                        }
+                        char ws[32] = "-";
+                        if (r.workspace) std::snprintf(ws, sizeof ws, "%.2f MiB", double(r.workspace) / (1 << 20));
+                        std::printf("%-16s %-26s %5lld %-5s %-4s %-22s %10s  %s\n", s.suite.c_str(), s.layer.c_str(), (long long)b,
+                                    name(dt), name(lay), r.algo.c_str(), ws,
+                                    r.error.empty() ? r.config.c_str() : ("ERROR " + r.error).c_str());
+                        rows.push_back(std::move(r));
+                    }
+                }
+    if (!opts.jsonPath.empty()) {
+        vkconv::JsonWriter j;
+        j.beginObject();
+        j.field("schema", "vkconv-plans/1").field("tool", "vkconv-bench").field("created", isoUtcNow());
+        j.field("offline", ctx.offline());
+        j.key("device").raw(caps.toJson());
+        j.key("library");
+        writeLibraryRecord(j);
+        j.key("rows").beginArray();
+        for (auto& r : rows) {
+            const Shape& s = *r.shape;
+            j.beginObject();
+            j.field("suite", s.suite).field("layer", s.layer).field("n", s.n).field("c", s.c).field("h", s.h).field("w", s.w);
+            j.field("k", s.k).field("r", s.r).field("s", s.s).field("pad_h", s.padH).field("pad_w", s.padW);
+            j.field("stride_h", s.strideH).field("stride_w", s.strideW).field("dil_h", s.dilH).field("dil_w", s.dilW);
+            j.field("groups", s.groups).field("batch", r.batch).field("dtype", vkconv::toString(r.dtype));
+            j.field("layout", vkconv::toString(r.layout)).field("algo", r.algo).field("config", r.config);
+            j.field("epilogue", opts.epilogue.name).field("workspace_bytes", r.workspace);
+            if (!r.error.empty()) j.field("error", r.error);
+            j.endObject();
+        }
+        j.endArray();
+        j.endObject();
+        writeTextFile(opts.jsonPath, j.str() + "\n");
+        std::fprintf(stderr, "JSON written to %s\n", opts.jsonPath.c_str());
+    }
+    if (!opts.csvPath.empty()) {
+        // One line per plan, so that a change of the router shows as a line diff.
+        std::string csv = "suite,layer,batch,dtype,layout,epilogue,algo,config,workspace_bytes\n";
+        for (auto& r : rows) {
+            csv += csvCell(r.shape->suite) + "," + csvCell(r.shape->layer) + "," + std::to_string(r.batch) + "," + nameOf(r.dtype) +
+                   "," + nameOf(r.layout) + "," + csvCell(opts.epilogue.name) + "," + csvCell(r.algo) + "," +
+                   csvCell(r.error.empty() ? r.config : "ERROR " + r.error) + "," + std::to_string(r.workspace) + "\n";
+        }
+        writeTextFile(opts.csvPath, csv);
+        std::fprintf(stderr, "CSV written to %s\n", opts.csvPath.c_str());
+    }
+    std::printf("\n%zu plan(s), %d failed\n", rows.size(), failed);
+    return failed ? 1 : 0;
+}
+
+}  // namespace vkbench
