@@ -125,6 +125,22 @@ constexpr double kMatrixPassFlops = 1.17e9;  // ~4.3 us
 // F(2x2)-or-F(4x4) choice keeps the common 4.3 us, which put F(4x4) first on the b32 layers
 // where it measured 5-11 us faster than F(2x2) (h200_s23/mid/results2.tgz).
 constexpr double kMatrixPassFlopsF2 = 0.675e9;  // ~2.5 us
+// Batch-1-sized grids, up to 256 F(4x4) tiles (the b32 layers measured start at 512; between, the
+// change fades out linearly): every 3x3 stride-1 layer of the six suites with at most 1024 such
+// tiles at b1 and 1568 at b32 (47 rows), forced five ways (fp16 NHWC, H200,
+// docs/results/h200_s24/sweep/, perf-notes 61), put F(4x4) 5-8 us above its fit there (its four
+// passes cost ~3 us each, not 4.3) and F(2x2) 1-4 us above it even at the floor.  So on such
+// grids F(4x4)'s passes are charged halfway to the floor, 3.4 us (of 2.5, 2.95, 3.4, 3.85 and 4.3
+// replayed over the sweep, the one that took the most: 19 us, no layer slower), and F(2x2)'s
+// the floor in the choice of variant too.
+constexpr double kMatrixPassFlopsF4Small = 0.92e9;  // ~3.4 us
+constexpr double kSmallGridTiles = 256, kLargeGridTiles = 512;
+
+// 1 up to kSmallGridTiles F(4x4) tiles, 0 from kLargeGridTiles on, linear between.
+double smallGridShare(const ConvDesc& d) {
+    const double tiles4 = double(d.n) * double((d.outH() + 3) / 4) * double((d.outW() + 3) / 4);
+    return std::clamp((kLargeGridTiles - tiles4) / (kLargeGridTiles - kSmallGridTiles), 0.0, 1.0);
+}
 // Winograd on the matrix units where it is modelled cheaper than the direct kernels, no margin:
 // at 0.9x four layers modelled at 0.94-1.0x ran 8-35 % faster on winograd (SD-VAE l5 b1 585 ->
 // 484 us, ResNet-50 layer4.1.conv2 b32 62 -> 40), and of nine more at 1.05-1.13x five were faster,
@@ -133,7 +149,8 @@ constexpr double kMatrixMargin = 1.0;
 
 // Modelled time of F(m x m) (FLOP-equivalents of implicitGemmModelCost, or of coopmatModelCost
 // on the matrix units), < 0 when it declines.
-// `f2Passes`: F(2x2) on the matrix units charged kMatrixPassFlopsF2 per pass.
+// `f2Passes`: F(2x2) on the matrix units charged kMatrixPassFlopsF2 per pass (the winograd-or-
+// direct decision); else passes on the matrix units cost kMatrixPassFlops, less on small grids.
 double modelCost(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, const PlanOptions& o, bool matrix, bool f2Passes = false) {
     WinogradLayout l = winogradLayout(ctx, d, m, o.workspaceLimit, matrix);
     if (!l.why.empty()) return -1;
@@ -143,8 +160,11 @@ double modelCost(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, const Pl
     const double T = double(l.tiles);  // V and M each written once and read once
     const double bytes = 2.0 * double(d.inputBytes()) + 2.0 * l.taps * T * (double(d.c) * l.vElem + double(d.k) * l.mElem) +
                          double(d.outputBytes()) + double(l.uBytes) + double(d.filterBytes());
+    const double small = smallGridShare(d);
+    const double smallPass = m == 2 ? kMatrixPassFlopsF2 : kMatrixPassFlopsF4Small;
+    const double matrixPass = m == 2 && f2Passes ? kMatrixPassFlopsF2 : kMatrixPassFlops - small * (kMatrixPassFlops - smallPass);
     return double(l.chunks) * one + bytes * (matrix ? kMatrixFlopsPerByte : kTransformFlopsPerByte) +
-           double(3 * l.chunks + 1) * (matrix ? (m == 2 && f2Passes ? kMatrixPassFlopsF2 : kMatrixPassFlops) : kPassFlops);
+           double(3 * l.chunks + 1) * (matrix ? matrixPass : kPassFlops);
 }
 
 // PlanOptions::tile "2x2" / "4x4", else the cheaper of the two by the model.
@@ -383,12 +403,18 @@ bool winogradPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& 
     const double best = modelCost(ctx, d, chooseM(ctx, d, o, matrix), o, matrix, true);
     double direct = matrix ? coopmatModelCost(ctx, d, o, false) : implicitGemmModelCost(ctx, d, o);
     if (best < 0 || direct < 0) return false;
-    // The direct alternative on the matrix units is the better of the two direct kernels.
-    if (double halo = matrix ? haloCoopmatPaysCost(ctx, d, o) : -1; halo >= 0)
-        direct = std::min(direct, halo);
+    if (!matrix) return best < kWinogradMargin * direct;
     // On the matrix units the fitted winograd cost counts its passes' fixed time; the direct
-    // GEMM's one pass pays the same launch and barrier, so it is charged one pass too.
-    return matrix ? best < kMatrixMargin * (direct + kMatrixPassFlops) : best < kWinogradMargin * direct;
+    // GEMM's one pass pays the same launch and barrier, so it is charged one pass too.  The
+    // alternative is the better of the two direct kernels.  halo_coopmat's own fit holds a
+    // per-call term (perf-notes 53): on small grids it is charged only the call floor (the sweep:
+    // halo 36.0 us against F(4x4)'s 38.9 on RetinaNet cls_out_50 at b1, which the 4.3 us charge
+    // sent to F(4x4) once F(4x4)'s passes cost less); on large ones the 4.3 us it was fitted
+    // beside (SD-VAE l5 at b1 stays on F(4x4), 481 us, where halo would run ~590).
+    direct += kMatrixPassFlops;
+    if (double halo = haloCoopmatPaysCost(ctx, d, o); halo >= 0)
+        direct = std::min(direct, halo + kMatrixPassFlops - smallGridShare(d) * (kMatrixPassFlops - kMatrixPassFlopsF2));
+    return best < kMatrixMargin * direct;
 }
 
 // Every dtype x layout pairing of the three transforms of both variants x (driver default, wave32,
