@@ -247,6 +247,17 @@ class BaselineHelpers(unittest.TestCase):
             self.assertEqual((suite, [l["layer"] for l in layers]), ("toy", ["a", "b"]))
             self.assertEqual(layers[0]["c"], 3)
 
+    def test_jobs_batch(self):
+        shape = lambda name, n: {"layer": name, "n": n}
+        plan = [("cases", [shape("a", 16), shape("b", 1)]), ("sd", [shape("l1", 1)])]
+        cfg = [("fp16", "nhwc")]
+        # No --batch: each shape's own n (bench/cases/ rows carry theirs).
+        own = tb.make_jobs(plan, [None], cfg, {"sd"}, None)
+        self.assertEqual([(j[0], j[2]["layer"], j[3]) for j in own], [("cases", "a", 16), ("cases", "b", 1), ("sd", "l1", 1)])
+        # --batch overrides n; batch-1-only suites are skipped above 1; verify picks layers.
+        b32 = tb.make_jobs(plan, [32], cfg, {"sd"}, 1)
+        self.assertEqual([(j[2]["layer"], j[3], j[6]) for j in b32], [("a", 32, True), ("b", 32, False)])
+
     def test_short_device(self):
         import report
         self.assertEqual(report.short_device("NVIDIA H100 80GB HBM3"), "H100")

@@ -140,6 +140,22 @@ def check_indices(n: int, count: int) -> set[int]:
     return {round(i * (n - 1) / (count - 1)) for i in range(count)}
 
 
+def make_jobs(plan, batches, configs, small_only, check_layers):
+    """(suite, layer index, shape, batch, dtype, layout, verify) for every timed row.  A batch of
+    None is each shape's own n (shape files whose rows carry their batch, e.g. bench/cases/);
+    suites in small_only run at no batch above 1; check_layers None: verify nothing."""
+    jobs = []
+    for suite, layers in plan:
+        for batch in batches:
+            if batch is not None and batch > 1 and suite in small_only:
+                log(f"  {suite}: batch {batch} skipped (--skip-large-batch-suites)")
+                continue
+            verify = check_indices(len(layers), check_layers) if check_layers is not None else set()
+            for dtype, layout in configs:
+                jobs += [(suite, i, s, batch or s["n"], dtype, layout, i in verify) for i, s in enumerate(layers)]
+    return jobs
+
+
 # ---------------------------------------------------------------------------- measuring
 
 TORCH_DTYPES = {}  # filled in main()
@@ -272,7 +288,8 @@ def main(argv=None) -> int:
     ap.add_argument("--suite", action="append", default=[], metavar="NAME",
                     help="suite in --suites-dir (repeatable; default: all there, unless --shapes)")
     ap.add_argument("--suites-dir", default=str(bj.SUITES_DIR), help="default: %(default)s")
-    ap.add_argument("--batch", action="append", type=int, metavar="N", help="repeatable; default 1")
+    ap.add_argument("--batch", action="append", type=int, metavar="N",
+                    help="overrides each shape's n (repeatable; default: the shape's own n, as vkconv-bench)")
     ap.add_argument("--dtype", action="append", choices=bj.DTYPES, help="repeatable; default fp32")
     ap.add_argument("--layout", action="append", choices=bj.LAYOUTS, help="repeatable; default nchw")
     ap.add_argument("--config", action="append", default=[], metavar="DTYPE_LAYOUT",
@@ -292,7 +309,7 @@ def main(argv=None) -> int:
     ap.add_argument("--limit", type=int, default=0, metavar="N",
                     help="only the first N layers of each suite (smoke tests)")
     args = ap.parse_args(argv)
-    batches = args.batch or [1]
+    batches = args.batch or [None]  # None: each shape's own n
     configs = [(d, l) for d in args.dtype or ["fp32"] for l in args.layout or ["nchw"]]
     if args.config:
         if args.dtype or args.layout:
@@ -306,7 +323,7 @@ def main(argv=None) -> int:
             configs.append((d, l))
     configs = list(dict.fromkeys(configs))
     small_only = {s.strip() for s in args.skip_large_batch_suites.split(",") if s.strip()}
-    if args.calls < 1 or args.repeats < 1 or min(batches) < 1:
+    if args.calls < 1 or args.repeats < 1 or any(b is not None and b < 1 for b in batches):
         ap.error("--calls, --repeats and --batch must be >= 1")
     plan = build_plan(args)
 
@@ -332,15 +349,7 @@ def main(argv=None) -> int:
     doc["peaks"]["call_floor_us"] = call_floor(args.calls)
     log(f"torch_baseline: call floor {doc['peaks']['call_floor_us']:.2f} us (a 4 KiB copy kernel in the graph)")
 
-    jobs = []  # (suite, layer index, shape, batch, dtype, layout, verify)
-    for suite, layers in plan:
-        for batch in batches:
-            if batch > 1 and suite in small_only:
-                log(f"  {suite}: batch {batch} skipped (--skip-large-batch-suites)")
-                continue
-            verify = check_indices(len(layers), args.check_layers) if args.check else set()
-            for dtype, layout in configs:
-                jobs += [(suite, i, s, batch, dtype, layout, i in verify) for i, s in enumerate(layers)]
+    jobs = make_jobs(plan, batches, configs, small_only, args.check_layers if args.check else None)
 
     print(HEADER, flush=True)
     t0 = time.monotonic()
