@@ -1,10 +1,19 @@
-// "implicit_gemm_nhwc": NCHW activations (and KCRS filters with more than one tap) transposed into
-// the workspace as NHWC (KRSC) by shaders/layout_transpose.comp, then the NHWC implicit GEMM with
-// 4-wide channel loads, writing the output straight in the caller's layout (its epilogue handles
-// any output layout).  For the NCHW layers whose own staging is scalar -- stride 2, or 1x1 at an
-// H*W that is not a multiple of 4 -- the 4-wide staging is ~0.7x the time on the H200
-// (docs/perf-notes.md item 33), more than the transposes cost on the larger layers; cuDNN does the
-// same for its NHWC kernels.
+// NCHW activations (and KCRS filters with more than one tap) transposed into the workspace as NHWC
+// (KRSC) by shaders/layout_transpose.comp, then an NHWC kernel writing the output straight in the
+// caller's layout (every epilogue handles any output layout).  Two algorithms share it:
+//  * "implicit_gemm_nhwc": the scalar implicit GEMM with 4-wide channel loads, for the NCHW layers
+//    whose own staging is scalar -- stride 2, or 1x1 at an H*W that is not a multiple of 4: ~0.7x
+//    the time on the H200 (docs/perf-notes.md item 33), more than the transposes cost on the
+//    larger layers;
+//  * "coopmat_nhwc": 16-bit activations on the matrix units, behind the kernel the router picks
+//    for the NHWC problem (implicit_gemm_coopmat, halo_coopmat, few_channels_coopmat or winograd).
+//    Their NCHW staging moves one 16-bit value per load (pixels of one channel), their NHWC
+//    staging eight channels in one 16-byte load: 1.5-5.9x the NHWC time on every layer of the
+//    suites on the H100 (fp16, b1 and b32; winograd's transforms 1.2-1.9x), against transposes
+//    that stream the input once (perf-notes item 62).  cuDNN does the same for its NHWC kernels.
+//    The router takes it for such layers but first layers, thin layers on large inputs and
+//    winograd on small ones (coopmatNhwcPays).
+// Winograd reads KCRS filters in its own filter transform, so behind it the filters stay as given.
 #include <algorithm>
 #include <limits>
 
@@ -19,6 +28,7 @@ namespace vkconv {
 double implicitGemmModelCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o);
 bool implicitGemmSplitKPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o);
 bool implicitGemmFourPixelLoads(const ConvDesc& d);
+bool winogradMatrixUnits(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o);
 
 namespace {
 
@@ -34,11 +44,12 @@ constexpr double kPassFlops = 1e8;
 constexpr double kMargin = 0.9;  // transform only where the model says >= 10 % faster
 
 
-// The problem the inner implicit GEMM sees.
-ConvDesc nhwcDesc(const ConvDesc& d) {
+// The problem the inner kernel sees: NHWC activations, and KRSC filters unless `keepFilters`
+// (winograd, which reads either).
+ConvDesc nhwcDesc(const ConvDesc& d, bool keepFilters = false) {
     ConvDesc g = d;
     g.inputLayout = TensorLayout::NHWC;
-    g.filterLayout = FilterLayout::KRSC;
+    if (!keepFilters) g.filterLayout = FilterLayout::KRSC;
     return g;
 }
 
@@ -51,14 +62,15 @@ struct TransformLayout {
     std::string why;
 };
 
-TransformLayout transformLayout(const ContextImpl& ctx, const ConvDesc& d, VkDeviceSize workspaceLimit) {
+TransformLayout transformLayout(const ContextImpl& ctx, const ConvDesc& d, VkDeviceSize workspaceLimit,
+                                bool transposeFilters = true) {
     TransformLayout l;
     // Every view of the workspace must stay within one binding's range.
     workspaceLimit = std::min<VkDeviceSize>(workspaceLimit, ctx.caps.maxStorageBufferRange);
     const uint64_t align = workspaceRegionAlignment(ctx);
     l.inputBytes = alignUp(uint64_t(d.inputBytes()), align);
     l.filterOff = l.inputBytes;
-    l.filterBytes = filterNeedsTranspose(d) ? alignUp(uint64_t(d.filterBytes()), align) : 0;
+    l.filterBytes = transposeFilters && filterNeedsTranspose(d) ? alignUp(uint64_t(d.filterBytes()), align) : 0;
     l.innerOff = l.filterOff + l.filterBytes;
     if (l.innerOff > workspaceLimit) {
         l.why = "the NHWC copies need " + std::to_string(l.innerOff) + " workspace bytes and the limit (PlanOptions::workspaceLimit, "
@@ -69,17 +81,60 @@ TransformLayout transformLayout(const ContextImpl& ctx, const ConvDesc& d, VkDev
     return l;
 }
 
-// The inner GEMM: implicit_gemm, or implicit_gemm_splitk where a forced tile names a split
-// ("<tile>/s<splits>", "s<splits>") or, unforced, where the router would split; with the caller's
-// subgroup size and what the workspace has left.
-PlanOptions innerOptions(const ContextImpl& ctx, const ConvDesc& g, const PlanOptions& o, const TransformLayout& l) {
-    PlanOptions inner;
-    inner.subgroupSize = o.subgroupSize;
-    inner.workspaceLimit = l.innerLimit;
-    inner.tile = o.tile;
-    bool split = o.tile.empty() ? implicitGemmSplitKPays(ctx, g, inner) : parseSplitRequest(o.tile).split != 0;
-    inner.algorithm = split ? "implicit_gemm_splitk" : "implicit_gemm";
-    return inner;
+bool matrixUnitAlgorithm(const ContextImpl& ctx, const ConvDesc& g, const PlanOptions& o, const std::string& name) {
+    return name == "implicit_gemm_coopmat" || name == "halo_coopmat" || name == "few_channels_coopmat" ||
+           (name == "winograd" && winogradMatrixUnits(ctx, g, o));
+}
+
+// What runs behind the transposes: the problem it sees, its options and the workspace layout.
+struct InnerPlan {
+    ConvDesc desc;
+    PlanOptions opts;
+    TransformLayout layout;
+    std::string why;  // "" unless it cannot run
+};
+
+// Scalar: implicit_gemm, or implicit_gemm_splitk where a forced tile names a split
+// ("<tile>/s<splits>", "s<splits>") or, unforced, where the router would split.
+// Matrix units: unforced, the router's pick for the NHWC problem, which must be one of the
+// matrix-unit kernels; PlanOptions::tile "ALGO" or "ALGO:TILE" forces one of them (e.g.
+// "winograd:2x2", "halo_coopmat:256x32/4x1"), any other tile is implicit_gemm_coopmat's.  Either way
+// with the caller's subgroup size and what the workspace has left.
+InnerPlan innerPlan(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, bool matrix) {
+    InnerPlan p{nhwcDesc(d), {}, transformLayout(ctx, d, o.workspaceLimit), ""};
+    if (!p.layout.why.empty()) {
+        p.why = p.layout.why;
+        return p;
+    }
+    p.opts.subgroupSize = o.subgroupSize;
+    p.opts.workspaceLimit = p.layout.innerLimit;
+    p.opts.allowWinograd = o.allowWinograd;
+    p.opts.tile = o.tile;
+    if (!matrix) {
+        const bool split = o.tile.empty() ? implicitGemmSplitKPays(ctx, p.desc, p.opts) : parseSplitRequest(o.tile).split != 0;
+        p.opts.algorithm = split ? "implicit_gemm_splitk" : "implicit_gemm";
+        return p;
+    }
+    if (o.tile.empty()) {
+        p.opts.algorithm = chooseInLayout(ctx, p.desc, p.opts).name;
+    } else {
+        const size_t colon = o.tile.find(':');
+        const std::string algo = o.tile.substr(0, colon);
+        const bool named = findAlgorithm(algo) != nullptr;
+        p.opts.algorithm = named ? algo : "implicit_gemm_coopmat";
+        if (named) p.opts.tile = colon == std::string::npos ? "" : o.tile.substr(colon + 1);
+    }
+    if (!matrixUnitAlgorithm(ctx, p.desc, p.opts, p.opts.algorithm)) {
+        p.why = "the NHWC problem does not run on the matrix units (" + std::string(o.tile.empty() ? "the router picks " : "forced: ") +
+                p.opts.algorithm + ")";
+        return p;
+    }
+    if (p.opts.algorithm == "winograd" && filterNeedsTranspose(d)) {  // its filter transform reads KCRS
+        p.desc = nhwcDesc(d, true);
+        p.layout = transformLayout(ctx, d, o.workspaceLimit, false);
+        p.opts.workspaceLimit = p.layout.innerLimit;
+    }
+    return p;
 }
 
 // Workgroup size: 256, or what a required subgroup size allows, in whole 32-element rows.
@@ -91,11 +146,12 @@ uint32_t transposeWorkgroup(const ContextImpl& ctx, uint32_t sg) {
 
 class NhwcTransformInstance final : public AlgorithmInstance {
 public:
-    NhwcTransformInstance(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o)
-        : ctx_(ctx), desc_(d), layout_(transformLayout(ctx, d, o.workspaceLimit)), wg_(transposeWorkgroup(ctx, o.subgroupSize)) {
-        const ConvDesc g = nhwcDesc(d);
-        const PlanOptions inner = innerOptions(ctx, g, o, layout_);
-        inner_ = findAlgorithm(inner.algorithm)->instantiate(ctx, g, inner);
+    NhwcTransformInstance(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, bool matrix)
+        : ctx_(ctx), desc_(d), matrix_(matrix), wg_(transposeWorkgroup(ctx, o.subgroupSize)) {
+        InnerPlan p = innerPlan(ctx, d, o, matrix);
+        if (!p.why.empty()) throw Error(ErrorCode::Unsupported, std::string(name()) + ": " + p.why);
+        layout_ = p.layout;
+        inner_ = findAlgorithm(p.opts.algorithm)->instantiate(ctx, p.desc, p.opts);
         pipeline_ = &ctx.pipelines->get(convPipelineKey(std::string("layout_transpose_") + dtypeSuffix(d.dtype), d, wg_, o.subgroupSize));
     }
 
@@ -115,7 +171,7 @@ public:
         inner_->record(cmd, ConvTensors{x, w, t.bias, t.residual, t.output, iw});
     }
     VkDeviceSize workspaceSize() const override { return layout_.innerOff + inner_->workspaceSize(); }
-    std::string name() const override { return "implicit_gemm_nhwc"; }
+    std::string name() const override { return matrix_ ? "coopmat_nhwc" : "implicit_gemm_nhwc"; }
     double roundingAmplification() const override { return inner_->roundingAmplification(); }
     double operandRounding() const override { return inner_->operandRounding(); }
     std::string config() const override {
@@ -138,6 +194,7 @@ private:
 
     ContextImpl& ctx_;
     ConvDesc desc_;
+    bool matrix_;
     TransformLayout layout_;
     uint32_t wg_;
     std::unique_ptr<AlgorithmInstance> inner_;
@@ -146,25 +203,70 @@ private:
 
 }  // namespace
 
-std::string nhwcTransformWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
-    if (d.inputLayout != TensorLayout::NCHW) return "the input is NHWC already (use implicit_gemm)";
+namespace {
+
+std::string transformWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, bool matrix) {
+    if (d.inputLayout != TensorLayout::NCHW)
+        return std::string("the input is NHWC already (use ") + (matrix ? "the matrix-unit kernels" : "implicit_gemm") + ")";
     if (o.workspaceLimit == 0) return "it needs a workspace and PlanOptions::workspaceLimit is 0";
-    TransformLayout l = transformLayout(ctx, d, o.workspaceLimit);
-    if (!l.why.empty()) return l.why;
+    if (matrix && d.dtype == DType::F32) return "the matrix units take 16-bit storage (fp16, bf16), not fp32";
     const auto& lim = ctx.caps.maxWorkgroupCount;
     auto blocks = [](uint64_t n) { return (n + kTransposeTile - 1) / kTransposeTile; };
     if (blocks(uint64_t(d.h) * uint64_t(d.w)) > lim[0] || blocks(uint64_t(d.c)) > lim[1])
         return "the input's H*W or C exceeds the transpose's grid";
     if (filterNeedsTranspose(d) && (blocks(uint64_t(d.r * d.s)) > lim[0] || blocks(uint64_t(d.channelsPerGroup())) > lim[1]))
         return "the filter's R*S or C/groups exceeds the transpose's grid";
-    const ConvDesc g = nhwcDesc(d);
-    const PlanOptions inner = innerOptions(ctx, g, o, l);
-    std::string why = findAlgorithm(inner.algorithm)->whyNot(ctx, g, inner);
-    return why.empty() ? "" : "its NHWC " + inner.algorithm + " declines: " + why;
+    const InnerPlan p = innerPlan(ctx, d, o, matrix);
+    if (!p.why.empty()) return p.why;
+    std::string why = findAlgorithm(p.opts.algorithm)->whyNot(ctx, p.desc, p.opts);
+    return why.empty() ? "" : "its NHWC " + p.opts.algorithm + " declines: " + why;
+}
+
+}  // namespace
+
+std::string nhwcTransformWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    return transformWhyNot(ctx, d, o, false);
+}
+std::string coopmatNhwcWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    return transformWhyNot(ctx, d, o, true);
 }
 
 std::unique_ptr<AlgorithmInstance> nhwcTransformInstantiate(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
-    return std::make_unique<NhwcTransformInstance>(ctx, d, o);
+    return std::make_unique<NhwcTransformInstance>(ctx, d, o, false);
+}
+std::unique_ptr<AlgorithmInstance> coopmatNhwcInstantiate(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    return std::make_unique<NhwcTransformInstance>(ctx, d, o, true);
+}
+
+// Inputs the transpose streams in ~2 us or more (6 MiB: ~2.2 TB/s each way, H100).
+constexpr uint64_t kLargeInputBytes = uint64_t(6) << 20;
+// Multiply-adds per input element (K/groups * R * S / stride^2) up to which the transpose of a
+// large input costs more than the NCHW staging loses.
+constexpr double kThinWork = 64;
+// Winograd reads NCHW in its own input transform (1.2-1.9x its NHWC time); on inputs up to 1 MiB
+// the transpose's extra dispatch costs more than that.
+constexpr uint64_t kSmallWinogradInputBytes = uint64_t(1) << 20;
+
+// The router's question for 16-bit NCHW activations: does the NHWC problem run on the matrix
+// units, behind transposes that fit the workspace, and do the transposes cost less than the NCHW
+// staging?  Measured on the H100 over the suites at b1 and b32, fp16 (perf-notes item 62): the
+// NCHW staging of implicit_gemm_coopmat and halo_coopmat at 1.5-5.9x their NHWC time, winograd's
+// NCHW transforms 1.2-1.9x, and the transposes a read and write of the input.  So every such layer
+// but three kinds, which measured slower behind the transposes:
+//  * first layers: few_channels_coopmat stages its halo once either way (1.4x), and a 3-channel
+//    plane is the transpose's worst shape (3 of each block's 32 rows): 1.4x slower forced;
+//  * thin layers on large inputs for implicit_gemm_coopmat (the 1x1 projections of MobileNetV2 and
+//    ResNet-50's 56x56 1x1 layers at b32, 16-64 products per input element): 1.05-1.45x slower
+//    (halo_coopmat's few-filter tiles gain on them: SD-VAE l7, 3 filters, 218 -> 139 us);
+//  * winograd on inputs up to 1 MiB (b1 14-28 px, b32 7 px): 1-2.9 us slower.
+bool coopmatNhwcPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    if (d.inputLayout != TensorLayout::NCHW || d.dtype == DType::F32 || !coopmatNhwcWhyNot(ctx, d, o).empty()) return false;
+    const uint64_t input = uint64_t(d.inputBytes());
+    const double work = double(d.filtersPerGroup()) * double(d.r * d.s) / double(d.strideH * d.strideW);
+    const std::string inner = innerPlan(ctx, d, o, true).opts.algorithm;
+    if (inner == "implicit_gemm_coopmat") return work > kThinWork || input < kLargeInputBytes;
+    if (inner == "winograd") return input > kSmallWinogradInputBytes;
+    return inner != "few_channels_coopmat";
 }
 
 // The router's question, asked where implicit_gemm would run an NCHW layer with scalar staging:

@@ -43,5 +43,8 @@ const std::vector<Algorithm>& algorithms();              // registry, in level o
 const Algorithm* findAlgorithm(const std::string& name);
 // The router: picks algorithm (and leaves tile/subgroup choices to it) with no timing.
 const Algorithm& chooseAlgorithm(const ContextImpl& ctx, const ConvDesc& desc, const PlanOptions& opts);
+// The same without moving the activations to another layout (what runs behind coopmat_nhwc's
+// transposes).
+const Algorithm& chooseInLayout(const ContextImpl& ctx, const ConvDesc& desc, const PlanOptions& opts);
 
 }  // namespace vkconv

@@ -50,6 +50,9 @@ std::string nhwcTransformWhyNot(const ContextImpl&, const ConvDesc&, const PlanO
 std::unique_ptr<AlgorithmInstance> nhwcTransformInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::vector<std::pair<ConvDesc, PlanOptions>> nhwcTransformVariants(const ContextImpl&);
 bool nhwcTransformPays(const ContextImpl&, const ConvDesc&, const PlanOptions&);
+std::string coopmatNhwcWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&);
+std::unique_ptr<AlgorithmInstance> coopmatNhwcInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
+bool coopmatNhwcPays(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 
 const std::vector<Algorithm>& algorithms() {
     static const std::vector<Algorithm> registry = {
@@ -87,6 +90,10 @@ const std::vector<Algorithm>& algorithms() {
         {"implicit_gemm_nhwc", "NCHW activations (and KCRS filters) transposed into the workspace as NHWC (KRSC), then implicit_gemm "
                                "with 4-wide channel loads, output in the caller's layout",
          nhwcTransformWhyNot, nhwcTransformInstantiate, nhwcTransformVariants},
+        // Its own pipelines are implicit_gemm_nhwc's transposes and the inner kernels': no variants.
+        {"coopmat_nhwc", "16-bit NCHW activations (and KCRS filters) transposed into the workspace as NHWC (KRSC), then the "
+                         "matrix-unit kernel the router picks for the NHWC problem, output in the caller's layout",
+         coopmatNhwcWhyNot, coopmatNhwcInstantiate, nullptr},
     };
     return registry;
 }
@@ -111,6 +118,13 @@ const Algorithm* findAlgorithm(const std::string& name) {
 }
 
 const Algorithm& chooseAlgorithm(const ContextImpl& ctx, const ConvDesc& desc, const PlanOptions& opts) {
+    // 16-bit NCHW activations whose NHWC problem runs on the matrix units: behind transposes, as
+    // NHWC (the NCHW staging loads one 16-bit value at a time; docs/perf-notes.md item 62).
+    if (coopmatNhwcPays(ctx, desc, opts)) return *findAlgorithm("coopmat_nhwc");
+    return chooseInLayout(ctx, desc, opts);
+}
+
+const Algorithm& chooseInLayout(const ContextImpl& ctx, const ConvDesc& desc, const PlanOptions& opts) {
     // Fast algorithms first (as they are added); direct accepts everything.
     // Depthwise (and channel-multiplier) problems: the dedicated kernel.
     if (desc.groups == desc.c && desc.c > 1 && desc.k % desc.c == 0) {

@@ -1,0 +1,182 @@
+// "coopmat_nhwc": 16-bit NCHW activations (and KCRS filters) transposed into the workspace as NHWC
+// (KRSC), then a matrix-unit kernel on the NHWC problem writing the caller's output layout.  Each
+// case runs with the inner kernel the router picks ("") and with inner kernels forced through
+// PlanOptions::tile ("ALGO[:TILE]"), in integer data (exact: a transposed element in the wrong
+// place is a mismatch, not a tolerance miss) and uniform data; then what "auto" picks for NCHW
+// activations, and the declines.  Test names contain "coopmat" (the emulated runs on lavapipe).
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "environment.hpp"
+#include "harness.hpp"
+
+using namespace vkt;
+using vkconv::Activation;
+using vkconv::ConvDesc;
+using vkconv::DType;
+using vkconv::FilterLayout;
+using vkconv::TensorLayout;
+
+namespace {
+
+constexpr const char* kAlgo = "coopmat_nhwc";
+
+ConvDesc nchwBase() {
+    ConvDesc d;
+    d.n = 2, d.c = 32, d.h = 9, d.w = 11, d.k = 40, d.r = d.s = 3, d.pad(1, 1), d.dtype = DType::F16;
+    d.inputLayout = d.outputLayout = TensorLayout::NCHW;
+    d.filterLayout = FilterLayout::KCRS;
+    return d;
+}
+
+std::vector<NamedDesc> makeCases() {
+    std::vector<NamedDesc> v;
+    auto add = [&](const std::string& name, auto f) {
+        ConvDesc d = nchwBase();
+        f(d);
+        v.push_back({name, d});
+    };
+    add("c32_3x3_bias_relu", [](ConvDesc& d) { d.hasBias = true, d.activation = Activation::Relu; });
+    // One tap: KCRS is KRSC already (no filter transpose); NHWC output.
+    add("pointwise_c64_k72_nhwc_out", [](ConvDesc& d) {
+        d.c = 64, d.k = 72, d.r = d.s = 1, d.pad(0, 0), d.outputLayout = TensorLayout::NHWC;
+    });
+    add("stride2_krsc_res", [](ConvDesc& d) {
+        d.h = d.w = 17, d.strideH = d.strideW = 2, d.filterLayout = FilterLayout::KRSC, d.hasResidual = true;
+    });
+    add("bf16_c48_k24_5x5_asym", [](ConvDesc& d) {
+        d.dtype = DType::BF16, d.c = 48, d.k = 24, d.r = d.s = 5, d.padTop = 1, d.padBottom = 3, d.padLeft = 2, d.padRight = 0;
+    });
+    add("groups2_c64_k48", [](ConvDesc& d) { d.c = 64, d.k = 48, d.groups = 2, d.hasBias = true; });
+    // A first layer (6 channels): few_channels_coopmat behind the transposes.
+    add("first_c6_k32_7x7_s2", [](ConvDesc& d) {
+        d.c = 6, d.k = 32, d.h = d.w = 23, d.r = d.s = 7, d.pad(3, 3), d.strideH = d.strideW = 2;
+    });
+    return v;
+}
+
+const std::vector<NamedDesc>& cases() {
+    static const auto v = makeCases();
+    return v;
+}
+
+// "": the router's inner pick; then inner kernels forced: implicit_gemm_coopmat on a tile that fits
+// lavapipe's 32 KiB (a bare tile name is its), halo_coopmat, winograd (KCRS filters read as given).
+const std::vector<std::string> kInner = {"", "64x64x32/2x2", "halo_coopmat", "winograd:2x2"};
+
+using Param = std::tuple<int, std::string>;
+std::string paramName(const ::testing::TestParamInfo<Param>& info) {
+    std::string t = std::get<1>(info.param);
+    for (char& ch : t)
+        if (ch == ':') ch = '_';
+    return caseTileName(cases(), {std::get<0>(info.param), t});
+}
+
+}  // namespace
+
+class CoopmatNhwcTiles : public VkconvParamTest<Param> {};
+
+TEST_P(CoopmatNhwcTiles, MatchesReference) {
+    const auto& [i, inner] = GetParam();
+    const NamedDesc& c = cases()[size_t(i)];
+    vkconv::PlanOptions o;
+    o.algorithm = kAlgo;
+    o.tile = inner;
+    const std::string why = planDeclines(ctx(), c.desc, o);
+    if (!why.empty()) GTEST_SKIP() << kAlgo << " [" << inner << "] declines " << c.desc.toString() << ": " << why;
+    for (auto mode : {DataMode::Integer, DataMode::Uniform}) {
+        const auto r = runAndCheck(ctx(), c.desc, o, 9300 + uint64_t(i), mode);
+        EXPECT_TRUE(passed(r)) << "case " << c.name << " inner '" << inner << "' (" << toString(mode) << " data)";
+        EXPECT_EQ(r.config.rfind("NCHW->NHWC", 0), 0u) << r.config;
+        // Filters are transposed where they have several taps in KCRS, except for winograd.
+        const bool filterCopy = c.desc.filterLayout == FilterLayout::KCRS && c.desc.r * c.desc.s > 1 &&
+                                r.config.find("; winograd [") == std::string::npos;
+        EXPECT_EQ(r.config.find("KCRS->KRSC") != std::string::npos, filterCopy) << r.config;
+        if (!inner.empty()) {
+            const bool named = inner.find(':') != std::string::npos || inner.find('_') != std::string::npos;
+            const std::string algo = named ? inner.substr(0, inner.find(':')) : "implicit_gemm_coopmat";
+            EXPECT_NE(r.config.find("; " + algo + " ["), std::string::npos) << r.config;
+        }
+        RecordProperty("chosen", r.algorithm + " " + r.config);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(coopmat, CoopmatNhwcTiles,
+                         ::testing::Combine(::testing::Range(0, int(cases().size())), ::testing::ValuesIn(kInner)), paramName);
+
+class CoopmatNhwcRouting : public VkconvTest {};
+
+// "auto" sends 16-bit NCHW activations to the NHWC kernels behind the transposes wherever the
+// NHWC problem runs on the matrix units, and only there (first layers keep few_channels_coopmat's
+// own NCHW staging); without workspace the NCHW staging stays (and is still right).
+TEST_F(CoopmatNhwcRouting, coopmat_NchwGoesThroughNhwc) {
+    ConvDesc d = nchwBase();
+    const std::string why = vkconv::whyUnsupported(ctx(), d, "implicit_gemm_coopmat");
+    if (!why.empty()) GTEST_SKIP() << "implicit_gemm_coopmat declines " << d.toString() << ": " << why;
+    EXPECT_EQ(vkconv::Plan::create(ctx(), d).algorithm(), kAlgo);
+    ConvDesc b = d;
+    b.dtype = DType::BF16;
+    if (vkconv::whyUnsupported(ctx(), b, "implicit_gemm_coopmat").empty()) {
+        EXPECT_EQ(vkconv::Plan::create(ctx(), b).algorithm(), kAlgo);
+    }
+    ConvDesc nhwcIn = d;  // NHWC activations: nothing to transpose
+    nhwcIn.inputLayout = TensorLayout::NHWC;
+    EXPECT_NE(vkconv::Plan::create(ctx(), nhwcIn).algorithm(), kAlgo);
+    ConvDesc dw = d;  // depthwise runs NCHW itself
+    dw.k = dw.groups = dw.c;
+    EXPECT_EQ(vkconv::Plan::create(ctx(), dw).algorithm(), "depthwise");
+    ConvDesc f32 = d;  // the scalar path
+    f32.dtype = DType::F32;
+    EXPECT_NE(vkconv::Plan::create(ctx(), f32).algorithm(), kAlgo);
+    ConvDesc first = d;  // 3 channels at this size: direct_few_channels, NCHW
+    first.c = 3;
+    EXPECT_EQ(vkconv::Plan::create(ctx(), first).algorithm(), "direct_few_channels");
+    first.c = 6;  // 6: few_channels_coopmat, NCHW (forced behind the transposes: the tile test's last case)
+    EXPECT_EQ(vkconv::Plan::create(ctx(), first).algorithm(), "few_channels_coopmat");
+    // A 3x3 layer the router gives winograd: behind the transposes, with the filters as given.
+    ConvDesc big = d;
+    big.n = 8, big.c = big.k = 512, big.h = big.w = 28;
+    const vkconv::Plan wp = vkconv::Plan::create(ctx(), big);
+    EXPECT_EQ(wp.algorithm(), kAlgo);
+    EXPECT_NE(wp.config().find("; winograd ["), std::string::npos) << wp.config();
+    EXPECT_EQ(wp.config().find("KCRS->KRSC"), std::string::npos) << wp.config();
+    std::cout << "[ info ] auto on " << big.toString() << ": " << wp.algorithm() << " [" << wp.config() << "]" << std::endl;
+    // No workspace: the NCHW staging, correct.
+    vkconv::PlanOptions none;
+    none.workspaceLimit = 0;
+    EXPECT_EQ(vkconv::Plan::create(ctx(), d, none).algorithm(), "implicit_gemm_coopmat");
+    const auto r = runAndCheck(ctx(), d, none, 9390, DataMode::Integer);
+    EXPECT_TRUE(passed(r));
+}
+
+class CoopmatNhwcDeclines : public VkconvTest {};
+
+TEST_F(CoopmatNhwcDeclines, coopmat_Reasons) {
+    ConvDesc d = nchwBase();
+    const std::string why = vkconv::whyUnsupported(ctx(), d, kAlgo);
+    std::cout << "[ info ] " << kAlgo << " on " << ctx().caps().deviceName << ": " << (why.empty() ? "accepts fp16 NCHW" : why) << std::endl;
+    ConvDesc nhwcIn = d;
+    nhwcIn.inputLayout = TensorLayout::NHWC;
+    EXPECT_NE(vkconv::whyUnsupported(ctx(), nhwcIn, kAlgo).find("NHWC already"), std::string::npos);
+    ConvDesc f32 = d;
+    f32.dtype = DType::F32;
+    EXPECT_NE(vkconv::whyUnsupported(ctx(), f32, kAlgo).find("fp32"), std::string::npos);
+    vkconv::PlanOptions o;
+    o.algorithm = kAlgo;
+    o.workspaceLimit = 0;
+    EXPECT_NE(planDeclines(ctx(), d, o).find("workspace"), std::string::npos);
+    o.workspaceLimit = 1024;  // less than the input's copy
+    EXPECT_NE(planDeclines(ctx(), d, o).find("workspace"), std::string::npos);
+    if (!why.empty()) return;
+    ConvDesc dw = d;  // depthwise: the NHWC problem is not the matrix units'
+    dw.k = dw.groups = dw.c;
+    EXPECT_NE(vkconv::whyUnsupported(ctx(), dw, kAlgo).find("matrix units"), std::string::npos);
+    ConvDesc c24 = d;  // C/groups not a multiple of 16: the matrix units decline the NHWC problem too
+    c24.c = 24;
+    EXPECT_NE(vkconv::whyUnsupported(ctx(), c24, kAlgo), "");
+    o = {};
+    o.algorithm = kAlgo;
+    o.tile = "direct";  // forcing a kernel off the matrix units
+    EXPECT_NE(planDeclines(ctx(), d, o).find("matrix units"), std::string::npos);
+}
