@@ -31,29 +31,23 @@ ConvDesc nchwBase() {
 }
 
 std::vector<NamedDesc> makeCases() {
-    std::vector<NamedDesc> v;
-    auto add = [&](const std::string& name, auto f) {
-        ConvDesc d = nchwBase();
-        f(d);
-        v.push_back({name, d});
-    };
-    add("c32_3x3_bias_relu", [](ConvDesc& d) { d.hasBias = true, d.activation = Activation::Relu; });
-    // One tap: KCRS is KRSC already (no filter transpose); NHWC output.
-    add("pointwise_c64_k72_nhwc_out", [](ConvDesc& d) {
-        d.c = 64, d.k = 72, d.r = d.s = 1, d.pad(0, 0), d.outputLayout = TensorLayout::NHWC;
+    return editedCases(nchwBase(), {
+        {"c32_3x3_bias_relu", [](ConvDesc& d) { d.hasBias = true, d.activation = Activation::Relu; }},
+        // One tap: KCRS is KRSC already (no filter transpose); NHWC output.
+        {"pointwise_c64_k72_nhwc_out",
+         [](ConvDesc& d) { d.c = 64, d.k = 72, d.r = d.s = 1, d.pad(0, 0), d.outputLayout = TensorLayout::NHWC; }},
+        {"stride2_krsc_res",
+         [](ConvDesc& d) { d.h = d.w = 17, d.strideH = d.strideW = 2, d.filterLayout = FilterLayout::KRSC, d.hasResidual = true; }},
+        {"bf16_c48_k24_5x5_asym",
+         [](ConvDesc& d) {
+             d.dtype = DType::BF16, d.c = 48, d.k = 24, d.r = d.s = 5;
+             d.padTop = 1, d.padBottom = 3, d.padLeft = 2, d.padRight = 0;
+         }},
+        {"groups2_c64_k48", [](ConvDesc& d) { d.c = 64, d.k = 48, d.groups = 2, d.hasBias = true; }},
+        // A first layer (6 channels): few_channels_coopmat behind the transposes.
+        {"first_c6_k32_7x7_s2",
+         [](ConvDesc& d) { d.c = 6, d.k = 32, d.h = d.w = 23, d.r = d.s = 7, d.pad(3, 3), d.strideH = d.strideW = 2; }},
     });
-    add("stride2_krsc_res", [](ConvDesc& d) {
-        d.h = d.w = 17, d.strideH = d.strideW = 2, d.filterLayout = FilterLayout::KRSC, d.hasResidual = true;
-    });
-    add("bf16_c48_k24_5x5_asym", [](ConvDesc& d) {
-        d.dtype = DType::BF16, d.c = 48, d.k = 24, d.r = d.s = 5, d.padTop = 1, d.padBottom = 3, d.padLeft = 2, d.padRight = 0;
-    });
-    add("groups2_c64_k48", [](ConvDesc& d) { d.c = 64, d.k = 48, d.groups = 2, d.hasBias = true; });
-    // A first layer (6 channels): few_channels_coopmat behind the transposes.
-    add("first_c6_k32_7x7_s2", [](ConvDesc& d) {
-        d.c = 6, d.k = 32, d.h = d.w = 23, d.r = d.s = 7, d.pad(3, 3), d.strideH = d.strideW = 2;
-    });
-    return v;
 }
 
 const std::vector<NamedDesc>& cases() {
@@ -66,12 +60,7 @@ const std::vector<NamedDesc>& cases() {
 const std::vector<std::string> kInner = {"", "64x64x32/2x2", "halo_coopmat", "winograd:2x2"};
 
 using Param = std::tuple<int, std::string>;
-std::string paramName(const ::testing::TestParamInfo<Param>& info) {
-    std::string t = std::get<1>(info.param);
-    for (char& ch : t)
-        if (ch == ':') ch = '_';
-    return caseTileName(cases(), {std::get<0>(info.param), t});
-}
+std::string paramName(const ::testing::TestParamInfo<Param>& info) { return caseTileName(cases(), info.param); }
 
 }  // namespace
 

@@ -5,9 +5,11 @@
 #include <vkconv/vkconv.hpp>
 
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 namespace vkt {
@@ -55,6 +57,17 @@ struct NamedDesc {
     std::string name;
     vkconv::ConvDesc desc;
 };
+
+// A case list: the base problem with one edit per case, in order.
+inline std::vector<NamedDesc> editedCases(const vkconv::ConvDesc& base,
+                                          std::initializer_list<std::pair<const char*, void (*)(vkconv::ConvDesc&)>> edits) {
+    std::vector<NamedDesc> v;
+    for (const auto& [name, edit] : edits) {
+        v.push_back({name, base});
+        edit(v.back().desc);
+    }
+    return v;
+}
 
 // NHWC activations in and out, KRSC filters: the NHWC-first configuration of the case lists.
 inline void setNhwcKrsc(vkconv::ConvDesc& d) {
