@@ -16,6 +16,7 @@
 // Winograd reads KCRS filters in its own filter transform, so behind it the filters stay as given.
 #include <algorithm>
 #include <limits>
+#include <utility>
 
 #include "conv/algorithm.hpp"
 #include "conv/dispatch.hpp"
@@ -201,11 +202,10 @@ private:
     const ComputePipeline* pipeline_ = nullptr;
 };
 
-}  // namespace
-
-namespace {
-
-std::string transformWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, bool matrix) {
+// "" or why the transposes and their inner kernel cannot run; `inner` (optional) receives the
+// inner plan.
+std::string transformWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, bool matrix,
+                            InnerPlan* inner = nullptr) {
     if (d.inputLayout != TensorLayout::NCHW)
         return std::string("the input is NHWC already (use ") + (matrix ? "the matrix-unit kernels" : "implicit_gemm") + ")";
     if (o.workspaceLimit == 0) return "it needs a workspace and PlanOptions::workspaceLimit is 0";
@@ -216,10 +216,12 @@ std::string transformWhyNot(const ContextImpl& ctx, const ConvDesc& d, const Pla
         return "the input's H*W or C exceeds the transpose's grid";
     if (filterNeedsTranspose(d) && (blocks(uint64_t(d.r * d.s)) > lim[0] || blocks(uint64_t(d.channelsPerGroup())) > lim[1]))
         return "the filter's R*S or C/groups exceeds the transpose's grid";
-    const InnerPlan p = innerPlan(ctx, d, o, matrix);
+    InnerPlan p = innerPlan(ctx, d, o, matrix);
     if (!p.why.empty()) return p.why;
     std::string why = findAlgorithm(p.opts.algorithm)->whyNot(ctx, p.desc, p.opts);
-    return why.empty() ? "" : "its NHWC " + p.opts.algorithm + " declines: " + why;
+    if (!why.empty()) return "its NHWC " + p.opts.algorithm + " declines: " + why;
+    if (inner) *inner = std::move(p);
+    return "";
 }
 
 }  // namespace
@@ -260,10 +262,11 @@ constexpr uint64_t kSmallWinogradInputBytes = uint64_t(1) << 20;
 //    (halo_coopmat's few-filter tiles gain on them: SD-VAE l7, 3 filters, 218 -> 139 us);
 //  * winograd on inputs up to 1 MiB (b1 14-28 px, b32 7 px): 1-2.9 us slower.
 bool coopmatNhwcPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
-    if (d.inputLayout != TensorLayout::NCHW || d.dtype == DType::F32 || !coopmatNhwcWhyNot(ctx, d, o).empty()) return false;
+    InnerPlan p;
+    if (d.inputLayout != TensorLayout::NCHW || d.dtype == DType::F32 || !transformWhyNot(ctx, d, o, true, &p).empty()) return false;
     const uint64_t input = uint64_t(d.inputBytes());
     const double work = double(d.filtersPerGroup()) * double(d.r * d.s) / double(d.strideH * d.strideW);
-    const std::string inner = innerPlan(ctx, d, o, true).opts.algorithm;
+    const std::string& inner = p.opts.algorithm;
     if (inner == "implicit_gemm_coopmat") return work > kThinWork || input < kLargeInputBytes;
     if (inner == "winograd") return input > kSmallWinogradInputBytes;
     return inner != "few_channels_coopmat";
