@@ -138,8 +138,8 @@ TEST_P(CoopmatShapes, MatchesReference) {
         // The router must pick the matrix units wherever they accept, except for at most 4
         // filters per group, which go to direct_few_filters (or, stride-1 layers with several
         // taps, big enough, on NVIDIA, halo_coopmat's one-column tiles); 3x3 stride-1 layers may go to
-        // winograd with its GEMM on them, stride-1 layers with several taps to halo_coopmat
-        // (algorithms.cpp).
+        // winograd with its GEMM on them, stride-1 layers with several taps to halo_coopmat, and
+        // NCHW activations through coopmat_nhwc's transposes to one of those (algorithms.cpp).
         if (algorithm == "auto" && r.error.empty()) {
             const bool stride1 = c.desc.strideH == 1 && c.desc.strideW == 1;
             const bool wino = c.desc.r == 3 && c.desc.s == 3 && stride1 && c.desc.dilationH == 1 && c.desc.dilationW == 1;
@@ -148,6 +148,7 @@ TEST_P(CoopmatShapes, MatchesReference) {
                 EXPECT_EQ(r.algorithm, "direct_few_filters") << c.desc.toString();
             else if (wino && r.algorithm == "winograd") EXPECT_NE(r.config.find("V/U"), std::string::npos) << r.config;
             else if (stride1 && c.desc.r * c.desc.s > 1 && r.algorithm == "halo_coopmat") SUCCEED();
+            else if (r.algorithm == "coopmat_nhwc") EXPECT_EQ(c.desc.inputLayout, TensorLayout::NCHW) << r.config;
             else EXPECT_EQ(r.algorithm, kAlgo) << c.desc.toString();
         }
         RecordProperty("chosen", r.algorithm + " " + r.config);
