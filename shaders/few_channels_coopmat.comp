@@ -31,6 +31,8 @@
 #include "tensor_index.glsl"
 #include "epilogue.glsl"
 
+layout(set = 0, binding = 0, std430) readonly buffer InputBuf8 { uvec4 x8_[]; };
+layout(set = 0, binding = 1, std430) readonly buffer FilterBuf8 { uvec4 w8_[]; };
 layout(set = 0, binding = 4, std430) writeonly buffer OutputBuf8 { uvec4 y8_[]; };
 
 layout(constant_id = 100) const uint WG_SIZE = 128;  // TP * SGQ * SGN * subgroup size
@@ -53,6 +55,10 @@ layout(constant_id = 115) const uint EMU_LANES = 32;   // CM_EMULATE: the subgro
 // its epilogue, so their latency hides behind the matrix work (the host enables it when the
 // registers they take are few).
 layout(constant_id = 116) const bool PREFETCH = false;
+// CG == 8 makes a staged word (8 values) one (r, s) tap's channels: one 16-byte load instead of
+// eight element loads.  Bit 0: the halo's (NHWC input); bit 1: the filters' (KRSC).  The host
+// sets them only where the views are 16-byte aligned.
+layout(constant_id = 117) const uint VEC_IN = 0u;
 layout(local_size_x_id = 100) in;
 
 const uint TQ = SGQ * MQ * 16u, BN = SGN * NQ * 16u;
@@ -87,6 +93,13 @@ uint chunkStart(uint ch) { return ch + 1u == NCHUNK ? LAST : ch * 16u; }
 
 // Filter word h (values 8h .. 8h+7) of chunk ch for filter kn of the group.
 uvec4 filterWord(uint ch, uint h, uint kn, uint Kg, uint kBase) {
+    if ((VEC_IN & 2u) != 0u) {
+        // CG == 8: the word is the whole channel run of tap (r, s), wholly inside the filter rows
+        // or wholly padding, wholly inside the last chunk's own values or wholly before them.
+        uint w = chunkStart(ch) + h * 8u, s = w / CPR, rc = w % CPR;
+        if (kn >= Kg || rc >= FR * CG || (ch + 1u == NCHUNK && w < OWN)) return uvec4(0u);
+        return w8_[filterOffset(FILTER_LAYOUT, kBase + kn, 0u, rc / CG, s, CG, FR, FS) >> 3];
+    }
     uvec4 v = uvec4(0u);
     [[unroll]] for (uint u = 0u; u < 8u; ++u) {
         uint w = chunkStart(ch) + h * 8u + u;  // window position: column s, value rc of it
@@ -106,6 +119,12 @@ uvec4 haloWord(uint e, uint n, uint cBase, uint p0, int iw0) {
     uint wd = e % CW, x = (e / CW) % X, pl = e / XW;
     int iw = iw0 + int(x), ih0 = int((p0 + pl) * SH) - int(pc.padT);
     bool colOk = iw >= 0 && iw < int(pc.W);
+    if ((VEC_IN & 1u) != 0u) {
+        // CG == 8 (C % 8 == 0, NHWC): word wd is filter row wd's 8 channels.
+        int ih = ih0 + int(wd * DH);
+        if (!colOk || wd >= FR || ih < 0 || ih >= int(pc.H)) return uvec4(0u);
+        return x8_[activationOffset(IN_LAYOUT, n, cBase, uint(ih), uint(iw), pc.C, pc.H, pc.W) >> 3];
+    }
     [[unroll]] for (uint u = 0u; u < 8u; ++u) {
         uint rc = wd * 8u + u, r = rc / CG, c = rc % CG;
         int ih = ih0 + int(r * DH);
@@ -131,15 +150,17 @@ void main() {
     int iw0 = int(q0 * SW) - int(pc.padL);
 
     // The filters, once: neighbouring invocations build the two words of one filter's chunk, two
-    // words (16 loads) in flight per invocation before their stores.
+    // words (16 element loads) or, as 16-byte loads, eight words in flight per invocation before
+    // their stores (a small grid's workgroup is mostly this staging's round trips).
     const uint B_ITEMS = NCHUNK * BN * 2u;
-    for (uint b0 = 0u; b0 < B_ITEMS; b0 += 2u * WG_SIZE) {
-        uvec4 v[2];
-        [[unroll]] for (uint u = 0u; u < 2u; ++u) {
+    const uint B_FLIGHT = (VEC_IN & 2u) != 0u ? 8u : 2u;
+    for (uint b0 = 0u; b0 < B_ITEMS; b0 += B_FLIGHT * WG_SIZE) {
+        uvec4 v[B_FLIGHT];
+        [[unroll]] for (uint u = 0u; u < B_FLIGHT; ++u) {
             uint e = b0 + u * WG_SIZE + tid;
             v[u] = e < B_ITEMS ? filterWord((e >> 1) / BN, e & 1u, n0 + (e >> 1) % BN, Kg, kBase) : uvec4(0u);
         }
-        [[unroll]] for (uint u = 0u; u < 2u; ++u) {
+        [[unroll]] for (uint u = 0u; u < B_FLIGHT; ++u) {
             uint e = b0 + u * WG_SIZE + tid;
             if (e < B_ITEMS) smem[R_WORDS + ((e >> 1) / BN * BN + (e >> 1) % BN) * BSTR + (e & 1u)] = v[u];
         }

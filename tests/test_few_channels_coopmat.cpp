@@ -2,7 +2,8 @@
 // forced tiles ("TPxTQxBN/SGQxSGN[pSTEPS]") on shapes that exercise the column-expanded halo
 // (strides, row dilation, asymmetric padding, ragged rows and columns, a window of one column),
 // the overlapping last chunk, partial filter tiles, groups, both layouts, fp16 and bf16, the
-// 16-byte and element-wise output paths and the epilogue; then the router and the declines.
+// 16-byte and element-wise output paths, the 16-byte staging of eight-channel groups and the
+// epilogue; then the router and the declines.
 // Test names contain "coopmat": the emulated runs (VKCONV_COOPMAT_EMULATE=1, lavapipe) take them,
 // and on devices without matrix units the plain runs skip them with the algorithm's reason.
 #include <string>
@@ -50,6 +51,14 @@ std::vector<FcCase> makeFcCases() {
     add("groups3_c6_k48_kcrs", [](ConvDesc& d) { d.c = 6, d.groups = 3, d.k = 48, d.filterLayout = FilterLayout::KCRS; });
     add("c8_1x1_s2_nchw_in_nhwc_out", [](ConvDesc& d) {
         d.c = 8, d.r = d.s = 1, d.pad(0, 0), d.strideH = d.strideW = 2, d.k = 24, d.inputLayout = TensorLayout::NCHW;
+    });
+    // Eight channels per group: 16-byte halo and filter words (ggml's 4x4 cases), with groups the
+    // group's channel base, with bf16 a stride, a row dilation and an NCHW output.
+    add("c8_4x4_valid_n3_k40", [](ConvDesc& d) { d.n = 3, d.c = 8, d.h = 9, d.w = 21, d.r = d.s = 4, d.pad(0, 0), d.k = 40; });
+    add("groups2_c16_k48_bias", [](ConvDesc& d) { d.c = 16, d.groups = 2, d.k = 48, d.hasBias = true; });
+    add("bf16_c8_2x3_s2_dil2x1_nchw_out", [](ConvDesc& d) {
+        d.dtype = DType::BF16, d.c = 8, d.r = 2, d.s = 3, d.strideH = d.strideW = 2, d.dilationH = 2, d.pad(1, 1);
+        d.outputLayout = TensorLayout::NCHW;
     });
     add("k70_relu6", [](ConvDesc& d) { d.k = 70, d.activation = Activation::Relu6; });
     add("bf16_s2_res_silu", [](ConvDesc& d) {

@@ -4,9 +4,10 @@
 // from shared memory with a stride of SW*CPR values; the filters are staged once per workgroup.
 // Tile choice, no timing: 64 filters (fewer when the group has fewer) in blocks of 32 per
 // subgroup, 32-column subgroup blocks (16 where 32 pads Q by more than an eighth), eight
-// subgroups (rows x filter blocks), fewer rows and filters until the shared memory fits, fewer
-// rows while the grid is small, and up to 4 row steps per workgroup while the grid stays at four
-// workgroups per compute unit or more; the next step's halo prefetched.
+// subgroups (rows x filter blocks), fewer rows and filters until the shared memory fits (not on
+// small grids: each invocation's filter staging would grow), and up to 4 row steps per workgroup
+// while the grid stays at four workgroups per compute unit or more; the next step's halo
+// prefetched.  Eight channels per group stage 16-byte words.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -30,7 +31,7 @@ constexpr uint32_t kMaxAccumulators = 16;
 enum SpecFcCm : uint32_t {
     kSpecTP = 101, kSpecMQ = 102, kSpecNQ = 103, kSpecSGQ = 104, kSpecSGN = 105, kSpecCG = 106, kSpecFR = 107,
     kSpecFS = 108, kSpecSH = 109, kSpecSW = 110, kSpecDH = 111, kSpecCPR = 112, kSpecPStep = 113, kSpecVecOut = 114,
-    kSpecEmuLanes = 115, kSpecPrefetch = 116,
+    kSpecEmuLanes = 115, kSpecPrefetch = 116, kSpecVecIn = 117,
 };
 
 // TP rows x TQ = SGQ*MQ*16 columns x BN = SGN*NQ*16 filters, PSTEP row steps per workgroup.
@@ -128,8 +129,12 @@ Tile chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& fo
     }
     if (bn < kFrag || t.tp == 0) return Tile{};
     const double units = modelComputeUnits(ctx.caps.computeUnits);
-    // Small grids: fewer rows per workgroup while it covers fewer than two per compute unit.
-    while (t.tp > 1 && double(gridX(d, t) * gridY(d, t)) < 2.0 * units) t.tp /= 2;
+    // Small grids keep the eight subgroups: fewer rows per workgroup would spread the grid, but
+    // each halving doubles the filter words every invocation stages once per workgroup, and that
+    // staging is most of a small grid's time.  On the H100 (docs/results/h100_s26/fc*/): ggml's
+    // 8-channel 4x4 layer (16x16 outputs x 16 images, 8 chunks x 64 filters) 4.97 us at 4 rows,
+    // 6.81 at 2, 14.3 at 1; the SD-VAE's l0 at b1 6.65 at 4 rows, 9.9 at 2.
+
     // Up to 4 row steps share one filter staging while at least four workgroups per compute unit
     // remain (8 steps measured slower than 2-4 on VGG-16 features.0 b32).
     while (t.pstep < 4 && double(gridX(d, Tile{t.tp, t.mq, t.nq, t.sgq, t.sgn, t.pstep * 2}) * gridY(d, t)) >= 4.0 * units)
@@ -154,21 +159,28 @@ public:
     FewChannelsCoopmatInstance(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o)
         : SingleDispatchInstance(ctx, d), desc_(d), tile_(chooseTile(ctx, d, o.tile)), sg_(coopmatSubgroup(ctx.caps)) {
         vecOut_ = d.outputLayout == TensorLayout::NHWC && d.filtersPerGroup() % 8 == 0;
+        // Eight channels per group: a staged word is one tap's channel run, 16 contiguous bytes.
+        // VKCONV_FEW_COOPMAT_VEC_IN=0 (measurements only) keeps the element loads.
+        const char* e = std::getenv("VKCONV_FEW_COOPMAT_VEC_IN");
+        const bool c8 = d.channelsPerGroup() == 8 && !(e && std::strcmp(e, "0") == 0);
+        vecIn_ = (c8 && d.inputLayout == TensorLayout::NHWC ? 1u : 0u) | (c8 && d.filterLayout == FilterLayout::KRSC ? 2u : 0u);
         prefetch_ = prefetch(d, tile_, sg_.size);
-        vectorPipeline_ = &pipeline(vecOut_);
+        vectorPipeline_ = &pipeline(true);
         gx_ = uint32_t(gridX(d, tile_));
         gy_ = uint32_t(gridY(d, tile_));
     }
     std::string name() const override { return "few_channels_coopmat"; }
     std::string config() const override {
-        return "tile " + tile_.name() + " cpr " + std::to_string(columnValues(desc_)) + (vecOut_ ? " vec8O" : "") + (prefetch_ ? " pre" : "") + " sg" +
+        std::string vec = std::string(vecIn_ & 1u ? "I" : "") + (vecIn_ & 2u ? "W" : "") + (vecOut_ ? "O" : "");
+        return "tile " + tile_.name() + " cpr " + std::to_string(columnValues(desc_)) + (vec.empty() ? "" : " vec8" + vec) + (prefetch_ ? " pre" : "") + " sg" +
                std::to_string(sg_.size) + (coopmatEmulated(desc_.dtype) ? " EMULATED" : "");
     }
 
 private:
-    // 16-byte output stores need a 16-byte aligned output view; otherwise element-wise stores.
+    // 16-byte loads and stores need 16-byte aligned views; otherwise element-wise ones.
     const ComputePipeline& pipelineFor(const ConvTensors& t) const override {
-        return t.output.offset % 16 == 0 ? *vectorPipeline_ : pipeline(false);
+        bool aligned = t.input.offset % 16 == 0 && t.filter.offset % 16 == 0 && t.output.offset % 16 == 0;
+        return aligned ? *vectorPipeline_ : pipeline(false);
     }
     const ComputePipeline& pipeline(bool vec) const {
         const Tile& t = tile_;
@@ -178,7 +190,7 @@ private:
                         {{kSpecTP, t.tp}, {kSpecMQ, t.mq}, {kSpecNQ, t.nq}, {kSpecSGQ, t.sgq}, {kSpecSGN, t.sgn},
                          {kSpecCG, uint32_t(d.channelsPerGroup())}, {kSpecFR, uint32_t(d.r)}, {kSpecFS, uint32_t(d.s)},
                          {kSpecSH, uint32_t(d.strideH)}, {kSpecSW, uint32_t(d.strideW)}, {kSpecDH, uint32_t(d.dilationH)},
-                         {kSpecCPR, columnValues(d)}, {kSpecPStep, t.pstep}, {kSpecVecOut, vec ? 1u : 0u},
+                         {kSpecCPR, columnValues(d)}, {kSpecPStep, t.pstep}, {kSpecVecOut, vec && vecOut_ ? 1u : 0u}, {kSpecVecIn, vec ? vecIn_ : 0u},
                          {kSpecPrefetch, prefetch_ ? 1u : 0u}});
         if (coopmatEmulated(d.dtype)) key.spec.push_back({kSpecEmuLanes, sg_.size});
         key.fullSubgroups = true;  // gl_SubgroupID names a whole subgroup's block
@@ -189,6 +201,7 @@ private:
     Tile tile_;
     SubgroupChoice sg_;
     bool vecOut_ = false, prefetch_ = false;
+    uint32_t vecIn_ = 0;  // kSpecVecIn's bits
     const ComputePipeline* vectorPipeline_ = nullptr;
 };
 
