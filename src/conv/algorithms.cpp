@@ -132,13 +132,17 @@ const Algorithm& chooseInLayout(const ContextImpl& ctx, const ConvDesc& desc, co
         if (a && a->whyNot(ctx, desc, opts).empty()) return *a;
     }
     // First layers (C/groups <= 8, 16+ filters), 16-bit storage on a device with matrix units:
-    // each pixel's whole reduction as one window of a column-expanded halo.  Below 2^21 output
-    // values direct_few_channels (C/groups <= 4) stays faster: the per-workgroup filter staging is
-    // not amortised (H200, docs/results/h200_s13/final: ResNet-50 conv1 b1 27.9 against 21.0 us,
-    // 1M outputs; the SD-VAE's 2M-output first layer 8.2 against 14.9 us).
+    // each pixel's whole reduction as one window of a column-expanded halo.  With fewer than 64
+    // filters per group and below 2^21 output values direct_few_channels (C/groups <= 4) stays
+    // faster: MobileNetV2's 32-filter stem at b1, 5.5 against 6.6 us.  With 64 filters the
+    // eight-subgroup tiles win at every size (H100, fp16 NHWC b1, docs/results/h100_s26/fc3/):
+    // ResNet-50 conv1 9.4 against 21.1 us, the RDNA1 matrix's 32-128-pixel first layers 4.4-5.5
+    // against 5.2-6.8 (level at 32 and 64).
     constexpr uint64_t kFewCoopmatMinOutputs = uint64_t(1) << 21;
+    constexpr int kFewCoopmatAnySizeFilters = 64;
     if (desc.channelsPerGroup() <= 8 && desc.filtersPerGroup() >= 16 &&
-        (desc.channelsPerGroup() > 4 || uint64_t(desc.outputElements()) >= kFewCoopmatMinOutputs)) {
+        (desc.channelsPerGroup() > 4 || desc.filtersPerGroup() >= kFewCoopmatAnySizeFilters ||
+         uint64_t(desc.outputElements()) >= kFewCoopmatMinOutputs)) {
         const Algorithm* a = findAlgorithm("few_channels_coopmat");
         if (a && a->whyNot(ctx, desc, opts).empty()) return *a;
     }
