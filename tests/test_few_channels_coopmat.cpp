@@ -115,10 +115,10 @@ INSTANTIATE_TEST_SUITE_P(coopmat, FewChannelsCoopmatTiles,
 class FewChannelsCoopmatRouting : public VkconvTest {};
 
 // Where the kernel runs, the router takes 16-bit first layers (C/groups <= 8, 16+ filters; at
-// C/groups <= 4 with 64+ filters per group or from 2^21 outputs) to it and fp32 ones to direct_few_channels; bad tile names and what it cannot do are declined with a
+// C/groups <= 4 from 2^21 outputs, 64 values per output, or 64 filters per group in NHWC) to it and fp32 ones to direct_few_channels; bad tile names and what it cannot do are declined with a
 // reason.
 TEST_F(FewChannelsCoopmatRouting, coopmat_ChoosesAndDeclines) {
-    ConvDesc stem;  // 3.2M outputs: above the router's 2^21 (below it, with 32 filters, direct_few_channels)
+    ConvDesc stem;  // 3.2M outputs: above the router's 2^21
     stem.n = 4, stem.c = 3, stem.h = stem.w = 224, stem.k = 64, stem.r = stem.s = 7, stem.pad(3, 3), stem.strideH = stem.strideW = 2;
     stem.dtype = DType::F16;
     const std::string why = vkconv::whyUnsupported(ctx(), stem, kAlgo);
@@ -133,11 +133,16 @@ TEST_F(FewChannelsCoopmatRouting, coopmat_ChoosesAndDeclines) {
         return;
     }
     EXPECT_EQ(vkconv::Plan::create(ctx(), stem).algorithm(), kAlgo);
-    ConvDesc small = stem;  // 0.8M outputs of 64 filters: this kernel at any size
+    ConvDesc small = stem;  // 0.8M outputs, but 147 values per output: this kernel
     small.n = 1;
     EXPECT_EQ(vkconv::Plan::create(ctx(), small).algorithm(), kAlgo);
-    small.k = 32;  // 32 filters below 2^21 outputs: direct_few_channels
+    small.r = small.s = 3, small.pad(1, 1);  // 27 values below 2^21 outputs: direct_few_channels in NCHW ...
     EXPECT_EQ(vkconv::Plan::create(ctx(), small).algorithm(), "direct_few_channels");
+    ConvDesc smallNhwc = small;  // ... this kernel in NHWC with 64 filters, not with 32
+    smallNhwc.inputLayout = smallNhwc.outputLayout = TensorLayout::NHWC;
+    EXPECT_EQ(vkconv::Plan::create(ctx(), smallNhwc).algorithm(), kAlgo);
+    smallNhwc.k = 32;
+    EXPECT_EQ(vkconv::Plan::create(ctx(), smallNhwc).algorithm(), "direct_few_channels");
     ConvDesc c8 = small;  // C/groups > 4: direct_few_channels is not routed; this kernel at any size
     c8.c = 8, c8.r = c8.s = 3, c8.pad(1, 1);
     EXPECT_EQ(vkconv::Plan::create(ctx(), c8).algorithm(), kAlgo);

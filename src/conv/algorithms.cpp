@@ -132,17 +132,22 @@ const Algorithm& chooseInLayout(const ContextImpl& ctx, const ConvDesc& desc, co
         if (a && a->whyNot(ctx, desc, opts).empty()) return *a;
     }
     // First layers (C/groups <= 8, 16+ filters), 16-bit storage on a device with matrix units:
-    // each pixel's whole reduction as one window of a column-expanded halo.  With fewer than 64
-    // filters per group and below 2^21 output values direct_few_channels (C/groups <= 4) stays
-    // faster: MobileNetV2's 32-filter stem at b1, 5.5 against 6.6 us.  With 64 filters the
-    // eight-subgroup tiles win at every size (H100, fp16 NHWC b1, docs/results/h100_s26/fc3/):
-    // ResNet-50 conv1 9.4 against 21.1 us, the RDNA1 matrix's 32-128-pixel first layers 4.4-5.5
-    // against 5.2-6.8 (level at 32 and 64).
+    // each pixel's whole reduction as one window of a column-expanded halo.  At C/groups <= 4
+    // direct_few_channels stays faster on short reductions below 2^21 output values, except
+    // with NHWC activations and 64+ filters per group (H100, b1, docs/results/h100_s26/fc3/ and
+    // final/; the old rule, 2^21 alone, from the H200's h200_s13/final):
+    //  - ResNet-50's 7x7 stem (147 values per output): 9.4 against 21.1 us NHWC, 11.5 against 20.8 NCHW;
+    //  - the RDNA1 matrix's 3x3 first layers of 64 filters at 32-128 pixels (27 values): NHWC 4.4-5.5
+    //    against 5.2-6.8 (level at 32 and 64), NCHW 5.6-7.8 against 4.8-6.1 (its element-wise
+    //    column staging);
+    //  - MobileNetV2's 32-filter stride-2 stem: 6.6 against 5.5 NHWC.
     constexpr uint64_t kFewCoopmatMinOutputs = uint64_t(1) << 21;
-    constexpr int kFewCoopmatAnySizeFilters = 64;
+    constexpr int64_t kFewCoopmatLongReduction = 64;
+    constexpr int64_t kFewCoopmatNhwcFilters = 64;
     if (desc.channelsPerGroup() <= 8 && desc.filtersPerGroup() >= 16 &&
-        (desc.channelsPerGroup() > 4 || desc.filtersPerGroup() >= kFewCoopmatAnySizeFilters ||
-         uint64_t(desc.outputElements()) >= kFewCoopmatMinOutputs)) {
+        (desc.channelsPerGroup() > 4 || uint64_t(desc.outputElements()) >= kFewCoopmatMinOutputs ||
+         desc.reductionLength() >= kFewCoopmatLongReduction ||
+         (desc.inputLayout == TensorLayout::NHWC && desc.filtersPerGroup() >= kFewCoopmatNhwcFilters))) {
         const Algorithm* a = findAlgorithm("few_channels_coopmat");
         if (a && a->whyNot(ctx, desc, opts).empty()) return *a;
     }
