@@ -3,9 +3,10 @@
 // (VK_KHR_cooperative_matrix), 16-bit operands, fp32 accumulation.
 //
 // GEMM view per group g: rows = output pixels (M = N*P*Q), columns = filters (K/groups),
-// reduction = (r, s, c) with c fastest.  The host only runs it when C/groups % BK == 0, so one
-// BK slice shares a single filter tap (tile_iterators_fast.glsl): a staged pixel row needs its
-// precomputed base offset, the tap's delta and (border rows only) two mask bits.
+// reduction = (r, s, c) with c fastest.  One BK slice shares a single filter tap
+// (tile_iterators_fast.glsl): a staged pixel row needs its precomputed base offset, the tap's
+// delta and (border rows only) two mask bits.  C/groups is a multiple of BK, or (CTAIL) of 8:
+// then each tap's last slice is zero past C/groups, whole 8-value words at a time.
 //
 // A workgroup computes a BM x BN tile with WARPS_M x WARPS_N subgroups; each subgroup owns a
 // WM x WN block = FM x FN accumulators of CM_M x CM_N (the device's cooperative-matrix size,
@@ -72,6 +73,8 @@ layout(constant_id = 114) const bool VEC_OUT = false;  // NHWC output, K/groups 
 layout(constant_id = 115) const uint NBUF = 2;
 // Global loads two slices ahead for NHWC input (see AHEAD2 in main); the host's choice per device.
 layout(constant_id = 116) const bool PREFETCH2 = false;
+// C/groups % BK != 0 (the host asks C/groups % 8 == 0): per-word channel bounds on every load.
+layout(constant_id = 117) const bool CTAIL = false;
 layout(local_size_x_id = 100) in;
 
 const uint NT = WG_SIZE;
@@ -155,7 +158,7 @@ void main() {
 #define ADVANCE_CURSOR()                                                                        \
     {                                                                                           \
         lc0 += BK;                                                                              \
-        if (lc0 == Cg) {                                                                        \
+        if (lc0 >= Cg) {                                                                        \
             lc0 = 0u; ++lrs;                                                                    \
             if (++ls == pc.S) { ls = 0u; ++lr; }                                                \
             ldelta = tapDelta(lr, ls);                                                          \
@@ -169,14 +172,14 @@ void main() {
         [[unroll]] for (uint i = 0u; i < A_PER_T; ++i) {                                        \
             aReg[i] = uvec4(0u);                                                                \
             if (IN_LAYOUT == 1u) {                                                              \
-                if (sliceTapValid(rows[i % A_ROWS], r, s)) {                                    \
+                if ((!CTAIL || c0 + aK[i] * 8u < Cg) && sliceTapValid(rows[i % A_ROWS], r, s)) { \
                     int off = rowBase[i % A_ROWS] + delta + int(c0 + aK[i] * 8u);               \
                     if (VEC_A) aReg[i] = x8_[uint(off) >> 3];                                   \
                     else                                                                        \
                         [[unroll]] for (uint v = 0u; v < 4u; ++v)                               \
                             aReg[i][v] = PACK2(x_[off + int(2u * v)], x_[off + int(2u * v + 1u)]); \
                 }                                                                               \
-            } else {                                                                            \
+            } else if (!CTAIL || c0 + aK[i] < Cg) {                                             \
                 int coff = int((c0 + aK[i]) * cstride) + delta;                                 \
                 [[unroll]] for (uint v = 0u; v < 4u; ++v) {                                     \
                     uint lo = 0u, hi = 0u;                                                      \
@@ -190,10 +193,10 @@ void main() {
         [[unroll]] for (uint i = 0u; i < B_PER_T; ++i) {                                        \
             bReg[i] = uvec4(0u);                                                                \
             uint kn = n0 + bN[i];                                                               \
-            if (kn < Kg) {                                                                      \
+            if (kn < Kg && (!CTAIL || c0 + bK[i] * 8u < Cg)) {                                  \
                 uint k = kBase + kn;                                                            \
                 if (FILTER_LAYOUT == 1u) {                                                      \
-                    uint off = k * Kred + (k0) + bK[i] * 8u;                                    \
+                    uint off = k * Kred + (CTAIL ? rs * Cg + c0 : (k0)) + bK[i] * 8u;           \
                     if (VEC_B) bReg[i] = w8_[off >> 3];                                         \
                     else                                                                        \
                         [[unroll]] for (uint v = 0u; v < 4u; ++v)                               \
@@ -226,7 +229,8 @@ void main() {
     for (uint t = 0u; t < FM * FN * EPL; ++t) acc[t] = 0.0;
 #endif
 
-    uint slices = Kred / BK;
+    uint cslices = (Cg + BK - 1u) / BK;  // slices per filter tap (CTAIL: the last one partial)
+    uint slices = RS * cslices;
     uint sl0 = 0u, nsl = slices;  // this workgroup's reduction slices: [sl0, sl0 + nsl)
 #ifdef SPLIT_K
     uvec2 range = splitSlices(gl_WorkGroupID.z, slices);
@@ -290,7 +294,7 @@ void main() {
         if ((sl) + 1u < nsl) { STORE_SLICE(NBUF == 2u ? cur ^ 1u : 0u, aS, bS) }                \
         barrier(); /* the last one also frees the staging memory for the epilogue's scratch */  \
     }
-    uint lrs = (sl0 * BK) / Cg, lc0 = (sl0 * BK) % Cg;
+    uint lrs = sl0 / cslices, lc0 = (sl0 % cslices) * BK;
     uint lr = lrs / pc.S, ls = lrs % pc.S;
     int ldelta = tapDelta(lr, ls);
     LOAD_SLICE(sl0 * BK, aReg0, bReg0)

@@ -95,8 +95,15 @@ std::vector<CmCase> makeCmCases() {
         d.inputLayout = d.outputLayout = TensorLayout::NCHW, d.filterLayout = FilterLayout::KCRS;
         d.n = 2, d.c = 64, d.k = 136, d.h = d.w = 29;
     });
+    // C/groups a multiple of 8, not of the slice: each tap's last slice zero past C/groups
+    // (MobileNetV2's 24-channel expansion; 40 = 32 + 8 on a 3x3 window; 24 per group in NCHW).
+    add("c24_pointwise_k144", [](ConvDesc& d) { d.c = 24, d.k = 144, d.r = d.s = 1, d.pad(0, 0), d.hasBias = true; });
+    add("c40_tail", [](ConvDesc& d) { d.c = 40; });
+    add("c24_grouped2_tail_nchw", [](ConvDesc& d) {
+        d.c = 48, d.groups = 2, d.k = 32, d.inputLayout = d.outputLayout = TensorLayout::NCHW, d.filterLayout = FilterLayout::KCRS;
+    });
     // What the router must not send to the matrix units.
-    add("declines_c40", [](ConvDesc& d) { d.c = 40; });
+    add("declines_c36", [](ConvDesc& d) { d.c = 36; });
     add("declines_f32", [](ConvDesc& d) { d.dtype = DType::F32; });
     // bf16 operands (VK_KHR_shader_bfloat16 cooperative matrices; emulated with VKCONV_COOPMAT_EMULATE):
     // the 16-byte and the element-wise staging and output paths.
@@ -207,7 +214,7 @@ static const std::vector<std::string> kTileNames = {"128x128x32/2x4",   "128x64x
 
 INSTANTIATE_TEST_SUITE_P(coopmat, CoopmatTiles,
                          ::testing::Combine(::testing::ValuesIn(casesNamed(
-                                                {"base", "k20_no_vec_out", "stem7x7_s2", "grouped2", "many_tiles", "c48_slice16",
+                                                {"base", "k20_no_vec_out", "stem7x7_s2", "grouped2", "many_tiles", "c48_slice16", "c40_tail",
                                                  "layout_nchw_nchw_kcrs", "layout_nchw_nhwc_krsc", "layout_nhwc_nchw_kcrs",
                                                  "nchw_many_tiles", "bf16_nchw_kcrs_stride2", "deep_c128_stride2_k72",
                                                  "deep_bf16_c192_k64_asym"})),
@@ -227,8 +234,13 @@ class CoopmatDeclines : public VkconvTest {};
 
 TEST_F(CoopmatDeclines, coopmat_ReasonsAreGiven) {
     ConvDesc d = cmBase();
-    d.c = 40;  // not a multiple of the shortest (16-value) slice
-    EXPECT_NE(vkconv::whyUnsupported(ctx(), d, kAlgo), "");
+    const bool accepts = vkconv::whyUnsupported(ctx(), d, kAlgo).empty();
+    d.c = 36;  // not a multiple of 8 (16-byte channel words); where the device declines, its reason
+    const std::string why36 = vkconv::whyUnsupported(ctx(), d, kAlgo);
+    EXPECT_NE(why36, "");
+    if (accepts) {
+        EXPECT_NE(why36.find("multiple of 8"), std::string::npos) << why36;
+    }
     d = cmBase();
     d.dtype = DType::F32;
     EXPECT_NE(vkconv::whyUnsupported(ctx(), d, kAlgo).find("fp32"), std::string::npos);

@@ -161,9 +161,9 @@ TEST_F(CoopmatNhwcDeclines, coopmat_Reasons) {
     ConvDesc dw = d;  // depthwise: the NHWC problem is not the matrix units'
     dw.k = dw.groups = dw.c;
     EXPECT_NE(vkconv::whyUnsupported(ctx(), dw, kAlgo).find("matrix units"), std::string::npos);
-    ConvDesc c24 = d;  // C/groups not a multiple of 16: the matrix units decline the NHWC problem too
-    c24.c = 24;
-    EXPECT_NE(vkconv::whyUnsupported(ctx(), c24, kAlgo), "");
+    ConvDesc c36 = d;  // C/groups not a multiple of 8: the matrix units decline the NHWC problem too
+    c36.c = 36;
+    EXPECT_NE(vkconv::whyUnsupported(ctx(), c36, kAlgo), "");
     o = {};
     o.algorithm = kAlgo;
     o.tile = "direct";  // forcing a kernel off the matrix units

@@ -21,7 +21,8 @@ namespace vkconv {
 namespace {
 
 constexpr uint32_t kSliceK = 32;     // BK of most tiles
-constexpr uint32_t kMinSliceK = 16;  // the shortest BK: C/groups must be a multiple of it
+constexpr uint32_t kMinSliceK = 16;  // the shortest BK
+constexpr uint32_t kChannelWord = 8;  // C/groups must be a multiple of it: each tap's last slice is zero past C/groups
 
 struct CmTile {
     const char* name;
@@ -108,7 +109,7 @@ enum SpecCoopmat : uint32_t {
     kSpecBM = 101, kSpecBN = 102, kSpecBK = 103, kSpecWarpsM = 104, kSpecWarpsN = 105,
     kSpecCmM = 106, kSpecCmN = 107, kSpecCmK = 108, kSpecEmuLanes = 109,
     kSpecMaskMode = 110, kSpecVecA = 112, kSpecVecB = 113, kSpecVecOut = 114, kSpecNbuf = 115,
-    kSpecPrefetch2 = 116,
+    kSpecPrefetch2 = 116, kSpecCTail = 117,
 };
 
 std::string shaderName(DType t, bool split = false) {
@@ -143,7 +144,11 @@ std::string tileWhyNot(const ContextImpl& ctx, const ConvDesc& d, const CmTile& 
     if (aWords % threads || bWords % threads) return "staging does not divide among the invocations";
     if (d.inputLayout == TensorLayout::NCHW && threads % (t.bm / 8)) return "NCHW staging does not divide";
     if (t.wm() % cm.m || t.wn() % cm.n || t.bk % cm.k) return "cooperative-matrix size does not tile it";
-    if (d.channelsPerGroup() % t.bk) return "C/groups is not a multiple of its " + std::to_string(t.bk) + "-value slice";
+    // A zero-filled slice tail only where no slice divides C/groups (% 16 == 8): elsewhere the
+    // dividing tiles were measured and the model, which prices a tail only as padded FLOPs,
+    // would trade them for deeper tiles it does not rate.
+    if (d.channelsPerGroup() % kMinSliceK == 0 && d.channelsPerGroup() % t.bk)
+        return "C/groups is not a multiple of its " + std::to_string(t.bk) + "-value slice";
     bool nhwc = d.inputLayout == TensorLayout::NHWC;
     if (t.sharedBytes(nhwc) > caps.maxSharedMemory)
         return "needs " + std::to_string(t.sharedBytes(nhwc)) + " bytes of shared memory, the device has " +
@@ -176,7 +181,16 @@ struct CmChoice {
     double cost = 0;     // modelled time (splitTileCost)
 };
 
-uint64_t cmSlices(const ConvDesc& d, const CmTile& t) { return uint64_t(d.reductionLength()) / t.bk; }
+// Each filter tap's channels in BK slices, the last one zero past C/groups where BK does not divide it.
+uint64_t cmSlices(const ConvDesc& d, const CmTile& t) {
+    return uint64_t(d.r) * uint64_t(d.s) * ((uint64_t(d.channelsPerGroup()) + t.bk - 1) / t.bk);
+}
+// `d` as the tile multiplies it: C/groups rounded up to whole slices (the model's FLOPs).
+ConvDesc paddedDesc(const ConvDesc& d, const CmTile& t) {
+    ConvDesc p = d;
+    p.c = int64_t(cmSlices(d, t) / (uint64_t(d.r) * uint64_t(d.s))) * t.bk * d.groups;
+    return p;
+}
 
 // Tile and split count.  No timing: the smallest modelled time (conv/tile_score.hpp
 // splitTileCost, slots = compute units x residency).
@@ -211,7 +225,7 @@ CmChoice chooseConfig(const ContextImpl& ctx, const ConvDesc& d, const CoopMatCo
                 if (why.empty()) why = std::to_string(s) + " splits of tile " + t.name + " exceed " + lim.what;
                 break;
             }
-            double cost = splitTileCost(d, t.bm, t.bn, t.efficiency, units * t.resident, double(s), kFlopsPerByte, kSplitPassFlops,
+            double cost = splitTileCost(paddedDesc(d, t), t.bm, t.bn, t.efficiency, units * t.resident, double(s), kFlopsPerByte, kSplitPassFlops,
                                         units, lone ? t.lone : 0.0);
             if (!best.tile || cost < bestCost) { bestCost = cost; best = {&t, uint32_t(s), "", cost}; }
             if (s == first && req.split) break;
@@ -285,6 +299,7 @@ private:
         key.spec.push_back({kSpecVecOut, vec && vecOut_ ? 1u : 0u});
         key.spec.push_back({kSpecNbuf, tile_.nbuf});
         key.spec.push_back({kSpecPrefetch2, prefetch2_ ? 1u : 0u});
+        key.spec.push_back({kSpecCTail, desc_.channelsPerGroup() % tile_.bk ? 1u : 0u});
         if (coopmatEmulated(desc_.dtype)) key.spec.push_back({kSpecEmuLanes, sg_.size});
         key.fullSubgroups = true;  // the subgroup index must name a whole 32 (or default-size) block
         return ctx_.pipelines->get(key);
@@ -334,9 +349,9 @@ std::string coopmatWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanO
     if (!cm)
         return std::string("no subgroup-scope ") + dtypeSuffix(d.dtype) + " x " + dtypeSuffix(d.dtype) +
                " + f32 -> f32 cooperative-matrix size that tiles 32x32 blocks (device reports: " + coopmatConfigList(caps) + ")";
-    if (d.channelsPerGroup() % kMinSliceK != 0)
-        return "C/groups = " + std::to_string(d.channelsPerGroup()) + " is not a multiple of " + std::to_string(kMinSliceK) +
-               " (one filter tap per reduction slice)";
+    if (d.channelsPerGroup() % kChannelWord != 0)
+        return "C/groups = " + std::to_string(d.channelsPerGroup()) + " is not a multiple of " + std::to_string(kChannelWord) +
+               " (16-byte channel words; each filter tap's slices zero-filled past C/groups)";
     if (d.r > 32 || d.s > 32) return "filter taps beyond 32 per axis do not fit the padding masks";
     SubgroupChoice sg = coopmatSubgroup(caps);
     if (o.subgroupSize && o.subgroupSize != sg.size)
@@ -397,7 +412,7 @@ double coopmatModelCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOpt
 }
 
 // Every tile forced in turn, one pass and split-K, x 16-bit dtype x (NHWC/KRSC: the 16-byte
-// paths; NCHW/KCRS: the element-wise staging paths).
+// paths; NCHW/KCRS: the element-wise staging paths); in NHWC also with a 24-channel slice tail.
 std::vector<std::pair<ConvDesc, PlanOptions>> coopmatVariants(const ContextImpl&) {
     std::vector<std::pair<ConvDesc, PlanOptions>> v;
     for (DType t : {DType::F16, DType::BF16})
@@ -411,6 +426,11 @@ std::vector<std::pair<ConvDesc, PlanOptions>> coopmatVariants(const ContextImpl&
                 o.algorithm = "implicit_gemm_coopmat";
                 for (const char* split : {"", "/s2"}) {  // one pass; split-K pass 1 (+ the reduce pass)
                     o.tile = std::string(tile.name) + split;
+                    v.push_back({d, o});
+                }
+                if (nhwc) {  // a channel tail (24 = 16 + 8), one pass: the bounds on every load
+                    d.c = 24;
+                    o.tile = tile.name;
                     v.push_back({d, o});
                 }
             }
