@@ -102,6 +102,11 @@ std::vector<CmCase> makeCmCases() {
     add("c24_grouped2_tail_nchw", [](ConvDesc& d) {
         d.c = 48, d.groups = 2, d.k = 32, d.inputLayout = d.outputLayout = TensorLayout::NCHW, d.filterLayout = FilterLayout::KCRS;
     });
+    // ... in NCHW with a short reduction the router keeps the scalar GEMM (algorithms.cpp).
+    add("c40_pointwise_nchw_scalar", [](ConvDesc& d) {
+        d.c = 40, d.k = 48, d.r = d.s = 1, d.pad(0, 0), d.inputLayout = d.outputLayout = TensorLayout::NCHW;
+        d.filterLayout = FilterLayout::KCRS;
+    });
     // What the router must not send to the matrix units.
     add("declines_c36", [](ConvDesc& d) { d.c = 36; });
     add("declines_f32", [](ConvDesc& d) { d.dtype = DType::F32; });
@@ -144,7 +149,8 @@ TEST_P(CoopmatShapes, MatchesReference) {
         EXPECT_TRUE(passed(r)) << "case " << c.name << " (" << toString(mode) << " data)";
         // The router must pick the matrix units wherever they accept, except for at most 4
         // filters per group, which go to direct_few_filters (or, stride-1 layers with several
-        // taps, big enough, on NVIDIA, halo_coopmat's one-column tiles); 3x3 stride-1 layers may go to
+        // taps, big enough, on NVIDIA, halo_coopmat's one-column tiles), and NCHW slice-tail
+        // layers with short reductions, which stay on implicit_gemm; 3x3 stride-1 layers may go to
         // winograd with its GEMM on them, stride-1 layers with several taps to halo_coopmat, and
         // NCHW activations through coopmat_nhwc's transposes to one of those (algorithms.cpp).
         if (algorithm == "auto" && r.error.empty()) {
@@ -155,6 +161,9 @@ TEST_P(CoopmatShapes, MatchesReference) {
                 EXPECT_EQ(r.algorithm, "direct_few_filters") << c.desc.toString();
             else if (wino && r.algorithm == "winograd") EXPECT_NE(r.config.find("V/U"), std::string::npos) << r.config;
             else if (stride1 && c.desc.r * c.desc.s > 1 && r.algorithm == "halo_coopmat") SUCCEED();
+            else if (c.desc.inputLayout == TensorLayout::NCHW && c.desc.channelsPerGroup() % 16 != 0 &&
+                     c.desc.reductionLength() < 96)
+                EXPECT_EQ(r.algorithm, "implicit_gemm") << c.desc.toString();
             else if (r.algorithm == "coopmat_nhwc") EXPECT_EQ(c.desc.inputLayout, TensorLayout::NCHW) << r.config;
             else EXPECT_EQ(r.algorithm, kAlgo) << c.desc.toString();
         }

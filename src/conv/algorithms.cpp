@@ -117,10 +117,27 @@ const Algorithm* findAlgorithm(const std::string& name) {
     return nullptr;
 }
 
+namespace {
+
+// 16-bit NCHW activations whose C/groups takes a zero-filled slice tail (% 16 == 8) and whose
+// reduction is short stay on the scalar GEMM: there the matrix kernels' NCHW output (behind
+// coopmat_nhwc's transposes or from their own NCHW staging) outweighs the products.  fp16 on the
+// H100 (docs/results/h100_s26/tails_nchw/): MobileNetV3-Large's and EfficientNet-B0's 24-72-value
+// pointwise layers 1.2-3x slower than implicit_gemm at b1 and b32 (EfficientNet features.3.0 at
+// b32 134 against 48 us), one exception (72 -> 24 at b32, 28.5 against 40.6); from 120 values
+// (120-200-channel pointwise layers, 3x3 windows of 24 and 40 channels) 1.1-2.2x faster.
+constexpr int64_t kNchwTailMinReduction = 96;
+bool nchwTailStaysScalar(const ConvDesc& d) {
+    return d.inputLayout == TensorLayout::NCHW && d.dtype != DType::F32 && d.channelsPerGroup() % 16 != 0 &&
+           d.reductionLength() < kNchwTailMinReduction;
+}
+
+}  // namespace
+
 const Algorithm& chooseAlgorithm(const ContextImpl& ctx, const ConvDesc& desc, const PlanOptions& opts) {
     // 16-bit NCHW activations whose NHWC problem runs on the matrix units: behind transposes, as
     // NHWC (the NCHW staging loads one 16-bit value at a time; docs/perf-notes.md item 62).
-    if (coopmatNhwcPays(ctx, desc, opts)) return *findAlgorithm("coopmat_nhwc");
+    if (!nchwTailStaysScalar(desc) && coopmatNhwcPays(ctx, desc, opts)) return *findAlgorithm("coopmat_nhwc");
     return chooseInLayout(ctx, desc, opts);
 }
 
@@ -181,7 +198,7 @@ const Algorithm& chooseInLayout(const ContextImpl& ctx, const ConvDesc& desc, co
     // went to the scalar kernel from 2^21 outputs while the narrowest matrix tile was 64 filters
     // wide; on the 32-wide one MobileNetV2 features.1.conv.1 at b32 fp16 ran 24.1 us against the
     // scalar kernel's 34.0, docs/results/h200_s22/narrow/.)
-    if (gemmShaped) {
+    if (gemmShaped && !nchwTailStaysScalar(desc)) {
         const Algorithm* a = findAlgorithm("implicit_gemm_coopmat");
         if (a && a->whyNot(ctx, desc, opts).empty()) {
             // 3x3 stride-1 layers: winograd with its batched GEMM on the matrix units, where the
