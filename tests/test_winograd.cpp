@@ -245,6 +245,8 @@ std::vector<WinoCmCase> makeCmCases() {
     add("grouped2_c64_k48", [](ConvDesc& d) { d.c = 64, d.k = 48, d.groups = 2; });
     add("c16_input_1x1_pad1", [](ConvDesc& d) { d.c = 16, d.h = d.w = 1; });
     add("c48_k72_9x9_valid", [](ConvDesc& d) { d.c = 48, d.k = 72, d.h = d.w = 9, d.pad(0, 0); });
+    // 40 channels: the batched GEMM's zero-filled slice tail (C/groups % 16 == 8).
+    add("c40_slice_tail", [](ConvDesc& d) { d.c = 40; });
     // An odd filter count: the output transform one filter per invocation, the input's in pairs.
     add("fp16_nhwc_k21_bias", [](ConvDesc& d) { d.k = 21, d.hasBias = true; });
     // F(4x4): 31 x 30 outputs = 8 x 8 tiles at most 20 per chunk: 4 chunks of 16.
