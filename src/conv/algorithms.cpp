@@ -155,7 +155,7 @@ const Algorithm& chooseInLayout(const ContextImpl& ctx, const ConvDesc& desc, co
     // final/; the old rule, 2^21 alone, from the H200's h200_s13/final):
     //  - ResNet-50's 7x7 stem (147 values per output): 9.4 against 21.1 us NHWC, 11.5 against 20.8 NCHW;
     //  - the RDNA1 matrix's 3x3 first layers of 64 filters at 32-128 pixels (27 values): NHWC 4.4-5.5
-    //    against 5.2-6.8 (level at 32 and 64), NCHW 5.6-7.8 against 4.8-6.1 (its element-wise
+    //    against 5.1-6.8 (level at 32 and 64), NCHW 5.6-7.8 against 4.8-6.1 (its element-wise
     //    column staging);
     //  - MobileNetV2's 32-filter stride-2 stem: 6.6 against 5.5 NHWC.
     constexpr uint64_t kFewCoopmatMinOutputs = uint64_t(1) << 21;
