@@ -182,13 +182,12 @@ struct CmChoice {
 };
 
 // Each filter tap's channels in BK slices, the last one zero past C/groups where BK does not divide it.
-uint64_t cmSlices(const ConvDesc& d, const CmTile& t) {
-    return uint64_t(d.r) * uint64_t(d.s) * ((uint64_t(d.channelsPerGroup()) + t.bk - 1) / t.bk);
-}
+uint64_t slicesPerTap(const ConvDesc& d, const CmTile& t) { return (uint64_t(d.channelsPerGroup()) + t.bk - 1) / t.bk; }
+uint64_t cmSlices(const ConvDesc& d, const CmTile& t) { return uint64_t(d.r) * uint64_t(d.s) * slicesPerTap(d, t); }
 // `d` as the tile multiplies it: C/groups rounded up to whole slices (the model's FLOPs).
 ConvDesc paddedDesc(const ConvDesc& d, const CmTile& t) {
     ConvDesc p = d;
-    p.c = int64_t(cmSlices(d, t) / (uint64_t(d.r) * uint64_t(d.s))) * t.bk * d.groups;
+    p.c = int64_t(slicesPerTap(d, t) * t.bk) * d.groups;
     return p;
 }
 
