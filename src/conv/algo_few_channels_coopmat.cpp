@@ -238,10 +238,11 @@ std::unique_ptr<AlgorithmInstance> fewChannelsCoopmatInstantiate(ContextImpl& ct
 }
 
 // The suites' first layers (VGG-16's 3x3, ResNet-50's 7x7 stride-2 stem, MobileNetV2's 3x3
-// stride 2 with 32 filters, the SD-VAE's C = 4 with 512), x fp16/bf16 x both layouts.
+// stride 2 with 32 filters, the SD-VAE's C = 4 with 512) and ggml's 8-channel 4x4 (16-byte
+// staging in NHWC), x fp16/bf16 x both layouts.
 std::vector<std::pair<ConvDesc, PlanOptions>> fewChannelsCoopmatVariants(const ContextImpl&) {
     std::vector<std::pair<ConvDesc, PlanOptions>> v;
-    for (int shape = 0; shape < 4; ++shape)
+    for (int shape = 0; shape < 5; ++shape)
         for (DType dt : {DType::F16, DType::BF16})
             for (bool nh : {false, true}) {
                 ConvDesc d;
@@ -250,6 +251,7 @@ std::vector<std::pair<ConvDesc, PlanOptions>> fewChannelsCoopmatVariants(const C
                 if (shape == 1) { d.r = d.s = 7; d.pad(3, 3); d.strideH = d.strideW = 2; }
                 if (shape == 2) { d.k = 32; d.strideH = d.strideW = 2; d.activation = Activation::Relu6; }
                 if (shape == 3) { d.c = 4; d.h = d.w = 64; d.k = 512; d.activation = Activation::None; }
+                if (shape == 4) { d.n = 16; d.c = 8; d.h = d.w = 19; d.k = 128; d.r = d.s = 4; d.pad(0, 0); }
                 if (nh) makeNhwc(d);
                 v.push_back({d, PlanOptions{"few_channels_coopmat"}});
             }
