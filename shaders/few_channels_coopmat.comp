@@ -20,7 +20,8 @@
 // Workgroup: TP output rows x TQ = SGQ*MQ*16 columns x BN = SGN*NQ*16 filters; one subgroup per
 // (row, column block, filter block) owns MQ x NQ accumulators.  The filters are staged once and
 // serve PSTEP row steps; each step stages its halo, multiplies with no barrier, and writes its
-// outputs through a per-subgroup scratch (the halo's memory, reused) in the output layout.
+// outputs through a per-subgroup scratch (the halo's memory, reused) in the output layout (NCHW:
+// runs of 8 columns of one filter, epilogue_runs.glsl).
 #extension GL_GOOGLE_include_directive : require
 // Loops over cooperative-matrix arrays unroll fully (a rolled loop demotes them to local memory).
 #extension GL_EXT_control_flow_attributes : require
@@ -34,6 +35,7 @@
 layout(set = 0, binding = 0, std430) readonly buffer InputBuf8 { uvec4 x8_[]; };
 layout(set = 0, binding = 1, std430) readonly buffer FilterBuf8 { uvec4 w8_[]; };
 layout(set = 0, binding = 4, std430) writeonly buffer OutputBuf8 { uvec4 y8_[]; };
+#include "epilogue_runs.glsl"  // storeRun8: NCHW output runs
 
 layout(constant_id = 100) const uint WG_SIZE = 128;  // TP * SGQ * SGN * subgroup size
 layout(constant_id = 101) const uint TP = 4;         // output rows per step (one subgroup row each)
@@ -49,7 +51,7 @@ layout(constant_id = 110) const uint SW = 1;
 layout(constant_id = 111) const uint DH = 1;
 layout(constant_id = 112) const uint CPR = 16;       // values per staged column: >= FR*CG, multiple of 8
 layout(constant_id = 113) const uint PSTEP = 1;      // row steps per workgroup
-layout(constant_id = 114) const bool VEC_OUT = false;  // NHWC output, K/groups % 8 == 0: 16-byte stores
+layout(constant_id = 114) const bool VEC_OUT = false;  // 16-byte aligned output view: wide stores (NHWC: K/groups % 8 == 0)
 layout(constant_id = 115) const uint EMU_LANES = 32;   // CM_EMULATE: the subgroup size
 // Row steps: the next step's halo loads are issued before this step's products and stored after
 // its epilogue, so their latency hides behind the matrix work (the host enables it when the
@@ -77,6 +79,10 @@ const uint SCR_WORDS = NSG * 64u;           // one 16 x 16 fp32 accumulator per 
 const uint R_WORDS = HALO_WORDS > SCR_WORDS ? HALO_WORDS : SCR_WORDS;
 const uint FRAGS = MQ * NQ;
 const uint HALO_PER_T = (HALO_WORDS + WG_SIZE - 1u) / WG_SIZE;  // halo words per invocation
+// NCHW output: column-major scratch and pixel runs (epilogue_runs.glsl); off, the element-wise
+// stores of a row-major scratch (VKCONV_NCHW_RUNS=0, to measure the difference).
+layout(constant_id = 118) const bool NCHW_RUNS = true;
+const bool RUNS = NCHW_RUNS && OUT_LAYOUT == 0u;
 
 shared uvec4 smem[R_WORDS + B_WORDS];  // [halo | epilogue scratch][B]
 
@@ -232,18 +238,33 @@ void main() {
         [[unroll]] for (uint j = 0u; j < MQ; ++j) {
             [[unroll]] for (uint i = 0u; i < NQ; ++i) {
 #if !defined(CM_EMULATE)
-                coopMatStore(acc[j * NQ + i], smem, scratch, 4u, gl_CooperativeMatrixLayoutRowMajor);
+                if (RUNS)
+                    coopMatStore(acc[j * NQ + i], smem, scratch, 4u, gl_CooperativeMatrixLayoutColumnMajor);
+                else
+                    coopMatStore(acc[j * NQ + i], smem, scratch, 4u, gl_CooperativeMatrixLayoutRowMajor);
 #else
                 for (uint u = 0u; u < EPL; ++u) {
-                    uint e = lane + u * EMU_LANES;
-                    smem[scratch + (e >> 2)][e & 3u] = floatBitsToUint(acc[(j * NQ + i) * EPL + u]);
+                    uint e = lane + u * EMU_LANES, fi = RUNS ? (e % 16u) * 16u + e / 16u : e;
+                    smem[scratch + (fi >> 2)][fi & 3u] = floatBitsToUint(acc[(j * NQ + i) * EPL + u]);
                 }
 #endif
                 subgroupMemoryBarrierShared();
                 subgroupBarrier();
                 uint qb = q0 + wq * MQ * 16u + j * 16u, kb = n0 + wn * NQ * 16u + i * 16u;
                 if (p < pc.P) {
-                    if (VEC_OUT) {
+                    if (RUNS) {
+                        // NCHW: 8 consecutive columns of one filter per item (epilogue_runs.glsl).
+                        for (uint e = lane; e < 32u; e += lanes) {
+                            uint col = e >> 1, kn = kb + col, q = qb + (e & 1u) * 8u;
+                            if (q < pc.Q && kn < Kg) {
+                                uint w = scratch + col * 4u + (e & 1u) * 2u;
+                                vec4 lo = uintBitsToFloat(smem[w]), hi = uintBitsToFloat(smem[w + 1u]);
+                                float v[8] = float[8](lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w);
+                                uint k = kBase + kn;
+                                storeRun8(VEC_OUT, ((n * pc.K + k) * pc.P + p) * pc.Q + q, min(8u, pc.Q - q), k, v);
+                            }
+                        }
+                    } else if (VEC_OUT) {
                         // 8 consecutive filters of one pixel per store (K/groups % 8 == 0: a run of
                         // 8 is wholly inside the group's filters or wholly outside).
                         for (uint e = lane; e < 32u; e += lanes) {

@@ -22,7 +22,7 @@
 // Per slice (FR*FS*16 deep), two barriers; the next slice's global loads in flight in registers
 // while this one is multiplied (PREFETCH) or issued right before its stores.  Epilogue: through a
 // per-subgroup fp32 scratch (the staging memory, reused), bias / residual / activation, output in
-// either layout.
+// either layout (NCHW: runs of 8 pixels of one filter, epilogue_runs.glsl).
 #extension GL_GOOGLE_include_directive : require
 // Loops over cooperative-matrix arrays unroll fully (a rolled loop demotes them to local memory).
 #extension GL_EXT_control_flow_attributes : require
@@ -36,6 +36,7 @@
 layout(set = 0, binding = 0, std430) readonly buffer InputBuf8 { uvec4 x8_[]; };
 layout(set = 0, binding = 1, std430) readonly buffer FilterBuf8 { uvec4 w8_[]; };
 layout(set = 0, binding = 4, std430) writeonly buffer OutputBuf8 { uvec4 y8_[]; };
+#include "epilogue_runs.glsl"  // storeRun8: NCHW output runs
 
 layout(constant_id = 100) const uint WG_SIZE = 256;  // WARPS_M * WARPS_N * subgroup size
 layout(constant_id = 101) const uint WARPS_M = 4;
@@ -49,7 +50,7 @@ layout(constant_id = 108) const uint DW = 1;
 layout(constant_id = 109) const uint TQ = 56;        // output columns per strip
 layout(constant_id = 110) const bool VEC_IN = false;   // 16-byte aligned input view: 16-byte loads
 layout(constant_id = 111) const bool VEC_W = false;    // KRSC filters, 16-byte aligned view
-layout(constant_id = 112) const bool VEC_OUT = false;  // NHWC output, K/groups % 8 == 0: 16-byte stores
+layout(constant_id = 112) const bool VEC_OUT = false;  // 16-byte aligned output view: wide stores (NHWC: K/groups % 8 == 0)
 layout(constant_id = 113) const uint EMU_LANES = 32;   // CM_EMULATE: the subgroup size
 // The next slice's global loads in flight (registers) while this one is multiplied; off, each
 // slice is loaded right before it is stored (fewer registers: two workgroups per SM).
@@ -70,6 +71,10 @@ const uint NSG = WARPS_M * WARPS_N;
 const uint STAGE_WORDS = W_BASE + TAPS * BN * LD;
 const uint SCR_WORDS = NSG * 64u;  // one 16 x 16 fp32 accumulator per subgroup
 const uint SMEM_WORDS = STAGE_WORDS > SCR_WORDS ? STAGE_WORDS : SCR_WORDS;
+// NCHW output: column-major scratch and pixel runs (epilogue_runs.glsl); off, the element-wise
+// stores of a row-major scratch (VKCONV_NCHW_RUNS=0, to measure the difference).
+layout(constant_id = 115) const bool NCHW_RUNS = true;
+const bool RUNS = NCHW_RUNS && OUT_LAYOUT == 0u;
 
 shared uvec4 smem[SMEM_WORDS];
 
@@ -214,17 +219,41 @@ void main() {
     [[unroll]] for (uint i = 0u; i < FM; ++i) {
         [[unroll]] for (uint j = 0u; j < FN; ++j) {
 #if !defined(CM_EMULATE)
-            coopMatStore(acc[i * FN + j], smem, scratch, 4u, gl_CooperativeMatrixLayoutRowMajor);
+            if (RUNS)
+                coopMatStore(acc[i * FN + j], smem, scratch, 4u, gl_CooperativeMatrixLayoutColumnMajor);
+            else
+                coopMatStore(acc[i * FN + j], smem, scratch, 4u, gl_CooperativeMatrixLayoutRowMajor);
 #else
             for (uint u = 0u; u < EPL; ++u) {
-                uint e = lane + u * EMU_LANES;
-                smem[scratch + (e >> 2)][e & 3u] = floatBitsToUint(acc[(i * FN + j) * EPL + u]);
+                uint e = lane + u * EMU_LANES, fi = RUNS ? (e % 16u) * 16u + e / 16u : e;
+                smem[scratch + (fi >> 2)][fi & 3u] = floatBitsToUint(acc[(i * FN + j) * EPL + u]);
             }
 #endif
             subgroupMemoryBarrierShared();
             subgroupBarrier();
             uint fb = f0 + wm * WM + i * 16u, kb = n0 + wn * WN + j * 16u;
-            if (VEC_OUT) {
+            if (RUNS) {
+                // NCHW: 8 consecutive flat positions of one filter per item (epilogue_runs.glsl).
+                // The run's first output pixels are consecutive up to the strip's (or the
+                // image's) last column; positions past it (padding columns, then the next strip
+                // row) are stored per value.
+                for (uint e = lane; e < 32u; e += lanes) {
+                    uint col = e >> 1, kn = kb + col, f = fb + (e & 1u) * 8u;
+                    if (kn < Kg) {
+                        uint w = scratch + col * 4u + (e & 1u) * 2u;
+                        vec4 lo = uintBitsToFloat(smem[w]), hi = uintBitsToFloat(smem[w + 1u]);
+                        float v[8] = float[8](lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w);
+                        uint k = kBase + kn, p = f / X, x = f % X, q = q0 + x;
+                        uint cnt = p < pc.P && x < TQ && q < pc.Q ? min(8u, min(TQ - x, pc.Q - q)) : 0u;
+                        uint plane = (n * pc.K + k) * pc.P;
+                        if (cnt > 0u) storeRun8(VEC_OUT, (plane + p) * pc.Q + q, cnt, k, v);
+                        [[unroll]] for (uint t = 0u; t < 8u; ++t) {
+                            uint ft = f + t, pt = ft / X, xt = ft % X, qt = q0 + xt;
+                            if (t >= cnt && pt < pc.P && xt < TQ && qt < pc.Q) storeOutput((plane + pt) * pc.Q + qt, k, v[t]);
+                        }
+                    }
+                }
+            } else if (VEC_OUT) {
                 // 8 consecutive filters of one pixel per store (K/groups % 8 == 0: a run of 8 is
                 // wholly inside the group's filters or wholly outside).
                 for (uint e = lane; e < 32u; e += lanes) {

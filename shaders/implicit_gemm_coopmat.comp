@@ -23,7 +23,8 @@
 // 192x128x32 tile would take 45 KiB instead of 50; tried, slower than 192x128x64, perf-notes 43).
 // Epilogue: each accumulator goes through a per-subgroup fp32 scratch (the staging memory,
 // reused), then the subgroup's invocations apply bias / residual / activation and write in the
-// output layout (8 channels per 16-byte store for NHWC outputs when VEC_OUT).
+// output layout: 8 channels per 16-byte store for NHWC outputs when VEC_OUT; for NCHW outputs
+// the scratch is column-major and each invocation stores a run of 8 pixels of one filter.
 #extension GL_GOOGLE_include_directive : require
 // Loops over register / cooperative-matrix arrays must unroll fully (on NVIDIA a loop left
 // rolled demotes the arrays to local memory).
@@ -53,6 +54,7 @@
 layout(set = 0, binding = 0, std430) readonly buffer InputBuf8 { uvec4 x8_[]; };
 layout(set = 0, binding = 1, std430) readonly buffer FilterBuf8 { uvec4 w8_[]; };
 layout(set = 0, binding = 4, std430) writeonly buffer OutputBuf8 { uvec4 y8_[]; };
+#include "epilogue_runs.glsl"  // storeRun8: NCHW output runs
 
 layout(constant_id = 100) const uint WG_SIZE = 256;  // WARPS_M * WARPS_N * subgroup size
 layout(constant_id = 101) const uint BM = 128;       // pixels per tile
@@ -65,7 +67,9 @@ layout(constant_id = 107) const uint CM_N = 16;
 layout(constant_id = 108) const uint CM_K = 16;
 layout(constant_id = 112) const bool VEC_A = false;    // NHWC input, 16-byte loads
 layout(constant_id = 113) const bool VEC_B = false;    // KRSC filters, 16-byte loads
-layout(constant_id = 114) const bool VEC_OUT = false;  // NHWC output, K/groups % 8 == 0: 16-byte stores
+// 16-byte aligned output view: 16-byte stores of 8 filters (NHWC, K/groups % 8 == 0) or of up to 8
+// pixels (NCHW runs).
+layout(constant_id = 114) const bool VEC_OUT = false;
 // Shared staging buffers: 2 = double-buffered (one barrier per slice); 1 = a single buffer (two
 // barriers per slice, half the shared memory: lets 64x64 subgroup blocks in 256-wide tiles and
 // 64-deep slices fit 48 KiB).  Either way the next slice's global loads are in flight in
@@ -93,6 +97,14 @@ const uint MO = BM / 8u;            // NCHW: pixel octets per tile
 // Rows an invocation decodes: NHWC one per A item; NCHW the 8 pixels of its one octet.
 const uint A_ROWS = IN_LAYOUT * A_PER_T + (1u - IN_LAYOUT) * 8u;
 const uint SCRATCH = CM_M * CM_N / 4u;  // words of one fp32 accumulator
+// NCHW output: column-major scratch and pixel runs (epilogue_runs.glsl); off, the element-wise
+// stores of a row-major scratch (VKCONV_NCHW_RUNS=0, to measure the difference).
+layout(constant_id = 118) const bool NCHW_RUNS = true;
+#ifdef SPLIT_K
+const bool RUNS = false;  // pass 1 writes raw fp32 partials element by element
+#else
+const bool RUNS = NCHW_RUNS && OUT_LAYOUT == 0u;  // NCHW output: column-major scratch, pixel runs
+#endif
 
 shared uvec4 smem[A_WORDS + B_WORDS];  // [A][B], each row holding its NBUF buffers
 
@@ -323,17 +335,40 @@ void main() {
     [[unroll]] for (uint i = 0u; i < FM; ++i) {
         [[unroll]] for (uint j = 0u; j < FN; ++j) {
 #if !defined(CM_EMULATE)
-            coopMatStore(acc[i * FN + j], smem, scratch, CM_N / 4u, gl_CooperativeMatrixLayoutRowMajor);
+            if (RUNS)
+                coopMatStore(acc[i * FN + j], smem, scratch, CM_M / 4u, gl_CooperativeMatrixLayoutColumnMajor);
+            else
+                coopMatStore(acc[i * FN + j], smem, scratch, CM_N / 4u, gl_CooperativeMatrixLayoutRowMajor);
 #else
             for (uint t = 0u; t < EPL; ++t) {
-                uint e = lane + t * EMU_LANES, fi = scratch * 4u + (e / CM_N) * CM_N + e % CM_N;
+                uint e = lane + t * EMU_LANES, row = e / CM_N, col = e % CM_N;
+                uint fi = scratch * 4u + (RUNS ? col * CM_M + row : row * CM_N + col);
                 smem[fi >> 2][fi & 3u] = floatBitsToUint(acc[(i * FN + j) * EPL + t]);
             }
 #endif
             subgroupMemoryBarrierShared();
             subgroupBarrier();
             uint mBase = m0 + wm * WM + i * CM_M, nBase = n0 + wn * WN + j * CM_N;
-            if (VEC_OUT) {
+            if (RUNS) {
+                // NCHW: 8 consecutive pixels of one filter per item (epilogue_runs.glsl); a run
+                // that leaves its image (P*Q % 8 != 0) ends there and its rest is stored per value.
+                for (uint e = lane; e < CM_N * (CM_M / 8u); e += lanes) {
+                    uint col = e / (CM_M / 8u), oct = e % (CM_M / 8u);
+                    uint m = mBase + oct * 8u, kn = nBase + col;
+                    if (m < M && kn < Kg) {
+                        uint w = scratch + col * (CM_M / 4u) + oct * 2u;
+                        vec4 lo = uintBitsToFloat(smem[w]), hi = uintBitsToFloat(smem[w + 1u]);
+                        float v[8] = float[8](lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w);
+                        uint k = kBase + kn, n = m / PQ, pq = m % PQ;
+                        uint cnt = min(8u, min(M - m, PQ - pq));
+                        storeRun8(VEC_OUT, (n * pc.K + k) * PQ + pq, cnt, k, v);
+                        [[unroll]] for (uint t = 1u; t < 8u; ++t) {
+                            uint mt = m + t;
+                            if (t >= cnt && mt < M) storeOutput(((mt / PQ) * pc.K + k) * PQ + mt % PQ, k, v[t]);
+                        }
+                    }
+                }
+            } else if (VEC_OUT) {
                 // 8 consecutive filters of one pixel per store; K/groups % 8 == 0, so a group of
                 // 8 is either wholly inside the problem or wholly outside.
                 for (uint e = lane; e < CM_M * CM_N / 8u; e += lanes) {

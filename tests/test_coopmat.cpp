@@ -95,6 +95,13 @@ std::vector<CmCase> makeCmCases() {
         d.inputLayout = d.outputLayout = TensorLayout::NCHW, d.filterLayout = FilterLayout::KCRS;
         d.n = 2, d.c = 64, d.k = 136, d.h = d.w = 29;
     });
+    // NCHW output runs (epilogue_runs.glsl): 196 pixels per image (runs 8-aligned in even images,
+    // 4-aligned in odd ones), and 6 per image (one run spans two or three images).
+    add("nchw_out_14x14_k24_bias_res_relu", [](ConvDesc& d) {
+        d.n = 3, d.h = d.w = 14, d.k = 24, d.outputLayout = TensorLayout::NCHW, d.hasBias = d.hasResidual = true;
+        d.activation = Activation::Relu;
+    });
+    add("nchw_out_tiny_2x3_n5", [](ConvDesc& d) { d.n = 5, d.h = 2, d.w = 3, d.outputLayout = TensorLayout::NCHW, d.hasResidual = true; });
     // C/groups a multiple of 8, not of the slice: each tap's last slice zero past C/groups
     // (MobileNetV2's 24-channel expansion; 40 = 32 + 8 on a 3x3 window; 24 per group in NCHW).
     add("c24_pointwise_k144", [](ConvDesc& d) { d.c = 24, d.k = 144, d.r = d.s = 1, d.pad(0, 0), d.hasBias = true; });
@@ -225,7 +232,7 @@ INSTANTIATE_TEST_SUITE_P(coopmat, CoopmatTiles,
                          ::testing::Combine(::testing::ValuesIn(casesNamed(
                                                 {"base", "k20_no_vec_out", "stem7x7_s2", "grouped2", "many_tiles", "c48_slice16", "c40_tail",
                                                  "layout_nchw_nchw_kcrs", "layout_nchw_nhwc_krsc", "layout_nhwc_nchw_kcrs",
-                                                 "nchw_many_tiles", "bf16_nchw_kcrs_stride2", "deep_c128_stride2_k72",
+                                                 "nchw_many_tiles", "nchw_out_tiny_2x3_n5", "bf16_nchw_kcrs_stride2", "deep_c128_stride2_k72",
                                                  "deep_bf16_c192_k64_asym"})),
                                             ::testing::ValuesIn(kTileNames)),
                          tileCaseName);

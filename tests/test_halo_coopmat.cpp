@@ -41,6 +41,11 @@ std::vector<NamedDesc> makeHaloCases() {
     add("groups2_c64_k42_nchw_out", [](ConvDesc& d) {
         d.c = 64, d.groups = 2, d.k = 42, d.outputLayout = TensorLayout::NCHW, d.hasBias = true;
     });
+    // NCHW runs of 8 flat positions: 24 columns, so strips of 24 + 2 padding columns shift each
+    // row's alignment (16-, 8- and 4-byte stores), and runs that cross into the next strip row.
+    add("nchw_out_w24_n2_bias_res", [](ConvDesc& d) {
+        d.n = 2, d.h = 6, d.w = 24, d.k = 32, d.outputLayout = TensorLayout::NCHW, d.hasBias = d.hasResidual = true;
+    });
     add("kcrs_c16_k16_res_silu", [](ConvDesc& d) {
         d.c = 16, d.k = 16, d.filterLayout = FilterLayout::KCRS, d.hasResidual = true, d.activation = Activation::Silu;
     });

@@ -109,7 +109,7 @@ enum SpecCoopmat : uint32_t {
     kSpecBM = 101, kSpecBN = 102, kSpecBK = 103, kSpecWarpsM = 104, kSpecWarpsN = 105,
     kSpecCmM = 106, kSpecCmN = 107, kSpecCmK = 108, kSpecEmuLanes = 109,
     kSpecMaskMode = 110, kSpecVecA = 112, kSpecVecB = 113, kSpecVecOut = 114, kSpecNbuf = 115,
-    kSpecPrefetch2 = 116, kSpecCTail = 117,
+    kSpecPrefetch2 = 116, kSpecCTail = 117, kSpecNchwRuns = 118,
 };
 
 std::string shaderName(DType t, bool split = false) {
@@ -245,7 +245,9 @@ public:
         prefetch2_ = wantPrefetch2(ctx, d, tile);
         vecB_ = d.filterLayout == FilterLayout::KRSC;
         // Split-K pass 1 writes fp32 partials element by element; pass 2 writes the output.
-        vecOut_ = !raw_ && split_ == 1 && d.outputLayout == TensorLayout::NHWC && d.filtersPerGroup() % 8 == 0;
+        // NHWC: 8 filters per 16-byte store; NCHW: runs of up to 8 pixels in wide stores.
+        runs_ = !raw_ && split_ == 1 && d.outputLayout == TensorLayout::NCHW && coopmatNchwRuns();
+        vecOut_ = !raw_ && split_ == 1 && (d.outputLayout == TensorLayout::NHWC ? d.filtersPerGroup() % 8 == 0 : runs_);
         if (raw_) pc_.splitK = 1;
         if (split_ > 1) {
             pc_.splitK = split_;
@@ -299,6 +301,7 @@ private:
         key.spec.push_back({kSpecNbuf, tile_.nbuf});
         key.spec.push_back({kSpecPrefetch2, prefetch2_ ? 1u : 0u});
         key.spec.push_back({kSpecCTail, desc_.channelsPerGroup() % tile_.bk ? 1u : 0u});
+        key.spec.push_back({kSpecNchwRuns, runs_ ? 1u : 0u});
         if (coopmatEmulated(desc_.dtype)) key.spec.push_back({kSpecEmuLanes, sg_.size});
         key.fullSubgroups = true;  // the subgroup index must name a whole 32 (or default-size) block
         return ctx_.pipelines->get(key);
@@ -333,7 +336,7 @@ private:
     std::unique_ptr<SplitReduce> reduce_;  // split-K pass 2
     SubgroupChoice sg_;
     bool raw_ = false;
-    bool vecA_ = false, vecB_ = false, vecOut_ = false;
+    bool vecA_ = false, vecB_ = false, vecOut_ = false, runs_ = false;
     bool prefetch2_ = false;
     const ComputePipeline* vectorPipeline_ = nullptr;
     uint32_t gx_ = 0, gy_ = 0;

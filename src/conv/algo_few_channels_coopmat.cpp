@@ -31,7 +31,7 @@ constexpr uint32_t kMaxAccumulators = 16;
 enum SpecFcCm : uint32_t {
     kSpecTP = 101, kSpecMQ = 102, kSpecNQ = 103, kSpecSGQ = 104, kSpecSGN = 105, kSpecCG = 106, kSpecFR = 107,
     kSpecFS = 108, kSpecSH = 109, kSpecSW = 110, kSpecDH = 111, kSpecCPR = 112, kSpecPStep = 113, kSpecVecOut = 114,
-    kSpecEmuLanes = 115, kSpecPrefetch = 116, kSpecVecIn = 117,
+    kSpecEmuLanes = 115, kSpecPrefetch = 116, kSpecVecIn = 117, kSpecNchwRuns = 118,
 };
 
 // TP rows x TQ = SGQ*MQ*16 columns x BN = SGN*NQ*16 filters, PSTEP row steps per workgroup.
@@ -158,7 +158,9 @@ class FewChannelsCoopmatInstance final : public SingleDispatchInstance {
 public:
     FewChannelsCoopmatInstance(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o)
         : SingleDispatchInstance(ctx, d), desc_(d), tile_(chooseTile(ctx, d, o.tile)), sg_(coopmatSubgroup(ctx.caps)) {
-        vecOut_ = d.outputLayout == TensorLayout::NHWC && d.filtersPerGroup() % 8 == 0;
+        // NHWC: 8 filters per 16-byte store; NCHW: runs of up to 8 pixels in wide stores.
+        runs_ = d.outputLayout == TensorLayout::NCHW && coopmatNchwRuns();
+        vecOut_ = d.outputLayout == TensorLayout::NHWC ? d.filtersPerGroup() % 8 == 0 : runs_;
         // Eight channels per group: a staged word is one tap's channel run, 16 contiguous bytes.
         // VKCONV_FEW_COOPMAT_VEC_IN=0 (measurements only) keeps the element loads.
         const char* e = std::getenv("VKCONV_FEW_COOPMAT_VEC_IN");
@@ -191,7 +193,7 @@ private:
                          {kSpecCG, uint32_t(d.channelsPerGroup())}, {kSpecFR, uint32_t(d.r)}, {kSpecFS, uint32_t(d.s)},
                          {kSpecSH, uint32_t(d.strideH)}, {kSpecSW, uint32_t(d.strideW)}, {kSpecDH, uint32_t(d.dilationH)},
                          {kSpecCPR, columnValues(d)}, {kSpecPStep, t.pstep}, {kSpecVecOut, vec && vecOut_ ? 1u : 0u}, {kSpecVecIn, vec ? vecIn_ : 0u},
-                         {kSpecPrefetch, prefetch_ ? 1u : 0u}});
+                         {kSpecPrefetch, prefetch_ ? 1u : 0u}, {kSpecNchwRuns, runs_ ? 1u : 0u}});
         if (coopmatEmulated(d.dtype)) key.spec.push_back({kSpecEmuLanes, sg_.size});
         key.fullSubgroups = true;  // gl_SubgroupID names a whole subgroup's block
         return ctx_.pipelines->get(key);
@@ -200,7 +202,7 @@ private:
     ConvDesc desc_;
     Tile tile_;
     SubgroupChoice sg_;
-    bool vecOut_ = false, prefetch_ = false;
+    bool vecOut_ = false, runs_ = false, prefetch_ = false;
     uint32_t vecIn_ = 0;  // kSpecVecIn's bits
     const ComputePipeline* vectorPipeline_ = nullptr;
 };

@@ -68,7 +68,7 @@ constexpr uint32_t kOneColumn = 16;  // BN of the one-column tiles; the most fil
 enum SpecHalo : uint32_t {
     kSpecWarpsM = 101, kSpecWarpsN = 102, kSpecFM = 103, kSpecFN = 104, kSpecFR = 105, kSpecFS = 106,
     kSpecDH = 107, kSpecDW = 108, kSpecTQ = 109, kSpecVecIn = 110, kSpecVecW = 111, kSpecVecOut = 112,
-    kSpecEmuLanes = 113, kSpecPrefetch = 114,
+    kSpecEmuLanes = 113, kSpecPrefetch = 114, kSpecNchwRuns = 115,
 };
 
 std::string shaderName(DType t) { return std::string("halo_coopmat_") + (coopmatEmulated(t) ? "emu_" : "") + dtypeSuffix(t); }
@@ -211,7 +211,9 @@ public:
     HaloCoopmatInstance(ContextImpl& ctx, const ConvDesc& d, const HaloChoice& c)
         : SingleDispatchInstance(ctx, d), desc_(d), tile_(*c.tile), tq_(c.tq), sg_(coopmatSubgroup(ctx.caps)) {
         vecW_ = d.filterLayout == FilterLayout::KRSC;
-        vecOut_ = d.outputLayout == TensorLayout::NHWC && d.filtersPerGroup() % 8 == 0;
+        // NHWC: 8 filters per 16-byte store; NCHW: runs of up to 8 pixels in wide stores.
+        runs_ = d.outputLayout == TensorLayout::NCHW && coopmatNchwRuns();
+        vecOut_ = d.outputLayout == TensorLayout::NHWC ? d.filtersPerGroup() % 8 == 0 : runs_;
         prefetch_ = prefetch(ctx);
         vectorPipeline_ = &pipeline(true);
         gx_ = uint32_t(gridX(d, tile_, tq_));
@@ -237,7 +239,7 @@ private:
                          {kSpecFR, uint32_t(d.r)}, {kSpecFS, uint32_t(d.s)}, {kSpecDH, uint32_t(d.dilationH)},
                          {kSpecDW, uint32_t(d.dilationW)}, {kSpecTQ, tq_}, {kSpecVecIn, vec ? 1u : 0u},
                          {kSpecVecW, vec && vecW_ ? 1u : 0u}, {kSpecVecOut, vec && vecOut_ ? 1u : 0u},
-                         {kSpecPrefetch, prefetch_ ? 1u : 0u}});
+                         {kSpecPrefetch, prefetch_ ? 1u : 0u}, {kSpecNchwRuns, runs_ ? 1u : 0u}});
         if (coopmatEmulated(d.dtype)) key.spec.push_back({kSpecEmuLanes, sg_.size});
         key.fullSubgroups = true;  // gl_SubgroupID names a whole subgroup's block
         return ctx_.pipelines->get(key);
@@ -257,7 +259,7 @@ private:
     const HaloTile& tile_;
     uint32_t tq_;
     SubgroupChoice sg_;
-    bool vecW_ = false, vecOut_ = false, prefetch_ = true;
+    bool vecW_ = false, vecOut_ = false, runs_ = false, prefetch_ = true;
     const ComputePipeline* vectorPipeline_ = nullptr;
 };
 

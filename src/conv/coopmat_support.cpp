@@ -12,6 +12,11 @@ bool coopmatEmulated(DType t) {
     return e && *e && std::strcmp(e, "0") != 0 && t != DType::F32;
 }
 
+bool coopmatNchwRuns() {
+    const char* e = std::getenv("VKCONV_NCHW_RUNS");
+    return !(e && std::strcmp(e, "0") == 0);
+}
+
 VkComponentTypeKHR coopmatOperandType(DType t) {
     return t == DType::BF16 ? VK_COMPONENT_TYPE_BFLOAT16_KHR : VK_COMPONENT_TYPE_FLOAT16_KHR;
 }

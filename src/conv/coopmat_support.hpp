@@ -13,6 +13,11 @@ namespace vkconv {
 // cooperative matrices (lavapipe in CI) execute every staging, padding and epilogue path.
 bool coopmatEmulated(DType t);
 
+// NCHW outputs of the matrix kernels go out as runs of 8 pixels of one filter, in the widest
+// stores their alignment allows (shaders/include/epilogue_runs.glsl).  VKCONV_NCHW_RUNS=0
+// (measurement only) restores the element-wise stores they replaced.
+bool coopmatNchwRuns();
+
 VkComponentTypeKHR coopmatOperandType(DType t);
 
 // A subgroup-scope, non-saturating A*B+C configuration with 16-bit operands of the storage type
