@@ -253,7 +253,7 @@ void main() {
                         }
                     }
                 }
-            } else if (VEC_OUT) {
+            } else if (VEC_OUT && OUT_LAYOUT == 1u) {
                 // 8 consecutive filters of one pixel per store (K/groups % 8 == 0: a run of 8 is
                 // wholly inside the group's filters or wholly outside).
                 for (uint e = lane; e < 32u; e += lanes) {

@@ -349,9 +349,13 @@ void main() {
             subgroupMemoryBarrierShared();
             subgroupBarrier();
             uint mBase = m0 + wm * WM + i * CM_M, nBase = n0 + wn * WN + j * CM_N;
-            if (RUNS) {
-                // NCHW: 8 consecutive pixels of one filter per item (epilogue_runs.glsl); a run
-                // that leaves its image (P*Q % 8 != 0) ends there and its rest is stored per value.
+            if (RUNS && PQ % 8u == 0u) {
+                // NCHW, 8 | P*Q: 8 consecutive pixels of one filter per item, one 16-byte store
+                // (epilogue_runs.glsl).  Where 8 does not divide P*Q, runs cross images and start
+                // unaligned: their 2-byte pieces, each lane's 16 bytes apart, wrote every 32-byte
+                // sector in up to 8 partial writes (ResNet-50 layer4 at b32 +40 %, perf-notes 66),
+                // so those outputs take the element loop below, neighbouring lanes on neighbouring
+                // pixels.
                 for (uint e = lane; e < CM_N * (CM_M / 8u); e += lanes) {
                     uint col = e / (CM_M / 8u), oct = e % (CM_M / 8u);
                     uint m = mBase + oct * 8u, kn = nBase + col;
@@ -359,16 +363,11 @@ void main() {
                         uint w = scratch + col * (CM_M / 4u) + oct * 2u;
                         vec4 lo = uintBitsToFloat(smem[w]), hi = uintBitsToFloat(smem[w + 1u]);
                         float v[8] = float[8](lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w);
-                        uint k = kBase + kn, n = m / PQ, pq = m % PQ;
-                        uint cnt = min(8u, min(M - m, PQ - pq));
-                        storeRun8(VEC_OUT, (n * pc.K + k) * PQ + pq, cnt, k, v);
-                        [[unroll]] for (uint t = 1u; t < 8u; ++t) {
-                            uint mt = m + t;
-                            if (t >= cnt && mt < M) storeOutput(((mt / PQ) * pc.K + k) * PQ + mt % PQ, k, v[t]);
-                        }
+                        uint k = kBase + kn, n = m / PQ, pq = m % PQ;  // the run stays in image n
+                        storeRun8(VEC_OUT, (n * pc.K + k) * PQ + pq, 8u, k, v);
                     }
                 }
-            } else if (VEC_OUT) {
+            } else if (VEC_OUT && OUT_LAYOUT == 1u) {
                 // 8 consecutive filters of one pixel per store; K/groups % 8 == 0, so a group of
                 // 8 is either wholly inside the problem or wholly outside.
                 for (uint e = lane; e < CM_M * CM_N / 8u; e += lanes) {
@@ -392,7 +391,7 @@ void main() {
                     uint col = OUT_LAYOUT == 1u ? e % CM_N : e / CM_M;
                     uint m = mBase + row, kn = nBase + col;
                     if (m < M && kn < Kg) {
-                        uint idx = row * CM_N + col;
+                        uint idx = RUNS ? col * CM_M + row : row * CM_N + col;  // RUNS: column-major scratch
                         float v = uintBitsToFloat(smem[scratch + (idx >> 2)][idx & 3u]);
                         uint k = kBase + kn, n = m / PQ, pq = m % PQ;
                         uint off = OUT_LAYOUT == 0u ? (n * pc.K + k) * PQ + pq : m * pc.K + k;

@@ -95,8 +95,11 @@ std::vector<CmCase> makeCmCases() {
         d.inputLayout = d.outputLayout = TensorLayout::NCHW, d.filterLayout = FilterLayout::KCRS;
         d.n = 2, d.c = 64, d.k = 136, d.h = d.w = 29;
     });
-    // NCHW output runs (epilogue_runs.glsl): 196 pixels per image (runs 8-aligned in even images,
-    // 4-aligned in odd ones), and 6 per image (one run spans two or three images).
+    // NCHW outputs: 192 pixels per image, runs of 8 in 16-byte stores (epilogue_runs.glsl), with
+    // a partial filter tile; 196 and 6 per image (runs would cross images): the element loop.
+    add("nchw_out_16x12_k40_bias_res", [](ConvDesc& d) {
+        d.n = 3, d.h = 16, d.w = 12, d.outputLayout = TensorLayout::NCHW, d.hasBias = d.hasResidual = true;
+    });
     add("nchw_out_14x14_k24_bias_res_relu", [](ConvDesc& d) {
         d.n = 3, d.h = d.w = 14, d.k = 24, d.outputLayout = TensorLayout::NCHW, d.hasBias = d.hasResidual = true;
         d.activation = Activation::Relu;
@@ -232,7 +235,7 @@ INSTANTIATE_TEST_SUITE_P(coopmat, CoopmatTiles,
                          ::testing::Combine(::testing::ValuesIn(casesNamed(
                                                 {"base", "k20_no_vec_out", "stem7x7_s2", "grouped2", "many_tiles", "c48_slice16", "c40_tail",
                                                  "layout_nchw_nchw_kcrs", "layout_nchw_nhwc_krsc", "layout_nhwc_nchw_kcrs",
-                                                 "nchw_many_tiles", "nchw_out_tiny_2x3_n5", "bf16_nchw_kcrs_stride2", "deep_c128_stride2_k72",
+                                                 "nchw_many_tiles", "nchw_out_16x12_k40_bias_res", "bf16_nchw_kcrs_stride2", "deep_c128_stride2_k72",
                                                  "deep_bf16_c192_k64_asym"})),
                                             ::testing::ValuesIn(kTileNames)),
                          tileCaseName);
