@@ -79,8 +79,9 @@ const uint SCR_WORDS = NSG * 64u;           // one 16 x 16 fp32 accumulator per 
 const uint R_WORDS = HALO_WORDS > SCR_WORDS ? HALO_WORDS : SCR_WORDS;
 const uint FRAGS = MQ * NQ;
 const uint HALO_PER_T = (HALO_WORDS + WG_SIZE - 1u) / WG_SIZE;  // halo words per invocation
-// NCHW output: column-major scratch and pixel runs (epilogue_runs.glsl); off, the element-wise
-// stores of a row-major scratch (VKCONV_NCHW_RUNS=0, to measure the difference).
+// NCHW output with an even width (the host's condition): column-major scratch and pixel runs
+// (epilogue_runs.glsl); off, the element-wise stores of a row-major scratch (odd widths, and
+// VKCONV_NCHW_RUNS=0 to measure the difference).
 layout(constant_id = 118) const bool NCHW_RUNS = true;
 const bool RUNS = NCHW_RUNS && OUT_LAYOUT == 0u;
 

@@ -67,7 +67,7 @@ layout(constant_id = 107) const uint CM_N = 16;
 layout(constant_id = 108) const uint CM_K = 16;
 layout(constant_id = 112) const bool VEC_A = false;    // NHWC input, 16-byte loads
 layout(constant_id = 113) const bool VEC_B = false;    // KRSC filters, 16-byte loads
-// 16-byte aligned output view: 16-byte stores of 8 filters (NHWC, K/groups % 8 == 0) or of up to 8
+// 16-byte aligned output view: 16-byte stores of 8 filters (NHWC, K/groups % 8 == 0) or of 8
 // pixels (NCHW runs).
 layout(constant_id = 114) const bool VEC_OUT = false;
 // Shared staging buffers: 2 = double-buffered (one barrier per slice); 1 = a single buffer (two
@@ -97,8 +97,9 @@ const uint MO = BM / 8u;            // NCHW: pixel octets per tile
 // Rows an invocation decodes: NHWC one per A item; NCHW the 8 pixels of its one octet.
 const uint A_ROWS = IN_LAYOUT * A_PER_T + (1u - IN_LAYOUT) * 8u;
 const uint SCRATCH = CM_M * CM_N / 4u;  // words of one fp32 accumulator
-// NCHW output: column-major scratch and pixel runs (epilogue_runs.glsl); off, the element-wise
-// stores of a row-major scratch (VKCONV_NCHW_RUNS=0, to measure the difference).
+// NCHW output with 8 | P*Q (the host's condition): column-major scratch and pixel runs
+// (epilogue_runs.glsl); off, the element-wise stores of a row-major scratch (other NCHW outputs,
+// and VKCONV_NCHW_RUNS=0 to measure the difference).
 layout(constant_id = 118) const bool NCHW_RUNS = true;
 #ifdef SPLIT_K
 const bool RUNS = false;  // pass 1 writes raw fp32 partials element by element
@@ -349,13 +350,12 @@ void main() {
             subgroupMemoryBarrierShared();
             subgroupBarrier();
             uint mBase = m0 + wm * WM + i * CM_M, nBase = n0 + wn * WN + j * CM_N;
-            if (RUNS && PQ % 8u == 0u) {
-                // NCHW, 8 | P*Q: 8 consecutive pixels of one filter per item, one 16-byte store
-                // (epilogue_runs.glsl).  Where 8 does not divide P*Q, runs cross images and start
-                // unaligned: their 2-byte pieces, each lane's 16 bytes apart, wrote every 32-byte
-                // sector in up to 8 partial writes (ResNet-50 layer4 at b32 +40 %, perf-notes 66),
-                // so those outputs take the element loop below, neighbouring lanes on neighbouring
-                // pixels.
+            if (RUNS) {
+                // NCHW, 8 | P*Q (the host's condition): 8 consecutive pixels of one filter per
+                // item, one 16-byte store (epilogue_runs.glsl).  Where 8 does not divide P*Q, runs
+                // would cross images and start unaligned: their 2-byte pieces, each lane's 16 bytes
+                // apart, wrote every 32-byte sector in several partial writes (7x7 layers up to
+                // 1.47x slower at b32, perf-notes 66), so those take the element loop below.
                 for (uint e = lane; e < CM_N * (CM_M / 8u); e += lanes) {
                     uint col = e / (CM_M / 8u), oct = e % (CM_M / 8u);
                     uint m = mBase + oct * 8u, kn = nBase + col;
@@ -391,7 +391,7 @@ void main() {
                     uint col = OUT_LAYOUT == 1u ? e % CM_N : e / CM_M;
                     uint m = mBase + row, kn = nBase + col;
                     if (m < M && kn < Kg) {
-                        uint idx = RUNS ? col * CM_M + row : row * CM_N + col;  // RUNS: column-major scratch
+                        uint idx = row * CM_N + col;
                         float v = uintBitsToFloat(smem[scratch + (idx >> 2)][idx & 3u]);
                         uint k = kBase + kn, n = m / PQ, pq = m % PQ;
                         uint off = OUT_LAYOUT == 0u ? (n * pc.K + k) * PQ + pq : m * pc.K + k;

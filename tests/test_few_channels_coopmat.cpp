@@ -48,8 +48,9 @@ std::vector<FcCase> makeFcCases() {
     add("c2_s3x2_nhwc_in_nchw_out_bias", [](ConvDesc& d) {
         d.c = 2, d.strideH = 3, d.strideW = 2, d.outputLayout = TensorLayout::NCHW, d.hasBias = true;
     });
-    // NCHW runs of 8 columns: 32 per row, 16-byte stores (and a residual read per value).
-    add("c3_w32_nchw_out_res", [](ConvDesc& d) { d.n = 2, d.h = 7, d.w = 32, d.outputLayout = TensorLayout::NCHW, d.hasResidual = true; });
+    // NCHW runs of 8 columns (an even output width): 36 per row, so odd rows start 8-byte aligned
+    // (16- and 8-byte stores) and each row ends in a run of 4; a residual read per value.
+    add("c3_w36_nchw_out_res", [](ConvDesc& d) { d.n = 2, d.h = 7, d.w = 36, d.outputLayout = TensorLayout::NCHW, d.hasResidual = true; });
     add("groups3_c6_k48_kcrs", [](ConvDesc& d) { d.c = 6, d.groups = 3, d.k = 48, d.filterLayout = FilterLayout::KCRS; });
     add("c8_1x1_s2_nchw_in_nhwc_out", [](ConvDesc& d) {
         d.c = 8, d.r = d.s = 1, d.pad(0, 0), d.strideH = d.strideW = 2, d.k = 24, d.inputLayout = TensorLayout::NCHW;

@@ -245,8 +245,12 @@ public:
         prefetch2_ = wantPrefetch2(ctx, d, tile);
         vecB_ = d.filterLayout == FilterLayout::KRSC;
         // Split-K pass 1 writes fp32 partials element by element; pass 2 writes the output.
-        // NHWC: 8 filters per 16-byte store; NCHW: runs of up to 8 pixels in wide stores.
-        runs_ = !raw_ && split_ == 1 && d.outputLayout == TensorLayout::NCHW && coopmatNchwRuns();
+        // NHWC: 8 filters per 16-byte store; NCHW: runs of 8 pixels in one 16-byte store, where 8
+        // divides P*Q (no run crosses an image and every run is aligned).  Elsewhere the runs'
+        // 2-byte pieces wrote each 32-byte sector in several partial writes: up to 1.47x slower
+        // than the element stores on 7x7 layers (docs/results/h100_s27/nchw, perf-notes 66).
+        runs_ = !raw_ && split_ == 1 && d.outputLayout == TensorLayout::NCHW && (d.outH() * d.outW()) % 8 == 0 &&
+                coopmatNchwRuns();
         vecOut_ = !raw_ && split_ == 1 && (d.outputLayout == TensorLayout::NHWC ? d.filtersPerGroup() % 8 == 0 : runs_);
         if (raw_) pc_.splitK = 1;
         if (split_ > 1) {

@@ -211,8 +211,10 @@ public:
     HaloCoopmatInstance(ContextImpl& ctx, const ConvDesc& d, const HaloChoice& c)
         : SingleDispatchInstance(ctx, d), desc_(d), tile_(*c.tile), tq_(c.tq), sg_(coopmatSubgroup(ctx.caps)) {
         vecW_ = d.filterLayout == FilterLayout::KRSC;
-        // NHWC: 8 filters per 16-byte store; NCHW: runs of up to 8 pixels in wide stores.
-        runs_ = d.outputLayout == TensorLayout::NCHW && coopmatNchwRuns();
+        // NHWC: 8 filters per 16-byte store; NCHW: runs of up to 8 pixels in 16-, 8- or 4-byte
+        // stores, with an even output width (an odd one leaves 2-byte pieces in every other row:
+        // RetinaNet cls_13 1.08x slower, docs/results/h100_s27/nchw2, perf-notes 66).
+        runs_ = d.outputLayout == TensorLayout::NCHW && d.outW() % 2 == 0 && coopmatNchwRuns();
         vecOut_ = d.outputLayout == TensorLayout::NHWC ? d.filtersPerGroup() % 8 == 0 : runs_;
         prefetch_ = prefetch(ctx);
         vectorPipeline_ = &pipeline(true);
