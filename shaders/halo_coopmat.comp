@@ -71,9 +71,9 @@ const uint NSG = WARPS_M * WARPS_N;
 const uint STAGE_WORDS = W_BASE + TAPS * BN * LD;
 const uint SCR_WORDS = NSG * 64u;  // one 16 x 16 fp32 accumulator per subgroup
 const uint SMEM_WORDS = STAGE_WORDS > SCR_WORDS ? STAGE_WORDS : SCR_WORDS;
-// NCHW output with an even width (the host's condition): column-major scratch and pixel runs
-// (epilogue_runs.glsl); off, the element-wise stores of a row-major scratch (odd widths, and
-// VKCONV_NCHW_RUNS=0 to measure the difference).
+// NCHW fp16 output with an even width (the host's condition): column-major scratch and pixel
+// runs (epilogue_runs.glsl); off, the element-wise stores of a row-major scratch (odd widths,
+// bf16, and VKCONV_NCHW_RUNS=0 to measure the difference).
 layout(constant_id = 115) const bool NCHW_RUNS = true;
 const bool RUNS = NCHW_RUNS && OUT_LAYOUT == 0u;
 
