@@ -159,8 +159,9 @@ public:
     FewChannelsCoopmatInstance(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o)
         : SingleDispatchInstance(ctx, d), desc_(d), tile_(chooseTile(ctx, d, o.tile)), sg_(coopmatSubgroup(ctx.caps)) {
         // NHWC: 8 filters per 16-byte store; NCHW: runs of up to 8 pixels in 16-, 8- or 4-byte
-        // stores, with an even output width (an odd one leaves 2-byte pieces in every other row:
-        // RetinaNet cls_13 1.08x slower, docs/results/h100_s27/nchw2, perf-notes 66).
+        // stores, with an even output width (an odd one leaves 2-byte pieces in every other row,
+        // which made halo_coopmat's 13-wide RetinaNet cls_13 1.08x slower; every first layer
+        // measured, docs/results/h100_s27/nchw3, has an even width and ran 0.5-0.8x the old time).
         runs_ = d.outputLayout == TensorLayout::NCHW && d.outW() % 2 == 0 && coopmatNchwRuns();
         vecOut_ = d.outputLayout == TensorLayout::NHWC ? d.filtersPerGroup() % 8 == 0 : runs_;
         // Eight channels per group: a staged word is one tap's channel run, 16 contiguous bytes.

@@ -214,8 +214,9 @@ public:
         // NHWC: 8 filters per 16-byte store; NCHW: runs of up to 8 pixels in 16-, 8- or 4-byte
         // stores, with an even output width (an odd one leaves 2-byte pieces in every other row:
         // RetinaNet cls_13 1.08x slower, docs/results/h100_s27/nchw2, perf-notes 66), fp16 only:
-        // bf16's integer rounding in the runs made this kernel's 16-accumulator tiles 1.07-1.44x
-        // slower on the H100 (SD-VAE l5 904 -> 1286 µs, h100_s27/nchw3), where fp16 gained 5-6 %.
+        // with bf16 the runs made this kernel's 16-accumulator tiles 1.07-1.44x slower on the H100
+        // (SD-VAE l5 904 -> 1286 µs, h100_s27/nchw3; the suspect, unmeasured, is bf16's integer
+        // rounding beside those accumulators), where fp16 gained 5-6 %.
         runs_ = d.outputLayout == TensorLayout::NCHW && d.outW() % 2 == 0 && d.dtype == DType::F16 && coopmatNchwRuns();
         vecOut_ = d.outputLayout == TensorLayout::NHWC ? d.filtersPerGroup() % 8 == 0 : runs_;
         prefetch_ = prefetch(ctx);
