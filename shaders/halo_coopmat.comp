@@ -242,8 +242,7 @@ void main() {
                     uint col = e >> 1, kn = kb + col, f = fb + (e & 1u) * 8u;
                     if (kn < Kg) {
                         uint w = scratch + col * 4u + (e & 1u) * 2u;
-                        vec4 lo = uintBitsToFloat(smem[w]), hi = uintBitsToFloat(smem[w + 1u]);
-                        float v[8] = float[8](lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w);
+                        float v[8] = words8(smem[w], smem[w + 1u]);
                         uint k = kBase + kn, p = f / X, x = f % X, q = q0 + x;
                         uint cnt = p < pc.P && x < TQ && q < pc.Q ? min(8u, min(TQ - x, pc.Q - q)) : 0u;
                         uint plane = (n * pc.K + k) * pc.P;
@@ -262,9 +261,8 @@ void main() {
                     uint p = f / X, x = f % X, q = q0 + x;
                     if (p < pc.P && x < TQ && q < pc.Q && kn < Kg) {
                         uint w = scratch + row * 4u + (e & 1u) * 2u;
-                        vec4 lo = uintBitsToFloat(smem[w]), hi = uintBitsToFloat(smem[w + 1u]);
+                        float v[8] = words8(smem[w], smem[w + 1u]);
                         uint k = kBase + kn, off = ((n * pc.P + p) * pc.Q + q) * pc.K + k;
-                        float v[8] = float[8](lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w);
                         [[unroll]] for (uint u = 0u; u < 8u; ++u) v[u] = epilogueValue(v[u], k + u, off + u);
                         y8_[off >> 3] = uvec4(PACK_OUT(v[0], v[1]), PACK_OUT(v[2], v[3]), PACK_OUT(v[4], v[5]),
                                               PACK_OUT(v[6], v[7]));

@@ -361,8 +361,7 @@ void main() {
                     uint m = mBase + oct * 8u, kn = nBase + col;
                     if (m < M && kn < Kg) {
                         uint w = scratch + col * (CM_M / 4u) + oct * 2u;
-                        vec4 lo = uintBitsToFloat(smem[w]), hi = uintBitsToFloat(smem[w + 1u]);
-                        float v[8] = float[8](lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w);
+                        float v[8] = words8(smem[w], smem[w + 1u]);
                         uint k = kBase + kn, n = m / PQ, pq = m % PQ;  // the run stays in image n
                         storeRun8(VEC_OUT, (n * pc.K + k) * PQ + pq, 8u, k, v);
                     }
@@ -375,9 +374,8 @@ void main() {
                     uint m = mBase + row, kn = nBase + cg * 8u;
                     if (m < M && kn < Kg) {
                         uint w = scratch + row * (CM_N / 4u) + cg * 2u;
-                        vec4 lo = uintBitsToFloat(smem[w]), hi = uintBitsToFloat(smem[w + 1u]);
+                        float v[8] = words8(smem[w], smem[w + 1u]);
                         uint k = kBase + kn, off = m * pc.K + k;  // NHWC: (n*PQ + pq)*K + k
-                        float v[8] = float[8](lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w);
                         [[unroll]] for (uint t = 0u; t < 8u; ++t) v[t] = epilogueValue(v[t], k + t, off + t);
                         y8_[off >> 3] = uvec4(PACK_OUT(v[0], v[1]), PACK_OUT(v[2], v[3]), PACK_OUT(v[4], v[5]),
                                               PACK_OUT(v[6], v[7]));

@@ -14,6 +14,12 @@
 layout(set = 0, binding = 4, std430) writeonly buffer OutputBuf4 { uvec2 y4w_[]; };  // 4 values
 layout(set = 0, binding = 4, std430) writeonly buffer OutputBuf2 { uint y2w_[]; };   // 2 values
 
+// The 8 fp32 values of two 16-byte scratch words (a run of 8 accumulator elements).
+float[8] words8(uvec4 lo, uvec4 hi) {
+    vec4 a = uintBitsToFloat(lo), b = uintBitsToFloat(hi);
+    return float[8](a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w);
+}
+
 // v[0 .. cnt) (cnt <= 8, raw accumulators) of filter k go to output offsets off .. off + cnt - 1;
 // the epilogue (bias, residual, activation) is applied here.  Indices are static throughout: a
 // dynamically indexed v[] would go to local memory.
