@@ -63,7 +63,8 @@ Device:
   --shader-stats        compile lab: build every pipeline variant of every algorithm with statistics
                         capture and print the driver's statistics (VGPRs, spills, ...); --json FILE
                         writes them; exits 1 on build failures or spills.  Works on RADV's null device.
-                        With --algo NAME: that algorithm's variants only (NVIDIA takes minutes for all).
+                        With --algo NAME: that algorithm's variants only (NVIDIA takes minutes for all);
+                        with --tile T also: the variants whose forced tile starts with T.
   --isa DIR             with --shader-stats: dump each pipeline's internal representations to DIR
   --expect-isa SHADER:TEXT
                         with --shader-stats: every pipeline whose shader name starts with SHADER must

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <functional>
@@ -396,9 +397,76 @@ ProbeResult cacheReadProbe(Prober& p) {
 // the time is the dispatch, the barrier's drain and refill, and one workgroup's launch and
 // memory round trip.  Without the barrier the dispatches may overlap; that row says how much
 // of the floor the barrier is.
-ProbeResult callFloorProbe(Prober& p, bool barrier) {
+// Forms of the barrier after each call, for VKCONV_PEAK_BARRIER_FORMS=1 (diagnostic rows: which
+// part of the floor is the drain and which the memory dependency, per driver).
+enum class FloorBarrier {
+    None,        // dispatches may overlap
+    Library,     // vkconv::computeBarrier: sync2 global memory barrier, write -> read|write
+    ReadOnly,    // the same with dst access read only (no write-after-write cover)
+    Sync1,       // vkCmdPipelineBarrier with a VkMemoryBarrier, shader write -> read|write
+    BufferOnly,  // sync2 buffer memory barrier on the destination buffer alone
+    ExecOnly,    // execution dependency only: no memory barrier (not enough for a real chain)
+};
+
+void recordFloorBarrier(const vkconv::ContextImpl& impl, VkCommandBuffer cmd, FloorBarrier form, VkBuffer buf) {
+    const auto& dt = impl.dt;
+    VkMemoryBarrier2 mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
+    mb.srcStageMask = mb.dstStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
+    mb.srcAccessMask = VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
+    mb.dstAccessMask = VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
+    VkDependencyInfo di{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+    switch (form) {
+    case FloorBarrier::None: return;
+    case FloorBarrier::Library: vkconv::computeBarrier(impl, cmd); return;
+    case FloorBarrier::ReadOnly:
+        mb.dstAccessMask = VK_ACCESS_2_SHADER_STORAGE_READ_BIT;
+        di.memoryBarrierCount = 1;
+        di.pMemoryBarriers = &mb;
+        dt.vkCmdPipelineBarrier2(cmd, &di);
+        return;
+    case FloorBarrier::Sync1: {
+        VkMemoryBarrier m1{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+        m1.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+        m1.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+        dt.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &m1, 0,
+                                nullptr, 0, nullptr);
+        return;
+    }
+    case FloorBarrier::BufferOnly: {
+        VkBufferMemoryBarrier2 bb{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2};
+        bb.srcStageMask = bb.dstStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
+        bb.srcAccessMask = mb.srcAccessMask;
+        bb.dstAccessMask = mb.dstAccessMask;
+        bb.srcQueueFamilyIndex = bb.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+        bb.buffer = buf;
+        bb.size = VK_WHOLE_SIZE;
+        di.bufferMemoryBarrierCount = 1;
+        di.pBufferMemoryBarriers = &bb;
+        dt.vkCmdPipelineBarrier2(cmd, &di);
+        return;
+    }
+    case FloorBarrier::ExecOnly:  // sync2 carries stages only inside barriers, so sync1 with none
+        dt.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, nullptr, 0,
+                                nullptr, 0, nullptr);
+        return;
+    }
+}
+
+const char* floorBarrierName(FloorBarrier f) {
+    switch (f) {
+    case FloorBarrier::None: return "dispatch alone (no barrier)";
+    case FloorBarrier::Library: return "call floor (dispatch + barrier)";
+    case FloorBarrier::ReadOnly: return "call floor, barrier write -> read only";
+    case FloorBarrier::Sync1: return "call floor, vkCmdPipelineBarrier (sync1)";
+    case FloorBarrier::BufferOnly: return "call floor, buffer barrier on the output";
+    case FloorBarrier::ExecOnly: return "call floor, execution dependency only";
+    }
+    return "?";
+}
+
+ProbeResult callFloorProbe(Prober& p, FloorBarrier form) {
     ProbeResult r;
-    r.name = barrier ? "call floor (dispatch + barrier)" : "dispatch alone (no barrier)";
+    r.name = floorBarrierName(form);
     r.unit = "us/call";
     constexpr uint32_t kCount = 256;  // 16-byte elements: one workgroup of 256 invocations
     constexpr int kCalls = 20;        // vkconv-bench's default --calls
@@ -412,7 +480,7 @@ ProbeResult callFloorProbe(Prober& p, bool barrier) {
     Recorder rec = [&](VkCommandBuffer cmd, uint32_t) {
         p.bind(cmd, pipe, {&src, &dst}, &kCount, 4);
         p.dispatch(cmd, 1);
-        if (barrier) vkconv::computeBarrier(impl, cmd);
+        recordFloorBarrier(impl, cmd, form, dst.handle());
     };
     // Warm-up long enough for the clock to come up from whatever ran before (~0.2 s of calls).
     p.time(rec, 1, 2000, 1, 0);
@@ -478,8 +546,11 @@ PeakReport measurePeaks(vkconv::Context& ctx) {
     if (auto r = run("fp16 FMA", [&] { return fmaProbe(p, true); }); ok(r)) rep.peaks.fp16FmaTflops = r.value;
     if (auto r = run("copy bandwidth", [&] { return copyProbe(p); }); ok(r)) rep.peaks.bandwidthGbs = r.value;
     if (auto r = run("cache read bandwidth", [&] { return cacheReadProbe(p); }); ok(r)) rep.peaks.cacheReadGbs = r.value;
-    if (auto r = run("call floor", [&] { return callFloorProbe(p, true); }); ok(r)) rep.peaks.callFloorUs = r.value;
-    run("dispatch alone", [&] { return callFloorProbe(p, false); });
+    if (auto r = run("call floor", [&] { return callFloorProbe(p, FloorBarrier::Library); }); ok(r)) rep.peaks.callFloorUs = r.value;
+    run("dispatch alone", [&] { return callFloorProbe(p, FloorBarrier::None); });
+    if (const char* e = std::getenv("VKCONV_PEAK_BARRIER_FORMS"); e && std::strcmp(e, "1") == 0)
+        for (FloorBarrier f : {FloorBarrier::ReadOnly, FloorBarrier::Sync1, FloorBarrier::BufferOnly, FloorBarrier::ExecOnly})
+            run(floorBarrierName(f), [&] { return callFloorProbe(p, f); });
     for (auto& cm : ctx.caps().coopMatConfigs) {
         std::string label = "coopmat " + cm.toString();
         if (auto r = run(label.c_str(), [&] { return coopmatProbe(p, cm); }); ok(r)) rep.peaks.coopmatTflops[cm.toString()] = r.value;

@@ -224,6 +224,7 @@ int runShaderStats(vkconv::Context& ctx, const Options& opts) {
             continue;
         }
         for (auto& [desc, po] : a.variants(impl)) {
+            if (!opts.tile.empty() && po.tile.rfind(opts.tile, 0) != 0) continue;  // --tile T: T's variants only
             std::string variant = desc.toString() + (po.subgroupSize ? " sg" + std::to_string(po.subgroupSize) : "");
             std::string why = a.whyNot(impl, desc, po);
             if (!why.empty()) {
