@@ -97,10 +97,13 @@ const uint MO = BM / 8u;            // NCHW: pixel octets per tile
 // Rows an invocation decodes: NHWC one per A item; NCHW the 8 pixels of its one octet.
 const uint A_ROWS = IN_LAYOUT * A_PER_T + (1u - IN_LAYOUT) * 8u;
 const uint SCRATCH = CM_M * CM_N / 4u;  // words of one fp32 accumulator
-// NCHW output with 8 | P*Q (the host's condition): column-major scratch and pixel runs
+// NCHW output with 8 (or 4) | P*Q (the host's condition): column-major scratch and pixel runs
 // (epilogue_runs.glsl); off, the element-wise stores of a row-major scratch (other NCHW outputs,
 // and VKCONV_NCHW_RUNS=0 to measure the difference).
 layout(constant_id = 118) const bool NCHW_RUNS = true;
+// With NCHW_RUNS where 4 but not 8 divides P*Q: an octet may cross an image at its middle, so
+// each half (4 pixels, 4-aligned) goes out on its own, one 8-byte store each.
+layout(constant_id = 119) const bool NCHW_RUNS4 = false;
 #ifdef SPLIT_K
 const bool RUNS = false;  // pass 1 writes raw fp32 partials element by element
 #else
@@ -352,10 +355,11 @@ void main() {
             uint mBase = m0 + wm * WM + i * CM_M, nBase = n0 + wn * WN + j * CM_N;
             if (RUNS) {
                 // NCHW, 8 | P*Q (the host's condition): 8 consecutive pixels of one filter per
-                // item, one 16-byte store (epilogue_runs.glsl).  Where 8 does not divide P*Q, runs
-                // would cross images and start unaligned: their 2-byte pieces, each lane's 16 bytes
-                // apart, wrote every 32-byte sector in several partial writes (7x7 layers up to
-                // 1.47x slower at b32, perf-notes 66), so those take the element loop below.
+                // item, one 16-byte store (epilogue_runs.glsl); 4 | P*Q (NCHW_RUNS4): two runs of
+                // 4, each within one image.  Where 4 does not divide P*Q, runs would cross images
+                // and start unaligned: their 2-byte pieces, each lane's 16 bytes apart, wrote
+                // every 32-byte sector in several partial writes (7x7 layers up to 1.47x slower
+                // at b32, perf-notes 66), so those take the element loop below.
                 for (uint e = lane; e < CM_N * (CM_M / 8u); e += lanes) {
                     uint col = e / (CM_M / 8u), oct = e % (CM_M / 8u);
                     uint m = mBase + oct * 8u, kn = nBase + col;
@@ -363,7 +367,16 @@ void main() {
                         uint w = scratch + col * (CM_M / 4u) + oct * 2u;
                         float v[8] = words8(smem[w], smem[w + 1u]);
                         uint k = kBase + kn, n = m / PQ, pq = m % PQ;  // the run stays in image n
-                        storeRun8(VEC_OUT, (n * pc.K + k) * PQ + pq, 8u, k, v);
+                        if (!NCHW_RUNS4) {
+                            storeRun8(VEC_OUT, (n * pc.K + k) * PQ + pq, 8u, k, v);
+                        } else {
+                            storeRun8(VEC_OUT, (n * pc.K + k) * PQ + pq, 4u, k, v);
+                            if (m + 4u < M) {  // M % 4 == 0: the upper half is whole or absent
+                                float u[8] = float[8](v[4], v[5], v[6], v[7], 0.0, 0.0, 0.0, 0.0);
+                                uint n4 = (m + 4u) / PQ, pq4 = (m + 4u) % PQ;
+                                storeRun8(VEC_OUT, (n4 * pc.K + k) * PQ + pq4, 4u, k, u);
+                            }
+                        }
                     }
                 }
             } else if (VEC_OUT && OUT_LAYOUT == 1u) {

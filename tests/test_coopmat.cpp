@@ -96,12 +96,17 @@ std::vector<CmCase> makeCmCases() {
         d.n = 2, d.c = 64, d.k = 136, d.h = d.w = 29;
     });
     // NCHW outputs: 192 pixels per image, runs of 8 in 16-byte stores (epilogue_runs.glsl), with
-    // a partial filter tile; 196 and 6 per image (runs would cross images): the element loop.
+    // a partial filter tile; 196 and 100 per image: runs of 4 (octets cross images at their
+    // middle); 6 per image (runs would cross images anywhere): the element loop.
     add("nchw_out_16x12_k40_bias_res", [](ConvDesc& d) {
         d.n = 3, d.h = 16, d.w = 12, d.outputLayout = TensorLayout::NCHW, d.hasBias = d.hasResidual = true;
     });
     add("nchw_out_14x14_k24_bias_res_relu", [](ConvDesc& d) {
         d.n = 3, d.h = d.w = 14, d.k = 24, d.outputLayout = TensorLayout::NCHW, d.hasBias = d.hasResidual = true;
+        d.activation = Activation::Relu;
+    });
+    add("nchw_out_10x10_n3_k40", [](ConvDesc& d) {
+        d.n = 3, d.h = d.w = 10, d.k = 40, d.outputLayout = TensorLayout::NCHW, d.hasBias = true;
         d.activation = Activation::Relu;
     });
     add("nchw_out_tiny_2x3_n5", [](ConvDesc& d) { d.n = 5, d.h = 2, d.w = 3, d.outputLayout = TensorLayout::NCHW, d.hasResidual = true; });
@@ -246,6 +251,15 @@ INSTANTIATE_TEST_SUITE_P(coopmat_wn32, CoopmatTiles,
                          ::testing::Combine(::testing::ValuesIn(casesNamed({"base", "k20_no_vec_out", "grouped2", "c48_slice16",
                                                                            "nchw_many_tiles", "deep_c128_stride2_k72"})),
                                             ::testing::Values(std::string("64x32x16/2x1"))),
+                         tileCaseName);
+
+// NCHW outputs whose P*Q is a multiple of 4 and not of 8 (runs of 4 within one image; 588 rows, so
+// the last octet is half outside) on tiles of each staging shape, and a 10x10 grid of 3 images;
+// a 16-subgroup tile keeps the element stores there (the host's rule).
+INSTANTIATE_TEST_SUITE_P(coopmat_runs4, CoopmatTiles,
+                         ::testing::Combine(::testing::ValuesIn(casesNamed({"nchw_out_14x14_k24_bias_res_relu", "nchw_out_10x10_n3_k40"})),
+                                            ::testing::Values(std::string("128x256x32/2x4s1"), std::string("64x64x32/2x4"), std::string("256x64x64/4x4s1"),
+                                                              std::string("64x32x16/2x1"), std::string("64x64x32/2x2/s3"))),
                          tileCaseName);
 
 // The declines the router relies on, with readable reasons, on every device.

@@ -109,7 +109,7 @@ enum SpecCoopmat : uint32_t {
     kSpecBM = 101, kSpecBN = 102, kSpecBK = 103, kSpecWarpsM = 104, kSpecWarpsN = 105,
     kSpecCmM = 106, kSpecCmN = 107, kSpecCmK = 108, kSpecEmuLanes = 109,
     kSpecMaskMode = 110, kSpecVecA = 112, kSpecVecB = 113, kSpecVecOut = 114, kSpecNbuf = 115,
-    kSpecPrefetch2 = 116, kSpecCTail = 117, kSpecNchwRuns = 118,
+    kSpecPrefetch2 = 116, kSpecCTail = 117, kSpecNchwRuns = 118, kSpecNchwRuns4 = 119,
 };
 
 std::string shaderName(DType t, bool split = false) {
@@ -246,11 +246,18 @@ public:
         vecB_ = d.filterLayout == FilterLayout::KRSC;
         // Split-K pass 1 writes fp32 partials element by element; pass 2 writes the output.
         // NHWC: 8 filters per 16-byte store; NCHW: runs of 8 pixels in one 16-byte store, where 8
-        // divides P*Q (no run crosses an image and every run is aligned).  Elsewhere the runs'
-        // 2-byte pieces wrote each 32-byte sector in several partial writes: up to 1.47x slower
-        // than the element stores on 7x7 layers (docs/results/h100_s27/nchw, perf-notes 66).
-        runs_ = !raw_ && split_ == 1 && d.outputLayout == TensorLayout::NCHW && (d.outH() * d.outW()) % 8 == 0 &&
-                coopmatNchwRuns();
+        // divides P*Q (no run crosses an image and every run is aligned), or two 8-byte runs of 4
+        // where only 4 does (14x14, 50x50: each half lies in one image).  Elsewhere (odd P*Q) the
+        // runs' 2-byte pieces wrote each 32-byte sector in several partial writes: up to 1.47x
+        // slower than the element stores on 7x7 layers (docs/results/h100_s27/nchw, perf-notes 66).
+        // The runs of 4 stay off the 16-subgroup tiles (512 invocations, so at most 128 registers
+        // on NVIDIA): there 192x128x64/4x4s1 measured 2-9 % slower with them at b32 (ResNet-50
+        // layer3.0.downsample.0 74.3 -> 81.0 µs), where every other tile gained up to 23 %
+        // (docs/results/h100_s28/nchw4, perf-notes 68).
+        const int64_t pq = d.outH() * d.outW();
+        const bool runs4 = pq % 4 == 0 && tile_.warps() < 16 && coopmatNchwHalfRuns();
+        runs_ = !raw_ && split_ == 1 && d.outputLayout == TensorLayout::NCHW && (pq % 8 == 0 || runs4) && coopmatNchwRuns();
+        runs4_ = runs_ && pq % 8 != 0;
         vecOut_ = !raw_ && split_ == 1 && (d.outputLayout == TensorLayout::NHWC ? d.filtersPerGroup() % 8 == 0 : runs_);
         if (raw_) pc_.splitK = 1;
         if (split_ > 1) {
@@ -306,6 +313,7 @@ private:
         key.spec.push_back({kSpecPrefetch2, prefetch2_ ? 1u : 0u});
         key.spec.push_back({kSpecCTail, desc_.channelsPerGroup() % tile_.bk ? 1u : 0u});
         key.spec.push_back({kSpecNchwRuns, runs_ ? 1u : 0u});
+        key.spec.push_back({kSpecNchwRuns4, runs4_ ? 1u : 0u});
         if (coopmatEmulated(desc_.dtype)) key.spec.push_back({kSpecEmuLanes, sg_.size});
         key.fullSubgroups = true;  // the subgroup index must name a whole 32 (or default-size) block
         return ctx_.pipelines->get(key);
@@ -340,7 +348,7 @@ private:
     std::unique_ptr<SplitReduce> reduce_;  // split-K pass 2
     SubgroupChoice sg_;
     bool raw_ = false;
-    bool vecA_ = false, vecB_ = false, vecOut_ = false, runs_ = false;
+    bool vecA_ = false, vecB_ = false, vecOut_ = false, runs_ = false, runs4_ = false;
     bool prefetch2_ = false;
     const ComputePipeline* vectorPipeline_ = nullptr;
     uint32_t gx_ = 0, gy_ = 0;
@@ -418,7 +426,8 @@ double coopmatModelCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOpt
 }
 
 // Every tile forced in turn, one pass and split-K, x 16-bit dtype x (NHWC/KRSC: the 16-byte
-// paths; NCHW/KCRS: the element-wise staging paths); in NHWC also with a 24-channel slice tail.
+// paths; NCHW/KCRS: the element-wise staging paths); in NHWC also with a 24-channel slice tail,
+// in NCHW also on a 14x14 grid (output runs of 4).
 std::vector<std::pair<ConvDesc, PlanOptions>> coopmatVariants(const ContextImpl&) {
     std::vector<std::pair<ConvDesc, PlanOptions>> v;
     for (DType t : {DType::F16, DType::BF16})
@@ -436,6 +445,10 @@ std::vector<std::pair<ConvDesc, PlanOptions>> coopmatVariants(const ContextImpl&
                 }
                 if (nhwc) {  // a channel tail (24 = 16 + 8), one pass: the bounds on every load
                     d.c = 24;
+                    o.tile = tile.name;
+                    v.push_back({d, o});
+                } else {  // 14x14: P*Q % 8 == 4, the NCHW runs of 4, one pass
+                    d.h = d.w = 14;
                     o.tile = tile.name;
                     v.push_back({d, o});
                 }

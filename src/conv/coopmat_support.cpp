@@ -17,6 +17,11 @@ bool coopmatNchwRuns() {
     return !(e && std::strcmp(e, "0") == 0);
 }
 
+bool coopmatNchwHalfRuns() {
+    const char* e = std::getenv("VKCONV_NCHW_RUNS");
+    return coopmatNchwRuns() && !(e && std::strcmp(e, "8") == 0);
+}
+
 VkComponentTypeKHR coopmatOperandType(DType t) {
     return t == DType::BF16 ? VK_COMPONENT_TYPE_BFLOAT16_KHR : VK_COMPONENT_TYPE_FLOAT16_KHR;
 }

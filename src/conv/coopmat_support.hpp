@@ -17,6 +17,9 @@ bool coopmatEmulated(DType t);
 // stores their alignment allows (shaders/include/epilogue_runs.glsl).  VKCONV_NCHW_RUNS=0
 // (measurement only) restores the element-wise stores they replaced.
 bool coopmatNchwRuns();
+// implicit_gemm_coopmat's runs where 4 but not 8 divides P*Q (runs of 4 within one image, 8-byte
+// stores).  VKCONV_NCHW_RUNS=8 (measurement only) keeps those outputs on the element stores.
+bool coopmatNchwHalfRuns();
 
 VkComponentTypeKHR coopmatOperandType(DType t);
 
