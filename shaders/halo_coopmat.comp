@@ -59,7 +59,11 @@ layout(local_size_x_id = 100) in;
 
 const uint BM = WARPS_M * FM * 16u, BN = WARPS_N * FN * 16u;
 const uint WM = FM * 16u, WN = FN * 16u;
-const uint X = TQ + (FS - 1u) * DW;
+// Flat columns past the strip's input width: the host pads X to a multiple of 8 for fp16 NCHW
+// outputs with Q % 8 == 0 and TQ % 8 == 0, so that every run of 8 flat positions is one aligned
+// 16-byte store (the padded columns compute outputs nobody stores).
+layout(constant_id = 116) const uint XPAD = 0;
+const uint X = TQ + (FS - 1u) * DW + XPAD;
 const uint TAPS = FR * FS;
 const uint HP = BM + (FR - 1u) * DH * X + (FS - 1u) * DW;  // halo pixels
 const uint LD = 3u;                                       // words per staged pixel / filter row

@@ -54,6 +54,14 @@ std::vector<NamedDesc> makeHaloCases() {
     add("1x1_no_pad", [](ConvDesc& d) { d.r = d.s = 1, d.pad(0, 0), d.h = 9, d.w = 20; });
     add("valid_no_pad_bf16_k20", [](ConvDesc& d) { d.dtype = DType::BF16, d.pad(0, 0), d.k = 20, d.activation = Activation::Relu6; });
     add("k3_rgb_out_bias", [](ConvDesc& d) { d.k = 3, d.hasBias = true; });
+    // fp16 NCHW with Q % 8 == 0: strips of a multiple of 8 columns, X padded to a multiple of 8
+    // (every run one aligned 16-byte store); 40 columns: several strips, a ragged last one.
+    add("nchw_out_w40_k40_res", [](ConvDesc& d) {
+        d.n = 2, d.h = 5, d.w = 40, d.k = 40, d.outputLayout = TensorLayout::NCHW, d.hasResidual = true;
+    });
+    add("nchw_out_w32_k12_bias", [](ConvDesc& d) {
+        d.h = 7, d.w = 32, d.k = 12, d.outputLayout = TensorLayout::NCHW, d.hasBias = true, d.activation = Activation::Relu;
+    });
     return v;
 }
 
@@ -106,6 +114,42 @@ INSTANTIATE_TEST_SUITE_P(coopmat_narrow, HaloCoopmatTiles,
                                             ::testing::Values(std::string("256x16/4x1"), std::string("256x16/4x1/q5"),
                                                               std::string("768x16/12x1/q3"))),
                          paramName);
+
+// The padded strips on several strip widths and the one-column tiles.
+INSTANTIATE_TEST_SUITE_P(coopmat_nchw_strips, HaloCoopmatTiles,
+                         ::testing::Combine(::testing::Values(11, 12),
+                                            ::testing::Values(std::string("q16"), std::string("256x32/4x1/q8"), std::string("64x64/1x2/q24"),
+                                                              std::string("256x16/4x1/q8"), std::string("q13"))),
+                         paramName);
+
+// The padding is taken where it applies (the plan names the padded strip width), and only there:
+// strips a multiple of 8 wide, fp16, NCHW output, tiles wider than one fragment column.
+class HaloCoopmatStrips : public VkconvTest {};
+
+TEST_F(HaloCoopmatStrips, NchwStripsPadToEight) {
+    ConvDesc d = haloCases()[11].desc;
+    ASSERT_EQ(d.outW(), 40);
+    const std::string why = vkconv::whyUnsupported(ctx(), d, kAlgo);
+    if (!why.empty()) GTEST_SKIP() << kAlgo << " declines " << d.toString() << ": " << why;
+    auto config = [&](const ConvDesc& e, const char* tile) {
+        vkconv::PlanOptions o;
+        o.algorithm = kAlgo;
+        o.tile = tile;
+        return vkconv::Plan::create(ctx(), e, o).config();
+    };
+    EXPECT_NE(config(d, "q16").find(" q16 x24 "), std::string::npos) << config(d, "q16");  // 16 + 2, padded to 24
+    EXPECT_NE(config(d, "").find(" q40 x48 "), std::string::npos) << config(d, "");       // the whole row, 42 -> 48
+    EXPECT_EQ(config(d, "q13").find(" x"), std::string::npos) << config(d, "q13");      // not a multiple of 8
+    ConvDesc nhwc = d;
+    nhwc.outputLayout = TensorLayout::NHWC;
+    EXPECT_EQ(config(nhwc, "q16").find(" x"), std::string::npos) << config(nhwc, "q16");
+    ConvDesc few = haloCases()[12].desc;  // 12 filters: the one-column tiles keep their strips
+    ASSERT_EQ(few.outW(), 32);
+    EXPECT_EQ(config(few, "256x16/4x1/q8").find(" x"), std::string::npos) << config(few, "256x16/4x1/q8");
+    ConvDesc bf = d;
+    bf.dtype = DType::BF16;
+    if (vkconv::whyUnsupported(ctx(), bf, kAlgo).empty()) EXPECT_EQ(config(bf, "q16").find(" x"), std::string::npos) << config(bf, "q16");
+}
 
 class HaloCoopmatDeclines : public VkconvTest {};
 

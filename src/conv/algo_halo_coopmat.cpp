@@ -68,26 +68,48 @@ constexpr uint32_t kOneColumn = 16;  // BN of the one-column tiles; the most fil
 enum SpecHalo : uint32_t {
     kSpecWarpsM = 101, kSpecWarpsN = 102, kSpecFM = 103, kSpecFN = 104, kSpecFR = 105, kSpecFS = 106,
     kSpecDH = 107, kSpecDW = 108, kSpecTQ = 109, kSpecVecIn = 110, kSpecVecW = 111, kSpecVecOut = 112,
-    kSpecEmuLanes = 113, kSpecPrefetch = 114, kSpecNchwRuns = 115,
+    kSpecEmuLanes = 113, kSpecPrefetch = 114, kSpecNchwRuns = 115, kSpecXPad = 116,
 };
 
 std::string shaderName(DType t) { return std::string("halo_coopmat_") + (coopmatEmulated(t) ? "emu_" : "") + dtypeSuffix(t); }
 
-// Strip input width and halo pixels, mirroring the shader's X and HP.
-uint64_t stripWidth(const ConvDesc& d, uint64_t tq) { return tq + uint64_t(d.s - 1) * d.dilationW; }
-uint64_t haloPixels(const ConvDesc& d, const HaloTile& t, uint64_t tq) {
-    return t.bm() + uint64_t(d.r - 1) * d.dilationH * stripWidth(d, tq) + uint64_t(d.s - 1) * d.dilationW;
+// fp16 NCHW outputs go out in runs of 8 flat positions (epilogue_runs.glsl).  Where Q % 8 == 0,
+// strips of a multiple of 8 columns with X padded to a multiple of 8 make every run one aligned
+// 16-byte store; with VGG-16's 75 + 2 columns they started at every alignment and went out in 2-
+// and 4-byte pieces (features.2 b32 1239 µs behind the transposes against 566 in NHWC, perf-notes
+// 62, 66).  The price is up to 7 flat columns per strip row that compute nothing: 7-10 % more
+// for the wide tiles (VGG-16 features.2 b1 56.4 -> 39.5 µs, features.7 34.2 -> 30.6), but a
+// third more for the one-column tiles' 16-column strips (SD-VAE l7 139.3 -> 156.8 µs), which
+// keep theirs (docs/results/h100_s28/halo, perf-notes 70).
+// VKCONV_HALO_ALIGN=0 (measurements only) keeps the unpadded strips everywhere.
+bool alignedRuns(const ConvDesc& d) {
+    if (const char* e = std::getenv("VKCONV_HALO_ALIGN"); e && std::strcmp(e, "0") == 0) return false;
+    return d.outputLayout == TensorLayout::NCHW && d.dtype == DType::F16 && d.outW() % 8 == 0 && coopmatNchwRuns();
 }
-uint64_t sharedBytes(const ConvDesc& d, const HaloTile& t, uint64_t tq) {
-    uint64_t stage = (haloPixels(d, t, tq) + uint64_t(d.r) * d.s * t.bn()) * kLd;
+// Measured on wide tiles with 64-128 channels per group (VGG-16 features.2 / .7 / .10); deeper
+// reductions spend less of their time in the epilogue, so the extra columns may cost more than
+// the stores save there (unmeasured): they keep the unpadded strips.
+bool alignedRuns(const ConvDesc& d, const HaloTile& t) {
+    return t.bn() > kOneColumn && d.channelsPerGroup() <= 128 && alignedRuns(d);
+}
+// Flat columns that pad a strip's input width to a multiple of 8 (the shader's XPAD).
+uint64_t padTo8(const ConvDesc& d, uint64_t tq) { return (8 - (tq + uint64_t(d.s - 1) * d.dilationW) % 8) % 8; }
+// Strip input width and halo pixels, mirroring the shader's X and HP.
+uint64_t stripWidth(const ConvDesc& d, uint64_t tq, uint64_t xpad = 0) { return tq + uint64_t(d.s - 1) * d.dilationW + xpad; }
+uint64_t haloPixels(const ConvDesc& d, const HaloTile& t, uint64_t tq, uint64_t xpad = 0) {
+    return t.bm() + uint64_t(d.r - 1) * d.dilationH * stripWidth(d, tq, xpad) + uint64_t(d.s - 1) * d.dilationW;
+}
+uint64_t sharedBytes(const ConvDesc& d, const HaloTile& t, uint64_t tq, uint64_t xpad = 0) {
+    uint64_t stage = (haloPixels(d, t, tq, xpad) + uint64_t(d.r) * d.s * t.bn()) * kLd;
     return 16 * std::max<uint64_t>(stage, uint64_t(t.warps()) * 64);
 }
 
 struct HaloChoice {
     const HaloTile* tile = nullptr;
     uint32_t tq = 0;  // output columns per strip
-    double micros = 0;  // modelled time (modelMicros)
+    double micros = 0;  // modelled time (modelMicros), of the unpadded strip
     std::string why;  // why nothing fits (tile null)
+    uint32_t xpad = 0;  // flat columns padding the strip (paddedStrip)
 };
 
 // The strip.  Wide tiles (their products bound them): all of Q where it fits, else the fewest
@@ -109,8 +131,8 @@ uint32_t chooseStrip(const ContextImpl& ctx, const ConvDesc& d, const HaloTile& 
     return 0;
 }
 
-uint64_t gridX(const ConvDesc& d, const HaloTile& t, uint32_t tq) {
-    uint64_t strips = (uint64_t(d.outW()) + tq - 1) / tq, flat = uint64_t(d.outH()) * stripWidth(d, tq);
+uint64_t gridX(const ConvDesc& d, const HaloTile& t, uint32_t tq, uint32_t xpad = 0) {
+    uint64_t strips = (uint64_t(d.outW()) + tq - 1) / tq, flat = uint64_t(d.outH()) * stripWidth(d, tq, xpad);
     return uint64_t(d.n) * strips * ((flat + t.bm() - 1) / t.bm());
 }
 uint64_t gridY(const ConvDesc& d, const HaloTile& t) {
@@ -198,6 +220,24 @@ HaloChoice chooseConfig(const ContextImpl& ctx, const ConvDesc& d, uint32_t sg, 
     return {nullptr, 0, 0, why.empty() ? "no tile fits" : why};
 }
 
+// The choice on padded strips where alignedRuns: the chosen width rounded up to a multiple of 8
+// where that keeps the number of strips (a forced width only where it is one already), X padded
+// to a multiple of 8, if that fits shared memory.  The tile and the strip count stay the
+// unpadded choice's, and so does the modelled time the router compares (the padding computes up
+// to 13 % more flat positions, which the model would charge, to store faster, which it does not
+// see; it measured faster on every layer it took, perf-notes 70).
+HaloChoice paddedStrip(const ContextImpl& ctx, const ConvDesc& d, HaloChoice c, bool forcedTq) {
+    if (!c.tile || !alignedRuns(d, *c.tile)) return c;
+    const uint64_t Q = uint64_t(d.outW());
+    const uint64_t tq = forcedTq ? c.tq : (uint64_t(c.tq) + 7) / 8 * 8;
+    if (tq % 8 != 0 || (Q + tq - 1) / tq != (Q + c.tq - 1) / c.tq) return c;
+    const uint64_t xpad = padTo8(d, tq);
+    if (sharedBytes(d, *c.tile, tq, xpad) > ctx.caps.maxSharedMemory) return c;
+    c.tq = uint32_t(tq);
+    c.xpad = uint32_t(xpad);
+    return c;
+}
+
 // The device's 16x16x16 configuration for these operands (the kernel's fragments), or null.
 const CoopMatConfig* config16(const DeviceCaps& caps, DType t) {
     if (coopmatEmulated(t)) return &coopmatEmulatedConfig(t);
@@ -209,7 +249,7 @@ const CoopMatConfig* config16(const DeviceCaps& caps, DType t) {
 class HaloCoopmatInstance final : public SingleDispatchInstance {
 public:
     HaloCoopmatInstance(ContextImpl& ctx, const ConvDesc& d, const HaloChoice& c)
-        : SingleDispatchInstance(ctx, d), desc_(d), tile_(*c.tile), tq_(c.tq), sg_(coopmatSubgroup(ctx.caps)) {
+        : SingleDispatchInstance(ctx, d), desc_(d), tile_(*c.tile), tq_(c.tq), xpad_(c.xpad), sg_(coopmatSubgroup(ctx.caps)) {
         vecW_ = d.filterLayout == FilterLayout::KRSC;
         // NHWC: 8 filters per 16-byte store; NCHW: runs of up to 8 pixels in 16-, 8- or 4-byte
         // stores, with an even output width (an odd one leaves 2-byte pieces in every other row:
@@ -221,12 +261,13 @@ public:
         vecOut_ = d.outputLayout == TensorLayout::NHWC ? d.filtersPerGroup() % 8 == 0 : runs_;
         prefetch_ = prefetch(ctx);
         vectorPipeline_ = &pipeline(true);
-        gx_ = uint32_t(gridX(d, tile_, tq_));
+        gx_ = uint32_t(gridX(d, tile_, tq_, xpad_));
         gy_ = uint32_t(gridY(d, tile_));
     }
     std::string name() const override { return "halo_coopmat"; }
     std::string config() const override {
-        return std::string("tile ") + tile_.name + " q" + std::to_string(tq_) + " vec8I" + (vecW_ ? "W" : "") + (vecOut_ ? "O" : "") +
+        return std::string("tile ") + tile_.name + " q" + std::to_string(tq_) +
+               (xpad_ ? " x" + std::to_string(stripWidth(desc_, tq_, xpad_)) : "") + " vec8I" + (vecW_ ? "W" : "") + (vecOut_ ? "O" : "") +
                (prefetch_ ? " pre" : "") + " sg" + std::to_string(sg_.size) + (coopmatEmulated(desc_.dtype) ? " EMULATED" : "");
     }
 
@@ -244,7 +285,8 @@ private:
                          {kSpecFR, uint32_t(d.r)}, {kSpecFS, uint32_t(d.s)}, {kSpecDH, uint32_t(d.dilationH)},
                          {kSpecDW, uint32_t(d.dilationW)}, {kSpecTQ, tq_}, {kSpecVecIn, vec ? 1u : 0u},
                          {kSpecVecW, vec && vecW_ ? 1u : 0u}, {kSpecVecOut, vec && vecOut_ ? 1u : 0u},
-                         {kSpecPrefetch, prefetch_ ? 1u : 0u}, {kSpecNchwRuns, runs_ ? 1u : 0u}});
+                         {kSpecPrefetch, prefetch_ ? 1u : 0u}, {kSpecNchwRuns, runs_ ? 1u : 0u},
+                         {kSpecXPad, xpad_}});
         if (coopmatEmulated(d.dtype)) key.spec.push_back({kSpecEmuLanes, sg_.size});
         key.fullSubgroups = true;  // gl_SubgroupID names a whole subgroup's block
         return ctx_.pipelines->get(key);
@@ -262,7 +304,7 @@ private:
 
     ConvDesc desc_;
     const HaloTile& tile_;
-    uint32_t tq_;
+    uint32_t tq_, xpad_;
     SubgroupChoice sg_;
     bool vecW_ = false, vecOut_ = false, runs_ = false, prefetch_ = true;
     const ComputePipeline* vectorPipeline_ = nullptr;
@@ -309,7 +351,10 @@ std::string haloCoopmatWhyNot(const ContextImpl& ctx, const ConvDesc& d, const P
 std::unique_ptr<AlgorithmInstance> haloCoopmatInstantiate(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     HaloChoice c = chooseConfig(ctx, d, coopmatSubgroup(ctx.caps).size, o);
     if (!c.tile) throw Error(ErrorCode::Unsupported, "halo_coopmat: no configuration for " + d.toString() + ": " + c.why);
-    return std::make_unique<HaloCoopmatInstance>(ctx, d, c);
+    const HaloTile* forced = nullptr;
+    uint32_t forcedTq = 0;
+    if (!o.tile.empty()) parseTile(o.tile, forced, forcedTq);
+    return std::make_unique<HaloCoopmatInstance>(ctx, d, paddedStrip(ctx, d, c, forcedTq != 0));
 }
 
 // The router's question, answered once per problem: halo_coopmat's modelled time in
@@ -322,7 +367,7 @@ constexpr double kCoopmatUnitsPerUs = 2.65e8;
 double haloCoopmatPaysCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     if (const char* e = std::getenv("VKCONV_HALO_COOPMAT"); e && std::strcmp(e, "0") == 0) return -1;
     if (d.r * d.s < 2 || !preconditionsWhyNot(ctx, d, o).empty()) return -1;
-    HaloChoice c = chooseConfig(ctx, d, coopmatSubgroup(ctx.caps).size, o);
+    HaloChoice c = chooseConfig(ctx, d, coopmatSubgroup(ctx.caps).size, o);  // unpadded: paddedStrip
     if (!c.tile || !fillsHalfWave(ctx, d, *c.tile, c.tq)) return -1;
     const double halo = c.micros * kCoopmatUnitsPerUs;
     const double direct = coopmatModelCost(ctx, d, o, false);
@@ -343,11 +388,12 @@ bool haloCoopmatTakesFewFilters(const ContextImpl& ctx, const ConvDesc& d, const
 }
 
 // Every tile x 16-bit dtype, 3x3 (VGG-16's 64-channel layer: the widest strip) and 3x3 dilated 2;
-// KRSC filters and NHWC output (the 16-byte paths) and KCRS / NCHW (element-wise).
+// KRSC filters and NHWC output (the 16-byte paths) and KCRS / NCHW (element-wise); and VGG-16's
+// layer with an NCHW output (fp16: runs in strips padded to 8 columns).
 std::vector<std::pair<ConvDesc, PlanOptions>> haloCoopmatVariants(const ContextImpl&) {
     std::vector<std::pair<ConvDesc, PlanOptions>> v;
     for (DType t : {DType::F16, DType::BF16})
-        for (int shape = 0; shape < 2; ++shape)
+        for (int shape = 0; shape < 3; ++shape)
             for (const auto& tile : kHaloTiles) {
                 ConvDesc d;
                 d.c = 64; d.h = d.w = 224; d.k = 64; d.r = d.s = 3; d.pad(1, 1); d.dtype = t;
@@ -357,6 +403,7 @@ std::vector<std::pair<ConvDesc, PlanOptions>> haloCoopmatVariants(const ContextI
                     d.h = d.w = 28; d.dilationH = d.dilationW = 2; d.pad(2, 2);
                     d.outputLayout = TensorLayout::NCHW; d.filterLayout = FilterLayout::KCRS;
                 }
+                if (shape == 2) d.outputLayout = TensorLayout::NCHW;
                 v.push_back({d, PlanOptions{"halo_coopmat", 0, tile.name}});
             }
     return v;
