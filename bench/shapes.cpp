@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <tuple>
 #include <sstream>
 
 #include "vkconv/error.hpp"
@@ -114,11 +115,13 @@ std::vector<Shape> loadShapes(const Options& o) {
         }
         files.push_back(p.string());
     }
+    // (suite, layer): the first one wins; without --batch each row runs at its own n, so a layer
+    // listed at two batches keeps both rows.
     std::vector<Shape> out;
-    std::set<std::pair<std::string, std::string>> seen;  // (suite, layer): the first one wins
+    std::set<std::tuple<std::string, std::string, int64_t>> seen;
     for (auto& f : files)
         for (auto& s : readShapes(f))
-            if (seen.insert({s.suite, s.layer}).second) out.push_back(s);
+            if (seen.insert({s.suite, s.layer, o.batches.empty() ? s.n : 0}).second) out.push_back(s);
     return out;
 }
 

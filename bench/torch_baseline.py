@@ -120,10 +120,13 @@ def build_plan(args) -> list[tuple[str, list[dict]]]:
         files.append(p)
     if not files:
         sys.exit(f"torch_baseline: no shapes: {args.suites_dir} holds no *.csv; use --shapes")
-    suites: dict[str, dict[str, dict]] = {}
+    # (suite, layer): the first one wins; without --batch each row runs at its own n, so a layer
+    # listed at two batches keeps both rows (as vkconv-bench does).
+    suites: dict[str, dict[tuple, dict]] = {}
     for p in files:
         for row in bj.read_shapes(p):
-            suites.setdefault(row["suite"], {}).setdefault(row["layer"], row)  # first one wins
+            key = (row["layer"], None if args.batch else row["n"])
+            suites.setdefault(row["suite"], {}).setdefault(key, row)
     suites = {name: list(layers.values()) for name, layers in suites.items()}
     plan = []
     for suite, layers in suites.items():
