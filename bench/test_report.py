@@ -246,6 +246,16 @@ class BaselineHelpers(unittest.TestCase):
             (suite, layers), = tb.build_plan(args)  # the same file twice: layers once
             self.assertEqual((suite, [l["layer"] for l in layers]), ("toy", ["a", "b"]))
             self.assertEqual(layers[0]["c"], 3)
+            # A layer listed at two n: both rows without --batch, one with it.
+            two = Path(d) / "two.csv"
+            two.write_text("suite,layer,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,stride_w,dil_h,dil_w,groups\n"
+                           "cases,a,1,8,8,8,8,1,1,0,0,1,1,1,1,1\ncases,a,32,8,8,8,8,1,1,0,0,1,1,1,1,1\n")
+            own = type("A", (), dict(shapes=[str(two)], suite=None, suites_dir=d, limit=0, batch=None))
+            (_, rows), = tb.build_plan(own)
+            self.assertEqual([int(r["n"]) for r in rows], [1, 32])
+            fixed = type("A", (), dict(shapes=[str(two)], suite=None, suites_dir=d, limit=0, batch=[4]))
+            (_, rows), = tb.build_plan(fixed)
+            self.assertEqual(len(rows), 1)
 
     def test_jobs_batch(self):
         shape = lambda name, n: {"layer": name, "n": n}

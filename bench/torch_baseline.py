@@ -125,7 +125,7 @@ def build_plan(args) -> list[tuple[str, list[dict]]]:
     suites: dict[str, dict[tuple, dict]] = {}
     for p in files:
         for row in bj.read_shapes(p):
-            key = (row["layer"], None if args.batch else row["n"])
+            key = (row["layer"], None if getattr(args, "batch", None) else row["n"])
             suites.setdefault(row["suite"], {}).setdefault(key, row)
     suites = {name: list(layers.values()) for name, layers in suites.items()}
     plan = []
