@@ -81,16 +81,14 @@ std::string shaderName(DType t) { return std::string("halo_coopmat_") + (coopmat
 // for the wide tiles (VGG-16 features.2 b1 56.4 -> 39.5 µs, features.7 34.2 -> 30.6), but a
 // third more for the one-column tiles' 16-column strips (SD-VAE l7 139.3 -> 156.8 µs), which
 // keep theirs (docs/results/h100_s28/halo, perf-notes 70).
-// VKCONV_HALO_ALIGN=0 (measurements only) keeps the unpadded strips everywhere.
-bool alignedRuns(const ConvDesc& d) {
-    if (const char* e = std::getenv("VKCONV_HALO_ALIGN"); e && std::strcmp(e, "0") == 0) return false;
-    return d.outputLayout == TensorLayout::NCHW && d.dtype == DType::F16 && d.outW() % 8 == 0 && coopmatNchwRuns();
-}
 // Measured on wide tiles with 64-128 channels per group (VGG-16 features.2 / .7 / .10); deeper
 // reductions spend less of their time in the epilogue, so the extra columns may cost more than
 // the stores save there (unmeasured): they keep the unpadded strips.
+// VKCONV_HALO_ALIGN=0 (measurements only) keeps the unpadded strips everywhere.
 bool alignedRuns(const ConvDesc& d, const HaloTile& t) {
-    return t.bn() > kOneColumn && d.channelsPerGroup() <= 128 && alignedRuns(d);
+    if (const char* e = std::getenv("VKCONV_HALO_ALIGN"); e && std::strcmp(e, "0") == 0) return false;
+    return d.outputLayout == TensorLayout::NCHW && d.dtype == DType::F16 && d.outW() % 8 == 0 && t.bn() > kOneColumn &&
+           d.channelsPerGroup() <= 128 && coopmatNchwRuns();
 }
 // Flat columns that pad a strip's input width to a multiple of 8 (the shader's XPAD).
 uint64_t padTo8(const ConvDesc& d, uint64_t tq) { return (8 - (tq + uint64_t(d.s - 1) * d.dilationW) % 8) % 8; }
