@@ -115,6 +115,14 @@ INSTANTIATE_TEST_SUITE_P(coopmat_narrow, HaloCoopmatTiles,
                                                               std::string("768x16/12x1/q3"))),
                          paramName);
 
+// The three-fragment-column tile (48 filters): one exact filter tile (k48), partial ones (k80,
+// k20, groups of 21), a ragged strip.  Its 3x3 halo needs more than lavapipe's 32 KiB: there
+// only the 2x3 and 1x1 cases run.
+INSTANTIATE_TEST_SUITE_P(coopmat_48, HaloCoopmatTiles,
+                         ::testing::Combine(::testing::Values(0, 1, 3, 7, 8, 9),
+                                            ::testing::Values(std::string("256x48/4x1"), std::string("256x48/4x1/q5"))),
+                         paramName);
+
 // The padded strips on several strip widths and the one-column tiles.
 INSTANTIATE_TEST_SUITE_P(coopmat_nchw_strips, HaloCoopmatTiles,
                          ::testing::Combine(::testing::Values(11, 12),

@@ -133,6 +133,15 @@ const CoopMatConfig* pickConfig(const DeviceCaps& caps, DType t) {
     return best;
 }
 
+// VKCONV_COOPMAT_TAILS (measurements only): 1, zero-filled slice tails on every tile where
+// C/groups % 8 == 0, also where a 16-deep slice divides C/groups; 0, only where none does (the
+// rule before perf-notes 73).
+int coopmatTailsOverride() {
+    const char* e = std::getenv("VKCONV_COOPMAT_TAILS");
+    if (!e || !*e) return -1;
+    return std::strcmp(e, "0") == 0 ? 0 : 1;
+}
+
 uint64_t outputPixels(const ConvDesc& d) { return uint64_t(d.n) * uint64_t(d.outH()) * uint64_t(d.outW()); }
 
 // Why `t` cannot run `d` on this device ("" when it can).
@@ -144,11 +153,20 @@ std::string tileWhyNot(const ContextImpl& ctx, const ConvDesc& d, const CmTile& 
     if (aWords % threads || bWords % threads) return "staging does not divide among the invocations";
     if (d.inputLayout == TensorLayout::NCHW && threads % (t.bm / 8)) return "NCHW staging does not divide";
     if (t.wm() % cm.m || t.wn() % cm.n || t.bk % cm.k) return "cooperative-matrix size does not tile it";
-    // A zero-filled slice tail only where no slice divides C/groups (% 16 == 8): elsewhere the
-    // dividing tiles were measured and the model, which prices a tail only as padded FLOPs,
-    // would trade them for deeper tiles it does not rate.
-    if (d.channelsPerGroup() % kMinSliceK == 0 && d.channelsPerGroup() % t.bk)
-        return "C/groups is not a multiple of its " + std::to_string(t.bk) + "-value slice";
+    // A zero-filled slice tail where no slice divides C/groups (% 16 == 8), and a 16-value tail on
+    // 32-deep slices where only 16 does (% 32 == 16) on outputs of at most one 64x64 tile per compute
+    // unit.  A lone workgroup's time is its slices' latency (perf-notes 59), so fewer, deeper
+    // slices win there: MobileNetV2's 144-channel 1x1 layers at b1 took 8.4 us on 128x128x16/2x4
+    // and 4.8 on 64x64x32/2x4 (H200, docs/results/h100_s29/tiles48/, perf-notes 73).  In full
+    // waves they measured slower (features.4.conv.2 b32: 64x32x16/2x1 6.9 us, the tails' best 10.5),
+    // and so did 64-deep tails on 160 channels; the model, which prices a tail only as padded
+    // FLOPs, would take them there.  VKCONV_COOPMAT_TAILS=0|1 (measurements only): see above.
+    if (d.channelsPerGroup() % kMinSliceK == 0 && d.channelsPerGroup() % t.bk && coopmatTailsOverride() != 1) {
+        const bool lone = coopmatTailsOverride() != 0 && d.channelsPerGroup() % (2 * kMinSliceK) == kMinSliceK && t.bk == 2 * kMinSliceK &&
+                          double((outputPixels(d) + 63) / 64) * double(d.groups) * double((d.filtersPerGroup() + 63) / 64) <=
+                              modelComputeUnits(caps.computeUnits);
+        if (!lone) return "C/groups is not a multiple of its " + std::to_string(t.bk) + "-value slice";
+    }
     bool nhwc = d.inputLayout == TensorLayout::NHWC;
     if (t.sharedBytes(nhwc) > caps.maxSharedMemory)
         return "needs " + std::to_string(t.sharedBytes(nhwc)) + " bytes of shared memory, the device has " +

@@ -54,6 +54,13 @@ struct HaloTile {
 // layer at 512x512, fp16 b1, each tile at its best strip (H200, docs/results/h200_s20/strip/):
 // 768x16/12x1 72 us, 512x16/8x1 79, 256x16/4x1 84 (128x16/4x1 188 and 256x64/4x1 196 at their
 // widest); sliceUs fitted there at q16.
+// 256x48/4x1 (4 x 3 accumulators: 7 fragment loads per 12 products) is for 33-48 filters per
+// group, where a 64-wide tile multiplies up to 31 zero columns: on the RetinaNet head's 36-filter
+// box layers at b32 (H200, docs/results/h100_s29/tiles48/, perf-notes 72) 12-16 % faster than
+// 256x64/4x1 (box_out_100 459 -> 387 us), and 6-33 % slower where both tile K without waste or
+// 48 does not save a tile (720 filters: 4135 -> 4479 us; 256: 1405 -> 1774).  sliceUs from the
+// two box layers' waves (0.83-0.87 of 256x64/4x1's fitted there).  A 128x48/2x1 sibling lost to
+// 128x64/2x2 on every b1 layer but one (by 0.8 us) and was not kept.
 constexpr HaloTile kHaloTiles[] = {
     {"256x64/4x1", 4, 1, 4, 4, 2.1},
     {"256x64/4x2", 4, 2, 4, 2, 0},
@@ -62,6 +69,7 @@ constexpr HaloTile kHaloTiles[] = {
     {"64x64/1x2", 1, 2, 4, 2, 0},
     {"768x16/12x1", 12, 1, 4, 1, 2.57},
     {"256x16/4x1", 4, 1, 4, 1, 0.76},
+    {"256x48/4x1", 4, 1, 4, 3, 1.8},
 };
 constexpr uint32_t kOneColumn = 16;  // BN of the one-column tiles; the most filters per group they take by choice
 
@@ -70,6 +78,12 @@ enum SpecHalo : uint32_t {
     kSpecDH = 107, kSpecDW = 108, kSpecTQ = 109, kSpecVecIn = 110, kSpecVecW = 111, kSpecVecOut = 112,
     kSpecEmuLanes = 113, kSpecPrefetch = 114, kSpecNchwRuns = 115, kSpecXPad = 116,
 };
+
+// VKCONV_HALO_TILE48=0 (measurements only): the heuristic without 256x48/4x1.
+bool tile48() {
+    const char* e = std::getenv("VKCONV_HALO_TILE48");
+    return !(e && std::strcmp(e, "0") == 0);
+}
 
 std::string shaderName(DType t) { return std::string("halo_coopmat_") + (coopmatEmulated(t) ? "emu_" : "") + dtypeSuffix(t); }
 
@@ -194,6 +208,7 @@ HaloChoice chooseConfig(const ContextImpl& ctx, const ConvDesc& d, uint32_t sg, 
         if (!forced && (t.bn() <= kOneColumn) != oneColumn) continue;
         if (!forced && nvidia && t.sliceUs <= 0) continue;
         if (!forced && !nvidia && &t == &kHaloTiles[0]) continue;
+        if (!forced && t.bn() == 3 * kFrag && !tile48()) continue;
         uint32_t tq = forcedTq ? std::min<uint32_t>(forcedTq, uint32_t(d.outW())) : chooseStrip(ctx, d, t);
         std::string w;
         if (tq == 0 || sharedBytes(d, t, tq) > ctx.caps.maxSharedMemory)
