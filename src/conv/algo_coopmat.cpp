@@ -157,7 +157,7 @@ std::string tileWhyNot(const ContextImpl& ctx, const ConvDesc& d, const CmTile& 
     // 32-deep slices where only 16 does (% 32 == 16) on outputs of at most one 64x64 tile per compute
     // unit.  A lone workgroup's time is its slices' latency (perf-notes 59), so fewer, deeper
     // slices win there: MobileNetV2's 144-channel 1x1 layers at b1 took 8.4 us on 128x128x16/2x4
-    // and 4.8 on 64x64x32/2x4 (H200, docs/results/h100_s29/tiles48/, perf-notes 73).  In full
+    // and 4.8 on 64x64x32/2x4 (H200, docs/results/h200_s29/tiles48/, perf-notes 73).  In full
     // waves they measured slower (features.4.conv.2 b32: 64x32x16/2x1 6.9 us, the tails' best 10.5),
     // and so did 64-deep tails on 160 channels; the model, which prices a tail only as padded
     // FLOPs, would take them there.  VKCONV_COOPMAT_TAILS=0|1 (measurements only): see above.

@@ -56,7 +56,7 @@ struct HaloTile {
 // widest); sliceUs fitted there at q16.
 // 256x48/4x1 (4 x 3 accumulators: 7 fragment loads per 12 products) is for 33-48 filters per
 // group, where a 64-wide tile multiplies up to 31 zero columns: on the RetinaNet head's 36-filter
-// box layers at b32 (H200, docs/results/h100_s29/tiles48/, perf-notes 72) 12-16 % faster than
+// box layers at b32 (H200, docs/results/h200_s29/tiles48/, perf-notes 72) 12-16 % faster than
 // 256x64/4x1 (box_out_100 459 -> 387 us), and 6-33 % slower where both tile K without waste or
 // 48 does not save a tile (720 filters: 4135 -> 4479 us; 256: 1405 -> 1774).  sliceUs from the
 // two box layers' waves (0.83-0.87 of 256x64/4x1's fitted there).  A 128x48/2x1 sibling lost to
