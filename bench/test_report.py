@@ -224,6 +224,38 @@ class Report(unittest.TestCase):
         self.assertIn("](plots/roofline_toy_fp16_nhwc_b1.png)", (out / "report.md").read_text())
 
 
+class Floors(unittest.TestCase):
+    """floors.py --measured: each row against its own floors, largest excess first, and the sums."""
+
+    def test_per_layer(self):
+        rows = [make_row("conv3x3", 40.0, batch=32, algo="halo_coopmat"), make_row("dw3x3", 30.0, batch=32, algo="depthwise"),
+                make_row("conv1x1", 5.0, error="declined")]
+        with tempfile.TemporaryDirectory() as d:
+            path = Path(d) / "run.json"
+            path.write_text(json.dumps(make_doc("vkconv", rows, tool="vkconv-bench")))
+            p = subprocess.run([sys.executable, str(HERE / "floors.py"), "--measured", str(path), "--peak-tflops", "500",
+                                "--bandwidth-gbs", "4000"], capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        lines = [l.split() for l in p.stdout.splitlines() if l.startswith("toy ")]
+        # conv3x3 b32: 7.4 GFLOP -> 14.8 us at 500 TFLOP/s; 2 * 32*64*56*56 + 36864 values, fp16 -> 6.4 MB, 1.6 us.
+        conv = rows[0]
+        tf, tb = bj.conv_flops(conv) / 500e12 * 1e6, bj.conv_bytes(conv, "fp16") / 4000e9 * 1e6
+        dw = rows[1]
+        dtf, dtb = bj.conv_flops(dw) / 500e12 * 1e6, bj.conv_bytes(dw, "fp16") / 4000e9 * 1e6
+        order = [l[1] for l in lines[:2]]
+        expect = ["conv3x3", "dw3x3"] if 40.0 - max(tf, tb) > 30.0 - max(dtf, dtb) else ["dw3x3", "conv3x3"]
+        self.assertEqual(order, expect)  # the declined row (no time) is left out
+        by = {l[1]: l for l in lines[:2]}
+        self.assertEqual(by["conv3x3"][5], "flops")
+        self.assertAlmostEqual(float(by["conv3x3"][3]), tf, places=1)
+        self.assertAlmostEqual(float(by["conv3x3"][7]), 40.0 / max(tf, tb), places=1)
+        self.assertEqual(by["dw3x3"][5], "bytes")
+        self.assertAlmostEqual(float(by["dw3x3"][7]), 30.0 / max(dtf, dtb), places=1)
+        sums = lines[2]  # suite, n, dtype, layout, layers, flop floor, byte floor, us
+        self.assertEqual(sums[4], "2")
+        self.assertAlmostEqual(float(sums[7]), 70.0, places=1)
+
+
 class BaselineHelpers(unittest.TestCase):
     def test_versions_and_arch(self):
         self.assertEqual(tb.decode_cudnn_version(91900), "9.19.0")
