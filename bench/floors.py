@@ -28,7 +28,7 @@ def main():
     a = ap.parse_args()
     if a.measured:
         return per_layer(a)
-    peak = a.peak_tflops or (64.8 if a.dtype == "fp32" else 644.0)
+    peak = a.peak_tflops or default_peak(a.dtype)
     suites_dir = Path(__file__).resolve().parent / "suites"
     names = a.suite or sorted(p.stem for p in suites_dir.glob("*.csv"))
     print(f"{'suite':16} {'layers':>6} {'GFLOP':>9} {'MB':>9} {'flop floor us':>14} {'byte floor us':>14} {'bound':>8}")
@@ -37,13 +37,17 @@ def main():
         gflop = mb = tf = tb = 0.0
         for r in rows:
             r = dict(r, n=a.batch)
-            f = benchjson.conv_flops(r)
-            byt = benchjson.conv_bytes(r, a.dtype)
-            gflop += f / 1e9
-            mb += byt / 1e6
-            tf += f / (peak * 1e12) * 1e6
-            tb += byt / (a.bandwidth_gbs * 1e9) * 1e6
+            gflop += benchjson.conv_flops(r) / 1e9
+            mb += benchjson.conv_bytes(r, a.dtype) / 1e6
+            f_us, b_us = floors_us(r, a.dtype, peak, a.bandwidth_gbs)
+            tf += f_us
+            tb += b_us
         print(f"{name:16} {len(rows):6d} {gflop:9.1f} {mb:9.1f} {tf:14.1f} {tb:14.1f} {'flops' if tf > tb else 'bytes':>8}")
+
+
+def default_peak(dtype):
+    """TFLOP/s: the FMA peak for fp32, the cooperative-matrix peak for 16-bit types."""
+    return 64.8 if dtype == "fp32" else 644.0
 
 
 def floors_us(row, dtype, peak_tflops, bandwidth_gbs):
@@ -56,7 +60,7 @@ def per_layer(a):
     rows = [r for r in benchjson.load(a.measured)["rows"] if r.get("us") and (not a.suite or r["suite"] in a.suite)]
     out, sums = [], {}
     for r in rows:
-        peak = a.peak_tflops or (64.8 if r["dtype"] == "fp32" else 644.0)
+        peak = a.peak_tflops or default_peak(r["dtype"])
         tf, tb = floors_us(r, r["dtype"], peak, a.bandwidth_gbs)
         floor = max(tf, tb)
         out.append((r["us"] - floor, r, tf, tb, floor))

@@ -146,9 +146,9 @@ uint64_t outputPixels(const ConvDesc& d) { return uint64_t(d.n) * uint64_t(d.out
 
 // Whether `t` may take C/groups with a zero-filled slice tail although a 16-deep slice divides it
 // (see tileWhyNot): a 32-deep tile, C/groups % 32 == 16, and an output of at most one 64x64 tile
-// per compute unit.
+// per compute unit (VKCONV_COOPMAT_TAILS: always / never).
 bool sixteenTailAllowed(const DeviceCaps& caps, const ConvDesc& d, const CmTile& t) {
-    if (coopmatTailsOverride() == 0) return false;
+    if (const int o = coopmatTailsOverride(); o >= 0) return o == 1;
     if (t.bk != 2 * kMinSliceK || d.channelsPerGroup() % (2 * kMinSliceK) != kMinSliceK) return false;
     const double tiles64 = double((outputPixels(d) + 63) / 64) * double(d.groups) * double((d.filtersPerGroup() + 63) / 64);
     return tiles64 <= modelComputeUnits(caps.computeUnits);
@@ -171,8 +171,7 @@ std::string tileWhyNot(const ContextImpl& ctx, const ConvDesc& d, const CmTile& 
     // waves they measured slower (features.4.conv.2 b32: 64x32x16/2x1 6.9 us, the tails' best 10.5),
     // and so did 64-deep tails on 160 channels; the model, which prices a tail only as padded
     // FLOPs, would take them there.  VKCONV_COOPMAT_TAILS=0|1 (measurements only): see above.
-    if (d.channelsPerGroup() % kMinSliceK == 0 && d.channelsPerGroup() % t.bk && coopmatTailsOverride() != 1 &&
-        !sixteenTailAllowed(caps, d, t))
+    if (d.channelsPerGroup() % kMinSliceK == 0 && d.channelsPerGroup() % t.bk && !sixteenTailAllowed(caps, d, t))
         return "C/groups is not a multiple of its " + std::to_string(t.bk) + "-value slice";
     bool nhwc = d.inputLayout == TensorLayout::NHWC;
     if (t.sharedBytes(nhwc) > caps.maxSharedMemory)
