@@ -5,6 +5,7 @@
 #include "layer_runner.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <new>
@@ -233,6 +234,19 @@ Row LayerRunner::runOne(const std::string& algo, const Row& base, LayerData& dat
         row.usMax = hi;
         row.tflops = row.gflop * 1e3 / med;  // 1e9 FLOP / 1e-6 s = 1e15 FLOP/s = 1e3 TFLOP/s
 
+        // --trace: the last call's phase clocks (the workspace of a trace plan), one file per row.
+        if (!opts_.traceDir.empty() && row.config.find(" trace") != std::string::npos && plan.workspaceSize() > 0) {
+            std::vector<uint8_t> tr(size_t(plan.workspaceSize()));
+            workspace.download(tr.data(), tr.size());
+            std::string name = base.shape.suite + "__" + base.shape.layer + "__b" + std::to_string(data.desc.n) + ".vktrace";
+            for (char& ch : name)
+                if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '.' && ch != '_' && ch != '-') ch = '_';
+            const std::string path = opts_.traceDir + "/" + name;
+            std::FILE* f = std::fopen(path.c_str(), "wb");
+            if (!f || std::fwrite(tr.data(), 1, tr.size(), f) != tr.size())
+                row.error = "cannot write " + path;
+            if (f) std::fclose(f);
+        }
         if (opts_.check) {
             std::vector<uint8_t> out(size_t(data.desc.outputBytes()));
             data.output.download(out.data(), out.size());

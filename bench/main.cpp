@@ -4,6 +4,7 @@
 #include <chrono>
 #include <optional>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -111,6 +112,14 @@ int runBenchmark(vkconv::Context& ctx, const Options& opts, const Peaks& peaks) 
 int main(int argc, char** argv) {
     Options opts = parseOptions(argc, argv);
     try {
+        if (!opts.traceDir.empty()) {
+            // Read by the library when a plan is made: one-pass fp16 implicit_gemm_coopmat plans
+            // then run the trace build (src/conv/algo_coopmat.cpp).
+            setenv("VKCONV_COOPMAT_TRACE", "1", 1);
+            std::error_code ec;
+            std::filesystem::create_directories(opts.traceDir, ec);
+            if (ec) throw vkconv::Error(vkconv::ErrorCode::Io, "cannot create " + opts.traceDir + ": " + ec.message());
+        }
         if (!opts.capsPath.empty()) {
             std::ifstream in(opts.capsPath, std::ios::binary);
             std::stringstream text;

@@ -256,6 +256,51 @@ class Floors(unittest.TestCase):
         self.assertAlmostEqual(float(sums[7]), 70.0, places=1)
 
 
+class CoopmatTrace(unittest.TestCase):
+    """coopmat_trace.py on a synthetic trace of known phases (two workgroups of two subgroups)."""
+
+    def test_phases(self):
+        import struct
+        S, T, nsl = 2, 64, 3
+        W = 8 + 3 * T
+        head = [0x52544B56 | (1 << 32), 2 | (1 << 32), S | (W << 32), T | (64 << 32), 64 | (32 << 32), nsl, 0, 0]
+        recs = []
+        for wg in range(2):
+            for sg in range(S):
+                r = [0] * W
+                base = 1000 * wg
+                r[0], r[1] = 10_000 * wg, base              # device clock ns, subgroup clock
+                r[2] = base + 100                            # prologue 100
+                t = r[2]
+                for sl in range(nsl):                        # products 50, staging 10, barrier 5 + sg
+                    r[8 + 3 * sl] = t + 50
+                    r[9 + 3 * sl] = t + 60
+                    r[10 + 3 * sl] = t + 65 + sg
+                    t = r[10 + 3 * sl]
+                r[3], r[4] = t, t + 40                       # epilogue 40
+                r[5] = r[0] + (r[4] - r[1])                  # 1 ns per cycle
+                r[6] = nsl | (sg << 32)
+                recs += r
+        with tempfile.TemporaryDirectory() as d:
+            path = Path(d) / "t.vktrace"
+            path.write_bytes(struct.pack("<%dQ" % (len(head) + len(recs)), *(head + recs)))
+            out = Path(d) / "t.json"
+            p = subprocess.run([sys.executable, str(HERE / "coopmat_trace.py"), str(path), "--json", str(out)],
+                               capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            r = json.loads(out.read_text())[0]
+        c = r["phase_cycles_per_workgroup"]
+        self.assertEqual(c["prologue"], 100)
+        self.assertEqual(c["products"], 150)
+        self.assertEqual(c["staging"], 30)
+        self.assertEqual(c["barrier"], 3 * 5.5)
+        self.assertEqual(c["epilogue"], 40)
+        self.assertAlmostEqual(r["share"]["untraced_slices"], 0.0)
+        self.assertEqual(r["barrier_arrival_spread_cycles"], 1.0)  # subgroup 1 falls 1 cycle further behind per slice: 0, 1, 2
+        self.assertEqual(r["workgroups_alive_max"], 1)           # the second starts after the first ends
+        self.assertEqual(r["ns_per_cycle"], 1.0)
+
+
 class BaselineHelpers(unittest.TestCase):
     def test_versions_and_arch(self):
         self.assertEqual(tb.decode_cudnn_version(91900), "9.19.0")

@@ -48,6 +48,7 @@
 #ifdef SPLIT_K
 #include "splitk.glsl"
 #endif
+#include "coopmat_trace.glsl"  // CM_TRACE (profiling-only builds): phase clocks to binding 5
 
 // 8-value (16-byte) views of the input, filter and output bindings; the host uses them only
 // when the views are 16-byte aligned (the VEC_* pipeline of the pair).
@@ -123,6 +124,9 @@ CM_ELEM_FUNCTION
 #endif
 
 void main() {
+#ifdef CM_TRACE
+    traceBegin(gl_SubgroupID, WARPS_M * WARPS_N);
+#endif
     uint tid = gl_LocalInvocationID.x;
     uint M = pc.N * pc.P * pc.Q;
     uint Cg = pc.C / pc.groups, Kg = pc.K / pc.groups;
@@ -306,9 +310,12 @@ void main() {
         } else if ((sl) + 1u < nsl) LOAD_SLICE((sl0 + (sl) + 1u) * BK, aS, bS)                  \
         uint cur = NBUF == 2u ? (sl) & 1u : 0u;                                                 \
         MULTIPLY_SLICE(cur)                                                                     \
+        TRACE_SLICE(sl, 0u)                                                                     \
         if (NBUF == 1u) barrier(); /* every subgroup is done reading the single buffer */       \
         if ((sl) + 1u < nsl) { STORE_SLICE(NBUF == 2u ? cur ^ 1u : 0u, aS, bS) }                \
+        TRACE_SLICE(sl, 1u)                                                                     \
         barrier(); /* the last one also frees the staging memory for the epilogue's scratch */  \
+        TRACE_SLICE(sl, 2u)                                                                     \
     }
     uint lrs = sl0 / cslices, lc0 = (sl0 % cslices) * BK;
     uint lr = lrs / pc.S, ls = lrs % pc.S;
@@ -317,6 +324,10 @@ void main() {
     if (AHEAD2 && nsl > 1u) LOAD_SLICE((sl0 + 1u) * BK, aReg1, bReg1)
     STORE_SLICE(0u, aReg0, bReg0)
     barrier();
+    TRACE_AT(2u)
+#ifdef CM_TRACE
+    traceHeader(gl_NumWorkGroups.xy, uvec2(WARPS_M * WARPS_N, TR_WORDS), uvec2(TR_SLICES, BM), uvec2(BN, BK), uvec2(slices, 0u));
+#endif
     if (AHEAD2) {
         // Unrolled by two so that the register sets are named statically (a dynamically indexed
         // register array would be demoted to local memory).
@@ -330,6 +341,7 @@ void main() {
     }
 
     // Epilogue, one accumulator at a time through this subgroup's scratch (row-major fp32).
+    TRACE_AT(3u)
     uint scratch = warp * SCRATCH;
 #if !defined(CM_EMULATE)
     uint lane = gl_SubgroupInvocationID;
@@ -417,4 +429,5 @@ void main() {
             subgroupBarrier();  // the scratch is rewritten by the next accumulator
         }
     }
+    TRACE_END(nsl, warp)
 }

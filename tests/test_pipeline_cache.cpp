@@ -73,19 +73,6 @@ void useContext(const std::string& dir, bool saveExplicitly = false) {
     EXPECT_EQ(c.validationMessages(), 0u);
 }
 
-// Scoped setenv: the library reads $VKCONV_CACHE_DIR when a context is created.
-struct EnvOverride {
-    std::string name;
-    std::optional<std::string> old;
-    EnvOverride(const char* n, const std::string& v) : name(n) {
-        if (const char* o = std::getenv(n)) old = o;
-        setenv(n, v.c_str(), 1);
-    }
-    ~EnvOverride() {
-        if (old) setenv(name.c_str(), old->c_str(), 1);
-        else unsetenv(name.c_str());
-    }
-};
 
 }  // namespace
 

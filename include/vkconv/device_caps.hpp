@@ -67,6 +67,7 @@ struct VKCONV_API DeviceCaps {
     // Extensions vkconv uses
     bool pushDescriptor = false;
     bool pipelineExecutableInfo = false;  // VK_KHR_pipeline_executable_properties
+    bool shaderClock = false;             // VK_KHR_shader_clock, subgroup and device clocks (profiling traces)
 
     std::string apiVersionString() const;
     std::string driverVersionString() const;  // vendor-specific encoding decoded

@@ -112,9 +112,20 @@ enum SpecCoopmat : uint32_t {
     kSpecPrefetch2 = 116, kSpecCTail = 117, kSpecNchwRuns = 118, kSpecNchwRuns4 = 119,
 };
 
-std::string shaderName(DType t, bool split = false) {
-    return std::string("implicit_gemm_coopmat_") + (coopmatEmulated(t) ? "emu_" : "") + (split ? "splitk_" : "") + dtypeSuffix(t);
+std::string shaderName(DType t, bool split = false, bool trace = false) {
+    return std::string("implicit_gemm_coopmat_") + (coopmatEmulated(t) ? "emu_" : "") + (split ? "splitk_" : "") + (trace ? "trace_" : "") +
+           dtypeSuffix(t);
 }
+
+// VKCONV_COOPMAT_TRACE=1 (profiling only; vkconv-bench --trace sets it): one-pass fp16 plans run
+// the CM_TRACE build, which writes its phase clocks to the workspace
+// (shaders/include/coopmat_trace.glsl) on devices with VK_KHR_shader_clock's two clocks.
+bool coopmatTraceRequested() {
+    const char* e = std::getenv("VKCONV_COOPMAT_TRACE");
+    return e && std::strcmp(e, "1") == 0;
+}
+constexpr uint64_t kTraceHeaderWords = 8;
+constexpr uint64_t kTraceRecordWords = 8 + 3 * 64;  // coopmat_trace.glsl TR_WORDS (64-bit words)
 
 // A subgroup-scope A*B+C configuration with 16-bit operands of the storage type and fp32 C and
 // result whose sizes tile every subgroup block (32 and 64 rows, 32 columns) and the 32-value
@@ -288,9 +299,11 @@ public:
             pc_.splitK = split_;
             reduce_ = std::make_unique<SplitReduce>(ctx, d);
         }
-        vectorPipeline_ = &pipeline(true);
+        trace_ = !raw_ && split_ == 1 && d.dtype == DType::F16 && coopmatTraceRequested() && ctx.caps.shaderClock &&
+                 shaders::find(shaderName(d.dtype, false, true));
         gx_ = uint32_t((outputPixels(d) + tile_.bm - 1) / tile_.bm);
         gy_ = uint32_t(((d.filtersPerGroup() + tile_.bn - 1) / tile_.bn) * d.groups);
+        vectorPipeline_ = &pipeline(true);
     }
     void record(VkCommandBuffer cmd, const ConvTensors& t) const override {
         // 16-byte loads and stores need 16-byte aligned views; otherwise the element-wise pipeline.
@@ -302,6 +315,7 @@ public:
         if (reduce_) reduce_->record(cmd, t, pc_);
     }
     VkDeviceSize workspaceSize() const override {
+        if (trace_) return VkDeviceSize(kTraceHeaderWords + uint64_t(gx_) * gy_ * tile_.warps() * kTraceRecordWords) * 8;
         return split_ > 1 ? VkDeviceSize(split_) * VkDeviceSize(desc_.outputElements()) * 4 : 0;
     }
     std::string name() const override { return "implicit_gemm_coopmat"; }
@@ -313,6 +327,7 @@ public:
         if (split_ > 1) c += " split " + std::to_string(split_);
         if (prefetch2_) c += " ahead2";
         if (raw_) c += " raw-f32";
+        if (trace_) c += " trace";
         c += " sg" + std::to_string(sg_.size);
         if (coopmatEmulated(desc_.dtype)) c += " EMULATED";
         return c;
@@ -320,7 +335,7 @@ public:
 
 private:
     const ComputePipeline& pipeline(bool vec) const {
-        PipelineKey key = convPipelineKey(shaderName(desc_.dtype, split_ > 1 || raw_), desc_, tile_.warps() * sg_.size, sg_.required, bindings());
+        PipelineKey key = convPipelineKey(shaderName(desc_.dtype, split_ > 1 || raw_, trace_), desc_, tile_.warps() * sg_.size, sg_.required, bindings());
         key.spec.push_back({kSpecBM, tile_.bm});
         key.spec.push_back({kSpecBN, tile_.bn});
         key.spec.push_back({kSpecBK, tile_.bk});
@@ -343,7 +358,7 @@ private:
         return ctx_.pipelines->get(key);
     }
 
-    uint32_t bindings() const { return split_ > 1 || raw_ ? kSplitBindings : kConvBindings; }
+    uint32_t bindings() const { return split_ > 1 || raw_ || trace_ ? kSplitBindings : kConvBindings; }
     // Loads two slices ahead (NHWC input, slices up to 32 deep): measured +5-7 % on NVIDIA (perf-notes item 18); on
     // RDNA3/RDNA4 the extra register set makes the 64x64-per-subgroup tiles spill under RADV 26
     // (item 25), and elsewhere it is unmeasured, so one slice ahead there.
@@ -374,6 +389,7 @@ private:
     bool raw_ = false;
     bool vecA_ = false, vecB_ = false, vecOut_ = false, runs_ = false, runs4_ = false;
     bool prefetch2_ = false;
+    bool trace_ = false;  // the CM_TRACE build, its clocks in the workspace
     const ComputePipeline* vectorPipeline_ = nullptr;
     uint32_t gx_ = 0, gy_ = 0;
 };

@@ -177,6 +177,7 @@ VkDevice createDevice(const InstanceTable& it, VkPhysicalDevice pd, uint32_t fam
     VkPhysicalDeviceCooperativeMatrixFeaturesKHR cm{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR};
     VkPhysicalDeviceShaderBfloat16FeaturesKHR bf{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_BFLOAT16_FEATURES_KHR};
     VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR pe{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
+    VkPhysicalDeviceShaderClockFeaturesKHR sc{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR};
     VkPhysicalDeviceVulkan13Features v13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
     VkPhysicalDeviceVulkan12Features v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
     VkPhysicalDeviceVulkan11Features v11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
@@ -200,6 +201,11 @@ VkDevice createDevice(const InstanceTable& it, VkPhysicalDevice pd, uint32_t fam
         *tail = &bf; tail = &bf.pNext;
     }
     if (e.hasExtension(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME)) { pe.pipelineExecutableInfo = e.pipelineExecutableInfo; *tail = &pe; tail = &pe.pNext; }
+    if (e.hasExtension(VK_KHR_SHADER_CLOCK_EXTENSION_NAME)) {
+        sc.shaderSubgroupClock = e.shaderSubgroupClock;
+        sc.shaderDeviceClock = e.shaderDeviceClock;
+        *tail = &sc; tail = &sc.pNext;
+    }
 
     std::vector<const char*> exts;
     for (auto& s : e.extensions) exts.push_back(s.c_str());
@@ -245,6 +251,10 @@ EnabledDeviceFeatures featuresFromChain(const ContextAdoptInfo& info) {
                 e.cooperativeMatrix = reinterpret_cast<const VkPhysicalDeviceCooperativeMatrixFeaturesKHR*>(s)->cooperativeMatrix; break;
             case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR:
                 e.pipelineExecutableInfo = reinterpret_cast<const VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR*>(s)->pipelineExecutableInfo; break;
+            case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR: {
+                auto* f = reinterpret_cast<const VkPhysicalDeviceShaderClockFeaturesKHR*>(s);
+                e.shaderSubgroupClock = f->shaderSubgroupClock; e.shaderDeviceClock = f->shaderDeviceClock; break;
+            }
             default:
                 if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_BFLOAT16_FEATURES_KHR) {  // may be outside the header's enum
                     auto* f = reinterpret_cast<const VkPhysicalDeviceShaderBfloat16FeaturesKHR*>(s);

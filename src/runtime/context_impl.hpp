@@ -61,6 +61,7 @@ struct EnabledDeviceFeatures {
     bool subgroupSizeControl = false, computeFullSubgroups = false;
     bool vulkanMemoryModel = false, cooperativeMatrix = false, bfloat16Type = false, bfloat16CooperativeMatrix = false;
     bool pipelineExecutableInfo = false;
+    bool shaderSubgroupClock = false, shaderDeviceClock = false;
     bool hasExtension(const char* name) const;
 };
 

@@ -29,7 +29,9 @@ EnabledDeviceFeatures chooseFeatures(const InstanceTable& it, VkPhysicalDevice p
     // Only what shipped kernels use: VK_KHR_shader_bfloat16 only when this build has the bf16
     // cooperative-matrix shaders (otherwise bf16 is emulated and the extension would be dead weight).
     std::vector<const char*> wanted = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME, VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME,
-                                       VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME};
+                                       VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME,
+                                       // the matrix kernel's profiling trace (VKCONV_COOPMAT_TRACE): clock reads
+                                       VK_KHR_SHADER_CLOCK_EXTENSION_NAME};
 #if VKCONV_HAVE_BF16_COOPMAT
     wanted.push_back(VK_KHR_SHADER_BFLOAT16_EXTENSION_NAME);
 #endif
@@ -39,6 +41,7 @@ EnabledDeviceFeatures chooseFeatures(const InstanceTable& it, VkPhysicalDevice p
     VkPhysicalDeviceCooperativeMatrixFeaturesKHR cm{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR};
     VkPhysicalDeviceShaderBfloat16FeaturesKHR bf{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_BFLOAT16_FEATURES_KHR};
     VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR pe{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
+    VkPhysicalDeviceShaderClockFeaturesKHR sc{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR};
     VkPhysicalDeviceVulkan13Features v13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
     VkPhysicalDeviceVulkan12Features v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
     VkPhysicalDeviceVulkan11Features v11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
@@ -46,6 +49,7 @@ EnabledDeviceFeatures chooseFeatures(const InstanceTable& it, VkPhysicalDevice p
     f2.pNext = &v11; v11.pNext = &v12; v12.pNext = &v13;
     void** tail = &v13.pNext;
     if (e.hasExtension(VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME)) { *tail = &cm; tail = &cm.pNext; }
+    if (e.hasExtension(VK_KHR_SHADER_CLOCK_EXTENSION_NAME)) { *tail = &sc; tail = &sc.pNext; }
     if (e.hasExtension(VK_KHR_SHADER_BFLOAT16_EXTENSION_NAME)) { *tail = &bf; tail = &bf.pNext; }
     if (e.hasExtension(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME)) { *tail = &pe; tail = &pe.pNext; }
     it.getPhysicalDeviceFeatures2(pd, &f2);
@@ -61,6 +65,13 @@ EnabledDeviceFeatures chooseFeatures(const InstanceTable& it, VkPhysicalDevice p
     e.computeFullSubgroups = v13.computeFullSubgroups;
     e.cooperativeMatrix = cm.cooperativeMatrix;
     e.pipelineExecutableInfo = pe.pipelineExecutableInfo;
+    e.shaderSubgroupClock = sc.shaderSubgroupClock;
+    e.shaderDeviceClock = sc.shaderDeviceClock;
+    if (!e.shaderSubgroupClock || !e.shaderDeviceClock) {  // the trace reads both; else not enabled
+        auto& x = e.extensions;
+        x.erase(std::remove(x.begin(), x.end(), VK_KHR_SHADER_CLOCK_EXTENSION_NAME), x.end());
+        e.shaderSubgroupClock = e.shaderDeviceClock = false;
+    }
     // The bf16 kernels are cooperative-matrix kernels (shaderBFloat16DotProduct is never used):
     // both features with cooperative matrices, or the extension is not enabled at all.
     if (bf.shaderBFloat16Type && bf.shaderBFloat16CooperativeMatrix && e.cooperativeMatrix) {
@@ -171,6 +182,7 @@ DeviceCaps queryDeviceCaps(const InstanceTable& it, VkPhysicalDevice pd, uint32_
     c.bfloat16CooperativeMatrix = en.bfloat16CooperativeMatrix && c.bfloat16Type && en.cooperativeMatrix;
     c.pushDescriptor = en.hasExtension(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
     c.pipelineExecutableInfo = en.pipelineExecutableInfo && en.hasExtension(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+    c.shaderClock = en.shaderSubgroupClock && en.shaderDeviceClock && en.hasExtension(VK_KHR_SHADER_CLOCK_EXTENSION_NAME);
 
     c.cooperativeMatrix = en.cooperativeMatrix && en.hasExtension(VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME) &&
                           it.getCooperativeMatrixProperties;

@@ -113,7 +113,7 @@ std::string DeviceCaps::toText() const {
       << "types               : fp16 arithmetic " << shaderFloat16 << ", 16-bit storage " << storageBuffer16BitAccess
       << ", int8 " << shaderInt8 << ", 8-bit storage " << storageBuffer8BitAccess << ", bf16 type " << bfloat16Type
       << ", bf16 coopmat " << bfloat16CooperativeMatrix << " (bf16 runs the emulated kernels when 0)\n"
-      << "push descriptors    : " << pushDescriptor << ", pipeline executable info " << pipelineExecutableInfo << "\n"
+      << "push descriptors    : " << pushDescriptor << ", pipeline executable info " << pipelineExecutableInfo << ", shader clock " << shaderClock << "\n"
       << "timestamps          : " << (timestamps ? "yes" : "no") << ", period " << timestampPeriod << " ns, valid bits "
       << timestampValidBits << "\n"
       << "cooperative matrix  : " << (cooperativeMatrix ? "yes" : "no") << ", " << coopMatConfigs.size()
@@ -151,7 +151,7 @@ std::string DeviceCaps::toJson() const {
     j.field("subgroup_arithmetic", subgroupArithmetic).field("subgroup_shuffle", subgroupShuffle);
     j.field("vulkan_memory_model", vulkanMemoryModel);
     j.field("bfloat16_type", bfloat16Type).field("bfloat16_coopmat", bfloat16CooperativeMatrix);
-    j.field("push_descriptor", pushDescriptor).field("pipeline_executable_info", pipelineExecutableInfo);
+    j.field("push_descriptor", pushDescriptor).field("pipeline_executable_info", pipelineExecutableInfo).field("shader_clock", shaderClock);
     j.field("timestamps", timestamps).field("timestamp_period_ns", double(timestampPeriod));
     j.field("timestamp_valid_bits", timestampValidBits);
     j.field("coopmat", cooperativeMatrix);

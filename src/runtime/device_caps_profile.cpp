@@ -155,6 +155,8 @@ DeviceCaps DeviceCaps::fromJson(const std::string& text) {
     c.vulkanMemoryModel = in.flag("vulkan_memory_model");
     c.pushDescriptor = in.flag("push_descriptor");
     c.pipelineExecutableInfo = in.flag("pipeline_executable_info");
+    // Optional (profiles written before it was reported lack it); nothing offline reads clocks.
+    if (const JsonValue* sc = obj->get("shader_clock"); sc && sc->type == JsonValue::Type::Bool) c.shaderClock = sc->boolean;
     c.timestamps = in.flag("timestamps");
     // null where the driver reports no finite period (RADV's null device).
     const JsonValue* period = obj->get("timestamp_period_ns");

@@ -5,6 +5,7 @@
 #include <vkconv/vkconv.hpp>
 
 #include <cstdint>
+#include <cstdlib>
 #include <initializer_list>
 #include <optional>
 #include <string>
@@ -50,6 +51,23 @@ protected:
     void SetUp() override { guard_.emplace(); }
     void TearDown() override { guard_->check(); }
     std::optional<ValidationGuard> guard_;
+};
+
+// Scoped setenv for switches the library reads when a context or plan is made
+// ($VKCONV_CACHE_DIR, $VKCONV_COOPMAT_TRACE, ...); the old value comes back at scope end.
+struct EnvOverride {
+    std::string name;
+    std::optional<std::string> old;
+    EnvOverride(const char* n, const std::string& v) : name(n) {
+        if (const char* o = std::getenv(n)) old = o;
+        setenv(n, v.c_str(), 1);
+    }
+    ~EnvOverride() {
+        if (old) setenv(name.c_str(), old->c_str(), 1);
+        else unsetenv(name.c_str());
+    }
+    EnvOverride(const EnvOverride&) = delete;
+    EnvOverride& operator=(const EnvOverride&) = delete;
 };
 
 // One named problem of a test's case list (the name is the gtest parameter name's first part).
