@@ -15,7 +15,9 @@ Per layer it prints, in subgroup-clock cycles and as shares of a workgroup's lif
              later slices are issued in that stretch too)
   staging    after the products to the barrier: the next slice's shared-memory stores
   barrier    waiting at the closing barrier (the slowest subgroup's arrival decides)
-  epilogue   the accumulators through shared memory to the output
+  epilogue   the accumulators through shared memory to the output, split by round into
+             epi_scratch (into the scratch and its barrier), epi_stores (reading it back and
+             issuing the global stores) and epi_barrier (the round's closing barrier)
 and, from the device clock: the kernel's span, how long workgroups lived, and how many ran at
 once on average (occupancy in workgroups).  The clock readings are the kernel's own, so they
 perturb it a little (compare the traced row's time with an untraced run).
@@ -46,7 +48,7 @@ def load(path):
     head = {
         "gx": lo(words[1]), "gy": hi(words[1]), "subgroups": lo(words[2]), "words": hi(words[2]),
         "traced_slices": lo(words[3]), "bm": hi(words[3]), "bn": lo(words[4]), "bk": hi(words[4]),
-        "slices": lo(words[5]),
+        "slices": lo(words[5]), "traced_rounds": hi(words[5]),
     }
     need = 8 + head["gx"] * head["gy"] * head["subgroups"] * head["words"]
     if n < need:
@@ -56,9 +58,13 @@ def load(path):
 
 def analyse(path):
     head, p = load(path)
-    W, S, T = head["words"], head["subgroups"], head["traced_slices"]
+    W, S, T, E = head["words"], head["subgroups"], head["traced_slices"], head["traced_rounds"]
+    if W != 8 + 3 * T + 3 * E:
+        raise ValueError("%s: record of %d words, header says %d slices and %d rounds traced" % (path, W, T, E))
     wgs = head["gx"] * head["gy"]
     phase = {"prologue": 0, "products": 0, "staging": 0, "barrier": 0, "epilogue": 0, "total": 0}
+    epi = {"epi_scratch": 0, "epi_stores": 0, "epi_barrier": 0}
+    rounds_seen = 0
     skew_sum, skew_n, slice_cycles = 0, 0, []
     starts, ends, ns_per_cycle = [], [], []
     for wg in range(wgs):
@@ -73,6 +79,15 @@ def analyse(path):
             t_start, t_pro, t_epi0, t_epi1 = r[1], r[2], r[3], r[4]
             phase["prologue"] += t_pro - t_start
             phase["epilogue"] += t_epi1 - t_epi0
+            rounds = min(lo(r[7]), E)
+            rounds_seen = max(rounds_seen, lo(r[7]))
+            prev_e = t_epi0
+            for e in range(rounds):
+                b0 = 8 + 3 * T + 3 * e
+                epi["epi_scratch"] += r[b0] - prev_e
+                epi["epi_stores"] += r[b0 + 1] - r[b0]
+                epi["epi_barrier"] += r[b0 + 2] - r[b0 + 1]
+                prev_e = r[b0 + 2]
             phase["total"] += t_epi1 - t_start
             prev = t_pro
             for s in range(traced):
@@ -114,6 +129,8 @@ def analyse(path):
         "cycles_per_slice": sorted(slice_cycles)[len(slice_cycles) // 2] if slice_cycles else None,
         "barrier_arrival_spread_cycles": skew_sum / skew_n if skew_n else None,
         "share": {k: v / phase["total"] for k, v in phase.items() if k != "total"},
+        "epilogue_rounds": rounds_seen,
+        "epilogue_cycles_per_round": {k: v / wgs / S / max(1, min(rounds_seen, E)) for k, v in epi.items()},
     }
     out["share"]["untraced_slices"] = untraced / phase["total"]
     return out
@@ -144,6 +161,8 @@ def main():
               % (cps, "%.3f" % r["ns_per_cycle"] if r["ns_per_cycle"] else "?",
                  "%.0f" % r["barrier_arrival_spread_cycles"] if r["barrier_arrival_spread_cycles"] is not None else "-"))
         print("  shares of a subgroup's lifetime: " + ", ".join("%s %.1f %%" % (k, 100 * v) for k, v in sh.items()))
+        print("  epilogue: %d rounds, per round " % r["epilogue_rounds"] +
+              ", ".join("%s %.0f" % (k, v) for k, v in r["epilogue_cycles_per_round"].items()) + " cycles")
     if a.json:
         with open(a.json, "w") as f:
             json.dump(res, f, indent=1)

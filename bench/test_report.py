@@ -261,9 +261,9 @@ class CoopmatTrace(unittest.TestCase):
 
     def test_phases(self):
         import struct
-        S, T, nsl = 2, 64, 3
-        W = 8 + 3 * T
-        head = [0x52544B56 | (1 << 32), 2 | (1 << 32), S | (W << 32), T | (64 << 32), 64 | (32 << 32), nsl, 0, 0]
+        S, T, E, nsl, rounds = 2, 64, 16, 3, 2
+        W = 8 + 3 * T + 3 * E
+        head = [0x52544B56 | (1 << 32), 2 | (1 << 32), S | (W << 32), T | (64 << 32), 64 | (32 << 32), nsl | (E << 32), 0, 0]
         recs = []
         for wg in range(2):
             for sg in range(S):
@@ -277,7 +277,13 @@ class CoopmatTrace(unittest.TestCase):
                     r[9 + 3 * sl] = t + 60
                     r[10 + 3 * sl] = t + 65 + sg
                     t = r[10 + 3 * sl]
-                r[3], r[4] = t, t + 40                       # epilogue 40
+                r[3] = t                                     # epilogue 40: two rounds of 7 + 10 + 3
+                for e in range(rounds):
+                    b0 = 8 + 3 * T + 3 * e
+                    r[b0], r[b0 + 1], r[b0 + 2] = t + 7, t + 17, t + 20
+                    t += 20
+                r[4] = t
+                r[7] = rounds
                 r[5] = r[0] + (r[4] - r[1])                  # 1 ns per cycle
                 r[6] = nsl | (sg << 32)
                 recs += r
@@ -299,6 +305,8 @@ class CoopmatTrace(unittest.TestCase):
         self.assertEqual(r["barrier_arrival_spread_cycles"], 1.0)  # subgroup 1 falls 1 cycle further behind per slice: 0, 1, 2
         self.assertEqual(r["workgroups_alive_max"], 1)           # the second starts after the first ends
         self.assertEqual(r["ns_per_cycle"], 1.0)
+        self.assertEqual(r["epilogue_rounds"], 2)
+        self.assertEqual(r["epilogue_cycles_per_round"], {"epi_scratch": 7, "epi_stores": 10, "epi_barrier": 3})
 
 
 class BaselineHelpers(unittest.TestCase):

@@ -326,7 +326,7 @@ void main() {
     barrier();
     TRACE_AT(2u)
 #ifdef CM_TRACE
-    traceHeader(gl_NumWorkGroups.xy, uvec2(WARPS_M * WARPS_N, TR_WORDS), uvec2(TR_SLICES, BM), uvec2(BN, BK), uvec2(slices, 0u));
+    traceHeader(gl_NumWorkGroups.xy, uvec2(WARPS_M * WARPS_N, TR_WORDS), uvec2(TR_SLICES, BM), uvec2(BN, BK), uvec2(slices, TR_ROUNDS));
 #endif
     if (AHEAD2) {
         // Unrolled by two so that the register sets are named statically (a dynamically indexed
@@ -364,6 +364,7 @@ void main() {
 #endif
             subgroupMemoryBarrierShared();
             subgroupBarrier();
+            TRACE_ROUND(i * FN + j, 0u)
             uint mBase = m0 + wm * WM + i * CM_M, nBase = n0 + wn * WN + j * CM_N;
             if (RUNS) {
                 // NCHW, 8 | P*Q (the host's condition): 8 consecutive pixels of one filter per
@@ -426,8 +427,10 @@ void main() {
                     }
                 }
             }
+            TRACE_ROUND(i * FN + j, 1u)
             subgroupBarrier();  // the scratch is rewritten by the next accumulator
+            TRACE_ROUND(i * FN + j, 2u)
         }
     }
-    TRACE_END(nsl, warp)
+    TRACE_END(nsl, warp, FM * FN)
 }

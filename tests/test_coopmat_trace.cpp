@@ -60,18 +60,22 @@ TEST_F(CoopmatTrace, coopmat_TraceLayoutAndResult) {
     EXPECT_EQ(w[8], 64u);   // BN
     EXPECT_EQ(w[9], 32u);   // BK
     EXPECT_EQ(w[10], slices);
-    ASSERT_EQ(words, 8u + 3u * traced);
+    const uint32_t rounds = w[11], fmfn = 2;  // subgroup blocks of 32x16: 2 x 1 accumulators
+    ASSERT_EQ(words, 8u + 3u * traced + 3u * rounds);
     ASSERT_EQ(plan.workspaceSize(), (8u + uint64_t(gx) * gy * subgroups * words) * 8u);
     for (uint32_t rec = 0; rec < gx * gy * subgroups; ++rec) {
         const size_t b = 8 + size_t(rec) * words;
         EXPECT_EQ(w[2 * (b + 6)], slices) << "record " << rec;
         EXPECT_EQ(w[2 * (b + 6) + 1], rec % subgroups) << "record " << rec;
+        EXPECT_EQ(w[2 * (b + 7)], fmfn) << "record " << rec;
         // Subgroup clock: start <= staged <= each slice's products <= arrival <= exit <= epilogue.
         uint64_t prev = word(w, b + 1);
         std::vector<size_t> order = {b + 2};
         for (uint32_t s = 0; s < std::min(slices, traced); ++s)
             for (uint32_t k = 0; k < 3; ++k) order.push_back(b + 8 + 3 * s + k);
         order.push_back(b + 3);
+        for (uint32_t e = 0; e < std::min(fmfn, rounds); ++e)
+            for (uint32_t k = 0; k < 3; ++k) order.push_back(b + 8 + 3 * traced + 3 * e + k);
         order.push_back(b + 4);
         for (size_t i : order) {
             const uint64_t t = word(w, i);

@@ -3,14 +3,19 @@
 // binding 5 (the plan's workspace), which bench/coopmat_trace.py turns into per-phase times.
 // Layout, in 64-bit words (uvec2: low, high):
 //   [0, 8)  header, written by workgroup (0, 0): magic "VKTR" | version, (gx, gy), (subgroups per
-//           workgroup, record words), (slices traced, BM), (BN, BK), (reduction slices, 0), 0, 0
+//           workgroup, record words), (slices traced, BM), (BN, BK), (reduction slices, epilogue rounds traced), 0, 0
 //   then one record of TR_WORDS per subgroup, workgroup-major (x fastest), subgroup within it:
 //   [0] device clock (ns-scale, comparable across units) at the start   [1] subgroup clock there
 //   [2] subgroup clock after the first slice is staged (the prologue's barrier)
 //   [3] at the epilogue's start (after the last slice)   [4] at the epilogue's end
-//   [5] device clock at the end   [6] (slices this workgroup ran, subgroup index)   [7] unused
+//   [5] device clock at the end   [6] (slices this workgroup ran, subgroup index)   [7] (epilogue rounds, 0)
 //   [8 + 3s] after slice s's products   [9 + 3s] before its closing barrier (the next slice
-//   staged)   [10 + 3s] after that barrier, for s < TR_SLICES.
+//   staged)   [10 + 3s] after that barrier, for s < TR_SLICES
+//   [8 + 3 TR_SLICES + 3e] epilogue round e (one accumulator): its values in the scratch (after
+//   the barrier that makes them visible)   [+1] its global stores issued   [+2] after the round's
+//   closing barrier, for e < TR_ROUNDS.
+// Each reading costs about 130 cycles on the H200 (two readings with nothing between them, perf-notes
+// 78), which every phase above includes once; traced layers ran 1.2-1.36x their untraced time.
 #ifndef VKCONV_COOPMAT_TRACE_GLSL
 #define VKCONV_COOPMAT_TRACE_GLSL
 #ifdef CM_TRACE
@@ -19,7 +24,8 @@
 layout(set = 0, binding = 5, std430) writeonly buffer TraceBuf { uvec2 tr_[]; };
 const uint TR_SLICES = 64u;
 const uint TR_HEAD = 8u;
-const uint TR_WORDS = 8u + 3u * TR_SLICES;  // src/conv/algo_coopmat.cpp kTraceRecordWords
+const uint TR_ROUNDS = 16u;
+const uint TR_WORDS = 8u + 3u * TR_SLICES + 3u * TR_ROUNDS;  // src/conv/algo_coopmat.cpp kTraceRecordWords
 uint trBase = 0u;
 bool trLane = false;
 void traceBegin(uint subgroup, uint subgroups) {
@@ -39,18 +45,21 @@ void traceHeader(uvec2 w1, uvec2 w2, uvec2 w3, uvec2 w4, uvec2 w5) {
     }
 }
 #define TRACE_AT(slot) { if (trLane) tr_[trBase + (slot)] = clock2x32ARB(); }
+#define TRACE_ROUND(e, k) { if (trLane && (e) < TR_ROUNDS) tr_[trBase + 8u + 3u * TR_SLICES + 3u * (e) + (k)] = clock2x32ARB(); }
 #define TRACE_SLICE(sl, k) { if (trLane && (sl) < TR_SLICES) tr_[trBase + 8u + 3u * (sl) + (k)] = clock2x32ARB(); }
-#define TRACE_END(nsl, subgroup)                                                                    \
+#define TRACE_END(nsl, subgroup, rounds)                                                        \
     {                                                                                           \
         if (trLane) {                                                                           \
             tr_[trBase + 4u] = clock2x32ARB();                                                  \
             tr_[trBase + 5u] = clockRealtime2x32EXT();                                          \
             tr_[trBase + 6u] = uvec2(nsl, subgroup);                                            \
+            tr_[trBase + 7u] = uvec2(rounds, 0u);                                               \
         }                                                                                       \
     }
 #else
 #define TRACE_AT(slot)
 #define TRACE_SLICE(sl, k)
-#define TRACE_END(nsl, subgroup)
+#define TRACE_ROUND(e, k)
+#define TRACE_END(nsl, subgroup, rounds)
 #endif
 #endif

@@ -125,7 +125,7 @@ bool coopmatTraceRequested() {
     return e && std::strcmp(e, "1") == 0;
 }
 constexpr uint64_t kTraceHeaderWords = 8;
-constexpr uint64_t kTraceRecordWords = 8 + 3 * 64;  // coopmat_trace.glsl TR_WORDS (64-bit words)
+constexpr uint64_t kTraceRecordWords = 8 + 3 * 64 + 3 * 16;  // coopmat_trace.glsl TR_WORDS (64-bit words)
 
 // A subgroup-scope A*B+C configuration with 16-bit operands of the storage type and fp32 C and
 // result whose sizes tile every subgroup block (32 and 64 rows, 32 columns) and the 32-value
