@@ -105,6 +105,13 @@ layout(constant_id = 118) const bool NCHW_RUNS = true;
 // With NCHW_RUNS where 4 but not 8 divides P*Q: an octet may cross an image at its middle, so
 // each half (4 pixels, 4-aligned) goes out on its own, one 8-byte store each.
 layout(constant_id = 119) const bool NCHW_RUNS4 = false;
+// Bank-conflict-free shared accesses (the host's choice: NVIDIA, where it was measured): a 16-byte
+// access is served 8 invocations at a time, and with rows of an odd number
+// of words, neighbouring staged rows put two of those 8 in one bank group.  So the rows of each
+// group of 8 are handed out in the order that spreads every 8 invocations over all 8 groups
+// (stagedRow), and the epilogue reads a value's two scratch words in the order that does the same
+// (firstWord).
+layout(constant_id = 123) const bool SWIZZLE = false;
 #ifdef SPLIT_K
 const bool RUNS = false;  // pass 1 writes raw fp32 partials element by element
 #else
@@ -142,12 +149,15 @@ void main() {
     //   NCHW A item i: channel aK of the invocation's pixel octet mo, neighbours walk pixels;
     //   B item i: filter bN, reduction word bK.
     PixelRow rows[A_ROWS];
+    // Row of item index r (r = e / KV): within each group of 8, R = 8 / KV rows go to one group of
+    // 8 invocations, KV rows apart, so their LDK-word (odd) strides cover all 8 bank groups.
+#define STAGED_ROW(r) (SWIZZLE && KV < 8u ? ((r) & ~7u) | ((((r) & 7u) % (8u / KV)) * KV + (((r) & 7u) / (8u / KV))) : (r))
     int rowBase[A_ROWS];
     uint aM[A_PER_T], aK[A_PER_T];
     uint mo = tid % MO;
     [[unroll]] for (uint i = 0u; i < A_PER_T; ++i) {
         uint e = tid + i * NT;
-        if (IN_LAYOUT == 1u) { aK[i] = e % KV; aM[i] = e / KV; }
+        if (IN_LAYOUT == 1u) { aK[i] = e % KV; aM[i] = STAGED_ROW(e / KV); }
         else { aK[i] = tid / MO + i * (NT / MO); aM[i] = mo * 8u; }
     }
     [[unroll]] for (uint j = 0u; j < A_ROWS; ++j) {
@@ -158,7 +168,7 @@ void main() {
     uint bN[B_PER_T], bK[B_PER_T];
     [[unroll]] for (uint i = 0u; i < B_PER_T; ++i) {
         uint e = tid + i * NT;
-        bK[i] = e % KV; bN[i] = e / KV;
+        bK[i] = e % KV; bN[i] = STAGED_ROW(e / KV);
     }
     uint cstride = channelStride();
 
@@ -378,7 +388,11 @@ void main() {
                     uint m = mBase + oct * 8u, kn = nBase + col;
                     if (m < M && kn < Kg) {
                         uint w = scratch + col * (CM_M / 4u) + oct * 2u;
-                        float v[8] = words8(smem[w], smem[w + 1u]);
+                        // The two words in the order that keeps 8 neighbouring invocations'
+                        // first reads in distinct bank groups (SWIZZLE; w is even).
+                        uint x = SWIZZLE ? (w >> 3) & 1u : 0u;
+                        uvec4 first = smem[w + x], second = smem[w + 1u - x];
+                        float v[8] = x == 1u ? words8(second, first) : words8(first, second);
                         uint k = kBase + kn, n = m / PQ, pq = m % PQ;  // the run stays in image n
                         if (!NCHW_RUNS4) {
                             storeRun8(VEC_OUT, (n * pc.K + k) * PQ + pq, 8u, k, v);
@@ -400,7 +414,11 @@ void main() {
                     uint m = mBase + row, kn = nBase + cg * 8u;
                     if (m < M && kn < Kg) {
                         uint w = scratch + row * (CM_N / 4u) + cg * 2u;
-                        float v[8] = words8(smem[w], smem[w + 1u]);
+                        // The two words in the order that keeps 8 neighbouring invocations'
+                        // first reads in distinct bank groups (SWIZZLE; w is even).
+                        uint x = SWIZZLE ? (w >> 3) & 1u : 0u;
+                        uvec4 first = smem[w + x], second = smem[w + 1u - x];
+                        float v[8] = x == 1u ? words8(second, first) : words8(first, second);
                         uint k = kBase + kn, off = m * pc.K + k;  // NHWC: (n*PQ + pq)*K + k
                         [[unroll]] for (uint t = 0u; t < 8u; ++t) v[t] = epilogueValue(v[t], k + t, off + t);
                         y8_[off >> 3] = uvec4(PACK_OUT(v[0], v[1]), PACK_OUT(v[2], v[3]), PACK_OUT(v[4], v[5]),

@@ -109,7 +109,7 @@ enum SpecCoopmat : uint32_t {
     kSpecBM = 101, kSpecBN = 102, kSpecBK = 103, kSpecWarpsM = 104, kSpecWarpsN = 105,
     kSpecCmM = 106, kSpecCmN = 107, kSpecCmK = 108, kSpecEmuLanes = 109,
     kSpecMaskMode = 110, kSpecVecA = 112, kSpecVecB = 113, kSpecVecOut = 114, kSpecNbuf = 115,
-    kSpecPrefetch2 = 116, kSpecCTail = 117, kSpecNchwRuns = 118, kSpecNchwRuns4 = 119,
+    kSpecPrefetch2 = 116, kSpecCTail = 117, kSpecNchwRuns = 118, kSpecNchwRuns4 = 119, kSpecSwizzle = 123,
 };
 
 std::string shaderName(DType t, bool split = false, bool trace = false) {
@@ -303,6 +303,7 @@ public:
                  shaders::find(shaderName(d.dtype, false, true));
         gx_ = uint32_t((outputPixels(d) + tile_.bm - 1) / tile_.bm);
         gy_ = uint32_t(((d.filtersPerGroup() + tile_.bn - 1) / tile_.bn) * d.groups);
+        swizzle_ = wantSwizzle(ctx);
         vectorPipeline_ = &pipeline(true);
     }
     void record(VkCommandBuffer cmd, const ConvTensors& t) const override {
@@ -353,6 +354,7 @@ private:
         key.spec.push_back({kSpecCTail, desc_.channelsPerGroup() % tile_.bk ? 1u : 0u});
         key.spec.push_back({kSpecNchwRuns, runs_ ? 1u : 0u});
         key.spec.push_back({kSpecNchwRuns4, runs4_ ? 1u : 0u});
+        key.spec.push_back({kSpecSwizzle, swizzle_ ? 1u : 0u});
         if (coopmatEmulated(desc_.dtype)) key.spec.push_back({kSpecEmuLanes, sg_.size});
         key.fullSubgroups = true;  // the subgroup index must name a whole 32 (or default-size) block
         return ctx_.pipelines->get(key);
@@ -378,6 +380,17 @@ private:
         return ctx.caps.vendorId == 0x10DE;
     }
 
+    // Conflict-free shared-memory rows and scratch reads (the shader's SWIZZLE): on NVIDIA 2-8 %
+    // faster on the layers of the 16- and 32-deep tiles (fp16 b32 RetinaNet 5122 -> 4916 µs,
+    // ResNet-50 894 -> 869; docs/perf-notes.md item 82).  Elsewhere unmeasured, and on RDNA3
+    // (RADV 25) 128x128x32/2x4 took 24 more VGPRs with it, so off.  VKCONV_COOPMAT_SWIZZLE=0|1
+    // (tests and measurements) forces either.
+    static bool wantSwizzle(const ContextImpl& ctx) {
+        const char* e = std::getenv("VKCONV_COOPMAT_SWIZZLE");
+        if (e && *e) return std::strcmp(e, "0") != 0;
+        return ctx.caps.vendorId == 0x10DE;
+    }
+
     ContextImpl& ctx_;
     ConvDesc desc_;
     ConvPushConstants pc_;
@@ -390,6 +403,7 @@ private:
     bool vecA_ = false, vecB_ = false, vecOut_ = false, runs_ = false, runs4_ = false;
     bool prefetch2_ = false;
     bool trace_ = false;  // the CM_TRACE build, its clocks in the workspace
+    bool swizzle_ = false;  // SWIZZLE (wantSwizzle)
     const ComputePipeline* vectorPipeline_ = nullptr;
     uint32_t gx_ = 0, gy_ = 0;
 };
