@@ -26,12 +26,11 @@ EnabledDeviceFeatures chooseFeatures(const InstanceTable& it, VkPhysicalDevice p
     EnabledDeviceFeatures e;
     auto available = deviceExtensions(it, pd);
     auto has = [&](const char* n) { return std::find(available.begin(), available.end(), n) != available.end(); };
-    // Only what shipped kernels use: VK_KHR_shader_bfloat16 only when this build has the bf16
-    // cooperative-matrix shaders (otherwise bf16 is emulated and the extension would be dead weight).
+    // Only what this build's shaders use (VK_KHR_shader_clock: the matrix kernel's profiling build
+    // alone): VK_KHR_shader_bfloat16 only when this build has the bf16 cooperative-matrix shaders
+    // (otherwise bf16 is emulated and the extension would be dead weight).
     std::vector<const char*> wanted = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME, VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME,
-                                       VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME,
-                                       // the matrix kernel's profiling trace (VKCONV_COOPMAT_TRACE): clock reads
-                                       VK_KHR_SHADER_CLOCK_EXTENSION_NAME};
+                                       VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME, VK_KHR_SHADER_CLOCK_EXTENSION_NAME};
 #if VKCONV_HAVE_BF16_COOPMAT
     wanted.push_back(VK_KHR_SHADER_BFLOAT16_EXTENSION_NAME);
 #endif
