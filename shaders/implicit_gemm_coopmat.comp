@@ -106,11 +106,10 @@ layout(constant_id = 118) const bool NCHW_RUNS = true;
 // each half (4 pixels, 4-aligned) goes out on its own, one 8-byte store each.
 layout(constant_id = 119) const bool NCHW_RUNS4 = false;
 // Bank-conflict-free shared accesses (the host's choice: NVIDIA, where it was measured): a 16-byte
-// access is served 8 invocations at a time, and with rows of an odd number
-// of words, neighbouring staged rows put two of those 8 in one bank group.  So the rows of each
-// group of 8 are handed out in the order that spreads every 8 invocations over all 8 groups
-// (stagedRow), and the epilogue reads a value's two scratch words in the order that does the same
-// (firstWord).
+// access is served 8 invocations at a time, and with rows of an odd number of words, neighbouring
+// staged rows put two of those 8 in one bank group.  So the rows of each group of 8 are handed out
+// in the order that spreads every 8 invocations over all 8 groups (STAGED_ROW in main), and the
+// epilogue reads a value's two scratch words in the order that does the same (scratchWords8).
 layout(constant_id = 123) const bool SWIZZLE = false;
 #ifdef SPLIT_K
 const bool RUNS = false;  // pass 1 writes raw fp32 partials element by element
@@ -129,6 +128,14 @@ layout(constant_id = 109) const uint EMU_LANES = 32;  // the subgroup size
 const uint EPL = CM_M * CM_N / EMU_LANES;             // accumulator elements per invocation
 CM_ELEM_FUNCTION
 #endif
+
+// The 8 fp32 values in scratch words w, w + 1 (w even), read in the order that keeps 8
+// neighbouring invocations' first reads in distinct bank groups (SWIZZLE).
+float[8] scratchWords8(uint w) {
+    uint x = SWIZZLE ? (w >> 3) & 1u : 0u;
+    uvec4 first = smem[w + x], second = smem[w + 1u - x];
+    return x == 1u ? words8(second, first) : words8(first, second);
+}
 
 void main() {
 #ifdef CM_TRACE
@@ -388,11 +395,7 @@ void main() {
                     uint m = mBase + oct * 8u, kn = nBase + col;
                     if (m < M && kn < Kg) {
                         uint w = scratch + col * (CM_M / 4u) + oct * 2u;
-                        // The two words in the order that keeps 8 neighbouring invocations'
-                        // first reads in distinct bank groups (SWIZZLE; w is even).
-                        uint x = SWIZZLE ? (w >> 3) & 1u : 0u;
-                        uvec4 first = smem[w + x], second = smem[w + 1u - x];
-                        float v[8] = x == 1u ? words8(second, first) : words8(first, second);
+                        float v[8] = scratchWords8(w);
                         uint k = kBase + kn, n = m / PQ, pq = m % PQ;  // the run stays in image n
                         if (!NCHW_RUNS4) {
                             storeRun8(VEC_OUT, (n * pc.K + k) * PQ + pq, 8u, k, v);
@@ -414,11 +417,7 @@ void main() {
                     uint m = mBase + row, kn = nBase + cg * 8u;
                     if (m < M && kn < Kg) {
                         uint w = scratch + row * (CM_N / 4u) + cg * 2u;
-                        // The two words in the order that keeps 8 neighbouring invocations'
-                        // first reads in distinct bank groups (SWIZZLE; w is even).
-                        uint x = SWIZZLE ? (w >> 3) & 1u : 0u;
-                        uvec4 first = smem[w + x], second = smem[w + 1u - x];
-                        float v[8] = x == 1u ? words8(second, first) : words8(first, second);
+                        float v[8] = scratchWords8(w);
                         uint k = kBase + kn, off = m * pc.K + k;  // NHWC: (n*PQ + pq)*K + k
                         [[unroll]] for (uint t = 0u; t < 8u; ++t) v[t] = epilogueValue(v[t], k + t, off + t);
                         y8_[off >> 3] = uvec4(PACK_OUT(v[0], v[1]), PACK_OUT(v[2], v[3]), PACK_OUT(v[4], v[5]),
