@@ -68,7 +68,9 @@ Device:
                         writes them; exits 1 on build failures or spills.  Works on RADV's null device.
                         With --algo NAME: that algorithm's variants only (NVIDIA takes minutes for all);
                         with --tile T also: the variants whose forced tile starts with T.
-  --isa DIR             with --shader-stats: dump each pipeline's internal representations to DIR
+  --isa DIR             with --shader-stats: dump each pipeline's internal representations to DIR,
+                        and its data in a VkPipelineCache of its own (*_pipeline_cache.bin: on
+                        NVIDIA the machine code, which bench/nv_sass.py disassembles)
   --expect-isa SHADER:TEXT
                         with --shader-stats: every pipeline whose shader name starts with SHADER must
                         contain TEXT in its internal representations (exit 1 otherwise), e.g.

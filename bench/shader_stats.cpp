@@ -188,6 +188,7 @@ void printTable(std::FILE* f, const std::vector<PipelineStats>& all) {
 int runShaderStats(vkconv::Context& ctx, const Options& opts) {
     auto& impl = ctx.impl();
     impl.captureStatistics = true;
+    impl.capturePipelineBinaries = !opts.isaDir.empty();
     const auto& caps = ctx.caps();
     std::printf("== Compile lab: %s (%s %s)\n", caps.deviceName.c_str(), caps.driverName.c_str(), caps.driverVersionString().c_str());
     if (!caps.pipelineExecutableInfo)
@@ -212,6 +213,11 @@ int runShaderStats(vkconv::Context& ctx, const Options& opts) {
             if (!opts.isaDir.empty()) {
                 std::string stem = std::to_string(all.size() + 1) + "_" + sanitize(algo) + "_" + sanitize(p.key.shader);
                 dumpIsa(impl, p.pipeline, opts.isaDir, stem);
+                // The pipeline alone in a VkPipelineCache: NVIDIA's machine code (bench/nv_sass.py).
+                if (!p.binary.empty()) {
+                    writeTextFile(opts.isaDir + "/" + stem + "_pipeline_cache.bin", std::string(p.binary.begin(), p.binary.end()));
+                    writeTextFile(opts.isaDir + "/" + stem + "_variant.txt", variant + "\n");
+                }
             }
             all.push_back(std::move(ps));
         });

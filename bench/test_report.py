@@ -309,6 +309,60 @@ class CoopmatTrace(unittest.TestCase):
         self.assertEqual(r["epilogue_cycles_per_round"], {"epi_scratch": 7, "epi_stores": 10, "epi_barrier": 3})
 
 
+class NvSass(unittest.TestCase):
+    """nv_sass.py on a synthetic pipeline-cache blob: a zstd frame holding an "NVuc" object, and a
+    stand-in nvdisasm that accepts only that object (so the search and decompression are what
+    the test checks), then the instruction mix of its text."""
+
+    def test_blob_to_mix(self):
+        import ctypes
+        spec = importlib.util.spec_from_file_location("nv_sass", HERE / "nv_sass.py")
+        nv = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(nv)
+        lib = nv.zstd_lib()
+        if lib is None:
+            self.skipTest("libzstd not found")
+        lib.ZSTD_compress.restype = ctypes.c_size_t
+        lib.ZSTD_compress.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+        obj = b"\x01\x02NVuc" + bytes(range(200))
+        dst = ctypes.create_string_buffer(1024)
+        n = lib.ZSTD_compress(dst, 1024, obj, len(obj), 3)
+        blob = b"H" * 32 + b"\0" * 36 + dst.raw[:n] + b"tail"
+        sass = "\n".join([
+            "\tRegister count=125",
+            "        /*0000*/                   LDSM.16.M88.4 R52, [R0] ;",
+            "        /*0010*/                   HMMA.16816.F32 R4, R52.reuse, R68, R4 ;",
+            "        /*0020*/                   HMMA.16816.F32 R8, R52, R70, R8 ;",
+            "        /*0030*/               @P0 LDG.E.128.CONSTANT R80, [R4.U32+UR4], !P6 ;",
+            "        /*0040*/              @!P1 STS.128 [R104], R80 ;",
+            "        /*0050*/                   BAR.SYNC 0x0 ;",
+            "        /*0060*/                   IADD3 R1, R1, 0x1, RZ ;",
+            "        /*0070*/              @P2 BRA 0x10 ;",
+            "        /*0080*/                   EXIT ;",
+        ])
+        with tempfile.TemporaryDirectory() as d:
+            d = Path(d)
+            (d / "1_x_y_pipeline_cache.bin").write_bytes(blob)
+            (d / "1_x_y_variant.txt").write_text("tile 1x1\n")
+            fake = d / "nvdisasm"
+            fake.write_text("#!/bin/sh\nhead -c 4 \"$1\" | grep -q NVuc || exit 3\ncat %s\n" % (d / "text.sass"))
+            (d / "text.sass").write_text(sass)
+            fake.chmod(0o755)
+            p = subprocess.run([sys.executable, str(HERE / "nv_sass.py"), str(d), "--nvdisasm", str(fake), "--out", str(d / "o"),
+                                "--json", str(d / "mix.json")], capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+            r = json.loads((d / "mix.json").read_text())["pipelines"][0]
+            self.assertTrue((d / "o" / "1_x_y.sass").exists())
+        self.assertEqual(r["variant"], "tile 1x1")
+        self.assertRegex(r["object"], r"^zstd@36\+2\.nvuc$")  # the frame 36 bytes past the 32-byte header
+        self.assertEqual(r["registers"], 125)
+        self.assertEqual(r["instructions"], 9)
+        self.assertEqual(r["groups"], {"smem_matrix": 1, "tensor": 2, "global": 1, "smem": 1, "barrier": 1, "integer": 1, "control": 2})
+        self.assertEqual(r["hot_loop"], {"from": "0x10", "to": "0x70", "instructions": 7,
+                                          "groups": {"tensor": 2, "global": 1, "smem": 1, "barrier": 1, "integer": 1, "control": 1}})
+        self.assertEqual(r["opcodes"]["HMMA.16816.F32"], 2)
+
+
 class BaselineHelpers(unittest.TestCase):
     def test_versions_and_arch(self):
         self.assertEqual(tb.decode_cudnn_version(91900), "9.19.0")

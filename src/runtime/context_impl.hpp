@@ -42,6 +42,11 @@ struct ContextImpl {
     // and _INTERNAL_REPRESENTATIONS (when the device has pipelineExecutableInfo): the registry ORs
     // it into each key it builds.  Used by vkconv-bench --shader-stats; off for normal use.
     bool captureStatistics = false;
+    // Set by `vkconv-bench --shader-stats --isa`: the registry also builds each pipeline into a
+    // private, empty VkPipelineCache and keeps that cache's data (ComputePipeline::binary).  On
+    // drivers that return no internal representations (NVIDIA) that blob holds the machine code
+    // (bench/nv_sass.py disassembles it).
+    bool capturePipelineBinaries = false;
 
     ~ContextImpl();
     // Throws Error(Unsupported) naming `what` when this is a planning-only context

@@ -30,6 +30,29 @@ void PipelineRegistry::forEach(const std::function<void(const ComputePipeline&)>
     for (auto& [key, p] : pipelines_) f(*p);
 }
 
+// Builds the pipeline once more into a private, empty VkPipelineCache and returns that cache's
+// data: the driver's compiled form of this pipeline alone, for the compile lab.  Best effort: an
+// empty vector when the driver refuses.
+std::vector<uint8_t> PipelineRegistry::captureBinary(const VkComputePipelineCreateInfo& pci) {
+    auto& d = ctx_.dt;
+    std::vector<uint8_t> data;
+    VkPipelineCacheCreateInfo cci{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+    VkPipelineCache cache = VK_NULL_HANDLE;
+    if (d.vkCreatePipelineCache(ctx_.device, &cci, nullptr, &cache) != VK_SUCCESS) return data;
+    VkPipeline p = VK_NULL_HANDLE;
+    if (d.vkCreateComputePipelines(ctx_.device, cache, 1, &pci, nullptr, &p) == VK_SUCCESS) {
+        d.vkDestroyPipeline(ctx_.device, p, nullptr);
+        size_t n = 0;
+        if (d.vkGetPipelineCacheData(ctx_.device, cache, &n, nullptr) == VK_SUCCESS && n) {
+            data.resize(n);
+            if (d.vkGetPipelineCacheData(ctx_.device, cache, &n, data.data()) != VK_SUCCESS) data.clear();
+            else data.resize(n);
+        }
+    }
+    d.vkDestroyPipelineCache(ctx_.device, cache, nullptr);
+    return data;
+}
+
 ComputePipeline PipelineRegistry::build(const PipelineKey& key) {
     const auto& caps = ctx_.caps;
     const auto* shader = shaders::find(key.shader);
@@ -100,6 +123,7 @@ ComputePipeline PipelineRegistry::build(const PipelineKey& key) {
         pci.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR | VK_PIPELINE_CREATE_CAPTURE_INTERNAL_REPRESENTATIONS_BIT_KHR;
     pci.layout = out.layout;
     r = d.vkCreateComputePipelines(ctx_.device, ctx_.pipelineCache->handle(), 1, &pci, nullptr, &out.pipeline);
+    if (r == VK_SUCCESS && ctx_.capturePipelineBinaries) out.binary = captureBinary(pci);
     d.vkDestroyShaderModule(ctx_.device, module, nullptr);
     if (r != VK_SUCCESS) {
         d.vkDestroyPipelineLayout(ctx_.device, out.layout, nullptr);

@@ -1,6 +1,7 @@
 // Compute pipelines from embedded SPIR-V: specialization constants, a push-constant range, a
 // push-descriptor set of storage buffers, and optionally a required subgroup size.
 #pragma once
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -36,6 +37,7 @@ struct ComputePipeline {
     VkPipelineLayout layout = VK_NULL_HANDLE;
     VkPipeline pipeline = VK_NULL_HANDLE;
     PipelineKey key;
+    std::vector<uint8_t> binary;  // this pipeline alone in a VkPipelineCache (capturePipelineBinaries)
 };
 
 class PipelineRegistry {
@@ -54,6 +56,7 @@ public:
 
 private:
     ComputePipeline build(const PipelineKey& key);
+    std::vector<uint8_t> captureBinary(const VkComputePipelineCreateInfo& pci);
     ContextImpl& ctx_;
     std::mutex mutex_;
     std::map<PipelineKey, std::unique_ptr<ComputePipeline>> pipelines_;
