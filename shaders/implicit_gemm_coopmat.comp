@@ -111,6 +111,15 @@ layout(constant_id = 119) const bool NCHW_RUNS4 = false;
 // in the order that spreads every 8 invocations over all 8 groups (STAGED_ROW in main), and the
 // epilogue reads a value's two scratch words in the order that does the same (scratchWords8).
 layout(constant_id = 123) const bool SWIZZLE = false;
+// Lean load addressing (the host's choice; off restores the old arithmetic for measurements): for
+// 16-byte NHWC activations and KRSC filters without slice tails, each staged item's offset in
+// 16-byte words is computed once, so a slice adds one uniform word delta per load.  NVIDIA's code
+// otherwise rebuilt each filter item's offset from k * Kred every slice (register pressure) and
+// converted element offsets to words per load: ~107 integer instructions per 32-deep slice per
+// subgroup beside 64 products on 128x256x32/2x4s1 (perf-notes 83).  The filter items of one
+// invocation are NT/KV rows apart (STAGED_ROW keeps that when NT/KV is a multiple of 8), so one
+// base and a uniform stride name them all.
+layout(constant_id = 124) const bool LEAN_ADDR = false;
 #ifdef SPLIT_K
 const bool RUNS = false;  // pass 1 writes raw fp32 partials element by element
 #else
@@ -178,6 +187,15 @@ void main() {
         bK[i] = e % KV; bN[i] = STAGED_ROW(e / KV);
     }
     uint cstride = channelStride();
+    const bool LEAN_A = LEAN_ADDR && IN_LAYOUT == 1u && VEC_A && !CTAIL;
+    const bool LEAN_B = LEAN_ADDR && FILTER_LAYOUT == 1u && VEC_B && !CTAIL && (NT / KV) % 8u == 0u;
+    // LEAN_A: item i's activation word at tap delta 0, channel 0 of the slice (element offsets
+    // are multiples of 8 there: C/groups % 8 == 0 and 16-byte views).
+    int aWord[A_PER_T];
+    [[unroll]] for (uint i = 0u; i < A_PER_T; ++i) aWord[i] = LEAN_A ? (rowBase[i % A_ROWS] + int(aK[i] * 8u)) >> 3 : 0;
+    // LEAN_B: filter item i's word at reduction index 0 is bWord + i * bStrideWords.
+    uint bWord = LEAN_B ? ((kBase + n0 + bN[0]) * Kred + bK[0] * 8u) >> 3 : 0u;
+    uint bStrideWords = LEAN_B ? (NT / KV) * (Kred >> 3) : 0u;
 
     // Two register sets.  AHEAD2 (NHWC input, where the host asks for it): the global loads of
     // slice sl + 2 are issued before slice sl is multiplied and slice sl + 1 (loaded one whole
@@ -206,9 +224,12 @@ void main() {
     {                                                                                           \
         uint rs = lrs, c0 = lc0, r = lr, s = ls;                                                \
         int delta = ldelta;                                                                     \
+        int aSliceWords = (delta + int(c0)) >> 3;                                               \
         [[unroll]] for (uint i = 0u; i < A_PER_T; ++i) {                                        \
             aReg[i] = uvec4(0u);                                                                \
-            if (IN_LAYOUT == 1u) {                                                              \
+            if (LEAN_A) {                                                                       \
+                if (sliceTapValid(rows[i % A_ROWS], r, s)) aReg[i] = x8_[uint(aWord[i] + aSliceWords)]; \
+            } else if (IN_LAYOUT == 1u) {                                                       \
                 if ((!CTAIL || c0 + aK[i] * 8u < Cg) && sliceTapValid(rows[i % A_ROWS], r, s)) { \
                     int off = rowBase[i % A_ROWS] + delta + int(c0 + aK[i] * 8u);               \
                     if (VEC_A) aReg[i] = x8_[uint(off) >> 3];                                   \
@@ -232,7 +253,9 @@ void main() {
             uint kn = n0 + bN[i];                                                               \
             if (kn < Kg && (!CTAIL || c0 + bK[i] * 8u < Cg)) {                                  \
                 uint k = kBase + kn;                                                            \
-                if (FILTER_LAYOUT == 1u) {                                                      \
+                if (LEAN_B) {                                                                   \
+                    bReg[i] = w8_[bWord + i * bStrideWords + ((k0) >> 3)];                      \
+                } else if (FILTER_LAYOUT == 1u) {                                               \
                     uint off = k * Kred + (CTAIL ? rs * Cg + c0 : (k0)) + bK[i] * 8u;           \
                     if (VEC_B) bReg[i] = w8_[off >> 3];                                         \
                     else                                                                        \

@@ -110,6 +110,7 @@ enum SpecCoopmat : uint32_t {
     kSpecCmM = 106, kSpecCmN = 107, kSpecCmK = 108, kSpecEmuLanes = 109,
     kSpecMaskMode = 110, kSpecVecA = 112, kSpecVecB = 113, kSpecVecOut = 114, kSpecNbuf = 115,
     kSpecPrefetch2 = 116, kSpecCTail = 117, kSpecNchwRuns = 118, kSpecNchwRuns4 = 119, kSpecSwizzle = 123,
+    kSpecLeanAddr = 124,
 };
 
 std::string shaderName(DType t, bool split = false, bool trace = false) {
@@ -123,6 +124,12 @@ std::string shaderName(DType t, bool split = false, bool trace = false) {
 bool coopmatTraceRequested() {
     const char* e = std::getenv("VKCONV_COOPMAT_TRACE");
     return e && std::strcmp(e, "1") == 0;
+}
+// The shader's LEAN_ADDR (each staged item's word offset computed once; perf-notes 83):
+// VKCONV_COOPMAT_LEAN_ADDR=0 restores the per-slice arithmetic (measurements).
+bool coopmatLeanAddressing() {
+    const char* e = std::getenv("VKCONV_COOPMAT_LEAN_ADDR");
+    return !(e && std::strcmp(e, "0") == 0);
 }
 constexpr uint64_t kTraceHeaderWords = 8;
 constexpr uint64_t kTraceRecordWords = 8 + 3 * 64 + 3 * 16;  // coopmat_trace.glsl TR_WORDS (64-bit words)
@@ -355,6 +362,7 @@ private:
         key.spec.push_back({kSpecNchwRuns, runs_ ? 1u : 0u});
         key.spec.push_back({kSpecNchwRuns4, runs4_ ? 1u : 0u});
         key.spec.push_back({kSpecSwizzle, swizzle_ ? 1u : 0u});
+        key.spec.push_back({kSpecLeanAddr, coopmatLeanAddressing() ? 1u : 0u});
         if (coopmatEmulated(desc_.dtype)) key.spec.push_back({kSpecEmuLanes, sg_.size});
         key.fullSubgroups = true;  // the subgroup index must name a whole 32 (or default-size) block
         return ctx_.pipelines->get(key);
