@@ -14,9 +14,14 @@ what a matrix kernel spends its issue slots on: HMMA (tensor-core products), LDS
 (shared memory), LDG / STG (global), BAR (barriers), integer and predicate work, and the register
 count nvdisasm reports.  Nothing here knows the driver's container layout beyond the two magic
 numbers, so an object it cannot disassemble is kept (OUTDIR/<stem>.obj*) for a closer look.
+
+Known limit (driver 580, perf-notes 87): in one process, from about the 386th pipeline on, the
+driver's blobs grew from ~70 KiB to ~2.1 MiB and held no zstd frame this script finds; run the
+compile lab's --isa on subsets (--algo, --tile) of a few dozen pipelines.
 """
 import argparse
 import collections
+import concurrent.futures
 import ctypes
 import ctypes.util
 import json
@@ -100,6 +105,7 @@ GROUPS = (
     ("tensor", ("HMMA", "IMMA", "HGMMA", "BMMA", "DMMA")),
     ("smem_matrix", ("LDSM", "STSM")),
     ("smem", ("LDS", "STS", "ATOMS", "LDGSTS")),
+    ("local", ("LDL", "STL")),  # register spills or dynamically indexed arrays: worth a look
     ("global", ("LDG", "STG", "LD", "ST", "RED", "ATOMG", "ATOM")),
     ("barrier", ("BAR", "MEMBAR", "DEPBAR", "WARPSYNC", "BSYNC", "BSSY")),
     ("convert", ("F2F", "F2FP", "I2F", "F2I", "PRMT")),
@@ -123,8 +129,9 @@ LINE = re.compile(r"/\*([0-9a-f]{4,})\*/\s+(?:@!?U?P[T0-9]+\s+)?([A-Z][A-Z0-9_]*
 
 
 def hot_loop(sass):
-    """The innermost-ranked loop: of the ranges [target, branch] closed by a backward BRA, the one
-    with the most tensor instructions (the slice loop of a matrix kernel).  Its opcode groups, or None."""
+    """The hottest loop: of the ranges [target, branch] closed by a backward BRA, the one with the
+    most tensor instructions (a matrix kernel's slice loop), else the most multiply-adds (a scalar
+    kernel's).  Its extent and opcode groups, or None."""
     lines = [(int(m.group(1), 16), m.group(2), m.group(4)) for m in LINE.finditer(sass)]
     best = None
     for addr, op, args in lines:
@@ -135,9 +142,10 @@ def hot_loop(sass):
             continue
         lo = int(t.group(1), 16)
         body = [o for a, o, _ in lines if lo <= a <= addr]
-        tensor = sum(classify(o) == "tensor" for o in body)
-        if tensor and (best is None or tensor > best[0]):
-            best = (tensor, lo, addr, body)
+        # rank by tensor instructions, then (scalar kernels) by multiply-adds
+        score = (sum(classify(o) == "tensor" for o in body), sum(o in ("FFMA", "HFMA2", "FMUL") for o in body))
+        if any(score) and (best is None or score > best[0]):
+            best = (score, lo, addr, body)
     if best is None:
         return None
     g = collections.Counter(classify(o) for o in best[3])
@@ -168,7 +176,7 @@ def disassemble(nvdisasm, path):
     errors = []
     for cmd in tries:
         try:
-            r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+            r = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=120)  # nvdisasm may print raw bytes
         except (OSError, subprocess.TimeoutExpired) as e:
             errors.append("%s: %s" % (" ".join(cmd[1:]), e))
             continue
@@ -184,6 +192,7 @@ def main():
     ap.add_argument("--nvdisasm", default=shutil.which("nvdisasm") or "/usr/local/cuda/bin/nvdisasm")
     ap.add_argument("--out", help="where .sass files go (default: beside each input)")
     ap.add_argument("--json", help="write the instruction mix of every pipeline here")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="nvdisasm processes at once")
     ap.add_argument("--headers", action="store_true",
                     help="only check each blob's VkPipelineCacheHeaderVersionOne (any driver) and print its vendor and device")
     args = ap.parse_args()
@@ -208,8 +217,7 @@ def main():
     if zstd_lib() is None:
         print("nv_sass: libzstd not found: only uncompressed objects can be found", file=sys.stderr)
 
-    report, failed = [], 0
-    for f in files:
+    def one(f):
         stem = os.path.basename(f)[: -len("_pipeline_cache.bin")] if f.endswith("_pipeline_cache.bin") else os.path.basename(f)
         outdir = args.out or os.path.dirname(f) or "."
         os.makedirs(outdir, exist_ok=True)
@@ -217,7 +225,6 @@ def main():
         variant = open(variant_file).read().strip() if os.path.exists(variant_file) else ""
         blob = open(f, "rb").read()
         entry = {"pipeline": stem, "variant": variant, "cache_bytes": len(blob)}
-        done = False
         why = []
         for i, (label, obj) in enumerate(candidates(blob)):
             path = os.path.join(outdir, "%s.obj%d" % (stem, i))
@@ -231,20 +238,27 @@ def main():
                 fh.write(sass)
             os.remove(path)
             entry.update({"object": label, "nvdisasm": how or "(plain)"}, **mix(sass))
-            done = True
-            break
-        if not done:
+            return entry
+        entry["error"] = "; ".join(why) or "no NVuc/ELF object found (zstd %s)" % ("found" if zstd_lib() else "missing")
+        return entry
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        report = list(pool.map(one, files))  # nvdisasm runs in its own process: threads suffice
+    failed = 0
+    fmt = lambda g: " ".join("%s %d" % kv for kv in sorted(g.items(), key=lambda kv: -kv[1]))
+    for entry in report:
+        stem = entry["pipeline"]
+        if "error" in entry:
             failed += 1
-            entry["error"] = "; ".join(why) or "no NVuc/ELF object found (zstd %s)" % ("found" if zstd_lib() else "missing")
-        report.append(entry)
-        fmt = lambda g: " ".join("%s %d" % kv for kv in sorted(g.items(), key=lambda kv: -kv[1]))
-        if not done:
             print("%-60s FAILED %s" % (stem[:60], entry["error"][:300]))
             continue
         print("%-60s regs %s, %d instrs: %s" % (stem[:60], entry["registers"], entry["instructions"], fmt(entry["groups"])))
         if entry["hot_loop"]:
             h = entry["hot_loop"]
             print("%-60s   hot loop %s-%s, %d instrs: %s" % ("", h["from"], h["to"], h["instructions"], fmt(h["groups"])))
+    spilled = [e["pipeline"] for e in report if e.get("groups", {}).get("local")]
+    if spilled:
+        print("local memory (LDL/STL) in %d pipelines: %s" % (len(spilled), " ".join(spilled)))
     if args.json:
         with open(args.json, "w") as fh:
             json.dump({"schema": "vkconv-nv-sass/1", "pipelines": report}, fh, indent=1)
