@@ -112,9 +112,9 @@ GROUPS = (
     ("fp32", ("FADD", "FMUL", "FFMA", "FMNMX", "FSEL", "FSETP", "MUFU", "HADD2", "HMUL2", "HFMA2")),
     ("integer", ("IADD3", "IMAD", "LEA", "LOP3", "SHF", "IABS", "ISETP", "IMNMX", "SEL", "MOV", "IADD", "SGXT",
                  "UIADD3", "UIMAD", "ULEA", "ULOP3", "USHF", "UISETP", "UMOV", "USEL", "S2R", "S2UR", "CS2R", "R2UR",
-                 "UPRMT", "UFLO", "FLO", "POPC", "VIADD", "VIMNMX", "IMAD", "P2R", "R2P", "PLOP3", "UPLOP3",
+                 "UPRMT", "UFLO", "FLO", "POPC", "VIADD", "VIMNMX", "P2R", "R2P", "PLOP3", "UPLOP3",
                  "VOTE", "VOTEU", "SHFL", "LEPC")),
-    ("control", ("BRA", "EXIT", "NOP", "BPT", "RET", "CALL", "JMP", "YIELD", "BREAK", "WARPSYNC", "NANOSLEEP", "CCTL")),
+    ("control", ("BRA", "EXIT", "NOP", "BPT", "RET", "CALL", "JMP", "YIELD", "BREAK", "NANOSLEEP", "CCTL")),
 )
 
 
@@ -163,10 +163,11 @@ def mix(sass):
     groups = collections.Counter()
     for op, n in ops.items():
         groups[classify(op)] += n
-    regs = None
+    # nvdisasm 12's NVuc listing states the count; 13's does not: then the highest register
+    # named, plus one (a lower bound of what the driver allocates).
     m = re.search(r"Register count\s*=\s*(\d+)", sass)
-    if m:
-        regs = int(m.group(1))
+    named = [int(r) for r in re.findall(r"\bR(\d+)\b", sass)]
+    regs = int(m.group(1)) if m else (max(named) + 1 if named else None)
     return {"instructions": sum(ops.values()), "groups": dict(groups), "opcodes": dict(full.most_common()), "registers": regs,
             "hot_loop": hot_loop(sass)}
 

@@ -158,6 +158,16 @@ std::string pick(const Executable& ex, std::initializer_list<const char*> names)
     return "-";
 }
 
+// Per-invocation scratch / local memory: AMD's "Scratch size", or NVIDIA's "Local Memory Size",
+// whose upper 32 bits read 0x10 on every pipeline of driver 580 and whose lower 32 bits are the
+// bytes (144 where the machine code has LDL/STL of a 144-byte frame; perf-notes 87).
+std::string scratchBytes(const Executable& ex) {
+    std::string amd = pick(ex, {"Scratch size", "Scratch Memory Size"});
+    if (amd != "-") return amd;
+    auto it = ex.numeric.find("local memory size");
+    return it == ex.numeric.end() ? "-" : std::to_string(uint64_t(it->second) & 0xFFFFFFFFu);
+}
+
 void printTable(std::FILE* f, const std::vector<PipelineStats>& all) {
     std::fprintf(f, "%-3s %-24s %-26s %4s %6s %6s %7s %7s %8s %8s %6s %7s %8s  %s\n", "#", "algorithm", "shader", "sg", "VGPRs",
                  "SGPRs", "spillV", "spillS", "LDS", "scratch", "occ", "instrs", "code", "variant");
@@ -175,7 +185,7 @@ void printTable(std::FILE* f, const std::vector<PipelineStats>& all) {
                          ps.key.shader.c_str(), ex.subgroupSize, pick(ex, {"VGPRs", "Register Count", "Registers"}).c_str(),
                          pick(ex, {"SGPRs"}).c_str(), pick(ex, {"Spilled VGPRs"}).c_str(), pick(ex, {"Spilled SGPRs"}).c_str(),
                          pick(ex, {"LDS size", "LDS", "Shared Memory Size", "Shared memory"}).c_str(),
-                         pick(ex, {"Scratch size", "Scratch Memory Size"}).c_str(),
+                         scratchBytes(ex).c_str(),
                          pick(ex, {"Subgroups per SIMD", "Waves per SIMD", "Occupancy"}).c_str(),
                          pick(ex, {"Instructions", "Instruction Count"}).c_str(),
                          pick(ex, {"Code size", "Binary Size"}).c_str(), ps.variant.c_str());
@@ -255,6 +265,13 @@ int runShaderStats(vkconv::Context& ctx, const Options& opts) {
 
     std::printf("\n");
     printTable(stdout, all);
+    int withLocal = 0;  // scratch / local memory (not failing: dynamically indexed arrays land there too)
+    for (auto& ps : all)
+        for (auto& ex : ps.executables)
+            if (std::string b = scratchBytes(ex); b != "-" && b != "0") {
+                ++withLocal;
+                break;
+            }
     int spilled = 0;
     for (auto& ps : all)
         if (ps.spills > 0) {
@@ -263,8 +280,9 @@ int runShaderStats(vkconv::Context& ctx, const Options& opts) {
                         (long long)ps.spills);
         }
     for (auto& [what, why] : failures) std::printf("BUILD FAILED: %s: %s\n", what.c_str(), why.c_str());
-    std::printf("%zu pipelines, %zu build failures, %d with spills, %zu variants skipped%s\n", all.size(), failures.size(), spilled,
-                skips.size(), opts.isaDir.empty() ? "" : ("; internal representations in " + opts.isaDir).c_str());
+    std::printf("%zu pipelines, %zu build failures, %d with spills, %d with scratch or local memory, %zu variants skipped%s\n", all.size(),
+                failures.size(), spilled, withLocal, skips.size(),
+                opts.isaDir.empty() ? "" : ("; internal representations in " + opts.isaDir).c_str());
     for (auto& m : missing) std::printf("ISA MISSING: %s\n", m.c_str());
     bool expectFailed = !missing.empty();
     for (auto& [prefix, text] : opts.expectIsa) {
