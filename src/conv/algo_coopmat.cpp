@@ -15,6 +15,7 @@
 #include "runtime/context_impl.hpp"
 #include "runtime/shader_registry.hpp"
 #include "vkconv/error.hpp"
+#include "util/env.hpp"
 
 namespace vkconv {
 
@@ -121,16 +122,10 @@ std::string shaderName(DType t, bool split = false, bool trace = false) {
 // VKCONV_COOPMAT_TRACE=1 (profiling only; vkconv-bench --trace sets it): one-pass fp16 plans run
 // the CM_TRACE build, which writes its phase clocks to the workspace
 // (shaders/include/coopmat_trace.glsl) on devices with VK_KHR_shader_clock's two clocks.
-bool coopmatTraceRequested() {
-    const char* e = std::getenv("VKCONV_COOPMAT_TRACE");
-    return e && std::strcmp(e, "1") == 0;
-}
+bool coopmatTraceRequested() { return envFlag("VKCONV_COOPMAT_TRACE"); }
 // The shader's LEAN_ADDR (each staged item's word offset computed once; perf-notes 83):
 // VKCONV_COOPMAT_LEAN_ADDR=0 restores the per-slice arithmetic (measurements).
-bool coopmatLeanAddressing() {
-    const char* e = std::getenv("VKCONV_COOPMAT_LEAN_ADDR");
-    return !(e && std::strcmp(e, "0") == 0);
-}
+bool coopmatLeanAddressing() { return envFlag("VKCONV_COOPMAT_LEAN_ADDR", true); }
 constexpr uint64_t kTraceHeaderWords = 8;
 constexpr uint64_t kTraceRecordWords = 8 + 3 * 64 + 3 * 16;  // coopmat_trace.glsl TR_WORDS (64-bit words)
 
@@ -155,9 +150,8 @@ const CoopMatConfig* pickConfig(const DeviceCaps& caps, DType t) {
 // C/groups % 8 == 0, also where a 16-deep slice divides C/groups; 0, only where none does (the
 // rule before perf-notes 73).
 int coopmatTailsOverride() {
-    const char* e = std::getenv("VKCONV_COOPMAT_TAILS");
-    if (!e || !*e) return -1;
-    return std::strcmp(e, "0") == 0 ? 0 : 1;
+    auto s = envSwitch("VKCONV_COOPMAT_TAILS");
+    return s ? int(*s) : -1;
 }
 
 uint64_t outputPixels(const ConvDesc& d) { return uint64_t(d.n) * uint64_t(d.outH()) * uint64_t(d.outW()); }
@@ -243,8 +237,7 @@ CmChoice chooseConfig(const ContextImpl& ctx, const ConvDesc& d, const CoopMatCo
     const double units = modelComputeUnits(ctx.caps.computeUnits);
     // VKCONV_COOPMAT_LONE=0: every workgroup counted as 1/resident of a unit (the model before
     // perf-notes item 53), for measuring the difference.
-    const char* loneEnv = std::getenv("VKCONV_COOPMAT_LONE");
-    const bool lone = !(loneEnv && std::strcmp(loneEnv, "0") == 0);
+    const bool lone = envFlag("VKCONV_COOPMAT_LONE", true);
     CmChoice best;
     double bestCost = 0;
     std::string why;
@@ -383,9 +376,7 @@ private:
         // off the tiles with the most staged words per invocation (192x128x64/4x2s1: 10 beside
         // 96 accumulator registers), which is what the earlier rule here was for.
         if (t.bk >= 2 * kSliceK) return false;
-        const char* e = std::getenv("VKCONV_COOPMAT_AHEAD2");
-        if (e && *e) return std::strcmp(e, "0") != 0;
-        return ctx.caps.vendorId == 0x10DE;
+        return envFlag("VKCONV_COOPMAT_AHEAD2", ctx.caps.vendorId == 0x10DE);
     }
 
     // Conflict-free shared-memory rows and scratch reads (the shader's SWIZZLE): on NVIDIA 2-8 %
@@ -394,9 +385,7 @@ private:
     // (RADV 25) 128x128x32/2x4 took 24 more VGPRs with it, so off.  VKCONV_COOPMAT_SWIZZLE=0|1
     // (tests and measurements) forces either.
     static bool wantSwizzle(const ContextImpl& ctx) {
-        const char* e = std::getenv("VKCONV_COOPMAT_SWIZZLE");
-        if (e && *e) return std::strcmp(e, "0") != 0;
-        return ctx.caps.vendorId == 0x10DE;
+        return envFlag("VKCONV_COOPMAT_SWIZZLE", ctx.caps.vendorId == 0x10DE);
     }
 
     ContextImpl& ctx_;

@@ -19,6 +19,7 @@
 #include "conv/tile_score.hpp"
 #include "runtime/context_impl.hpp"
 #include "vkconv/error.hpp"
+#include "util/env.hpp"
 
 namespace vkconv {
 
@@ -94,8 +95,7 @@ bool prefetch(const ConvDesc& d, const Tile& t, uint32_t subgroupSize) {
     if (t.pstep < 2) return false;
     uint64_t threads = uint64_t(t.subgroups()) * subgroupSize, words = (haloWords(d, t) + threads - 1) / threads;
     if (words > kMaxPrefetchWords) return false;
-    const char* e = std::getenv("VKCONV_FEW_COOPMAT_PREFETCH");
-    return !(e && *e) || std::strcmp(e, "0") != 0;
+    return envFlag("VKCONV_FEW_COOPMAT_PREFETCH", true);
 }
 
 uint64_t gridX(const ConvDesc& d, const Tile& t) {
@@ -166,8 +166,7 @@ public:
         vecOut_ = d.outputLayout == TensorLayout::NHWC ? d.filtersPerGroup() % 8 == 0 : runs_;
         // Eight channels per group: a staged word is one tap's channel run, 16 contiguous bytes.
         // VKCONV_FEW_COOPMAT_VEC_IN=0 (measurements only) keeps the element loads.
-        const char* e = std::getenv("VKCONV_FEW_COOPMAT_VEC_IN");
-        const bool c8 = d.channelsPerGroup() == 8 && !(e && std::strcmp(e, "0") == 0);
+        const bool c8 = d.channelsPerGroup() == 8 && envFlag("VKCONV_FEW_COOPMAT_VEC_IN", true);
         vecIn_ = (c8 && d.inputLayout == TensorLayout::NHWC ? 1u : 0u) | (c8 && d.filterLayout == FilterLayout::KRSC ? 2u : 0u);
         prefetch_ = prefetch(d, tile_, sg_.size);
         vectorPipeline_ = &pipeline(true);

@@ -19,6 +19,7 @@
 #include "conv/tile_score.hpp"
 #include "runtime/context_impl.hpp"
 #include "vkconv/error.hpp"
+#include "util/env.hpp"
 
 namespace vkconv {
 
@@ -80,10 +81,7 @@ enum SpecHalo : uint32_t {
 };
 
 // VKCONV_HALO_TILE48=0 (measurements only): the heuristic without 256x48/4x1.
-bool tile48() {
-    const char* e = std::getenv("VKCONV_HALO_TILE48");
-    return !(e && std::strcmp(e, "0") == 0);
-}
+bool tile48() { return envFlag("VKCONV_HALO_TILE48", true); }
 
 std::string shaderName(DType t) { return std::string("halo_coopmat_") + (coopmatEmulated(t) ? "emu_" : "") + dtypeSuffix(t); }
 
@@ -100,7 +98,7 @@ std::string shaderName(DType t) { return std::string("halo_coopmat_") + (coopmat
 // the stores save there (unmeasured): they keep the unpadded strips.
 // VKCONV_HALO_ALIGN=0 (measurements only) keeps the unpadded strips everywhere.
 bool alignedRuns(const ConvDesc& d, const HaloTile& t) {
-    if (const char* e = std::getenv("VKCONV_HALO_ALIGN"); e && std::strcmp(e, "0") == 0) return false;
+    if (!envFlag("VKCONV_HALO_ALIGN", true)) return false;
     return d.outputLayout == TensorLayout::NCHW && d.dtype == DType::F16 && d.outW() % 8 == 0 && t.bn() > kOneColumn &&
            d.channelsPerGroup() <= 128 && coopmatNchwRuns();
 }
@@ -310,9 +308,7 @@ private:
     // spill, so each word is stored as it arrives there.  VKCONV_HALO_PREFETCH=0|1 (tests and
     // measurements only) forces either way.
     static bool prefetch(const ContextImpl& ctx) {
-        const char* e = std::getenv("VKCONV_HALO_PREFETCH");
-        if (e && *e) return std::strcmp(e, "0") != 0;
-        return ctx.caps.vendorId == 0x10DE;
+        return envFlag("VKCONV_HALO_PREFETCH", ctx.caps.vendorId == 0x10DE);
     }
 
     ConvDesc desc_;
@@ -378,7 +374,7 @@ std::unique_ptr<AlgorithmInstance> haloCoopmatInstantiate(ContextImpl& ctx, cons
 // (fillsHalfWave).  VKCONV_HALO_COOPMAT=0 (measurements only) answers no.
 constexpr double kCoopmatUnitsPerUs = 2.65e8;
 double haloCoopmatPaysCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
-    if (const char* e = std::getenv("VKCONV_HALO_COOPMAT"); e && std::strcmp(e, "0") == 0) return -1;
+    if (!envFlag("VKCONV_HALO_COOPMAT", true)) return -1;
     if (d.r * d.s < 2 || !preconditionsWhyNot(ctx, d, o).empty()) return -1;
     HaloChoice c = chooseConfig(ctx, d, coopmatSubgroup(ctx.caps).size, o);  // unpadded: paddedStrip
     if (!c.tile || !fillsHalfWave(ctx, d, *c.tile, c.tq)) return -1;
@@ -393,7 +389,7 @@ bool haloCoopmatPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOption
 // one-column tile takes the layer (NVIDIA; elsewhere unmeasured, so no) on a grid of half a wave
 // or more.  VKCONV_HALO_FEW_FILTERS=0 (measurements only) answers no.
 bool haloCoopmatTakesFewFilters(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
-    if (const char* e = std::getenv("VKCONV_HALO_FEW_FILTERS"); e && std::strcmp(e, "0") == 0) return false;
+    if (!envFlag("VKCONV_HALO_FEW_FILTERS", true)) return false;
     if (ctx.caps.vendorId != 0x10DE || d.filtersPerGroup() > int64_t(kOneColumn) || d.r * d.s < 2) return false;
     if (!preconditionsWhyNot(ctx, d, o).empty()) return false;
     HaloChoice c = chooseConfig(ctx, d, coopmatSubgroup(ctx.caps).size, o);

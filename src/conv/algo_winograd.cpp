@@ -26,6 +26,7 @@
 #include "conv/winograd.hpp"
 #include "runtime/context_impl.hpp"
 #include "vkconv/error.hpp"
+#include "util/env.hpp"
 
 namespace vkconv {
 
@@ -63,10 +64,6 @@ ConvDesc gemmDesc(const ConvDesc& d, uint32_t taps, uint64_t tiles, bool matrix)
 
 std::string variantName(uint32_t m) { return m == 2 ? "2x2" : "4x4"; }
 
-bool envFlag(const char* name) {
-    const char* e = std::getenv(name);
-    return e && *e && std::strcmp(e, "0") != 0;
-}
 // Measurements only: VKCONV_WINOGRAD_FP32_M=1, fp16 keeps fp32 M as bf16 does;
 // VKCONV_WINOGRAD_NO_PAIRS=1, the NHWC transforms move one 16-bit value per invocation.
 bool winogradFp32M() { return envFlag("VKCONV_WINOGRAD_FP32_M"); }

@@ -4,23 +4,15 @@
 #include <cstring>
 
 #include "runtime/shader_registry.hpp"
+#include "util/env.hpp"
 
 namespace vkconv {
 
-bool coopmatEmulated(DType t) {
-    const char* e = std::getenv("VKCONV_COOPMAT_EMULATE");
-    return e && *e && std::strcmp(e, "0") != 0 && t != DType::F32;
-}
+bool coopmatEmulated(DType t) { return envFlag("VKCONV_COOPMAT_EMULATE") && t != DType::F32; }
 
-bool coopmatNchwRuns() {
-    const char* e = std::getenv("VKCONV_NCHW_RUNS");
-    return !(e && std::strcmp(e, "0") == 0);
-}
+bool coopmatNchwRuns() { return envFlag("VKCONV_NCHW_RUNS", true); }
 
-bool coopmatNchwHalfRuns() {
-    const char* e = std::getenv("VKCONV_NCHW_RUNS");
-    return coopmatNchwRuns() && !(e && std::strcmp(e, "8") == 0);
-}
+bool coopmatNchwHalfRuns() { return coopmatNchwRuns() && envString("VKCONV_NCHW_RUNS") != "8"; }
 
 VkComponentTypeKHR coopmatOperandType(DType t) {
     return t == DType::BF16 ? VK_COMPONENT_TYPE_BFLOAT16_KHR : VK_COMPONENT_TYPE_FLOAT16_KHR;

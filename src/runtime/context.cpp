@@ -9,6 +9,7 @@
 #include "runtime/pipeline_cache.hpp"
 #include "runtime/pipeline.hpp"
 #include "vkconv/context.hpp"
+#include "util/env.hpp"
 
 namespace vkconv {
 
@@ -17,11 +18,6 @@ namespace {
 std::string lower(std::string s) {
     std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
     return s;
-}
-
-bool envFlag(const char* name) {
-    const char* v = std::getenv(name);
-    return v && *v && std::strcmp(v, "0") != 0;
 }
 
 VKAPI_ATTR VkBool32 VKAPI_CALL debugCallback(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
