@@ -100,7 +100,8 @@ def candidates(blob):
                 pos = data.find(magic, pos + 1)
 
 
-INSTR = re.compile(r"/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P[T0-9]+\s+)?([A-Z][A-Z0-9_]*)((?:\.[A-Z0-9_]+)*)")
+# One instruction of nvdisasm's listing: address, optional predicate, opcode, modifiers, operands.
+INSTR = re.compile(r"/\*([0-9a-f]{4,})\*/\s+(?:@!?U?P[T0-9]+\s+)?([A-Z][A-Z0-9_]*)((?:\.[A-Z0-9_]+)*)([^;]*);")
 GROUPS = (
     ("tensor", ("HMMA", "IMMA", "HGMMA", "BMMA", "DMMA")),
     ("smem_matrix", ("LDSM", "STSM")),
@@ -125,14 +126,12 @@ def classify(op):
     return "other"
 
 
-LINE = re.compile(r"/\*([0-9a-f]{4,})\*/\s+(?:@!?U?P[T0-9]+\s+)?([A-Z][A-Z0-9_]*)((?:\.[A-Z0-9_]+)*)([^;]*);")
-
 
 def hot_loop(sass):
     """The hottest loop: of the ranges [target, branch] closed by a backward BRA, the one with the
     most tensor instructions (a matrix kernel's slice loop), else the most multiply-adds (a scalar
     kernel's).  Its extent and opcode groups, or None."""
-    lines = [(int(m.group(1), 16), m.group(2), m.group(4)) for m in LINE.finditer(sass)]
+    lines = [(int(m.group(1), 16), m.group(2), m.group(4)) for m in INSTR.finditer(sass)]
     best = None
     for addr, op, args in lines:
         if op != "BRA":
@@ -158,8 +157,8 @@ def mix(sass):
     ops = collections.Counter()
     full = collections.Counter()
     for m in INSTR.finditer(sass):
-        ops[m.group(1)] += 1
-        full[m.group(1) + m.group(2)] += 1
+        ops[m.group(2)] += 1
+        full[m.group(2) + m.group(3)] += 1
     groups = collections.Counter()
     for op, n in ops.items():
         groups[classify(op)] += n

@@ -4,8 +4,6 @@
 // path cannot do (C/groups not a multiple of the 16-value slice, fp32 storage): the router then
 // falls back to implicit_gemm / direct.
 #include <cmath>
-#include <cstdlib>
-#include <cstring>
 
 #include "conv/algorithm.hpp"
 #include "conv/coopmat_support.hpp"

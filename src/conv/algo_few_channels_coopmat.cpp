@@ -10,8 +10,6 @@
 // prefetched.  Eight channels per group stage 16-byte words.
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 
 #include "conv/algorithm.hpp"
 #include "conv/coopmat_support.hpp"

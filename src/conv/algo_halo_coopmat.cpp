@@ -10,8 +10,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 
 #include "conv/algorithm.hpp"
 #include "conv/coopmat_support.hpp"

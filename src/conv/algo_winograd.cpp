@@ -17,8 +17,6 @@
 // store).  Chunks keep the workspace within PlanOptions::workspaceLimit.
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
-#include <cstring>
 #include <limits>
 
 #include "conv/algorithm.hpp"

@@ -1,7 +1,5 @@
 #include "conv/coopmat_support.hpp"
 
-#include <cstdlib>
-#include <cstring>
 
 #include "runtime/shader_registry.hpp"
 #include "util/env.hpp"
