@@ -194,7 +194,7 @@ void main() {
     int aWord[A_PER_T];
     [[unroll]] for (uint i = 0u; i < A_PER_T; ++i) aWord[i] = LEAN_A ? (rowBase[i % A_ROWS] + int(aK[i] * 8u)) >> 3 : 0;
     // LEAN_B: filter item i's word at reduction index 0 is bWord + i * bStrideWords.
-    uint bWord = LEAN_B ? ((kBase + n0 + bN[0]) * Kred + bK[0] * 8u) >> 3 : 0u;
+    uint bWord = LEAN_B ? sliceFilterBase(kBase + n0 + bN[0], bK[0] * 8u, Cg, Kred) >> 3 : 0u;
     uint bStrideWords = LEAN_B ? (NT / KV) * (Kred >> 3) : 0u;
 
     // Two register sets.  AHEAD2 (NHWC input, where the host asks for it): the global loads of
