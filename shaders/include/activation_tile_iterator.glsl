@@ -19,6 +19,25 @@ struct PixelRow {
     bool interior;   // every tap inside the input
 };
 
+// Bits lo..hi of a mask (lo <= hi <= 31; lo < 0 never occurs), 0 when the range is empty.
+uint bitRange(int lo, int hi) {
+    if (lo > hi) return 0u;
+    uint upTo = hi >= 31 ? 0xFFFFFFFFu : (1u << uint(hi + 1)) - 1u;
+    return upTo & ~((1u << uint(lo)) - 1u);
+}
+
+// Taps t in [0, n) with 0 <= base + t*dil < size, as a bit mask.  They form one interval, so the
+// mask is computed without a loop over the taps: a runtime-bounded loop here kept NVIDIA from
+// unrolling the callers' prologue, which then held their PixelRow arrays in local memory
+// (docs/perf-notes.md items 87-88).
+uint tapMask(int base, uint dil, uint n, uint size) {
+    int d = int(dil);
+    int lo = base >= 0 ? 0 : (d - 1 - base) / d;  // first t with base + t*d >= 0
+    int room = int(size) - 1 - base;              // last t: t*d <= room
+    int hi = room < 0 ? -1 : min(room / d, int(n) - 1);
+    return bitRange(lo, hi);
+}
+
 PixelRow makePixelRow(uint m, uint M) {
     PixelRow px;
     px.valid = m < M;
@@ -27,15 +46,8 @@ PixelRow makePixelRow(uint m, uint M) {
     uint p = t % pc.P; px.n = t / pc.P;
     px.ih0 = int(p * pc.strideH) - int(pc.padT);
     px.iw0 = int(q * pc.strideW) - int(pc.padL);
-    px.rmask = 0u; px.smask = 0u;
-    for (uint r = 0u; r < pc.R; ++r) {
-        int ih = px.ih0 + int(r * pc.dilH);
-        if (ih >= 0 && ih < int(pc.H)) px.rmask |= 1u << r;
-    }
-    for (uint s = 0u; s < pc.S; ++s) {
-        int iw = px.iw0 + int(s * pc.dilW);
-        if (iw >= 0 && iw < int(pc.W)) px.smask |= 1u << s;
-    }
+    px.rmask = tapMask(px.ih0, pc.dilH, pc.R, pc.H);
+    px.smask = tapMask(px.iw0, pc.dilW, pc.S, pc.W);
     uint fullR = pc.R == 32u ? 0xFFFFFFFFu : (1u << pc.R) - 1u;
     uint fullS = pc.S == 32u ? 0xFFFFFFFFu : (1u << pc.S) - 1u;
     px.interior = px.valid && px.rmask == fullR && px.smask == fullS;
