@@ -80,6 +80,14 @@ vkconv_add_shader(NAME few_channels_coopmat_bf16 SOURCE few_channels_coopmat.com
 vkconv_add_shader(NAME few_channels_coopmat_emu_f16 SOURCE few_channels_coopmat.comp DEFINES DTYPE_F16=1 CM_EMULATE=1)
 vkconv_add_shader(NAME few_channels_coopmat_emu_bf16 SOURCE few_channels_coopmat.comp DEFINES DTYPE_BF16=1 CM_EMULATE=1)
 
+# 1x1 stride-1 layers of few channels on the matrix units: filters staged once, subgroups
+# streaming their pixel blocks (pointwise_coopmat.comp).  Same build rules as above.
+vkconv_add_shader(NAME pointwise_coopmat_f16 SOURCE pointwise_coopmat.comp DEFINES DTYPE_F16=1 REQUIRES COOPMAT)
+vkconv_add_shader(NAME pointwise_coopmat_bf16 SOURCE pointwise_coopmat.comp DEFINES DTYPE_BF16=1
+                  REQUIRES COOPMAT BF16_COOPMAT TRY)
+vkconv_add_shader(NAME pointwise_coopmat_emu_f16 SOURCE pointwise_coopmat.comp DEFINES DTYPE_F16=1 CM_EMULATE=1)
+vkconv_add_shader(NAME pointwise_coopmat_emu_bf16 SOURCE pointwise_coopmat.comp DEFINES DTYPE_BF16=1 CM_EMULATE=1)
+
 # Stride-1 layers on the matrix units: one staged channel slice of the input halo serves every
 # filter tap (halo_coopmat.comp).  Same build rules as above.
 vkconv_add_shader(NAME halo_coopmat_f16 SOURCE halo_coopmat.comp DEFINES DTYPE_F16=1 REQUIRES COOPMAT)

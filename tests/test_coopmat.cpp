@@ -321,7 +321,8 @@ class CoopmatRouting : public VkconvTest {};
 
 TEST_F(CoopmatRouting, coopmat_FiltersPerGroupSplit) {
     ConvDesc d = cmBase();
-    d.n = 4, d.h = d.w = 256, d.r = d.s = 1, d.pad(0, 0);  // 2.4M outputs at 9 filters
+    // 2.4M outputs at 9 filters; 96 channels, past what pointwise_coopmat takes (at most 64).
+    d.n = 4, d.c = 96, d.h = d.w = 256, d.r = d.s = 1, d.pad(0, 0);
     const std::string why = vkconv::whyUnsupported(ctx(), d, kAlgo);
     if (!why.empty()) GTEST_SKIP() << kAlgo << " declines " << d.toString() << ": " << why;
     for (int64_t k : {4, 8, 9, 16, 17, 32}) {
@@ -333,6 +334,6 @@ TEST_F(CoopmatRouting, coopmat_FiltersPerGroupSplit) {
         }
     }
     ConvDesc small = d;
-    small.n = 1, small.h = small.w = 112, small.k = 16;  // MobileNetV2 features.1.conv.1 at b1: 200K outputs
+    small.n = 1, small.h = small.w = 112, small.k = 16;  // MobileNetV2 features.1.conv.1's grid at b1: 200K outputs
     EXPECT_EQ(vkconv::Plan::create(ctx(), small).algorithm(), kAlgo) << small.toString();
 }

@@ -267,7 +267,8 @@ bool coopmatNhwcPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOption
     const uint64_t input = uint64_t(d.inputBytes());
     const double work = double(d.filtersPerGroup()) * double(d.r * d.s) / double(d.strideH * d.strideW);
     const std::string& inner = p.opts.algorithm;
-    if (inner == "implicit_gemm_coopmat") return work > kThinWork || input < kLargeInputBytes;
+    // (pointwise_coopmat, taken only with an NHWC output, moves the same bytes per product.)
+    if (inner == "implicit_gemm_coopmat" || inner == "pointwise_coopmat") return work > kThinWork || input < kLargeInputBytes;
     if (inner == "winograd") return input > kSmallWinogradInputBytes;
     return inner != "few_channels_coopmat";
 }

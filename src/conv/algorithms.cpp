@@ -1,6 +1,7 @@
 // The algorithm registry and the router.
 #include "conv/algorithm.hpp"
 #include "runtime/context_impl.hpp"
+#include "util/env.hpp"
 
 namespace vkconv {
 
@@ -39,6 +40,10 @@ std::vector<std::pair<ConvDesc, PlanOptions>> coopmatVariants(const ContextImpl&
 std::string haloCoopmatWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::unique_ptr<AlgorithmInstance> haloCoopmatInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::vector<std::pair<ConvDesc, PlanOptions>> haloCoopmatVariants(const ContextImpl&);
+std::string pointwiseCoopmatWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&);
+std::unique_ptr<AlgorithmInstance> pointwiseCoopmatInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
+std::vector<std::pair<ConvDesc, PlanOptions>> pointwiseCoopmatVariants(const ContextImpl&);
+bool pointwiseCoopmatPays(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::string winogradWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::unique_ptr<AlgorithmInstance> winogradInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::vector<std::pair<ConvDesc, PlanOptions>> winogradVariants(const ContextImpl&);
@@ -83,6 +88,10 @@ const std::vector<Algorithm>& algorithms() {
         {"halo_coopmat", "stride-1 layers on the matrix units: one staged channel slice of the input halo serves every "
                          "filter tap (A fragments at tap-shifted offsets of a flattened strip); fp16/bf16, NHWC input",
          haloCoopmatWhyNot, haloCoopmatInstantiate, haloCoopmatVariants},
+        {"pointwise_coopmat", "1x1 stride-1 layers of at most 64 channels (NHWC, KRSC) on the matrix units: filters staged "
+                              "once, each subgroup streams its pixel blocks with the next block's loads in flight during "
+                              "the stores; fp16/bf16",
+         pointwiseCoopmatWhyNot, pointwiseCoopmatInstantiate, pointwiseCoopmatVariants},
         {"winograd", "F(4x4,3x3) or F(2x2,3x3) for 3x3 stride-1 filters: input/filter/output transforms around a batched "
                      "GEMM (36/144 or 16/36 of the multiplies; transformed tensors in the workspace: fp32, or 16-bit operands "
                      "with the GEMM on the matrix units)",
@@ -201,6 +210,10 @@ const Algorithm& chooseInLayout(const ContextImpl& ctx, const ConvDesc& desc, co
     if (gemmShaped && !nchwTailStaysScalar(desc)) {
         const Algorithm* a = findAlgorithm("implicit_gemm_coopmat");
         if (a && a->whyNot(ctx, desc, opts).empty()) {
+            // 1x1 stride-1 layers of few channels: the streaming kernel (their time is the output's
+            // bytes; docs/perf-notes.md item 89).  VKCONV_POINTWISE_COOPMAT=0 (measurements only)
+            // leaves them to the general kernel.
+            if (envFlag("VKCONV_POINTWISE_COOPMAT", true) && pointwiseCoopmatPays(ctx, desc, opts)) return *findAlgorithm("pointwise_coopmat");
             // 3x3 stride-1 layers: winograd with its batched GEMM on the matrix units, where the
             // model puts it clearly below the direct GEMM (36/144 of the products for F(4x4,3x3),
             // against the transforms' workspace traffic).

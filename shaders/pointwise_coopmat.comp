@@ -1,0 +1,255 @@
+#version 460
+// "pointwise_coopmat": 1x1, stride-1, unpadded layers with few input channels (C <= 64, C % 8 ==
+// 0), NHWC activations and KRSC filters, on the matrix units.  Such a layer is a plain GEMM,
+// (N*H*W pixels x C) x (C x K), whose time is its output's bytes: MobileNetV2's expansion layers
+// write 6x what they read, with one 16-32-deep reduction slice per output.
+//
+// Streaming.  The general kernel's workgroups each stage one slice, multiply it and store their
+// tile between workgroup barriers: on one-slice layers a workgroup is its loads' round trip, then
+// its epilogue, one after the other (docs/perf-notes.md items 78, 89).  Here a workgroup stages
+// its BN filters once, and then each subgroup walks BPS pixel blocks of PB = 16*FM pixels on its
+// own, with no workgroup barrier: it stores its block's pixels (16-byte words, zero past C and
+// past the last pixel) into its own shared buffer, multiplies, issues the loads of its next
+// block, and writes this block's outputs through its scratch while those loads are in flight.
+//
+// Shared memory: [B: BN filters x LDW words][per subgroup: its block, PB pixels x LDW words, which
+// the epilogue reuses as a 16 x BN fp32 scratch].  Rows hold CP = KS*16 values (8 per 16-byte
+// word) and are padded to an odd number of words, so the eight rows one fragment-load phase reads
+// fall in distinct bank groups.
+#extension GL_GOOGLE_include_directive : require
+// Loops over cooperative-matrix arrays unroll fully (a rolled loop demotes them to local memory).
+#extension GL_EXT_control_flow_attributes : require
+#include "dtype.glsl"
+#include "coopmat_common.glsl"  // extensions, CM_T, ELEM_BITS, PACK_OUT, cmElem
+#include "conv_params.glsl"
+#include "conv_bindings.glsl"
+#include "epilogue.glsl"
+
+layout(set = 0, binding = 0, std430) readonly buffer InputBuf8 { uvec4 x8_[]; };
+layout(set = 0, binding = 1, std430) readonly buffer FilterBuf8 { uvec4 w8_[]; };
+layout(set = 0, binding = 4, std430) writeonly buffer OutputBuf8 { uvec4 y8_[]; };
+#include "epilogue_runs.glsl"  // words8
+
+layout(constant_id = 100) const uint WG_SIZE = 128;  // SGS * LANES
+layout(constant_id = 101) const uint FM = 1;         // 16-pixel fragments per block
+layout(constant_id = 102) const uint FN = 4;         // 16-filter fragments per workgroup (BN = 16*FN)
+layout(constant_id = 103) const uint KS = 1;         // 16-value reduction steps (CP = 16*KS >= C)
+layout(constant_id = 104) const uint SGS = 4;        // subgroups per workgroup
+layout(constant_id = 105) const uint LANES = 32;     // the subgroup size (full subgroups)
+layout(constant_id = 106) const uint BPS = 1;        // pixel blocks per subgroup
+// The filter fragments held in registers for the whole workgroup (few of them), instead of
+// reloaded from shared memory for every block.
+layout(constant_id = 107) const bool B_RESIDENT = false;
+// 16-byte views (host: 16-byte aligned offsets): bit 0 input and filter loads, bit 1 output stores.
+layout(constant_id = 108) const uint VEC = 0u;
+// The epilogue's shape: one 16 x 16 accumulator at a time (32-byte output pieces, K values apart),
+// or (measurements only: 1.0-1.5x slower on the H200) 16 pixels x every filter of the slab at once,
+// one contiguous run of outputs per 16 pixels with one slab.
+layout(constant_id = 109) const bool WIDE = false;
+layout(local_size_x_id = 100) in;
+
+const uint PB = 16u * FM, BN = 16u * FN;
+const uint CW = 2u * KS;                  // words per staged row
+const uint LDW = CW + 1u;                 // ... padded to an odd count
+const uint B_WORDS = BN * LDW;
+const uint A_WORDS = PB * LDW;
+const uint SROW = 4u * FN + 1u;           // scratch words per pixel (BN fp32, padded to odd)
+const uint SCR_WORDS = WIDE ? 16u * SROW : 64u;
+const uint SG_WORDS = A_WORDS > SCR_WORDS ? A_WORDS : SCR_WORDS;  // a subgroup's block, then its scratch
+const uint A_PER_L = (PB * CW + LANES - 1u) / LANES;  // block words per invocation
+const uint B_PER_T = (BN * CW + WG_SIZE - 1u) / WG_SIZE;
+const uint FRAGS = FM * FN;
+
+shared uvec4 smem[B_WORDS + SGS * SG_WORDS];
+
+#if !defined(CM_EMULATE)
+#define MAT_A coopmat<CM_T, gl_ScopeSubgroup, 16, 16, gl_MatrixUseA>
+#define MAT_B coopmat<CM_T, gl_ScopeSubgroup, 16, 16, gl_MatrixUseB>
+#define MAT_C coopmat<float, gl_ScopeSubgroup, 16, 16, gl_MatrixUseAccumulator>
+#else
+const uint EPL = 256u / LANES;  // accumulator elements per invocation
+CM_ELEM_FUNCTION
+#endif
+
+// Word cw (channels 8cw .. 8cw+7) of row `row` of a C-channel matrix (pixels x C or filters x C),
+// zero past C8 words; 16-byte loads where the host made the view aligned.
+uvec4 rowWord(bool act, uint row, uint cw, uint C8) {
+    if (cw >= C8) return uvec4(0u);
+    uint word = row * C8 + cw;
+    if ((VEC & 1u) != 0u) return act ? x8_[word] : w8_[word];
+    uvec4 v = uvec4(0u);
+    [[unroll]] for (uint u = 0u; u < 8u; ++u) {
+        uint bits = act ? ELEM_BITS(x_[word * 8u + u]) : ELEM_BITS(w_[word * 8u + u]);
+        v[u >> 1] |= bits << (16u * (u & 1u));
+    }
+    return v;
+}
+
+void main() {
+    uint tid = gl_LocalInvocationID.x;
+    uint M = pc.N * pc.P * pc.Q, K = pc.K, C8 = pc.C / 8u;
+    uint n0 = gl_WorkGroupID.y * BN;
+
+    // The workgroup's filters, once: [filter][CP values], zero past K and past C.
+    {
+        uvec4 v[B_PER_T];
+        [[unroll]] for (uint u = 0u; u < B_PER_T; ++u) {
+            uint e = tid + u * WG_SIZE, f = e / CW, cw = e % CW;
+            v[u] = e < BN * CW && n0 + f < K ? rowWord(false, n0 + f, cw, C8) : uvec4(0u);
+        }
+        [[unroll]] for (uint u = 0u; u < B_PER_T; ++u) {
+            uint e = tid + u * WG_SIZE;
+            if (e < BN * CW) smem[(e / CW) * LDW + e % CW] = v[u];
+        }
+    }
+    barrier();  // the last workgroup barrier: from here on every subgroup runs on its own
+
+    uint sg = gl_SubgroupID, lane = gl_SubgroupInvocationID;
+    uint aBuf = B_WORDS + sg * SG_WORDS, scratch = aBuf;
+    uint blocks = (M + PB - 1u) / PB;
+    // Block t of this subgroup: the workgroup's blocks interleaved over its subgroups, so that
+    // neighbouring subgroups stream neighbouring pixels at the same time.
+    uint first = gl_WorkGroupID.x * (SGS * BPS) + sg;
+
+#if !defined(CM_EMULATE)
+    MAT_B bR[KS * FN];
+    if (B_RESIDENT)
+        [[unroll]] for (uint s = 0u; s < KS; ++s)
+            [[unroll]] for (uint j = 0u; j < FN; ++j)
+                coopMatLoad(bR[s * FN + j], smem, (j * 16u) * LDW + s * 2u, LDW, gl_CooperativeMatrixLayoutColumnMajor);
+#endif
+
+    uvec4 pre[A_PER_L];  // the next block's words, in flight
+#define LOAD_BLOCK(blk)                                                                         \
+    [[unroll]] for (uint u = 0u; u < A_PER_L; ++u) {                                            \
+        uint e = lane + u * LANES, m = (blk) * PB + e / CW;                                     \
+        pre[u] = e < PB * CW && m < M ? rowWord(true, m, e % CW, C8) : uvec4(0u);               \
+    }
+    LOAD_BLOCK(first)
+
+    // Blocks past the last pixel run as empty ones (zero loads, no stores) instead of ending the
+    // subgroup early: lavapipe computed NaNs in a subgroup whose workgroup neighbour had left
+    // (every subgroup still runs the same number of subgroup barriers).
+    uint steps = min(BPS, (blocks - gl_WorkGroupID.x * (SGS * BPS) + SGS - 1u) / SGS);  // subgroup 0's blocks
+    for (uint t = 0u; t < steps; ++t) {
+        uint blk = first + t * SGS;
+        [[unroll]] for (uint u = 0u; u < A_PER_L; ++u) {
+            uint e = lane + u * LANES;
+            if (e < PB * CW) smem[aBuf + (e / CW) * LDW + e % CW] = pre[u];
+        }
+        subgroupMemoryBarrierShared();
+        subgroupBarrier();
+
+#if !defined(CM_EMULATE)
+        MAT_C acc[FRAGS];
+        [[unroll]] for (uint f = 0u; f < FRAGS; ++f) acc[f] = MAT_C(0.0);
+        [[unroll]] for (uint s = 0u; s < KS; ++s) {
+            MAT_A a[FM];
+            [[unroll]] for (uint i = 0u; i < FM; ++i)
+                coopMatLoad(a[i], smem, aBuf + i * 16u * LDW + s * 2u, LDW, gl_CooperativeMatrixLayoutRowMajor);
+            [[unroll]] for (uint j = 0u; j < FN; ++j) {
+                MAT_B b;
+                if (B_RESIDENT) b = bR[s * FN + j];
+                else coopMatLoad(b, smem, (j * 16u) * LDW + s * 2u, LDW, gl_CooperativeMatrixLayoutColumnMajor);
+                [[unroll]] for (uint i = 0u; i < FM; ++i) acc[i * FN + j] = coopMatMulAdd(a[i], b, acc[i * FN + j]);
+            }
+        }
+#else
+        float acc[FRAGS * EPL];
+        for (uint f = 0u; f < FRAGS * EPL; ++f) acc[f] = 0.0;
+        for (uint s = 0u; s < KS; ++s)
+            for (uint f = 0u; f < FRAGS; ++f)
+                for (uint u = 0u; u < EPL; ++u) {
+                    uint i = f / FN, j = f % FN, e = lane + u * LANES, row = e / 16u, col = e % 16u;
+                    float sum = acc[f * EPL + u];
+                    for (uint k = 0u; k < 16u; ++k)
+                        sum = fma(cmElem(aBuf + i * 16u * LDW + s * 2u, LDW, false, row, k),
+                                  cmElem((j * 16u) * LDW + s * 2u, LDW, true, k, col), sum);
+                    acc[f * EPL + u] = sum;
+                }
+#endif
+        // The next block's loads go out before this block's stores.
+        if (t + 1u < steps) LOAD_BLOCK(blk + SGS)
+
+        subgroupBarrier();  // every invocation is done reading the block: its memory becomes the scratch
+
+        if (WIDE) {
+            // Epilogue, 16 pixels x BN filters at a time through the scratch ([pixel][filter] fp32).
+            [[unroll]] for (uint i = 0u; i < FM; ++i) {
+#if !defined(CM_EMULATE)
+                [[unroll]] for (uint j = 0u; j < FN; ++j)
+                    coopMatStore(acc[i * FN + j], smem, scratch + j * 4u, SROW, gl_CooperativeMatrixLayoutRowMajor);
+#else
+                for (uint j = 0u; j < FN; ++j)
+                    for (uint u = 0u; u < EPL; ++u) {
+                        uint e = lane + u * LANES, fi = (e / 16u) * SROW * 4u + j * 16u + e % 16u;
+                        smem[scratch + (fi >> 2)][fi & 3u] = floatBitsToUint(acc[(i * FN + j) * EPL + u]);
+                    }
+#endif
+                subgroupMemoryBarrierShared();
+                subgroupBarrier();
+                uint mb = blk * PB + i * 16u;
+                // A fixed count per invocation, unrolled: every scratch read goes out before the
+                // first store waits on one.
+                if ((VEC & 2u) != 0u) {
+                    // 8 consecutive filters of one pixel per 16-byte store (K % 8 == 0: a run is
+                    // wholly inside the filters or wholly past them); consecutive items,
+                    // consecutive addresses.
+                    [[unroll]] for (uint u = 0u; u < (32u * FN + LANES - 1u) / LANES; ++u) {
+                        uint e = lane + u * LANES;
+                        uint row = e / (2u * FN), oct = e % (2u * FN), m = mb + row, k = n0 + oct * 8u;
+                        if (e < 32u * FN && m < M && k < K) {
+                            uint w = scratch + row * SROW + oct * 2u, off = m * K + k;
+                            float v[8] = words8(smem[w], smem[w + 1u]);
+                            [[unroll]] for (uint q = 0u; q < 8u; ++q) v[q] = epilogueValue(v[q], k + q, off + q);
+                            y8_[off >> 3] = uvec4(PACK_OUT(v[0], v[1]), PACK_OUT(v[2], v[3]), PACK_OUT(v[4], v[5]),
+                                                  PACK_OUT(v[6], v[7]));
+                        }
+                    }
+                } else {
+                    for (uint e = lane; e < 16u * BN; e += LANES) {
+                        uint row = e / BN, col = e % BN, m = mb + row, k = n0 + col;
+                        uint fi = row * SROW * 4u + col;
+                        if (m < M && k < K) storeOutput(m * K + k, k, uintBitsToFloat(smem[scratch + (fi >> 2)][fi & 3u]));
+                    }
+                }
+                subgroupBarrier();  // the scratch is rewritten next (the next 16 pixels, or the next block)
+            }
+        } else {
+            // Epilogue, one 16 x 16 accumulator at a time through the scratch (row-major fp32).
+            [[unroll]] for (uint i = 0u; i < FM; ++i) {
+                [[unroll]] for (uint j = 0u; j < FN; ++j) {
+#if !defined(CM_EMULATE)
+                    coopMatStore(acc[i * FN + j], smem, scratch, 4u, gl_CooperativeMatrixLayoutRowMajor);
+#else
+                    for (uint u = 0u; u < EPL; ++u) {
+                        uint e = lane + u * LANES;
+                        smem[scratch + (e >> 2)][e & 3u] = floatBitsToUint(acc[(i * FN + j) * EPL + u]);
+                    }
+#endif
+                    subgroupMemoryBarrierShared();
+                    subgroupBarrier();
+                    uint mb = blk * PB + i * 16u, kb = n0 + j * 16u;
+                    if ((VEC & 2u) != 0u) {
+                        for (uint e = lane; e < 32u; e += LANES) {
+                            uint row = e >> 1, m = mb + row, k = kb + (e & 1u) * 8u;
+                            if (m < M && k < K) {
+                                uint w = scratch + row * 4u + (e & 1u) * 2u, off = m * K + k;
+                                float v[8] = words8(smem[w], smem[w + 1u]);
+                                [[unroll]] for (uint q = 0u; q < 8u; ++q) v[q] = epilogueValue(v[q], k + q, off + q);
+                                y8_[off >> 3] = uvec4(PACK_OUT(v[0], v[1]), PACK_OUT(v[2], v[3]), PACK_OUT(v[4], v[5]),
+                                                      PACK_OUT(v[6], v[7]));
+                            }
+                        }
+                    } else {
+                        for (uint e = lane; e < 256u; e += LANES) {
+                            uint m = mb + e / 16u, k = kb + e % 16u;
+                            if (m < M && k < K) storeOutput(m * K + k, k, uintBitsToFloat(smem[scratch + (e >> 2)][e & 3u]));
+                        }
+                    }
+                    subgroupBarrier();  // the scratch is rewritten by the next accumulator
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,226 @@
+// "pointwise_coopmat" (shaders/pointwise_coopmat.comp): 1x1 stride-1 unpadded layers with at most
+// 64 input channels (C % 8 == 0), NHWC activations, KRSC filters, fp16 / bf16, on the matrix
+// units.  Streaming workgroups: the filters staged once, then each subgroup walks its pixel
+// blocks with the next block's loads in flight during this block's stores.
+// Tile "PBxBN/SGS[pBPS]": PB = 16 or 32 pixels per block, BN filters per workgroup (a multiple
+// of 16, at most 128), SGS subgroups, BPS blocks per subgroup.  Choice, no timing: the filters in
+// the fewest slabs of at most 8 fragments, two pixel fragments per block while the accumulators
+// stay at 8 or fewer, four subgroups, and blocks per subgroup doubled (up to 16) while the grid
+// keeps four workgroups per compute unit.
+#include <algorithm>
+#include <cstdio>
+
+#include "conv/algorithm.hpp"
+#include "conv/coopmat_support.hpp"
+#include "conv/dispatch.hpp"
+#include "conv/tile_score.hpp"
+#include "runtime/context_impl.hpp"
+#include "util/env.hpp"
+#include "vkconv/error.hpp"
+
+namespace vkconv {
+
+namespace {
+
+constexpr uint32_t kFrag = 16;          // the 16x16x16 configuration the kernel is written for
+constexpr int64_t kMaxChannels = 64;    // C: at most 4 reduction steps, staged whole
+constexpr uint32_t kMaxFilterFrags = 8; // BN <= 128
+constexpr uint32_t kMaxAccumulators = 8;
+constexpr uint32_t kMaxBlocksPerSubgroup = 16;
+
+enum SpecPw : uint32_t {
+    kSpecFM = 101, kSpecFN = 102, kSpecKS = 103, kSpecSGS = 104, kSpecLanes = 105, kSpecBPS = 106, kSpecBResident = 107,
+    kSpecVec = 108, kSpecWide = 109,
+};
+
+// The epilogue one 16 x 16 accumulator at a time (32-byte output pieces), or 16 pixels x the whole
+// slab at a time (one contiguous output run per 16 pixels): the wide one measured 1.0-1.5x slower
+// on the H200 at b32 even with its stores unrolled (docs/results/h200_s32/pw3/, perf-notes 89), so
+// it is a measurement-only switch, VKCONV_POINTWISE_WIDE=1.
+bool wideEpilogue() { return envFlag("VKCONV_POINTWISE_WIDE", false); }
+
+struct Tile {
+    uint32_t fm = 0, fn = 0, sgs = 4, bps = 1;
+    uint32_t pb() const { return fm * kFrag; }
+    uint32_t bn() const { return fn * kFrag; }
+    std::string name() const {
+        std::string s = std::to_string(pb()) + "x" + std::to_string(bn()) + "/" + std::to_string(sgs);
+        if (bps > 1) (s += 'p') += std::to_string(bps);
+        return s;
+    }
+};
+
+bool parseTile(const std::string& s, Tile& t) {
+    unsigned pb = 0, bn = 0, sgs = 0, bps = 1;
+    int end = -1;
+    if (std::sscanf(s.c_str(), "%ux%u/%u%n", &pb, &bn, &sgs, &end) != 3 || end < 0) return false;
+    if (s[end] == 'p') {
+        int end2 = -1;
+        if (std::sscanf(s.c_str() + end, "p%u%n", &bps, &end2) != 1 || end2 < 0) return false;
+        end += end2;
+    }
+    if (size_t(end) != s.size()) return false;
+    if ((pb != 16 && pb != 32) || bn == 0 || bn % kFrag || bn / kFrag > kMaxFilterFrags) return false;
+    if (sgs < 1 || sgs > 16 || bps < 1 || bps > 64) return false;
+    t = {pb / kFrag, bn / kFrag, sgs, bps};
+    return t.fm * t.fn <= 2 * kMaxAccumulators;
+}
+
+uint32_t reductionSteps(const ConvDesc& d) { return uint32_t((d.c + kFrag - 1) / kFrag); }
+
+// Mirrors the shader's layout: rows of 2*KS words padded to an odd count; per subgroup its block
+// or (the same memory) a 16-pixel x BN fp32 scratch, rows padded to an odd count of words.
+uint64_t sharedBytes(const ConvDesc& d, const Tile& t) {
+    uint64_t ldw = 2 * reductionSteps(d) + 1, scratch = wideEpilogue() ? 16 * (4 * uint64_t(t.fn) + 1) : 64;
+    return 16 * (t.bn() * ldw + uint64_t(t.sgs) * std::max(t.pb() * ldw, scratch));
+}
+
+uint64_t blocks(const ConvDesc& d, const Tile& t) {
+    return (uint64_t(d.n) * d.outH() * d.outW() + t.pb() - 1) / t.pb();
+}
+uint64_t gridX(const ConvDesc& d, const Tile& t) {
+    uint64_t perWg = uint64_t(t.sgs) * t.bps;
+    return (blocks(d, t) + perWg - 1) / perWg;
+}
+uint64_t gridY(const ConvDesc& d, const Tile& t) { return (uint64_t(d.k) + t.bn() - 1) / t.bn(); }
+
+Tile chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& forced) {
+    Tile t;
+    if (!forced.empty()) return parseTile(forced, t) && sharedBytes(d, t) <= ctx.caps.maxSharedMemory ? t : Tile{};
+    const uint32_t kf = uint32_t((d.k + kFrag - 1) / kFrag);
+    const uint32_t slabs = (kf + kMaxFilterFrags - 1) / kMaxFilterFrags;
+    t.fn = (kf + slabs - 1) / slabs;
+    // 32-pixel blocks only for the narrowest slabs (MobileNetV2's 16-filter projection, 13.6 against
+    // 19-21 us at b32 on 16-pixel tiles); 16 elsewhere (32x64/4 22.8 against 17.7 on 64 -> 64).
+    t.fm = t.fn <= 2 ? 2 : 1;
+    for (t.sgs = 4; t.sgs >= 1; t.sgs /= 2)
+        if (sharedBytes(d, t) <= ctx.caps.maxSharedMemory) break;
+    if (t.sgs == 0) return Tile{};
+    const double units = modelComputeUnits(ctx.caps.computeUnits);
+    while (t.bps < kMaxBlocksPerSubgroup &&
+           double(gridX(d, Tile{t.fm, t.fn, t.sgs, t.bps * 2}) * gridY(d, t)) >= 4.0 * units)
+        t.bps *= 2;
+    return t;
+}
+
+std::string shaderName(DType t) {
+    return std::string("pointwise_coopmat_") + (coopmatEmulated(t) ? "emu_" : "") + dtypeSuffix(t);
+}
+
+const CoopMatConfig* config16(const DeviceCaps& caps, DType t) {
+    if (coopmatEmulated(t)) return &coopmatEmulatedConfig(t);
+    for (const auto& c : caps.coopMatConfigs)
+        if (coopmatOperandsMatch(c, t) && c.m == kFrag && c.n == kFrag && c.k == kFrag) return &c;
+    return nullptr;
+}
+
+class PointwiseCoopmatInstance final : public SingleDispatchInstance {
+public:
+    PointwiseCoopmatInstance(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o)
+        : SingleDispatchInstance(ctx, d), desc_(d), tile_(chooseTile(ctx, d, o.tile)), sg_(coopmatSubgroup(ctx.caps)) {
+        // The filters in registers for the whole workgroup where they are at most 8 fragments
+        // (32 registers per invocation on a 32-wide subgroup).
+        bResident_ = reductionSteps(d) * tile_.fn <= 8 && !coopmatEmulated(d.dtype);
+        vecOut_ = d.k % 8 == 0;
+        vectorPipeline_ = &pipeline(true);
+        gx_ = uint32_t(gridX(d, tile_));
+        gy_ = uint32_t(gridY(d, tile_));
+    }
+    std::string name() const override { return "pointwise_coopmat"; }
+    std::string config() const override {
+        return "tile " + tile_.name() + " ks " + std::to_string(reductionSteps(desc_)) + (bResident_ ? " bres" : "") +
+               (vecOut_ ? " vec8IWO" : " vec8IW") + " sg" + std::to_string(sg_.size) +
+               (coopmatEmulated(desc_.dtype) ? " EMULATED" : "");
+    }
+
+private:
+    // 16-byte loads and stores need 16-byte aligned views; otherwise element-wise ones.
+    const ComputePipeline& pipelineFor(const ConvTensors& t) const override {
+        bool aligned = t.input.offset % 16 == 0 && t.filter.offset % 16 == 0 && t.output.offset % 16 == 0;
+        return aligned ? *vectorPipeline_ : pipeline(false);
+    }
+    const ComputePipeline& pipeline(bool vec) const {
+        const Tile& t = tile_;
+        PipelineKey key = convPipelineKey(shaderName(desc_.dtype), desc_, t.sgs * sg_.size, sg_.required);
+        uint32_t vecBits = vec ? 1u | (vecOut_ ? 2u : 0u) : 0u;
+        key.spec.insert(key.spec.end(), {{kSpecFM, t.fm}, {kSpecFN, t.fn}, {kSpecKS, reductionSteps(desc_)}, {kSpecSGS, t.sgs},
+                                         {kSpecLanes, sg_.size}, {kSpecBPS, t.bps}, {kSpecBResident, bResident_ ? 1u : 0u},
+                                         {kSpecVec, vecBits}, {kSpecWide, wideEpilogue() ? 1u : 0u}});
+        key.fullSubgroups = true;  // gl_SubgroupID names a whole subgroup's blocks
+        return ctx_.pipelines->get(key);
+    }
+
+    ConvDesc desc_;
+    Tile tile_;
+    SubgroupChoice sg_;
+    bool bResident_ = false, vecOut_ = false;
+    const ComputePipeline* vectorPipeline_ = nullptr;
+};
+
+}  // namespace
+
+std::string pointwiseCoopmatWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    Tile forced;
+    if (!o.tile.empty() && !parseTile(o.tile, forced))
+        return "no tile '" + o.tile + "' (16 or 32 pixels x filters (a multiple of 16, at most 128) / subgroups [p blocks per "
+               "subgroup], at most 16 accumulators per subgroup, e.g. 32x64/4p8)";
+    if (std::string w = coopmatDeviceWhyNot(ctx, d.dtype, shaderName(d.dtype)); !w.empty()) return w;
+    if (!config16(ctx.caps, d.dtype))
+        return std::string("no subgroup-scope 16x16x16 ") + dtypeSuffix(d.dtype) + " x " + dtypeSuffix(d.dtype) +
+               " + f32 -> f32 cooperative-matrix configuration (device reports: " + coopmatConfigList(ctx.caps) + ")";
+    if (d.r != 1 || d.s != 1) return "a " + std::to_string(d.r) + "x" + std::to_string(d.s) + " filter is not pointwise (1x1 only)";
+    if (d.strideH != 1 || d.strideW != 1) return "stride " + std::to_string(d.strideH) + "x" + std::to_string(d.strideW) + " (stride 1 only)";
+    if (d.padTop || d.padBottom || d.padLeft || d.padRight) return "padding (a 1x1 stride-1 layer without padding only)";
+    if (d.groups != 1) return "groups = " + std::to_string(d.groups) + " (one group only)";
+    if (d.inputLayout != TensorLayout::NHWC || d.outputLayout != TensorLayout::NHWC || d.filterLayout != FilterLayout::KRSC)
+        return "needs NHWC activations and KRSC filters (pixel rows are the GEMM's rows)";
+    if (d.c % 8 != 0) return "C = " + std::to_string(d.c) + " is not a multiple of 8 (16-byte pixel rows)";
+    if (d.c > kMaxChannels) return "C = " + std::to_string(d.c) + " is above " + std::to_string(kMaxChannels) + " (the reduction is staged whole)";
+    SubgroupChoice sg = coopmatSubgroup(ctx.caps);
+    if (!sg.required && ctx.caps.minSubgroupSize != ctx.caps.maxSubgroupSize)
+        return "the subgroup size may vary (" + std::to_string(ctx.caps.minSubgroupSize) + "-" + std::to_string(ctx.caps.maxSubgroupSize) +
+               ") and the device cannot require one; the kernel's blocks are laid out for a fixed size";
+    if (o.subgroupSize && o.subgroupSize != sg.size)
+        return "the blocks are laid out for subgroups of " + std::to_string(sg.size) + ", not " + std::to_string(o.subgroupSize);
+    Tile t = chooseTile(ctx, d, o.tile);
+    if (t.fm == 0) {
+        Tile least = o.tile.empty() ? Tile{1, 1, 1, 1} : forced;
+        return "tile " + least.name() + " needs " + std::to_string(sharedBytes(d, least)) + " bytes of shared memory; the device has " +
+               std::to_string(ctx.caps.maxSharedMemory);
+    }
+    if (std::string w = workgroupWhyNot(ctx, uint64_t(t.sgs) * sg.size, sg.required); !w.empty()) return "tile " + t.name() + ": " + w;
+    return gridWhyNot(ctx, gridX(d, t), gridY(d, t), "pixel-block groups", "filter slabs");
+}
+
+// The router's question: one filter slab, or few enough channels that reading the input once per
+// slab stays cheap.  With 64 channels in 2-3 slabs (ResNet-50 layer1.0.conv3, 64 -> 256;
+// MobileNetV2 features.8.conv.0.0, 64 -> 384) it measured 1.26-1.35x implicit_gemm_coopmat's
+// time on the H200 at b32; with one slab, or 24-32 channels in two, 0.53-0.95x
+// (docs/results/h200_s32/pw/, perf-notes 89).
+bool pointwiseCoopmatPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    if (!pointwiseCoopmatWhyNot(ctx, d, o).empty()) return false;
+    return d.k <= int64_t(kMaxFilterFrags * kFrag) || d.c <= 32;
+}
+
+std::unique_ptr<AlgorithmInstance> pointwiseCoopmatInstantiate(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    return std::make_unique<PointwiseCoopmatInstance>(ctx, d, o);
+}
+
+// MobileNetV2's expansion layers (16, 24, 32, 64 channels; 96-384 filters in one to three
+// slabs), ResNet-50's 64 -> 64 and 64 -> 256, an 8-channel layer with 20 filters (element
+// stores), x fp16/bf16.
+std::vector<std::pair<ConvDesc, PlanOptions>> pointwiseCoopmatVariants(const ContextImpl&) {
+    std::vector<std::pair<ConvDesc, PlanOptions>> v;
+    const int64_t shapes[][3] = {{16, 96, 112}, {24, 144, 56}, {32, 192, 28}, {64, 384, 14}, {64, 64, 56}, {64, 256, 56}, {8, 20, 32}};
+    for (const auto& s : shapes)
+        for (DType dt : {DType::F16, DType::BF16}) {
+            ConvDesc d;
+            d.c = s[0]; d.k = s[1]; d.h = d.w = s[2]; d.r = d.s = 1; d.pad(0, 0); d.dtype = dt;
+            d.hasBias = true; d.activation = Activation::Relu6;
+            makeNhwc(d);
+            v.push_back({d, PlanOptions{"pointwise_coopmat"}});
+        }
+    return v;
+}
+
+}  // namespace vkconv
