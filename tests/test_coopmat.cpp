@@ -166,8 +166,9 @@ TEST_P(CoopmatShapes, MatchesReference) {
         // filters per group, which go to direct_few_filters (or, stride-1 layers with several
         // taps, big enough, on NVIDIA, halo_coopmat's one-column tiles), and NCHW slice-tail
         // layers with short reductions, which stay on implicit_gemm; 3x3 stride-1 layers may go to
-        // winograd with its GEMM on them, stride-1 layers with several taps to halo_coopmat, and
-        // NCHW activations through coopmat_nhwc's transposes to one of those (algorithms.cpp).
+        // winograd with its GEMM on them, stride-1 layers with several taps to halo_coopmat, 1x1
+        // NHWC layers of at most 64 channels to pointwise_coopmat, and NCHW activations through
+        // coopmat_nhwc's transposes to one of those (algorithms.cpp).
         if (algorithm == "auto" && r.error.empty()) {
             const bool stride1 = c.desc.strideH == 1 && c.desc.strideW == 1;
             const bool wino = c.desc.r == 3 && c.desc.s == 3 && stride1 && c.desc.dilationH == 1 && c.desc.dilationW == 1;
@@ -180,6 +181,10 @@ TEST_P(CoopmatShapes, MatchesReference) {
                      c.desc.reductionLength() < 96)
                 EXPECT_EQ(r.algorithm, "implicit_gemm") << c.desc.toString();
             else if (r.algorithm == "coopmat_nhwc") EXPECT_EQ(c.desc.inputLayout, TensorLayout::NCHW) << r.config;
+            // 1x1 stride-1 NHWC layers of few channels: the streaming kernel.
+            else if (r.algorithm == "pointwise_coopmat")
+                EXPECT_TRUE(c.desc.r == 1 && c.desc.s == 1 && stride1 && c.desc.channelsPerGroup() <= 64 &&
+                            c.desc.outputLayout == TensorLayout::NHWC) << c.desc.toString();
             else EXPECT_EQ(r.algorithm, kAlgo) << c.desc.toString();
         }
         RecordProperty("chosen", r.algorithm + " " + r.config);
