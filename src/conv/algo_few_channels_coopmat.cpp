@@ -144,14 +144,6 @@ std::string shaderName(DType t) {
     return std::string("few_channels_coopmat_") + (coopmatEmulated(t) ? "emu_" : "") + dtypeSuffix(t);
 }
 
-// The device's 16x16x16 configuration for these operands (the kernel's fragments), or null.
-const CoopMatConfig* config16(const DeviceCaps& caps, DType t) {
-    if (coopmatEmulated(t)) return &coopmatEmulatedConfig(t);
-    for (const auto& c : caps.coopMatConfigs)
-        if (coopmatOperandsMatch(c, t) && c.m == kFrag && c.n == kFrag && c.k == kFrag) return &c;
-    return nullptr;
-}
-
 class FewChannelsCoopmatInstance final : public SingleDispatchInstance {
 public:
     FewChannelsCoopmatInstance(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o)
@@ -216,9 +208,7 @@ std::string fewChannelsCoopmatWhyNot(const ContextImpl& ctx, const ConvDesc& d, 
                "multiple of 16 per column subgroup, filters of 16 per filter subgroup, at most 16 accumulators per subgroup, "
                "e.g. 4x64x64/1x1p2)";
     if (std::string w = coopmatDeviceWhyNot(ctx, d.dtype, shaderName(d.dtype)); !w.empty()) return w;
-    if (!config16(ctx.caps, d.dtype))
-        return std::string("no subgroup-scope 16x16x16 ") + dtypeSuffix(d.dtype) + " x " + dtypeSuffix(d.dtype) +
-               " + f32 -> f32 cooperative-matrix configuration (device reports: " + coopmatConfigList(ctx.caps) + ")";
+    if (std::string w = coopmatFragment16WhyNot(ctx.caps, d.dtype); !w.empty()) return w;
     if (d.channelsPerGroup() > kMaxChannels)
         return "C/groups = " + std::to_string(d.channelsPerGroup()) + " is not a few channels (at most " + std::to_string(kMaxChannels) + ")";
     if (d.dilationW != 1) return "column dilation " + std::to_string(d.dilationW) + " (a pixel's window must be contiguous)";

@@ -247,14 +247,6 @@ HaloChoice paddedStrip(const ContextImpl& ctx, const ConvDesc& d, HaloChoice c, 
     return c;
 }
 
-// The device's 16x16x16 configuration for these operands (the kernel's fragments), or null.
-const CoopMatConfig* config16(const DeviceCaps& caps, DType t) {
-    if (coopmatEmulated(t)) return &coopmatEmulatedConfig(t);
-    for (const auto& c : caps.coopMatConfigs)
-        if (coopmatOperandsMatch(c, t) && c.m == kFrag && c.n == kFrag && c.k == kFrag) return &c;
-    return nullptr;
-}
-
 class HaloCoopmatInstance final : public SingleDispatchInstance {
 public:
     HaloCoopmatInstance(ContextImpl& ctx, const ConvDesc& d, const HaloChoice& c)
@@ -334,9 +326,7 @@ std::string preconditionsWhyNot(const ContextImpl& ctx, const ConvDesc& d, const
         }
     }
     if (std::string w = coopmatDeviceWhyNot(ctx, d.dtype, shaderName(d.dtype)); !w.empty()) return w;
-    if (!config16(ctx.caps, d.dtype))
-        return std::string("no subgroup-scope 16x16x16 ") + dtypeSuffix(d.dtype) + " x " + dtypeSuffix(d.dtype) +
-               " + f32 -> f32 cooperative-matrix configuration (device reports: " + coopmatConfigList(ctx.caps) + ")";
+    if (std::string w = coopmatFragment16WhyNot(ctx.caps, d.dtype); !w.empty()) return w;
     if (d.inputLayout != TensorLayout::NHWC) return "NCHW input (the halo stages 8 channels of a pixel per 16-byte word)";
     if (d.strideH != 1 || d.strideW != 1)
         return "stride " + std::to_string(d.strideH) + "x" + std::to_string(d.strideW) + " (the taps' shifted fragments need stride 1)";

@@ -107,13 +107,6 @@ std::string shaderName(DType t) {
     return std::string("pointwise_coopmat_") + (coopmatEmulated(t) ? "emu_" : "") + dtypeSuffix(t);
 }
 
-const CoopMatConfig* config16(const DeviceCaps& caps, DType t) {
-    if (coopmatEmulated(t)) return &coopmatEmulatedConfig(t);
-    for (const auto& c : caps.coopMatConfigs)
-        if (coopmatOperandsMatch(c, t) && c.m == kFrag && c.n == kFrag && c.k == kFrag) return &c;
-    return nullptr;
-}
-
 class PointwiseCoopmatInstance final : public SingleDispatchInstance {
 public:
     PointwiseCoopmatInstance(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o)
@@ -165,9 +158,7 @@ std::string pointwiseCoopmatWhyNot(const ContextImpl& ctx, const ConvDesc& d, co
         return "no tile '" + o.tile + "' (16 or 32 pixels x filters (a multiple of 16, at most 128) / subgroups [p blocks per "
                "subgroup], at most 16 accumulators per subgroup, e.g. 32x64/4p8)";
     if (std::string w = coopmatDeviceWhyNot(ctx, d.dtype, shaderName(d.dtype)); !w.empty()) return w;
-    if (!config16(ctx.caps, d.dtype))
-        return std::string("no subgroup-scope 16x16x16 ") + dtypeSuffix(d.dtype) + " x " + dtypeSuffix(d.dtype) +
-               " + f32 -> f32 cooperative-matrix configuration (device reports: " + coopmatConfigList(ctx.caps) + ")";
+    if (std::string w = coopmatFragment16WhyNot(ctx.caps, d.dtype); !w.empty()) return w;
     if (d.r != 1 || d.s != 1) return "a " + std::to_string(d.r) + "x" + std::to_string(d.s) + " filter is not pointwise (1x1 only)";
     if (d.strideH != 1 || d.strideW != 1) return "stride " + std::to_string(d.strideH) + "x" + std::to_string(d.strideW) + " (stride 1 only)";
     if (d.padTop || d.padBottom || d.padLeft || d.padRight) return "padding (a 1x1 stride-1 layer without padding only)";

@@ -1,4 +1,5 @@
 #include "conv/coopmat_support.hpp"
+#include "conv/conv_params.hpp"
 
 
 #include "runtime/shader_registry.hpp"
@@ -63,6 +64,14 @@ std::string coopmatDeviceWhyNot(const ContextImpl& ctx, DType t, const std::stri
     if (!caps.storageBuffer16BitAccess) return "needs storageBuffer16BitAccess";
     if (!caps.vulkanMemoryModel && !emu) return "needs vulkanMemoryModel (cooperative-matrix shaders use the Vulkan memory model)";
     return "";
+}
+
+std::string coopmatFragment16WhyNot(const DeviceCaps& caps, DType t) {
+    if (coopmatEmulated(t)) return "";
+    for (const auto& c : caps.coopMatConfigs)
+        if (coopmatOperandsMatch(c, t) && c.m == 16 && c.n == 16 && c.k == 16) return "";
+    return std::string("no subgroup-scope 16x16x16 ") + dtypeSuffix(t) + " x " + dtypeSuffix(t) +
+           " + f32 -> f32 cooperative-matrix configuration (device reports: " + coopmatConfigList(caps) + ")";
 }
 
 std::string coopmatConfigList(const DeviceCaps& caps) {

@@ -41,6 +41,10 @@ SubgroupChoice coopmatSubgroup(const DeviceCaps& caps);
 // the device has what cooperative-matrix kernels of dtype t need, else the reason.
 std::string coopmatDeviceWhyNot(const ContextImpl& ctx, DType t, const std::string& shader);
 
+// "" when the device (or the emulation) has the subgroup-scope 16x16x16 configuration with dtype t
+// operands and fp32 accumulation that the 16x16-fragment kernels are written for, else the reason.
+std::string coopmatFragment16WhyNot(const DeviceCaps& caps, DType t);
+
 // "f16, 16x16x16 ..." list of the device's configurations, for messages.
 std::string coopmatConfigList(const DeviceCaps& caps);
 
