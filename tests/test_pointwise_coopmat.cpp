@@ -6,6 +6,7 @@
 // then the router and the declines.
 // Test names contain "coopmat": the emulated runs (VKCONV_COOPMAT_EMULATE=1, lavapipe) take them,
 // and on devices without matrix units the plain runs skip them with the algorithm's reason.
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -145,5 +146,26 @@ TEST_F(PointwiseCoopmatRouting, coopmat_ChoosesAndDeclines) {
         ADD_FAILURE() << "tile 32x128/16 of " << deep.toString() << " was accepted";
     } catch (const vkconv::Error& e) {
         EXPECT_NE(std::string(e.what()).find("shared memory"), std::string::npos) << e.what();
+    }
+}
+
+class PointwiseCoopmatElementPath : public VkconvTest {};
+
+// The element-wise loads and stores that views without 16-byte alignment take (RADV's storage
+// buffer offsets need only 4), forced on aligned views with VKCONV_POINTWISE_VEC=0: 16 channels
+// and bias, 8 channels with a residual and element stores, bf16 with 40 channels padded to 48.
+TEST_F(PointwiseCoopmatElementPath, coopmat_MatchesReference) {
+    struct EnvGuard {
+        EnvGuard() { setenv("VKCONV_POINTWISE_VEC", "0", 1); }
+        ~EnvGuard() { unsetenv("VKCONV_POINTWISE_VEC"); }
+    } guard;
+    for (int i : {0, 1, 5}) {
+        const NamedDesc& c = pwCases()[size_t(i)];
+        const std::string why = vkconv::whyUnsupported(ctx(), c.desc, kAlgo);
+        if (!why.empty()) GTEST_SKIP() << kAlgo << " declines " << c.desc.toString() << ": " << why;
+        vkconv::PlanOptions o;
+        o.algorithm = kAlgo;
+        const auto r = runAndCheck(ctx(), c.desc, o, 8200 + uint64_t(i), DataMode::Integer);
+        EXPECT_TRUE(passed(r)) << "case " << c.name << " (element-wise path)";
     }
 }

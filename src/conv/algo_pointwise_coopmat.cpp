@@ -127,10 +127,12 @@ public:
     }
 
 private:
-    // 16-byte loads and stores need 16-byte aligned views; otherwise element-wise ones.
+    // 16-byte loads and stores need 16-byte aligned views; otherwise element-wise ones (RADV's
+    // storage-buffer offsets need only 4-byte alignment).  VKCONV_POINTWISE_VEC=0 (tests only)
+    // takes the element-wise pipeline on aligned views too.
     const ComputePipeline& pipelineFor(const ConvTensors& t) const override {
         bool aligned = t.input.offset % 16 == 0 && t.filter.offset % 16 == 0 && t.output.offset % 16 == 0;
-        return aligned ? *vectorPipeline_ : pipeline(false);
+        return aligned && envFlag("VKCONV_POINTWISE_VEC", true) ? *vectorPipeline_ : pipeline(false);
     }
     const ComputePipeline& pipeline(bool vec) const {
         const Tile& t = tile_;
