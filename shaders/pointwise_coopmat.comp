@@ -13,7 +13,7 @@
 // block, and writes this block's outputs through its scratch while those loads are in flight.
 //
 // Shared memory: [B: BN filters x LDW words][per subgroup: its block, PB pixels x LDW words, which
-// the epilogue reuses as a 16 x BN fp32 scratch].  Rows hold CP = KS*16 values (8 per 16-byte
+// the epilogue reuses as its fp32 scratch: 16 x 16, or 16 x BN with WIDE].  Rows hold CP = KS*16 values (8 per 16-byte
 // word) and are padded to an odd number of words, so the eight rows one fragment-load phase reads
 // fall in distinct bank groups.
 #extension GL_GOOGLE_include_directive : require
