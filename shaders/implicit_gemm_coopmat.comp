@@ -40,6 +40,9 @@
 #include "tensor_index.glsl"
 #include "epilogue.glsl"
 #include "igemm_problem.glsl"  // Tap, used by activation_tile_iterator.glsl
+// The pixel-row masks from loops over the taps, as before session 32: this prologue unrolls with
+// them, and the loop-free masks cost registers on RDNA3/RDNA4 and ~1 % on the H200 (perf-notes 88).
+#define PIXEL_ROW_MASK_LOOPS 1
 #include "activation_tile_iterator.glsl"
 #include "tile_iterators_fast.glsl"
 // SPLIT_K ("implicit_gemm_coopmat_splitk_*"): workgroup z runs its share of the reduction slices

@@ -28,8 +28,10 @@ uint bitRange(int lo, int hi) {
 
 // Taps t in [0, n) with 0 <= base + t*dil < size, as a bit mask.  They form one interval, so the
 // mask is computed without a loop over the taps: a runtime-bounded loop here kept NVIDIA from
-// unrolling the callers' prologue, which then held their PixelRow arrays in local memory
-// (docs/perf-notes.md items 87-88).
+// unrolling the scalar GEMM's prologue, which then held its PixelRow array in local memory
+// (docs/perf-notes.md items 87-88).  PIXEL_ROW_MASK_LOOPS (implicit_gemm_coopmat.comp) keeps the
+// loops: that prologue was unrolled already, and without them it took more registers on
+// RDNA3/RDNA4 and ran ~1 % slower on the H200 (item 88).
 uint tapMask(int base, uint dil, uint n, uint size) {
     int d = int(dil);
     int lo = base >= 0 ? 0 : (d - 1 - base) / d;  // first t with base + t*d >= 0
@@ -46,8 +48,20 @@ PixelRow makePixelRow(uint m, uint M) {
     uint p = t % pc.P; px.n = t / pc.P;
     px.ih0 = int(p * pc.strideH) - int(pc.padT);
     px.iw0 = int(q * pc.strideW) - int(pc.padL);
+#if defined(PIXEL_ROW_MASK_LOOPS)
+    px.rmask = 0u; px.smask = 0u;
+    for (uint r = 0u; r < pc.R; ++r) {
+        int ih = px.ih0 + int(r * pc.dilH);
+        if (ih >= 0 && ih < int(pc.H)) px.rmask |= 1u << r;
+    }
+    for (uint s = 0u; s < pc.S; ++s) {
+        int iw = px.iw0 + int(s * pc.dilW);
+        if (iw >= 0 && iw < int(pc.W)) px.smask |= 1u << s;
+    }
+#else
     px.rmask = tapMask(px.ih0, pc.dilH, pc.R, pc.H);
     px.smask = tapMask(px.iw0, pc.dilW, pc.S, pc.W);
+#endif
     uint fullR = pc.R == 32u ? 0xFFFFFFFFu : (1u << pc.R) - 1u;
     uint fullS = pc.S == 32u ? 0xFFFFFFFFu : (1u << pc.S) - 1u;
     px.interior = px.valid && px.rmask == fullR && px.smask == fullS;
