@@ -95,19 +95,12 @@ class FewChannelsCoopmatTiles : public VkconvParamTest<Param> {};
 TEST_P(FewChannelsCoopmatTiles, MatchesReference) {
     const auto& [i, tile] = GetParam();
     const FcCase& c = fcCases()[size_t(i)];
-    const std::string why = vkconv::whyUnsupported(ctx(), c.desc, kAlgo);
-    if (!why.empty()) GTEST_SKIP() << kAlgo << " declines " << c.desc.toString() << ": " << why;
     vkconv::PlanOptions o;
-    o.algorithm = kAlgo;
-    o.tile = tile;
-    VKT_SKIP_IF_DECLINED(ctx(), c.desc, o, "shared memory");  // a forced tile may exceed it
-    for (auto mode : {DataMode::Integer, DataMode::Uniform}) {
-        const auto r = runAndCheck(ctx(), c.desc, o, 7500 + uint64_t(i), mode);
-        EXPECT_TRUE(passed(r)) << "case " << c.name << " tile '" << tile << "' (" << toString(mode) << " data)";
+    VKT_FORCE_TILE_OR_SKIP(ctx(), kAlgo, c.desc, tile, o);  // a forced tile may exceed shared memory
+    for (const auto& r : checkIntegerThenUniform(ctx(), c.desc, o, 7500 + uint64_t(i), c.name)) {
         if (!tile.empty()) {
             EXPECT_NE(r.config.find("tile " + tile + " "), std::string::npos) << r.config;
         }
-        RecordProperty("chosen", r.algorithm + " " + r.config);
     }
 }
 

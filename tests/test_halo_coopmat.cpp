@@ -86,22 +86,15 @@ class HaloCoopmatTiles : public VkconvParamTest<Param> {};
 TEST_P(HaloCoopmatTiles, MatchesReference) {
     const auto& [i, tile] = GetParam();
     const NamedDesc& c = haloCases()[size_t(i)];
-    const std::string why = vkconv::whyUnsupported(ctx(), c.desc, kAlgo);
-    if (!why.empty()) GTEST_SKIP() << kAlgo << " declines " << c.desc.toString() << ": " << why;
     vkconv::PlanOptions o;
-    o.algorithm = kAlgo;
-    o.tile = tile;
-    VKT_SKIP_IF_DECLINED(ctx(), c.desc, o, "shared memory");  // a forced tile may exceed it
-    for (auto mode : {DataMode::Integer, DataMode::Uniform}) {
-        const auto r = runAndCheck(ctx(), c.desc, o, 8100 + uint64_t(i), mode);
-        EXPECT_TRUE(passed(r)) << "case " << c.name << " tile '" << tile << "' (" << toString(mode) << " data)";
+    VKT_FORCE_TILE_OR_SKIP(ctx(), kAlgo, c.desc, tile, o);  // a forced tile may exceed shared memory
+    for (const auto& r : checkIntegerThenUniform(ctx(), c.desc, o, 8100 + uint64_t(i), c.name)) {
         if (const size_t q = tile.find('q'); q != std::string::npos) {  // a strip at most Q wide
             const int64_t tq = std::min<int64_t>(std::stoll(tile.substr(q + 1)), c.desc.outW());
             EXPECT_NE(r.config.find(" q" + std::to_string(tq) + " "), std::string::npos) << r.config;
         } else if (!tile.empty()) {
             EXPECT_NE(r.config.find("tile " + tile + " "), std::string::npos) << r.config;
         }
-        RecordProperty("chosen", r.algorithm + " " + r.config);
     }
 }
 

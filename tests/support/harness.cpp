@@ -223,6 +223,18 @@ CheckResult runAndCheck(vkconv::Context& ctx, const vkconv::ConvDesc& d, const v
     return ::testing::AssertionFailure() << r.summary();
 }
 
+std::vector<CheckResult> checkIntegerThenUniform(vkconv::Context& ctx, const vkconv::ConvDesc& d, const vkconv::PlanOptions& opt,
+                                                 uint64_t seed, const std::string& caseName) {
+    std::vector<CheckResult> out;
+    for (auto mode : {DataMode::Integer, DataMode::Uniform}) {
+        out.push_back(runAndCheck(ctx, d, opt, seed, mode));
+        const CheckResult& r = out.back();
+        EXPECT_TRUE(passed(r)) << "case " << caseName << " tile '" << opt.tile << "' (" << toString(mode) << " data)";
+        ::testing::Test::RecordProperty("chosen", r.algorithm + " " + r.config);
+    }
+    return out;
+}
+
 std::string planDeclines(vkconv::Context& ctx, const vkconv::ConvDesc& d, const vkconv::PlanOptions& opt) {
     try {
         (void)vkconv::Plan::create(ctx, d, opt);

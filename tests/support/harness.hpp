@@ -86,6 +86,23 @@ std::string planDeclines(vkconv::Context& ctx, const vkconv::ConvDesc& d, const 
         }                                                                                         \
     } while (0)
 
+// In a test body: skips where `algo` declines `desc`, or declines the forced `tile` for shared
+// memory (a tile beyond this device's limits); otherwise sets `opts` to that algorithm and tile.
+#define VKT_FORCE_TILE_OR_SKIP(ctx, algo, desc, tile, opts)                                       \
+    do {                                                                                          \
+        const std::string vktAlgoWhy = ::vkconv::whyUnsupported((ctx), (desc), (algo));           \
+        if (!vktAlgoWhy.empty()) GTEST_SKIP() << (algo) << " declines " << (desc).toString() << ": " << vktAlgoWhy; \
+        (opts).algorithm = (algo);                                                                \
+        (opts).tile = (tile);                                                                     \
+        VKT_SKIP_IF_DECLINED((ctx), (desc), (opts), "shared memory");                              \
+    } while (0)
+
+// Runs a forced configuration on integer data (16-bit exact, fp32 sums exact: a wrong staged
+// word shows as an exact mismatch), then uniform data against the tolerance, expecting both to
+// pass; records the plan as the test's "chosen" property and returns both results.
+std::vector<CheckResult> checkIntegerThenUniform(vkconv::Context& ctx, const vkconv::ConvDesc& d, const vkconv::PlanOptions& opt,
+                                                 uint64_t seed, const std::string& caseName);
+
 // For EXPECT_TRUE(vkt::passed(r)): the failure message is r.summary().
 ::testing::AssertionResult passed(const CheckResult& r);
 
