@@ -84,8 +84,11 @@ const uint HALO_PER_T = (HALO_WORDS + WG_SIZE - 1u) / WG_SIZE;  // halo words pe
 // VKCONV_NCHW_RUNS=0 to measure the difference).
 layout(constant_id = 118) const bool NCHW_RUNS = true;
 const bool RUNS = NCHW_RUNS && OUT_LAYOUT == 0u;
+// The fp16 scratch (epilogue_half.glsl; the host's choice), rows of 3 words.
+layout(constant_id = 119) const bool EPI16 = false;
 
 shared uvec4 smem[R_WORDS + B_WORDS];  // [halo | epilogue scratch][B]
+#include "epilogue_half.glsl"  // EPI16: MAT_C16, emuHalfScratch
 
 #if !defined(CM_EMULATE)
 #define MAT_A coopmat<CM_T, gl_ScopeSubgroup, 16, 16, gl_MatrixUseA>
@@ -239,6 +242,11 @@ void main() {
         [[unroll]] for (uint j = 0u; j < MQ; ++j) {
             [[unroll]] for (uint i = 0u; i < NQ; ++i) {
 #if !defined(CM_EMULATE)
+#if defined(DTYPE_F16)
+                if (EPI16)
+                    coopMatStore(MAT_C16(16, 16)(acc[j * NQ + i]), smem, scratch, 3u, gl_CooperativeMatrixLayoutRowMajor);
+                else
+#endif
                 if (RUNS)
                     coopMatStore(acc[j * NQ + i], smem, scratch, 4u, gl_CooperativeMatrixLayoutColumnMajor);
                 else
@@ -246,7 +254,9 @@ void main() {
 #else
                 for (uint u = 0u; u < EPL; ++u) {
                     uint e = lane + u * EMU_LANES, fi = RUNS ? (e % 16u) * 16u + e / 16u : e;
-                    smem[scratch + (fi >> 2)][fi & 3u] = floatBitsToUint(acc[(j * NQ + i) * EPL + u]);
+                    float v = acc[(j * NQ + i) * EPL + u];
+                    if (EPI16) emuHalfScratch(scratch, 3u, 16u, e, v);
+                    else smem[scratch + (fi >> 2)][fi & 3u] = floatBitsToUint(v);
                 }
 #endif
                 subgroupMemoryBarrierShared();
@@ -263,6 +273,13 @@ void main() {
                                 uint k = kBase + kn;
                                 storeRun8(VEC_OUT, ((n * pc.K + k) * pc.P + p) * pc.Q + q, min(8u, pc.Q - q), k, v);
                             }
+                        }
+                    } else if (EPI16) {
+                        // Pixel fastest: 8 neighbouring invocations read 8 distinct bank groups.
+                        for (uint e = lane; e < 32u; e += lanes) {
+                            uint row = e & 15u, kn = kb + (e >> 4) * 8u, q = qb + row;
+                            if (q < pc.Q && kn < Kg)
+                                y8_[(((n * pc.P + p) * pc.Q + q) * pc.K + kBase + kn) >> 3] = smem[scratch + row * 3u + (e >> 4)];
                         }
                     } else if (VEC_OUT && OUT_LAYOUT == 1u) {
                         // 8 consecutive filters of one pixel per store (K/groups % 8 == 0: a run of

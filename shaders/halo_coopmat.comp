@@ -80,8 +80,11 @@ const uint SMEM_WORDS = STAGE_WORDS > SCR_WORDS ? STAGE_WORDS : SCR_WORDS;
 // bf16, and VKCONV_NCHW_RUNS=0 to measure the difference).
 layout(constant_id = 115) const bool NCHW_RUNS = true;
 const bool RUNS = NCHW_RUNS && OUT_LAYOUT == 0u;
+// The fp16 scratch (epilogue_half.glsl; the host's choice), rows of 3 words.
+layout(constant_id = 117) const bool EPI16 = false;
 
 shared uvec4 smem[SMEM_WORDS];
+#include "epilogue_half.glsl"  // EPI16: MAT_C16, emuHalfScratch
 
 #if !defined(CM_EMULATE)
 #define MAT_A coopmat<CM_T, gl_ScopeSubgroup, 16, 16, gl_MatrixUseA>
@@ -224,6 +227,11 @@ void main() {
     [[unroll]] for (uint i = 0u; i < FM; ++i) {
         [[unroll]] for (uint j = 0u; j < FN; ++j) {
 #if !defined(CM_EMULATE)
+#if defined(DTYPE_F16)
+            if (EPI16)
+                coopMatStore(MAT_C16(16, 16)(acc[i * FN + j]), smem, scratch, 3u, gl_CooperativeMatrixLayoutRowMajor);
+            else
+#endif
             if (RUNS)
                 coopMatStore(acc[i * FN + j], smem, scratch, 4u, gl_CooperativeMatrixLayoutColumnMajor);
             else
@@ -231,7 +239,12 @@ void main() {
 #else
             for (uint u = 0u; u < EPL; ++u) {
                 uint e = lane + u * EMU_LANES, fi = RUNS ? (e % 16u) * 16u + e / 16u : e;
-                smem[scratch + (fi >> 2)][fi & 3u] = floatBitsToUint(acc[(i * FN + j) * EPL + u]);
+                float v = acc[(i * FN + j) * EPL + u];
+                if (EPI16) {
+                    emuHalfScratch(scratch, 3u, 16u, e, v);
+                } else {
+                    smem[scratch + (fi >> 2)][fi & 3u] = floatBitsToUint(v);
+                }
             }
 #endif
             subgroupMemoryBarrierShared();
@@ -256,6 +269,14 @@ void main() {
                             if (t >= cnt && pt < pc.P && xt < TQ && qt < pc.Q) storeOutput((plane + pt) * pc.Q + qt, k, v[t]);
                         }
                     }
+                }
+            } else if (EPI16) {
+                // Pixel fastest: 8 neighbouring invocations read 8 distinct bank groups.
+                for (uint e = lane; e < 32u; e += lanes) {
+                    uint row = e & 15u, kn = kb + (e >> 4) * 8u, f = fb + row;
+                    uint p = f / X, x = f % X, q = q0 + x;
+                    if (p < pc.P && x < TQ && q < pc.Q && kn < Kg)
+                        y8_[(((n * pc.P + p) * pc.Q + q) * pc.K + kBase + kn) >> 3] = smem[scratch + row * 3u + (e >> 4)];
                 }
             } else if (VEC_OUT && OUT_LAYOUT == 1u) {
                 // 8 consecutive filters of one pixel per store (K/groups % 8 == 0: a run of 8 is

@@ -123,6 +123,9 @@ layout(constant_id = 123) const bool SWIZZLE = false;
 // invocation are NT/KV rows apart (STAGED_ROW keeps that when NT/KV is a multiple of 8), so one
 // base and a uniform stride name them all.
 layout(constant_id = 124) const bool LEAN_ADDR = false;
+// The fp16 scratch (epilogue_half.glsl; the host's choice).
+layout(constant_id = 125) const bool EPI16 = false;
+const uint LD16 = (CM_N / 8u) | 1u;  // fp16 scratch row stride in words: odd, conflict-free rows
 #ifdef SPLIT_K
 const bool RUNS = false;  // pass 1 writes raw fp32 partials element by element
 #else
@@ -130,6 +133,7 @@ const bool RUNS = NCHW_RUNS && OUT_LAYOUT == 0u;  // NCHW output: column-major s
 #endif
 
 shared uvec4 smem[A_WORDS + B_WORDS];  // [A][B], each row holding its NBUF buffers
+#include "epilogue_half.glsl"  // EPI16: MAT_C16, emuHalfScratch
 
 #if !defined(CM_EMULATE)
 #define MAT_A coopmat<CM_T, gl_ScopeSubgroup, CM_M, CM_K, gl_MatrixUseA>
@@ -394,6 +398,11 @@ void main() {
     [[unroll]] for (uint i = 0u; i < FM; ++i) {
         [[unroll]] for (uint j = 0u; j < FN; ++j) {
 #if !defined(CM_EMULATE)
+#if defined(DTYPE_F16) && !defined(SPLIT_K)
+            if (EPI16)
+                coopMatStore(MAT_C16(CM_M, CM_N)(acc[i * FN + j]), smem, scratch, LD16, gl_CooperativeMatrixLayoutRowMajor);
+            else
+#endif
             if (RUNS)
                 coopMatStore(acc[i * FN + j], smem, scratch, CM_M / 4u, gl_CooperativeMatrixLayoutColumnMajor);
             else
@@ -401,8 +410,13 @@ void main() {
 #else
             for (uint t = 0u; t < EPL; ++t) {
                 uint e = lane + t * EMU_LANES, row = e / CM_N, col = e % CM_N;
-                uint fi = scratch * 4u + (RUNS ? col * CM_M + row : row * CM_N + col);
-                smem[fi >> 2][fi & 3u] = floatBitsToUint(acc[(i * FN + j) * EPL + t]);
+                float v = acc[(i * FN + j) * EPL + t];
+                if (EPI16) {
+                    emuHalfScratch(scratch, LD16, CM_N, e, v);
+                } else {
+                    uint fi = scratch * 4u + (RUNS ? col * CM_M + row : row * CM_N + col);
+                    smem[fi >> 2][fi & 3u] = floatBitsToUint(v);
+                }
             }
 #endif
             subgroupMemoryBarrierShared();
@@ -434,6 +448,14 @@ void main() {
                             }
                         }
                     }
+                }
+            } else if (EPI16) {
+                // 8 filters of one pixel per 16-byte word, copied as they are; the word order
+                // (pixel fastest) keeps 8 neighbouring invocations' reads in distinct bank groups.
+                for (uint e = lane; e < CM_M * CM_N / 8u; e += lanes) {
+                    uint row = e % CM_M, cg = e / CM_M;
+                    uint m = mBase + row, kn = nBase + cg * 8u;
+                    if (m < M && kn < Kg) y8_[(m * pc.K + kBase + kn) >> 3] = smem[scratch + row * LD16 + cg];
                 }
             } else if (VEC_OUT && OUT_LAYOUT == 1u) {
                 // 8 consecutive filters of one pixel per store; K/groups % 8 == 0, so a group of

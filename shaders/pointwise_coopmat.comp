@@ -1,6 +1,6 @@
 #version 460
-// "pointwise_coopmat": 1x1, stride-1, unpadded layers with few input channels (C <= 64, C % 8 ==
-// 0), NHWC activations and KRSC filters, on the matrix units.  Such a layer is a plain GEMM,
+// "pointwise_coopmat": 1x1, stride-1, unpadded layers with few input channels (C <= 256, C % 8
+// == 0), NHWC activations and KRSC filters, on the matrix units.  Such a layer is a plain GEMM,
 // (N*H*W pixels x C) x (C x K), whose time is its output's bytes: MobileNetV2's expansion layers
 // write 6x what they read, with one 16-32-deep reduction slice per output.
 //
@@ -46,6 +46,8 @@ layout(constant_id = 108) const uint VEC = 0u;
 // or (measurements only: 1.0-1.5x slower on the H200) 16 pixels x every filter of the slab at once,
 // one contiguous run of outputs per 16 pixels with one slab.
 layout(constant_id = 109) const bool WIDE = false;
+// The fp16 scratch (epilogue_half.glsl; the host's choice), rows of 3 words.
+layout(constant_id = 110) const bool EPI16 = false;
 layout(local_size_x_id = 100) in;
 
 const uint PB = 16u * FM, BN = 16u * FN;
@@ -61,6 +63,7 @@ const uint B_PER_T = (BN * CW + WG_SIZE - 1u) / WG_SIZE;
 const uint FRAGS = FM * FN;
 
 shared uvec4 smem[B_WORDS + SGS * SG_WORDS];
+#include "epilogue_half.glsl"  // EPI16: MAT_C16, emuHalfScratch
 
 #if !defined(CM_EMULATE)
 #define MAT_A coopmat<CM_T, gl_ScopeSubgroup, 16, 16, gl_MatrixUseA>
@@ -220,17 +223,33 @@ void main() {
             [[unroll]] for (uint i = 0u; i < FM; ++i) {
                 [[unroll]] for (uint j = 0u; j < FN; ++j) {
 #if !defined(CM_EMULATE)
+#if defined(DTYPE_F16)
+                    // 48 of the scratch's 64 words.
+                    if (EPI16) coopMatStore(MAT_C16(16, 16)(acc[i * FN + j]), smem, scratch, 3u, gl_CooperativeMatrixLayoutRowMajor);
+                    else
+#endif
                     coopMatStore(acc[i * FN + j], smem, scratch, 4u, gl_CooperativeMatrixLayoutRowMajor);
 #else
                     for (uint u = 0u; u < EPL; ++u) {
                         uint e = lane + u * LANES;
-                        smem[scratch + (e >> 2)][e & 3u] = floatBitsToUint(acc[(i * FN + j) * EPL + u]);
+                        float v = acc[(i * FN + j) * EPL + u];
+                        if (EPI16) {
+                            emuHalfScratch(scratch, 3u, 16u, e, v);
+                        } else {
+                            smem[scratch + (e >> 2)][e & 3u] = floatBitsToUint(v);
+                        }
                     }
 #endif
                     subgroupMemoryBarrierShared();
                     subgroupBarrier();
                     uint mb = blk * PB + i * 16u, kb = n0 + j * 16u;
-                    if ((VEC & 2u) != 0u) {
+                    if (EPI16) {
+                        // Pixel fastest: 8 neighbouring invocations read 8 distinct bank groups.
+                        for (uint e = lane; e < 32u; e += LANES) {
+                            uint row = e & 15u, m = mb + row, k = kb + (e >> 4) * 8u;
+                            if (m < M && k < K) y8_[(m * K + k) >> 3] = smem[scratch + row * 3u + (e >> 4)];
+                        }
+                    } else if ((VEC & 2u) != 0u) {
                         for (uint e = lane; e < 32u; e += LANES) {
                             uint row = e >> 1, m = mb + row, k = kb + (e & 1u) * 8u;
                             if (m < M && k < K) {

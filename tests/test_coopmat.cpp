@@ -181,9 +181,9 @@ TEST_P(CoopmatShapes, MatchesReference) {
                      c.desc.reductionLength() < 96)
                 EXPECT_EQ(r.algorithm, "implicit_gemm") << c.desc.toString();
             else if (r.algorithm == "coopmat_nhwc") EXPECT_EQ(c.desc.inputLayout, TensorLayout::NCHW) << r.config;
-            // 1x1 stride-1 NHWC layers of few channels: the streaming kernel.
+            // 1x1 stride-1 NHWC layers of few channels (or small ones of up to 192): the streaming kernel.
             else if (r.algorithm == "pointwise_coopmat")
-                EXPECT_TRUE(c.desc.r == 1 && c.desc.s == 1 && stride1 && c.desc.channelsPerGroup() <= 64 &&
+                EXPECT_TRUE(c.desc.r == 1 && c.desc.s == 1 && stride1 && c.desc.channelsPerGroup() <= 192 &&
                             c.desc.outputLayout == TensorLayout::NHWC) << c.desc.toString();
             else EXPECT_EQ(r.algorithm, kAlgo) << c.desc.toString();
         }
@@ -217,6 +217,9 @@ TEST_P(CoopmatTiles, MatchesReference) {
     if (split != std::string::npos) {
         EXPECT_NE(r.config.find(" split "), std::string::npos) << r.config;
     }
+    // The fp16 scratch where nothing is fused (the unsplit vector pipeline of fp16 NHWC outputs).
+    const bool epi16 = expectsHalfScratch(ctx(), c.desc) && r.config.find(" split ") == std::string::npos;
+    EXPECT_EQ(r.config.find(" epi16") != std::string::npos, epi16) << r.config;
 }
 
 // Indices of the named cmCases().

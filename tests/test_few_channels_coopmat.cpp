@@ -101,6 +101,8 @@ TEST_P(FewChannelsCoopmatTiles, MatchesReference) {
         if (!tile.empty()) {
             EXPECT_NE(r.config.find("tile " + tile + " "), std::string::npos) << r.config;
         }
+        // The fp16 scratch where nothing is fused (fp16 NHWC outputs in 16-byte words).
+        EXPECT_EQ(r.config.find(" epi16") != std::string::npos, expectsHalfScratch(ctx(), c.desc)) << r.config;
     }
 }
 

@@ -95,6 +95,8 @@ TEST_P(HaloCoopmatTiles, MatchesReference) {
         } else if (!tile.empty()) {
             EXPECT_NE(r.config.find("tile " + tile + " "), std::string::npos) << r.config;
         }
+        // The fp16 scratch where nothing is fused (fp16 NHWC outputs in 16-byte words).
+        EXPECT_EQ(r.config.find(" epi16") != std::string::npos, expectsHalfScratch(ctx(), c.desc)) << r.config;
     }
 }
 
@@ -149,7 +151,9 @@ TEST_F(HaloCoopmatStrips, NchwStripsPadToEight) {
     EXPECT_EQ(config(few, "256x16/4x1/q8").find(" x"), std::string::npos) << config(few, "256x16/4x1/q8");
     ConvDesc bf = d;
     bf.dtype = DType::BF16;
-    if (vkconv::whyUnsupported(ctx(), bf, kAlgo).empty()) EXPECT_EQ(config(bf, "q16").find(" x"), std::string::npos) << config(bf, "q16");
+    if (vkconv::whyUnsupported(ctx(), bf, kAlgo).empty()) {
+        EXPECT_EQ(config(bf, "q16").find(" x"), std::string::npos) << config(bf, "q16");
+    }
 }
 
 class HaloCoopmatDeclines : public VkconvTest {};

@@ -45,6 +45,10 @@ std::vector<NamedDesc> makePwCases() {
     });
     add("c16_k24_fewer_pixels_than_a_block", [](ConvDesc& d) { d.n = 1, d.h = 1, d.w = 5, d.k = 24; });
     add("c48_k40_n4_leaky", [](ConvDesc& d) { d.c = 48, d.k = 40, d.n = 4, d.h = 6, d.w = 6, d.activation = Activation::LeakyRelu; });
+    // Past 64 channels (accepted, not routed): a projection's 6 reduction steps, and 13 steps
+    // with the last one half past C.
+    add("c96_k24_projection", [](ConvDesc& d) { d.c = 96, d.k = 24, d.h = 7, d.w = 9; });
+    add("bf16_c200_k32_bias", [](ConvDesc& d) { d.dtype = DType::BF16, d.c = 200, d.k = 32, d.n = 1, d.h = 9, d.w = 5, d.hasBias = true; });
     return v;
 }
 
@@ -54,8 +58,9 @@ const std::vector<NamedDesc>& pwCases() {
 }
 
 // "" is the heuristic's pick; then single fragments in a one-subgroup workgroup, two subgroups of
-// three blocks each, the widest filter slab with two blocks per subgroup, 32-pixel blocks.
-const std::vector<std::string> kTiles = {"", "16x16/1", "32x64/2p3", "16x128/4p2", "32x32/4"};
+// three blocks each, a 128-filter slab with two blocks per subgroup, 32-pixel blocks, and the
+// widest slab (256 filters: 16 accumulators per subgroup).
+const std::vector<std::string> kTiles = {"", "16x16/1", "32x64/2p3", "16x128/4p2", "32x32/4", "16x256/2"};
 
 using Param = std::tuple<int, std::string>;
 std::string paramName(const ::testing::TestParamInfo<Param>& info) { return caseTileName(pwCases(), info.param); }
@@ -75,6 +80,9 @@ TEST_P(PointwiseCoopmatTiles, MatchesReference) {
         if (!tile.empty()) {
             EXPECT_NE(r.config.find("tile " + tile + " "), std::string::npos) << r.config;
         }
+        const char* wide = std::getenv("VKCONV_POINTWISE_WIDE");  // the wide epilogue keeps fp32
+        const bool epi16 = expectsHalfScratch(ctx(), c.desc) && !(wide && std::string(wide) == "1");
+        EXPECT_EQ(r.config.find(" epi16") != std::string::npos, epi16) << r.config;
     }
 }
 
@@ -121,8 +129,20 @@ TEST_F(PointwiseCoopmatRouting, coopmat_ChoosesAndDeclines) {
     declines("groups", [](ConvDesc& x) { x.groups = 2; }, "groups");
     declines("NCHW", [](ConvDesc& x) { x.inputLayout = x.outputLayout = TensorLayout::NCHW, x.filterLayout = FilterLayout::KCRS; }, "NHWC");
     declines("C = 12", [](ConvDesc& x) { x.c = 12; }, "multiple of 8");
-    declines("C = 72", [](ConvDesc& x) { x.c = 72; }, "above 64");
-    for (const char* bad : {"16x96", "16x96/4p", "48x64/4", "16x40/4", "16x144/4", "16x64/0", "16x64/4p2x"}) {
+    declines("C = 264", [](ConvDesc& x) { x.c = 264; }, "above 256");
+    // Past 64 channels: small layers (at most 192 channels and 2^18 outputs) in 32-filter slabs;
+    // bigger ones, or 256 channels, are accepted and left to the general kernel.
+    ConvDesc wide = d;
+    wide.c = 72;  // 2 x 28 x 28 x 96 outputs
+    EXPECT_EQ(vkconv::whyUnsupported(ctx(), wide, kAlgo), "");
+    EXPECT_EQ(vkconv::Plan::create(ctx(), wide).algorithm(), kAlgo);
+    EXPECT_NE(vkconv::Plan::create(ctx(), wide).config().find("tile 16x32/"), std::string::npos) << vkconv::Plan::create(ctx(), wide).config();
+    wide.n = 32;  // 2.4 million outputs
+    EXPECT_EQ(vkconv::Plan::create(ctx(), wide).algorithm(), "implicit_gemm_coopmat");
+    wide.n = 1, wide.c = 256, wide.k = 64, wide.h = wide.w = 7;
+    EXPECT_EQ(vkconv::whyUnsupported(ctx(), wide, kAlgo), "");
+    EXPECT_EQ(vkconv::Plan::create(ctx(), wide).algorithm(), "implicit_gemm_coopmat");
+    for (const char* bad : {"16x96", "16x96/4p", "48x64/4", "16x40/4", "16x272/4", "16x64/0", "16x64/4p2x"}) {
         vkconv::PlanOptions o;
         o.algorithm = kAlgo;
         o.tile = bad;

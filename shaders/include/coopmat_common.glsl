@@ -11,6 +11,9 @@
 #extension GL_KHR_memory_scope_semantics : require
 #endif
 #extension GL_KHR_shader_subgroup_basic : require
+#if defined(CM_EMULATE)
+#extension GL_KHR_shader_subgroup_shuffle : require  // the emulated fp16 scratch packs lane pairs
+#endif
 #if defined(DTYPE_F16)
 #extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
 #elif defined(DTYPE_BF16)

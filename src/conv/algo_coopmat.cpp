@@ -109,7 +109,7 @@ enum SpecCoopmat : uint32_t {
     kSpecCmM = 106, kSpecCmN = 107, kSpecCmK = 108, kSpecEmuLanes = 109,
     kSpecMaskMode = 110, kSpecVecA = 112, kSpecVecB = 113, kSpecVecOut = 114, kSpecNbuf = 115,
     kSpecPrefetch2 = 116, kSpecCTail = 117, kSpecNchwRuns = 118, kSpecNchwRuns4 = 119, kSpecSwizzle = 123,
-    kSpecLeanAddr = 124,
+    kSpecLeanAddr = 124, kSpecEpi16 = 125,
 };
 
 std::string shaderName(DType t, bool split = false, bool trace = false) {
@@ -302,6 +302,7 @@ public:
         gx_ = uint32_t((outputPixels(d) + tile_.bm - 1) / tile_.bm);
         gy_ = uint32_t(((d.filtersPerGroup() + tile_.bn - 1) / tile_.bn) * d.groups);
         swizzle_ = wantSwizzle(ctx);
+        epi16_ = coopmatHalfScratch(ctx.caps, d, vecOut_, cm.m, cm.n);
         vectorPipeline_ = &pipeline(true);
     }
     void record(VkCommandBuffer cmd, const ConvTensors& t) const override {
@@ -325,6 +326,7 @@ public:
             c += std::string(" vec8") + (vecA_ ? "A" : "") + (vecB_ ? "B" : "") + (vecOut_ ? "O" : "");
         if (split_ > 1) c += " split " + std::to_string(split_);
         if (prefetch2_) c += " ahead2";
+        if (epi16_) c += " epi16";
         if (raw_) c += " raw-f32";
         if (trace_) c += " trace";
         c += " sg" + std::to_string(sg_.size);
@@ -354,6 +356,7 @@ private:
         key.spec.push_back({kSpecNchwRuns4, runs4_ ? 1u : 0u});
         key.spec.push_back({kSpecSwizzle, swizzle_ ? 1u : 0u});
         key.spec.push_back({kSpecLeanAddr, coopmatLeanAddressing() ? 1u : 0u});
+        key.spec.push_back({kSpecEpi16, vec && epi16_ ? 1u : 0u});
         if (coopmatEmulated(desc_.dtype)) key.spec.push_back({kSpecEmuLanes, sg_.size});
         key.fullSubgroups = true;  // the subgroup index must name a whole 32 (or default-size) block
         return ctx_.pipelines->get(key);
@@ -399,6 +402,7 @@ private:
     bool prefetch2_ = false;
     bool trace_ = false;  // the CM_TRACE build, its clocks in the workspace
     bool swizzle_ = false;  // SWIZZLE (wantSwizzle)
+    bool epi16_ = false;    // EPI16: fp16 scratch in the epilogue (vector pipeline)
     const ComputePipeline* vectorPipeline_ = nullptr;
     uint32_t gx_ = 0, gy_ = 0;
 };

@@ -30,7 +30,7 @@ constexpr uint32_t kMaxAccumulators = 16;
 enum SpecFcCm : uint32_t {
     kSpecTP = 101, kSpecMQ = 102, kSpecNQ = 103, kSpecSGQ = 104, kSpecSGN = 105, kSpecCG = 106, kSpecFR = 107,
     kSpecFS = 108, kSpecSH = 109, kSpecSW = 110, kSpecDH = 111, kSpecCPR = 112, kSpecPStep = 113, kSpecVecOut = 114,
-    kSpecEmuLanes = 115, kSpecPrefetch = 116, kSpecVecIn = 117, kSpecNchwRuns = 118,
+    kSpecEmuLanes = 115, kSpecPrefetch = 116, kSpecVecIn = 117, kSpecNchwRuns = 118, kSpecEpi16 = 119,
 };
 
 // TP rows x TQ = SGQ*MQ*16 columns x BN = SGN*NQ*16 filters, PSTEP row steps per workgroup.
@@ -159,6 +159,7 @@ public:
         const bool c8 = d.channelsPerGroup() == 8 && envFlag("VKCONV_FEW_COOPMAT_VEC_IN", true);
         vecIn_ = (c8 && d.inputLayout == TensorLayout::NHWC ? 1u : 0u) | (c8 && d.filterLayout == FilterLayout::KRSC ? 2u : 0u);
         prefetch_ = prefetch(d, tile_, sg_.size);
+        epi16_ = coopmatHalfScratch(ctx.caps, d, vecOut_);
         vectorPipeline_ = &pipeline(true);
         gx_ = uint32_t(gridX(d, tile_));
         gy_ = uint32_t(gridY(d, tile_));
@@ -166,7 +167,7 @@ public:
     std::string name() const override { return "few_channels_coopmat"; }
     std::string config() const override {
         std::string vec = std::string(vecIn_ & 1u ? "I" : "") + (vecIn_ & 2u ? "W" : "") + (vecOut_ ? "O" : "");
-        return "tile " + tile_.name() + " cpr " + std::to_string(columnValues(desc_)) + (vec.empty() ? "" : " vec8" + vec) + (prefetch_ ? " pre" : "") + " sg" +
+        return "tile " + tile_.name() + " cpr " + std::to_string(columnValues(desc_)) + (vec.empty() ? "" : " vec8" + vec) + (prefetch_ ? " pre" : "") + (epi16_ ? " epi16" : "") + " sg" +
                std::to_string(sg_.size) + (coopmatEmulated(desc_.dtype) ? " EMULATED" : "");
     }
 
@@ -185,7 +186,8 @@ private:
                          {kSpecCG, uint32_t(d.channelsPerGroup())}, {kSpecFR, uint32_t(d.r)}, {kSpecFS, uint32_t(d.s)},
                          {kSpecSH, uint32_t(d.strideH)}, {kSpecSW, uint32_t(d.strideW)}, {kSpecDH, uint32_t(d.dilationH)},
                          {kSpecCPR, columnValues(d)}, {kSpecPStep, t.pstep}, {kSpecVecOut, vec && vecOut_ ? 1u : 0u}, {kSpecVecIn, vec ? vecIn_ : 0u},
-                         {kSpecPrefetch, prefetch_ ? 1u : 0u}, {kSpecNchwRuns, runs_ ? 1u : 0u}});
+                         {kSpecPrefetch, prefetch_ ? 1u : 0u}, {kSpecNchwRuns, runs_ ? 1u : 0u},
+                         {kSpecEpi16, vec && epi16_ ? 1u : 0u}});
         if (coopmatEmulated(d.dtype)) key.spec.push_back({kSpecEmuLanes, sg_.size});
         key.fullSubgroups = true;  // gl_SubgroupID names a whole subgroup's block
         return ctx_.pipelines->get(key);
@@ -194,7 +196,7 @@ private:
     ConvDesc desc_;
     Tile tile_;
     SubgroupChoice sg_;
-    bool vecOut_ = false, runs_ = false, prefetch_ = false;
+    bool vecOut_ = false, runs_ = false, prefetch_ = false, epi16_ = false;
     uint32_t vecIn_ = 0;  // kSpecVecIn's bits
     const ComputePipeline* vectorPipeline_ = nullptr;
 };

@@ -75,7 +75,7 @@ constexpr uint32_t kOneColumn = 16;  // BN of the one-column tiles; the most fil
 enum SpecHalo : uint32_t {
     kSpecWarpsM = 101, kSpecWarpsN = 102, kSpecFM = 103, kSpecFN = 104, kSpecFR = 105, kSpecFS = 106,
     kSpecDH = 107, kSpecDW = 108, kSpecTQ = 109, kSpecVecIn = 110, kSpecVecW = 111, kSpecVecOut = 112,
-    kSpecEmuLanes = 113, kSpecPrefetch = 114, kSpecNchwRuns = 115, kSpecXPad = 116,
+    kSpecEmuLanes = 113, kSpecPrefetch = 114, kSpecNchwRuns = 115, kSpecXPad = 116, kSpecEpi16 = 117,
 };
 
 // VKCONV_HALO_TILE48=0 (measurements only): the heuristic without 256x48/4x1.
@@ -261,6 +261,7 @@ public:
         runs_ = d.outputLayout == TensorLayout::NCHW && d.outW() % 2 == 0 && d.dtype == DType::F16 && coopmatNchwRuns();
         vecOut_ = d.outputLayout == TensorLayout::NHWC ? d.filtersPerGroup() % 8 == 0 : runs_;
         prefetch_ = prefetch(ctx);
+        epi16_ = coopmatHalfScratch(ctx.caps, d, vecOut_);
         vectorPipeline_ = &pipeline(true);
         gx_ = uint32_t(gridX(d, tile_, tq_, xpad_));
         gy_ = uint32_t(gridY(d, tile_));
@@ -269,7 +270,7 @@ public:
     std::string config() const override {
         return std::string("tile ") + tile_.name + " q" + std::to_string(tq_) +
                (xpad_ ? " x" + std::to_string(stripWidth(desc_, tq_, xpad_)) : "") + " vec8I" + (vecW_ ? "W" : "") + (vecOut_ ? "O" : "") +
-               (prefetch_ ? " pre" : "") + " sg" + std::to_string(sg_.size) + (coopmatEmulated(desc_.dtype) ? " EMULATED" : "");
+               (prefetch_ ? " pre" : "") + (epi16_ ? " epi16" : "") + " sg" + std::to_string(sg_.size) + (coopmatEmulated(desc_.dtype) ? " EMULATED" : "");
     }
 
 private:
@@ -287,7 +288,7 @@ private:
                          {kSpecDW, uint32_t(d.dilationW)}, {kSpecTQ, tq_}, {kSpecVecIn, vec ? 1u : 0u},
                          {kSpecVecW, vec && vecW_ ? 1u : 0u}, {kSpecVecOut, vec && vecOut_ ? 1u : 0u},
                          {kSpecPrefetch, prefetch_ ? 1u : 0u}, {kSpecNchwRuns, runs_ ? 1u : 0u},
-                         {kSpecXPad, xpad_}});
+                         {kSpecXPad, xpad_}, {kSpecEpi16, vec && epi16_ ? 1u : 0u}});
         if (coopmatEmulated(d.dtype)) key.spec.push_back({kSpecEmuLanes, sg_.size});
         key.fullSubgroups = true;  // gl_SubgroupID names a whole subgroup's block
         return ctx_.pipelines->get(key);
@@ -305,7 +306,7 @@ private:
     const HaloTile& tile_;
     uint32_t tq_, xpad_;
     SubgroupChoice sg_;
-    bool vecW_ = false, vecOut_ = false, runs_ = false, prefetch_ = true;
+    bool vecW_ = false, vecOut_ = false, runs_ = false, prefetch_ = true, epi16_ = false;
     const ComputePipeline* vectorPipeline_ = nullptr;
 };
 

@@ -1,12 +1,13 @@
 // "pointwise_coopmat" (shaders/pointwise_coopmat.comp): 1x1 stride-1 unpadded layers with at most
-// 64 input channels (C % 8 == 0), NHWC activations, KRSC filters, fp16 / bf16, on the matrix
-// units.  Streaming workgroups: the filters staged once, then each subgroup walks its pixel
-// blocks with the next block's loads in flight during this block's stores.
+// 256 input channels (C % 8 == 0; the router sends it those of at most 64), NHWC activations,
+// KRSC filters, fp16 / bf16, on the matrix units.  Streaming workgroups: the filters staged once,
+// then each subgroup walks its pixel blocks with the next block's loads in flight during this
+// block's stores.
 // Tile "PBxBN/SGS[pBPS]": PB = 16 or 32 pixels per block, BN filters per workgroup (a multiple
-// of 16, at most 128), SGS subgroups, BPS blocks per subgroup.  Choice, no timing: the filters in
+// of 16, at most 256), SGS subgroups, BPS blocks per subgroup.  Choice, no timing: the filters in
 // the fewest slabs of at most 8 fragments, two pixel fragments per block while the accumulators
-// stay at 8 or fewer, four subgroups, and blocks per subgroup doubled (up to 16) while the grid
-// keeps four workgroups per compute unit.
+// stay at 8 or fewer (and C <= 64), as many subgroups (up to four) as shared memory holds, and
+// blocks per subgroup doubled (up to 16) while the grid keeps four workgroups per compute unit.
 #include <algorithm>
 #include <cstdio>
 
@@ -23,14 +24,15 @@ namespace vkconv {
 namespace {
 
 constexpr uint32_t kFrag = 16;          // the 16x16x16 configuration the kernel is written for
-constexpr int64_t kMaxChannels = 64;    // C: at most 4 reduction steps, staged whole
-constexpr uint32_t kMaxFilterFrags = 8; // BN <= 128
+constexpr int64_t kMaxChannels = 256;   // C: at most 16 reduction steps, staged whole
+constexpr uint32_t kMaxFilterFrags = 16; // BN <= 256 (a forced tile)
+constexpr uint32_t kSlabFrags = 8;       // the heuristic's slabs: BN <= 128
 constexpr uint32_t kMaxAccumulators = 8;
 constexpr uint32_t kMaxBlocksPerSubgroup = 16;
 
 enum SpecPw : uint32_t {
     kSpecFM = 101, kSpecFN = 102, kSpecKS = 103, kSpecSGS = 104, kSpecLanes = 105, kSpecBPS = 106, kSpecBResident = 107,
-    kSpecVec = 108, kSpecWide = 109,
+    kSpecVec = 108, kSpecWide = 109, kSpecEpi16 = 110,
 };
 
 // The epilogue one 16 x 16 accumulator at a time (32-byte output pieces), or 16 pixels x the whole
@@ -84,17 +86,38 @@ uint64_t gridX(const ConvDesc& d, const Tile& t) {
 }
 uint64_t gridY(const ConvDesc& d, const Tile& t) { return (uint64_t(d.k) + t.bn() - 1) / t.bn(); }
 
+// The layers the router sends here for their few channels: at most 64, in one filter slab of at
+// most 128, or at most 32 in any number of slabs (perf-notes 89).
+bool fewChannelClass(const ConvDesc& d) { return d.c <= 64 && (d.k <= int64_t(kSlabFrags * kFrag) || d.c <= 32); }
+
+// ... and the small layers it sends here past that: up to 192 channels and 2^18 outputs
+// (MobileNetV2's projections and 64-192-channel expansions at batch 1), in 32-filter slabs.  There
+// the general kernel's workgroups are a few latency-bound slices each; on the H200 this kernel's
+// 16x32/4 tile took 0.6-0.9 us off each of eight such layers (3.4-4.1 against 4.0-4.9 us), while at
+// batch 32 (0.4-3.6 million outputs) it was 1.05-1.8x slower, and with 256 channels (one
+// subgroup per workgroup in 48 KiB) 2.5-3.5x (docs/results/h200_s33/pw256/, perf-notes 93).
+bool smallLayerClass(const ConvDesc& d) {
+    return !fewChannelClass(d) && d.c <= 192 && d.n * d.outH() * d.outW() * d.k <= (int64_t(1) << 18);
+}
+
 Tile chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& forced) {
     Tile t;
     if (!forced.empty()) return parseTile(forced, t) && sharedBytes(d, t) <= ctx.caps.maxSharedMemory ? t : Tile{};
     const uint32_t kf = uint32_t((d.k + kFrag - 1) / kFrag);
-    const uint32_t slabs = (kf + kMaxFilterFrags - 1) / kMaxFilterFrags;
-    t.fn = (kf + slabs - 1) / slabs;
-    // 32-pixel blocks only for the narrowest slabs (MobileNetV2's 16-filter projection, 13.6 against
-    // 19-21 us at b32 on 16-pixel tiles); 16 elsewhere (32x64/4 22.8 against 17.7 on 64 -> 64).
-    t.fm = t.fn <= 2 ? 2 : 1;
-    for (t.sgs = 4; t.sgs >= 1; t.sgs /= 2)
-        if (sharedBytes(d, t) <= ctx.caps.maxSharedMemory) break;
+    // The fewest slabs whose filters and at least one subgroup's block fit shared memory (deep
+    // reductions: narrower slabs); small layers: slabs of two fragments, for more workgroups.
+    const uint32_t slabFrags = smallLayerClass(d) ? 2 : kSlabFrags;
+    for (uint32_t slabs = (kf + slabFrags - 1) / slabFrags; slabs <= kf; ++slabs) {
+        t.fn = (kf + slabs - 1) / slabs;
+        // 32-pixel blocks only for the narrowest slabs (MobileNetV2's 16-filter projection, 13.6
+        // against 19-21 us at b32 on 16-pixel tiles); 16 elsewhere (32x64/4 22.8 against 17.7 on
+        // 64 -> 64).  Past 64 channels a 32-pixel block's words in flight would be 48+ registers
+        // per invocation.
+        t.fm = t.fn <= 2 && d.c <= 64 && slabFrags == kSlabFrags ? 2 : 1;
+        for (t.sgs = 4; t.sgs >= 1; t.sgs /= 2)
+            if (sharedBytes(d, t) <= ctx.caps.maxSharedMemory) break;
+        if (t.sgs > 0) break;
+    }
     if (t.sgs == 0) return Tile{};
     const double units = modelComputeUnits(ctx.caps.computeUnits);
     while (t.bps < kMaxBlocksPerSubgroup &&
@@ -115,6 +138,7 @@ public:
         // (32 registers per invocation on a 32-wide subgroup).
         bResident_ = reductionSteps(d) * tile_.fn <= 8 && !coopmatEmulated(d.dtype);
         vecOut_ = d.k % 8 == 0;
+        epi16_ = !wideEpilogue() && coopmatHalfScratch(ctx.caps, d, vecOut_);
         vectorPipeline_ = &pipeline(true);
         gx_ = uint32_t(gridX(d, tile_));
         gy_ = uint32_t(gridY(d, tile_));
@@ -122,7 +146,7 @@ public:
     std::string name() const override { return "pointwise_coopmat"; }
     std::string config() const override {
         return "tile " + tile_.name() + " ks " + std::to_string(reductionSteps(desc_)) + (bResident_ ? " bres" : "") +
-               (vecOut_ ? " vec8IWO" : " vec8IW") + " sg" + std::to_string(sg_.size) +
+               (vecOut_ ? " vec8IWO" : " vec8IW") + (epi16_ ? " epi16" : "") + " sg" + std::to_string(sg_.size) +
                (coopmatEmulated(desc_.dtype) ? " EMULATED" : "");
     }
 
@@ -140,7 +164,8 @@ private:
         uint32_t vecBits = vec ? 1u | (vecOut_ ? 2u : 0u) : 0u;
         key.spec.insert(key.spec.end(), {{kSpecFM, t.fm}, {kSpecFN, t.fn}, {kSpecKS, reductionSteps(desc_)}, {kSpecSGS, t.sgs},
                                          {kSpecLanes, sg_.size}, {kSpecBPS, t.bps}, {kSpecBResident, bResident_ ? 1u : 0u},
-                                         {kSpecVec, vecBits}, {kSpecWide, wideEpilogue() ? 1u : 0u}});
+                                         {kSpecVec, vecBits}, {kSpecWide, wideEpilogue() ? 1u : 0u},
+                                         {kSpecEpi16, vec && epi16_ ? 1u : 0u}});
         key.fullSubgroups = true;  // gl_SubgroupID names a whole subgroup's blocks
         return ctx_.pipelines->get(key);
     }
@@ -148,7 +173,7 @@ private:
     ConvDesc desc_;
     Tile tile_;
     SubgroupChoice sg_;
-    bool bResident_ = false, vecOut_ = false;
+    bool bResident_ = false, vecOut_ = false, epi16_ = false;
     const ComputePipeline* vectorPipeline_ = nullptr;
 };
 
@@ -157,7 +182,7 @@ private:
 std::string pointwiseCoopmatWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     Tile forced;
     if (!o.tile.empty() && !parseTile(o.tile, forced))
-        return "no tile '" + o.tile + "' (16 or 32 pixels x filters (a multiple of 16, at most 128) / subgroups [p blocks per "
+        return "no tile '" + o.tile + "' (16 or 32 pixels x filters (a multiple of 16, at most 256) / subgroups [p blocks per "
                "subgroup], at most 16 accumulators per subgroup, e.g. 32x64/4p8)";
     if (std::string w = coopmatDeviceWhyNot(ctx, d.dtype, shaderName(d.dtype)); !w.empty()) return w;
     if (std::string w = coopmatFragment16WhyNot(ctx.caps, d.dtype); !w.empty()) return w;
@@ -192,7 +217,8 @@ std::string pointwiseCoopmatWhyNot(const ContextImpl& ctx, const ConvDesc& d, co
 // (docs/results/h200_s32/pw/, perf-notes 89).
 bool pointwiseCoopmatPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     if (!pointwiseCoopmatWhyNot(ctx, d, o).empty()) return false;
-    return d.k <= int64_t(kMaxFilterFrags * kFrag) || d.c <= 32;
+    if (!envFlag("VKCONV_POINTWISE_SMALL", true)) return fewChannelClass(d);  // measurements: the rule before
+    return fewChannelClass(d) || smallLayerClass(d);
 }
 
 std::unique_ptr<AlgorithmInstance> pointwiseCoopmatInstantiate(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {

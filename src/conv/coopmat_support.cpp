@@ -74,6 +74,18 @@ std::string coopmatFragment16WhyNot(const DeviceCaps& caps, DType t) {
            " + f32 -> f32 cooperative-matrix configuration (device reports: " + coopmatConfigList(caps) + ")";
 }
 
+bool coopmatHalfScratch(const DeviceCaps& caps, const ConvDesc& d, bool vecOut, uint32_t m, uint32_t n) {
+    if (!vecOut || d.dtype != DType::F16 || d.outputLayout != TensorLayout::NHWC || d.hasBias || d.hasResidual ||
+        d.activation != Activation::None || !envFlag("VKCONV_COOPMAT_EPI16", true))
+        return false;
+    if (coopmatEmulated(DType::F16)) return true;
+    for (const auto& c : caps.coopMatConfigs)
+        if (c.scope == VK_SCOPE_SUBGROUP_KHR && c.m == m && c.n == n && c.c == VK_COMPONENT_TYPE_FLOAT16_KHR &&
+            c.result == VK_COMPONENT_TYPE_FLOAT16_KHR)
+            return true;
+    return false;
+}
+
 std::string coopmatConfigList(const DeviceCaps& caps) {
     std::string s;
     for (const auto& c : caps.coopMatConfigs) s += (s.empty() ? "" : ", ") + c.toString();

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "runtime/context_impl.hpp"
+#include "vkconv/conv_desc.hpp"
 #include "vkconv/types.hpp"
 
 namespace vkconv {
@@ -44,6 +45,13 @@ std::string coopmatDeviceWhyNot(const ContextImpl& ctx, DType t, const std::stri
 // "" when the device (or the emulation) has the subgroup-scope 16x16x16 configuration with dtype t
 // operands and fp32 accumulation that the 16x16-fragment kernels are written for, else the reason.
 std::string coopmatFragment16WhyNot(const DeviceCaps& caps, DType t);
+
+// The matrix kernels' fp16 scratch (shaders/include/epilogue_half.glsl: accumulators converted to
+// fp16 in registers, half the scratch bytes, outputs copied as they are): fp16 NHWC output in
+// 16-byte words (vecOut) with nothing fused, so the output is the accumulator rounded once either
+// way; the device reports a subgroup-scope m x n configuration with fp16 C and result (the
+// emulation always has it); VKCONV_COOPMAT_EPI16=0 (measurements) turns it off.
+bool coopmatHalfScratch(const DeviceCaps& caps, const ConvDesc& d, bool vecOut, uint32_t m = 16, uint32_t n = 16);
 
 // "f16, 16x16x16 ..." list of the device's configurations, for messages.
 std::string coopmatConfigList(const DeviceCaps& caps);

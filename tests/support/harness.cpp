@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <map>
 #include <sstream>
 
@@ -233,6 +234,23 @@ std::vector<CheckResult> checkIntegerThenUniform(vkconv::Context& ctx, const vkc
         ::testing::Test::RecordProperty("chosen", r.algorithm + " " + r.config);
     }
     return out;
+}
+
+bool expectsHalfScratch(const vkconv::Context& ctx, const vkconv::ConvDesc& d) {
+    auto env = [](const char* n) {
+        const char* v = std::getenv(n);
+        return v ? std::string(v) : std::string();
+    };
+    if (env("VKCONV_COOPMAT_EPI16") == "0") return false;
+    if (d.dtype != vkconv::DType::F16 || d.outputLayout != vkconv::TensorLayout::NHWC || d.filtersPerGroup() % 8 != 0 ||
+        d.hasBias || d.hasResidual || d.activation != vkconv::Activation::None)
+        return false;
+    if (env("VKCONV_COOPMAT_EMULATE") == "1") return true;
+    for (const auto& c : ctx.caps().coopMatConfigs)
+        if (c.scope == VK_SCOPE_SUBGROUP_KHR && c.m == 16 && c.n == 16 && c.c == VK_COMPONENT_TYPE_FLOAT16_KHR &&
+            c.result == VK_COMPONENT_TYPE_FLOAT16_KHR)
+            return true;
+    return false;
 }
 
 std::string planDeclines(vkconv::Context& ctx, const vkconv::ConvDesc& d, const vkconv::PlanOptions& opt) {

@@ -103,6 +103,12 @@ std::string planDeclines(vkconv::Context& ctx, const vkconv::ConvDesc& d, const 
 std::vector<CheckResult> checkIntegerThenUniform(vkconv::Context& ctx, const vkconv::ConvDesc& d, const vkconv::PlanOptions& opt,
                                                  uint64_t seed, const std::string& caseName);
 
+// Whether a matrix kernel's plan for d should use the fp16 scratch in its epilogue (" epi16" in
+// its configuration): fp16 NHWC output in 16-byte words (K/groups % 8 == 0) with nothing fused, on
+// the emulation or a device reporting a subgroup-scope 16x16 fp16 accumulator, unless
+// VKCONV_COOPMAT_EPI16=0.  Split-K and NCHW outputs never do.
+bool expectsHalfScratch(const vkconv::Context& ctx, const vkconv::ConvDesc& d);
+
 // For EXPECT_TRUE(vkt::passed(r)): the failure message is r.summary().
 ::testing::AssertionResult passed(const CheckResult& r);
 
