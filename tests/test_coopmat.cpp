@@ -329,7 +329,8 @@ class CoopmatRouting : public VkconvTest {};
 
 TEST_F(CoopmatRouting, coopmat_FiltersPerGroupSplit) {
     ConvDesc d = cmBase();
-    // 2.4M outputs at 9 filters; 96 channels, past what pointwise_coopmat takes (at most 64).
+    // 2.4M outputs at 9 filters, 96 channels: past what the router gives pointwise_coopmat (at
+    // most 64 channels, or small layers of at most 192 and 2^18 outputs).
     d.n = 4, d.c = 96, d.h = d.w = 256, d.r = d.s = 1, d.pad(0, 0);
     const std::string why = vkconv::whyUnsupported(ctx(), d, kAlgo);
     if (!why.empty()) GTEST_SKIP() << kAlgo << " declines " << d.toString() << ": " << why;
@@ -343,5 +344,9 @@ TEST_F(CoopmatRouting, coopmat_FiltersPerGroupSplit) {
     }
     ConvDesc small = d;
     small.n = 1, small.h = small.w = 112, small.k = 16;  // MobileNetV2 features.1.conv.1's grid at b1: 200K outputs
+    // ... a small layer: the streaming kernel where it runs; with 256 channels the general one.
+    const bool pw = vkconv::whyUnsupported(ctx(), small, "pointwise_coopmat").empty();
+    EXPECT_EQ(vkconv::Plan::create(ctx(), small).algorithm(), pw ? "pointwise_coopmat" : kAlgo) << small.toString();
+    small.c = 256;
     EXPECT_EQ(vkconv::Plan::create(ctx(), small).algorithm(), kAlgo) << small.toString();
 }

@@ -244,7 +244,7 @@ std::vector<std::pair<ConvDesc, PlanOptions>> fewChannelsCoopmatVariants(const C
                 d.hasBias = true; d.activation = Activation::Relu;
                 if (shape == 1) { d.r = d.s = 7; d.pad(3, 3); d.strideH = d.strideW = 2; }
                 if (shape == 2) { d.k = 32; d.strideH = d.strideW = 2; d.activation = Activation::Relu6; }
-                if (shape == 3) { d.c = 4; d.h = d.w = 64; d.k = 512; d.activation = Activation::None; }
+                if (shape == 3) { d.c = 4; d.h = d.w = 64; d.k = 512; d.hasBias = false; d.activation = Activation::None; }  // NHWC fp16: EPI16
                 if (shape == 4) { d.n = 16; d.c = 8; d.h = d.w = 19; d.k = 128; d.r = d.s = 4; d.pad(0, 0); }
                 if (nh) makeNhwc(d);
                 v.push_back({d, PlanOptions{"few_channels_coopmat"}});

@@ -391,12 +391,14 @@ bool haloCoopmatTakesFewFilters(const ContextImpl& ctx, const ConvDesc& d, const
 std::vector<std::pair<ConvDesc, PlanOptions>> haloCoopmatVariants(const ContextImpl&) {
     std::vector<std::pair<ConvDesc, PlanOptions>> v;
     for (DType t : {DType::F16, DType::BF16})
-        for (int shape = 0; shape < 3; ++shape)
+        for (int shape = 0; shape < 4; ++shape)
             for (const auto& tile : kHaloTiles) {
+                if (shape == 3 && t != DType::F16) continue;
                 ConvDesc d;
                 d.c = 64; d.h = d.w = 224; d.k = 64; d.r = d.s = 3; d.pad(1, 1); d.dtype = t;
                 d.hasBias = true; d.activation = Activation::Relu;
                 makeNhwc(d);
+                if (shape == 3) d.hasBias = false, d.activation = Activation::None;  // the fp16 scratch (EPI16)
                 if (shape == 1) {
                     d.h = d.w = 28; d.dilationH = d.dilationW = 2; d.pad(2, 2);
                     d.outputLayout = TensorLayout::NCHW; d.filterLayout = FilterLayout::KCRS;

@@ -227,15 +227,17 @@ std::unique_ptr<AlgorithmInstance> pointwiseCoopmatInstantiate(ContextImpl& ctx,
 
 // MobileNetV2's expansion layers (16, 24, 32, 64 channels; 96-384 filters in one to three
 // slabs), ResNet-50's 64 -> 64 and 64 -> 256, an 8-channel layer with 20 filters (element
-// stores), x fp16/bf16.
+// stores), a 144-channel projection at batch 1 (a small layer) and 256 channels (one subgroup),
+// x fp16/bf16; the last column: nothing fused (fp16: the fp16 scratch, EPI16).
 std::vector<std::pair<ConvDesc, PlanOptions>> pointwiseCoopmatVariants(const ContextImpl&) {
     std::vector<std::pair<ConvDesc, PlanOptions>> v;
-    const int64_t shapes[][3] = {{16, 96, 112}, {24, 144, 56}, {32, 192, 28}, {64, 384, 14}, {64, 64, 56}, {64, 256, 56}, {8, 20, 32}};
+    const int64_t shapes[][4] = {{16, 96, 112, 1}, {24, 144, 56, 0}, {32, 192, 28, 0}, {64, 384, 14, 0}, {64, 64, 56, 1},
+                                 {64, 256, 56, 0}, {8, 20, 32, 0}, {144, 24, 56, 1}, {256, 64, 56, 0}};
     for (const auto& s : shapes)
         for (DType dt : {DType::F16, DType::BF16}) {
             ConvDesc d;
             d.c = s[0]; d.k = s[1]; d.h = d.w = s[2]; d.r = d.s = 1; d.pad(0, 0); d.dtype = dt;
-            d.hasBias = true; d.activation = Activation::Relu6;
+            if (!s[3]) d.hasBias = true, d.activation = Activation::Relu6;
             makeNhwc(d);
             v.push_back({d, PlanOptions{"pointwise_coopmat"}});
         }
