@@ -65,6 +65,9 @@ std::vector<CmCase> makeCmCases() {
     add("many_tiles", [](ConvDesc& d) { d.n = 3, d.c = 64, d.k = 160, d.h = d.w = 30; });
     // C/groups a multiple of 16 but not 32: only the 16-value-slice tiles take it.
     add("c48_slice16", [](ConvDesc& d) { d.c = 48, d.k = 56, d.h = d.w = 13, d.hasBias = true; });
+    // Bias and ReLU / ReLU6 without a residual: the fp16 scratch's fused path (fp16 NHWC).
+    add("bias_relu", [](ConvDesc& d) { d.hasBias = true, d.activation = Activation::Relu; });
+    add("bias_relu6_k64", [](ConvDesc& d) { d.k = 64, d.hasBias = true, d.activation = Activation::Relu6; });
     add("c16_grouped3_slice16", [](ConvDesc& d) { d.c = 48, d.k = 24, d.groups = 3, d.r = d.s = 1, d.pad(0, 0); });
     // Several 64-value slices per filter tap (the 64-deep tiles), ragged tiles both ways.
     add("deep_c128_stride2_k72", [](ConvDesc& d) {
