@@ -1,9 +1,13 @@
 // Device profiles and planning-only contexts: DeviceCaps::toJson -> fromJson keeps every field,
 // a malformed profile names its field, Context::createOffline plans exactly as the device it
-// describes (checked against this machine's own device) and refuses device work.  The recorded
-// H200 profile's plans are checked against the device's in CI by bench/plans_check.sh.
+// describes (checked against this machine's own device) and refuses device work, and the fp16
+// epilogue scratch follows the profile's accumulator types.  The recorded H200 profile's plans are
+// checked against the device's in CI by bench/plans_check.sh.
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <functional>
+#include <sstream>
 
 #include "environment.hpp"
 #include "harness.hpp"
@@ -189,4 +193,50 @@ TEST_F(OfflineTest, ProfileLimitsStillRejectBadProblems) {
     vkconv::DeviceCaps empty;
     what = errorOf([&] { (void)vkconv::Context::createOffline(empty); }, &code);
     EXPECT_EQ(code, vkconv::ErrorCode::InvalidArgument) << what;
+}
+
+// The matrix kernels' fp16 epilogue scratch (" epi16") follows the profile: the H200's has the
+// 16x16 f16+f16->f16 accumulator it converts to, so fp16 NHWC layers with nothing fused take it;
+// a fused bias, an NCHW output or bf16 keep the fp32 scratch; and with the fp16-accumulator
+// configurations taken out of the profile no plan asks for that type (it would be a validation
+// error on such a device).
+TEST_F(OfflineTest, HalfScratchFollowsTheProfilesAccumulators) {
+    const char* emu = std::getenv("VKCONV_COOPMAT_EMULATE");
+    if (emu && std::string(emu) == "1") GTEST_SKIP() << "the emulation has every configuration";
+    std::ifstream f(std::string(VKCONV_PROFILES_DIR) + "/nvidia_h200.json");
+    ASSERT_TRUE(f) << VKCONV_PROFILES_DIR << "/nvidia_h200.json";
+    std::stringstream text;
+    text << f.rdbuf();
+    vkconv::DeviceCaps caps = vkconv::DeviceCaps::fromJson(text.str());
+    vkconv::Context h200 = vkconv::Context::createOffline(caps);
+    const ConvDesc d = layer(8, 64, 56, 64, 3, 1, DType::F16, TensorLayout::NHWC);
+    ConvDesc pw = layer(8, 16, 56, 96, 1, 1, DType::F16, TensorLayout::NHWC);
+    for (const char* algo : {"implicit_gemm_coopmat", "halo_coopmat"})
+        if (const std::string why = vkconv::whyUnsupported(h200, d, algo); !why.empty()) GTEST_SKIP() << algo << ": " << why;
+    auto config = [](vkconv::Context& c, const ConvDesc& x, const char* algo) {
+        vkconv::PlanOptions o;
+        o.algorithm = algo;
+        return vkconv::Plan::create(c, x, o).config();
+    };
+    auto epi16 = [&](vkconv::Context& c, const ConvDesc& x, const char* algo) { return config(c, x, algo).find(" epi16") != std::string::npos; };
+    for (const char* algo : {"implicit_gemm_coopmat", "halo_coopmat"}) {
+        EXPECT_TRUE(epi16(h200, d, algo)) << config(h200, d, algo);
+        ConvDesc biased = d, nchwOut = d, bf = d;
+        biased.hasBias = true;
+        nchwOut.outputLayout = TensorLayout::NCHW;
+        bf.dtype = DType::BF16;
+        EXPECT_FALSE(epi16(h200, biased, algo)) << config(h200, biased, algo);
+        EXPECT_FALSE(epi16(h200, nchwOut, algo)) << config(h200, nchwOut, algo);
+        if (vkconv::whyUnsupported(h200, bf, algo).empty()) {
+            EXPECT_FALSE(epi16(h200, bf, algo)) << config(h200, bf, algo);
+        }
+    }
+    EXPECT_TRUE(epi16(h200, pw, "pointwise_coopmat")) << config(h200, pw, "pointwise_coopmat");
+
+    std::erase_if(caps.coopMatConfigs, [](const vkconv::CoopMatConfig& c) { return c.result == VK_COMPONENT_TYPE_FLOAT16_KHR; });
+    ASSERT_FALSE(caps.coopMatConfigs.empty());
+    vkconv::Context noHalfAccumulator = vkconv::Context::createOffline(caps);
+    for (const char* algo : {"implicit_gemm_coopmat", "halo_coopmat"})
+        EXPECT_FALSE(epi16(noHalfAccumulator, d, algo)) << config(noHalfAccumulator, d, algo);
+    EXPECT_FALSE(epi16(noHalfAccumulator, pw, "pointwise_coopmat")) << config(noHalfAccumulator, pw, "pointwise_coopmat");
 }
