@@ -253,6 +253,10 @@ bool expectsHalfScratch(const vkconv::Context& ctx, const vkconv::ConvDesc& d) {
     return false;
 }
 
+void expectHalfScratch(const vkconv::Context& ctx, const vkconv::ConvDesc& d, const std::string& config, bool possible) {
+    EXPECT_EQ(config.find(" epi16") != std::string::npos, possible && expectsHalfScratch(ctx, d)) << config;
+}
+
 std::string planDeclines(vkconv::Context& ctx, const vkconv::ConvDesc& d, const vkconv::PlanOptions& opt) {
     try {
         (void)vkconv::Plan::create(ctx, d, opt);

@@ -108,6 +108,9 @@ std::vector<CheckResult> checkIntegerThenUniform(vkconv::Context& ctx, const vkc
 // the emulation or a device reporting a subgroup-scope 16x16 fp16 accumulator, unless
 // VKCONV_COOPMAT_EPI16=0.  Split-K and NCHW outputs never do.
 bool expectsHalfScratch(const vkconv::Context& ctx, const vkconv::ConvDesc& d);
+// EXPECTs " epi16" in a matrix kernel plan's configuration exactly where expectsHalfScratch holds
+// and the plan can take it (`possible`: false for split-K or pointwise_coopmat's wide epilogue).
+void expectHalfScratch(const vkconv::Context& ctx, const vkconv::ConvDesc& d, const std::string& config, bool possible = true);
 
 // For EXPECT_TRUE(vkt::passed(r)): the failure message is r.summary().
 ::testing::AssertionResult passed(const CheckResult& r);
