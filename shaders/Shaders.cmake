@@ -31,6 +31,7 @@ foreach(dt f32 f16 bf16)
   # NCHW -> NHWC and KCRS -> KRSC ahead of the NHWC kernels (implicit_gemm_nhwc).
   vkconv_add_shader(NAME layout_transpose_${dt} SOURCE layout_transpose.comp DEFINES DTYPE_${DT}=1)
   vkconv_add_shader(NAME depthwise_${dt} SOURCE depthwise.comp DEFINES DTYPE_${DT}=1)
+  vkconv_add_shader(NAME depthwise_tiled_${dt} SOURCE depthwise_tiled.comp DEFINES DTYPE_${DT}=1)
 endforeach()
 # bf16 depthwise with VK_KHR_shader_bfloat16's conversions (devices with shaderBFloat16Type):
 # the glslang that builds the bf16 cooperative-matrix shaders; TRY as they are.
@@ -87,6 +88,14 @@ vkconv_add_shader(NAME pointwise_coopmat_bf16 SOURCE pointwise_coopmat.comp DEFI
                   REQUIRES COOPMAT BF16_COOPMAT TRY)
 vkconv_add_shader(NAME pointwise_coopmat_emu_f16 SOURCE pointwise_coopmat.comp DEFINES DTYPE_F16=1 CM_EMULATE=1)
 vkconv_add_shader(NAME pointwise_coopmat_emu_bf16 SOURCE pointwise_coopmat.comp DEFINES DTYPE_BF16=1 CM_EMULATE=1)
+
+# 1x1 stride-1 layers of few pixels and deep reductions: the subgroups of a workgroup split the
+# reduction and add their partial tiles (slicedk_coopmat.comp).  Same build rules as above.
+vkconv_add_shader(NAME slicedk_coopmat_f16 SOURCE slicedk_coopmat.comp DEFINES DTYPE_F16=1 REQUIRES COOPMAT)
+vkconv_add_shader(NAME slicedk_coopmat_bf16 SOURCE slicedk_coopmat.comp DEFINES DTYPE_BF16=1
+                  REQUIRES COOPMAT BF16_COOPMAT TRY)
+vkconv_add_shader(NAME slicedk_coopmat_emu_f16 SOURCE slicedk_coopmat.comp DEFINES DTYPE_F16=1 CM_EMULATE=1)
+vkconv_add_shader(NAME slicedk_coopmat_emu_bf16 SOURCE slicedk_coopmat.comp DEFINES DTYPE_BF16=1 CM_EMULATE=1)
 
 # Stride-1 layers on the matrix units: one staged channel slice of the input halo serves every
 # filter tap (halo_coopmat.comp).  Same build rules as above.

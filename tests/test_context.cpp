@@ -290,10 +290,15 @@ TEST_F(ContextTest, RecordIntoApplicationCommandBuffer) {
 // before, between and after them: the output must be right and no sentinel byte may change.
 TEST_F(ContextTest, BufferViewOffsetsKeepSentinels) {
     const VkDeviceSize align = std::max<VkDeviceSize>(ctx().caps().minStorageBufferOffsetAlignment, 4);
-    for (auto t : {DType::F32, DType::F16, DType::BF16}) {
+    for (auto t : {DType::F32, DType::F16, DType::BF16})
+    for (bool depthwise : {false, true}) {
         ConvDesc d;
         d.c = 3, d.h = 5, d.w = 7, d.k = 3, d.r = 3, d.s = 3, d.pad(1, 1), d.dtype = t;  // 105 outputs: odd
         d.hasBias = d.hasResidual = true;
+        if (depthwise) {  // the depthwise kernels' vector paths (16-byte NHWC words)
+            d.c = d.k = d.groups = 16;
+            d.inputLayout = d.outputLayout = vkconv::TensorLayout::NHWC;
+        }
         for (const auto& a : acceptingAlgorithms(ctx(), d)) {
             SCOPED_TRACE(a + " " + d.toString());
             vkconv::PlanOptions o;

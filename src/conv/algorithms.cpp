@@ -34,6 +34,10 @@ bool implicitGemmSplitKPays(const ContextImpl&, const ConvDesc&, const PlanOptio
 std::string depthwiseWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::unique_ptr<AlgorithmInstance> depthwiseInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::vector<std::pair<ConvDesc, PlanOptions>> depthwiseVariants(const ContextImpl&);
+std::string depthwiseTiledWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&);
+std::unique_ptr<AlgorithmInstance> depthwiseTiledInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
+std::vector<std::pair<ConvDesc, PlanOptions>> depthwiseTiledVariants(const ContextImpl&);
+bool depthwiseTiledPays(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::string coopmatWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::unique_ptr<AlgorithmInstance> coopmatInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::vector<std::pair<ConvDesc, PlanOptions>> coopmatVariants(const ContextImpl&);
@@ -44,6 +48,10 @@ std::string pointwiseCoopmatWhyNot(const ContextImpl&, const ConvDesc&, const Pl
 std::unique_ptr<AlgorithmInstance> pointwiseCoopmatInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::vector<std::pair<ConvDesc, PlanOptions>> pointwiseCoopmatVariants(const ContextImpl&);
 bool pointwiseCoopmatPays(const ContextImpl&, const ConvDesc&, const PlanOptions&);
+std::string slicedKCoopmatWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&);
+std::unique_ptr<AlgorithmInstance> slicedKCoopmatInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
+std::vector<std::pair<ConvDesc, PlanOptions>> slicedKCoopmatVariants(const ContextImpl&);
+bool slicedKCoopmatPays(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::string winogradWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::unique_ptr<AlgorithmInstance> winogradInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::vector<std::pair<ConvDesc, PlanOptions>> winogradVariants(const ContextImpl&);
@@ -80,6 +88,9 @@ const std::vector<Algorithm>& algorithms() {
          implicitGemmSplitKWhyNot, implicitGemmSplitKInstantiate, implicitGemmSplitKVariants},
         {"depthwise", "groups == C (channel multiplier K/C): output blocks per invocation, taps and input rows in registers",
          depthwiseWhyNot, depthwiseInstantiate, depthwiseVariants},
+        {"depthwise_tiled", "groups == C == K, NHWC: a workgroup's input halo loaded in 16-byte words at once into shared "
+                            "memory (fp32), then output blocks of 4 channels per invocation from it",
+         depthwiseTiledWhyNot, depthwiseTiledInstantiate, depthwiseTiledVariants},
         {"implicit_gemm_coopmat", "implicit_gemm on the matrix units (VK_KHR_cooperative_matrix): 16-bit operands, fp32 accumulation",
          coopmatWhyNot, coopmatInstantiate, coopmatVariants},
         {"few_channels_coopmat", "first layers (C/groups <= 8) on the matrix units: a column-expanded halo makes each pixel's "
@@ -92,6 +103,9 @@ const std::vector<Algorithm>& algorithms() {
                               "once, each subgroup streams its pixel blocks with the next block's loads in flight during "
                               "the stores; fp16/bf16",
          pointwiseCoopmatWhyNot, pointwiseCoopmatInstantiate, pointwiseCoopmatVariants},
+        {"slicedk_coopmat", "1x1 stride-1 layers of few pixels over deep reductions (NHWC, KRSC) on the matrix units: the "
+                            "subgroups of a workgroup split the reduction and add their partial tiles in shared memory; fp16/bf16",
+         slicedKCoopmatWhyNot, slicedKCoopmatInstantiate, slicedKCoopmatVariants},
         {"winograd", "F(4x4,3x3) or F(2x2,3x3) for 3x3 stride-1 filters: input/filter/output transforms around a batched "
                      "GEMM (36/144 or 16/36 of the multiplies; transformed tensors in the workspace: fp32, or 16-bit operands "
                      "with the GEMM on the matrix units)",
@@ -154,6 +168,7 @@ const Algorithm& chooseInLayout(const ContextImpl& ctx, const ConvDesc& desc, co
     // Fast algorithms first (as they are added); direct accepts everything.
     // Depthwise (and channel-multiplier) problems: the dedicated kernel.
     if (desc.groups == desc.c && desc.c > 1 && desc.k % desc.c == 0) {
+        if (depthwiseTiledPays(ctx, desc, opts)) return *findAlgorithm("depthwise_tiled");
         const Algorithm* a = findAlgorithm("depthwise");
         if (a && a->whyNot(ctx, desc, opts).empty()) return *a;
     }
@@ -214,6 +229,9 @@ const Algorithm& chooseInLayout(const ContextImpl& ctx, const ConvDesc& desc, co
             // bytes; docs/perf-notes.md item 89).  VKCONV_POINTWISE_COOPMAT=0 (measurements only)
             // leaves them to the general kernel.
             if (envFlag("VKCONV_POINTWISE_COOPMAT", true) && pointwiseCoopmatPays(ctx, desc, opts)) return *findAlgorithm("pointwise_coopmat");
+            // 1x1 stride-1 layers of few pixels and deep reductions: the reduction split over
+            // the subgroups of each workgroup.
+            if (slicedKCoopmatPays(ctx, desc, opts)) return *findAlgorithm("slicedk_coopmat");
             // 3x3 stride-1 layers: winograd with its batched GEMM on the matrix units, where the
             // model puts it clearly below the direct GEMM (36/144 of the products for F(4x4,3x3),
             // against the transforms' workspace traffic).

@@ -1,0 +1,226 @@
+#version 460
+// "slicedk_coopmat": layers of few output pixels over deep reductions (NHWC activations, KRSC
+// filters, C % 8 == 0, one group), on the matrix units.  Such a layer is a GEMM of a few dozen to
+// a few hundred rows (N*P*Q pixels) over R*S*C values: the general kernel gives each of its few
+// workgroups the whole reduction, a chain of latency-bound slices, and split-K pays a second
+// dispatch (docs/perf-notes.md items 59, 90).  The reduction runs over (r, s, c) in KRSC order,
+// so a filter row is contiguous and a 16-byte word of 8 channels never crosses a tap: a pixel
+// row's word is one input word at the tap's shifted position, or zero in the padding (IM2COL; a
+// 1x1 stride-1 unpadded layer reads its pixel rows straight).
+//
+// Sliced-K.  A workgroup owns 16 pixels x BN filters, and its SGS subgroups split the reduction:
+// subgroup g walks its own run of 16-value steps in stages of KD steps, staging each stage's
+// pixel and filter words (16-byte loads, the next AHEAD stages' issued before this stage's products)
+// into its own shared buffer with no workgroup barrier.  At the end every subgroup stores its
+// fp32 partial tile, one workgroup barrier, and the invocations add the SGS partials, apply the
+// epilogue and store 8 outputs at a time.
+//
+// Shared memory, per subgroup: [16 pixel rows + BN filter rows] x LDW words (KD*16 values, 8 per
+// word, padded to an odd word count so the eight rows of a fragment-load phase fall in distinct
+// bank groups), which becomes its partial tile at the end (FN row-major 16 x 16 fp32 blocks).
+#extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_control_flow_attributes : require
+#include "dtype.glsl"
+#include "coopmat_common.glsl"  // extensions, CM_T, ELEM_BITS, PACK_OUT, cmElem
+#include "conv_params.glsl"
+#include "conv_bindings.glsl"
+#include "epilogue.glsl"
+
+layout(set = 0, binding = 0, std430) readonly buffer InputBuf8 { uvec4 x8_[]; };
+layout(set = 0, binding = 1, std430) readonly buffer FilterBuf8 { uvec4 w8_[]; };
+layout(set = 0, binding = 4, std430) writeonly buffer OutputBuf8 { uvec4 y8_[]; };
+#include "epilogue_runs.glsl"  // words8
+
+layout(constant_id = 100) const uint WG_SIZE = 256;  // SGS * LANES
+layout(constant_id = 101) const uint FN = 2;         // 16-filter fragments (BN = 16*FN)
+layout(constant_id = 102) const uint KD = 2;         // 16-value steps per stage
+layout(constant_id = 103) const uint SGS = 8;        // subgroups, one run of the reduction each
+layout(constant_id = 104) const uint LANES = 32;     // the subgroup size (full subgroups)
+// 16-byte views (host: 16-byte aligned offsets): bit 0 input and filter loads, bit 1 output stores.
+layout(constant_id = 105) const uint VEC = 0u;
+// Pixel rows through the filter taps, stride, dilation and padding (false: a 1x1 stride-1
+// unpadded layer, whose pixel rows are the input's).
+layout(constant_id = 106) const bool IM2COL = false;
+layout(constant_id = 107) const uint AHEAD = 1u;  // stages in flight ahead of the one multiplied (1 or 2)
+layout(local_size_x_id = 100) in;
+
+const uint BN = 16u * FN;
+const uint SW = 2u * KD;                 // words per staged row
+const uint LDW = SW + 1u;                // ... padded to an odd count
+const uint ROWS = 16u + BN;              // pixel rows, then filter rows
+const uint STAGE_WORDS = ROWS * LDW;
+const uint TILE_WORDS = FN * 64u;        // the fp32 partial tile
+const uint SG_WORDS = STAGE_WORDS > TILE_WORDS ? STAGE_WORDS : TILE_WORDS;
+const uint PER_L = (ROWS * SW + LANES - 1u) / LANES;  // stage words per invocation
+
+shared uvec4 smem[SGS * SG_WORDS];
+
+#if !defined(CM_EMULATE)
+#define MAT_A coopmat<CM_T, gl_ScopeSubgroup, 16, 16, gl_MatrixUseA>
+#define MAT_B coopmat<CM_T, gl_ScopeSubgroup, 16, 16, gl_MatrixUseB>
+#define MAT_C coopmat<float, gl_ScopeSubgroup, 16, 16, gl_MatrixUseAccumulator>
+#else
+const uint EPL = 256u / LANES;  // accumulator elements per invocation
+CM_ELEM_FUNCTION
+#endif
+
+// 16-byte word `word` of the input (act) or the filters; element loads where the host could not
+// make the views 16-byte aligned.
+uvec4 loadWord(bool act, uint word) {
+    if ((VEC & 1u) != 0u) return act ? x8_[word] : w8_[word];
+    uvec4 v = uvec4(0u);
+    [[unroll]] for (uint u = 0u; u < 8u; ++u) {
+        uint bits = act ? ELEM_BITS(x_[word * 8u + u]) : ELEM_BITS(w_[word * 8u + u]);
+        v[u >> 1] |= bits << (16u * (u & 1u));
+    }
+    return v;
+}
+
+void main() {
+    const uint tid = gl_LocalInvocationID.x, sg = gl_SubgroupID, lane = gl_SubgroupInvocationID;
+    const uint M = pc.N * pc.P * pc.Q, K = pc.K, C8 = pc.C / 8u, RW = pc.R * pc.S * C8;
+    const uint m0 = gl_WorkGroupID.x * 16u, n0 = gl_WorkGroupID.y * BN;
+    // This subgroup's words of the reduction: steps [lo, hi) of 16 values, i.e. words
+    // [2lo, min(2hi, RW)) (a step past the end is half or wholly zero).
+    const uint steps = (RW + 1u) / 2u;
+    const uint lo = sg * steps / SGS, hi = (sg + 1u) * steps / SGS;
+    const uint wEnd = min(2u * hi, RW);
+    // Every subgroup runs the stages of the longest run (shorter runs load zeros at the end), so
+    // that all run the same number of subgroup barriers: lavapipe computed NaNs where they did not.
+    const uint stages = ((steps + SGS - 1u) / SGS + KD - 1u) / KD;
+    const uint buf = sg * SG_WORDS;
+
+    // Each invocation's staged rows are the same in every stage: their pixel (input row origin,
+    // image) or filter, decoded once.  ih0 < 0 marks a pixel past M (its words are zero).
+    int ih0[PER_L], iw0[PER_L];
+    uint rowBase[PER_L];
+    [[unroll]] for (uint u = 0u; u < PER_L; ++u) {
+        uint e = lane + u * LANES, row = e / SW;
+        if (row < 16u) {
+            uint m = m0 + row, pq = m % (pc.P * pc.Q);
+            bool ok = m < M;
+            ih0[u] = ok ? int((pq / pc.Q) * pc.strideH) - int(pc.padT) : -0x40000000;
+            iw0[u] = int((pq % pc.Q) * pc.strideW) - int(pc.padL);
+            rowBase[u] = IM2COL ? (m / (pc.P * pc.Q)) * pc.H : m * C8;  // image's first input row, or the pixel's word
+        } else {
+            uint k = n0 + row - 16u;
+            ih0[u] = k < K ? 0 : -0x40000000;
+            iw0[u] = 0;
+            rowBase[u] = k * RW;
+        }
+    }
+    // Word cw of staged row `row` (e's row), zero past the run, past M / K and in the padding.
+    uvec4 pre0[PER_L], pre1[PER_L];
+#define STAGE_WORD(u, st)                                                                       \
+    uvec4 wv = uvec4(0u);                                                                      \
+    {                                                                                           \
+        uint e = lane + (u) * LANES, row = e / SW, cw = 2u * (lo + (st) * KD) + e % SW;       \
+        if (e < ROWS * SW && cw < wEnd && ih0[u] > -0x40000000) {                               \
+            if (row >= 16u) wv = loadWord(false, rowBase[u] + cw);                            \
+            else if (!IM2COL) wv = loadWord(true, rowBase[u] + cw);                           \
+            else {                                                                              \
+                uint tap = cw / C8, cc = cw - tap * C8;                                         \
+                int ih = ih0[u] + int((tap / pc.S) * pc.dilH), iw = iw0[u] + int((tap % pc.S) * pc.dilW); \
+                if (ih >= 0 && ih < int(pc.H) && iw >= 0 && iw < int(pc.W))                      \
+                    wv = loadWord(true, ((rowBase[u] + uint(ih)) * pc.W + uint(iw)) * C8 + cc); \
+            }                                                                                   \
+        }                                                                                       \
+    }
+#define LOAD_STAGE(dst, st)                                                                     \
+    [[unroll]] for (uint u = 0u; u < PER_L; ++u) {                                              \
+        STAGE_WORD(u, st)                                                                       \
+        dst[u] = wv;                                                                             \
+    }
+    if (stages > 0u) LOAD_STAGE(pre0, 0u)
+    if (AHEAD > 1u && stages > 1u) LOAD_STAGE(pre1, 1u)
+
+#if !defined(CM_EMULATE)
+    MAT_C acc[FN];
+    [[unroll]] for (uint j = 0u; j < FN; ++j) acc[j] = MAT_C(0.0);
+#else
+    float acc[FN * EPL];
+    for (uint f = 0u; f < FN * EPL; ++f) acc[f] = 0.0;
+#endif
+    // One stage: its words into the buffer (after every invocation is done reading the previous
+    // stage), the loads of stage `next` into the registers just freed, then the products.
+#if !defined(CM_EMULATE)
+#define PRODUCTS()                                                                              \
+    [[unroll]] for (uint s = 0u; s < KD; ++s) {                                                 \
+        MAT_A a;                                                                                \
+        coopMatLoad(a, smem, buf + s * 2u, LDW, gl_CooperativeMatrixLayoutRowMajor);             \
+        [[unroll]] for (uint j = 0u; j < FN; ++j) {                                             \
+            MAT_B b;                                                                            \
+            coopMatLoad(b, smem, buf + (16u + j * 16u) * LDW + s * 2u, LDW, gl_CooperativeMatrixLayoutColumnMajor); \
+            acc[j] = coopMatMulAdd(a, b, acc[j]);                                               \
+        }                                                                                       \
+    }
+#else
+#define PRODUCTS()                                                                              \
+    for (uint s = 0u; s < KD; ++s)                                                              \
+        for (uint j = 0u; j < FN; ++j)                                                          \
+            for (uint u = 0u; u < EPL; ++u) {                                                   \
+                uint e = lane + u * LANES, row = e / 16u, col = e % 16u;                        \
+                float sum = acc[j * EPL + u];                                                   \
+                for (uint k = 0u; k < 16u; ++k)                                                 \
+                    sum = fma(cmElem(buf + s * 2u, LDW, false, row, k),                         \
+                              cmElem(buf + (16u + j * 16u) * LDW + s * 2u, LDW, true, k, col), sum); \
+                acc[j * EPL + u] = sum;                                                         \
+            }
+#endif
+#define RUN_STAGE(src, next)                                                                    \
+    subgroupBarrier();                                                                          \
+    [[unroll]] for (uint u = 0u; u < PER_L; ++u) {                                              \
+        uint e = lane + u * LANES;                                                              \
+        if (e < ROWS * SW) smem[buf + (e / SW) * LDW + e % SW] = src[u];                        \
+    }                                                                                           \
+    subgroupMemoryBarrierShared();                                                              \
+    subgroupBarrier();                                                                          \
+    if ((next) < stages) LOAD_STAGE(src, next)                                                  \
+    PRODUCTS()
+
+    if (AHEAD > 1u) {
+        for (uint st = 0u; st < stages; st += 2u) {
+            RUN_STAGE(pre0, st + 2u)
+            if (st + 1u < stages) {
+                RUN_STAGE(pre1, st + 3u)
+            }
+        }
+    } else {
+        for (uint st = 0u; st < stages; ++st) {
+            RUN_STAGE(pre0, st + 1u)
+        }
+    }
+
+    // The partial tile into this subgroup's buffer (its stage words are read).
+    subgroupBarrier();
+#if !defined(CM_EMULATE)
+    [[unroll]] for (uint j = 0u; j < FN; ++j) coopMatStore(acc[j], smem, buf + j * 64u, 4u, gl_CooperativeMatrixLayoutRowMajor);
+#else
+    for (uint j = 0u; j < FN; ++j)
+        for (uint u = 0u; u < EPL; ++u) {
+            uint e = lane + u * LANES;
+            smem[buf + j * 64u + (e >> 2)][e & 3u] = floatBitsToUint(acc[j * EPL + u]);
+        }
+#endif
+    barrier();
+
+    // The SGS partials added, 8 consecutive filters of one pixel per item.
+    for (uint e = tid; e < 2u * BN; e += WG_SIZE) {
+        uint row = e / (BN / 8u), oct = e % (BN / 8u), m = m0 + row, k = n0 + oct * 8u;
+        if (m >= M || k >= K) continue;
+        uint w = (oct >> 1) * 64u + row * 4u + (oct & 1u) * 2u;
+        float v[8] = words8(smem[w], smem[w + 1u]);
+        for (uint g = 1u; g < SGS; ++g) {
+            float p[8] = words8(smem[g * SG_WORDS + w], smem[g * SG_WORDS + w + 1u]);
+            [[unroll]] for (uint q = 0u; q < 8u; ++q) v[q] += p[q];
+        }
+        uint off = m * K + k;
+        if ((VEC & 2u) != 0u) {  // K % 8 == 0: the run is wholly inside the filters
+            [[unroll]] for (uint q = 0u; q < 8u; ++q) v[q] = epilogueValue(v[q], k + q, off + q);
+            y8_[off >> 3] = uvec4(PACK_OUT(v[0], v[1]), PACK_OUT(v[2], v[3]), PACK_OUT(v[4], v[5]), PACK_OUT(v[6], v[7]));
+        } else {
+            [[unroll]] for (uint q = 0u; q < 8u; ++q)
+                if (k + q < K) storeOutput(off + q, k + q, v[q]);
+        }
+    }
+}

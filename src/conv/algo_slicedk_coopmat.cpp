@@ -1,0 +1,194 @@
+// "slicedk_coopmat" (shaders/slicedk_coopmat.comp): layers of few output pixels over deep
+// reductions (NHWC activations, KRSC filters, C % 8 == 0, one group), fp16 / bf16, on the matrix
+// units: a workgroup owns 16 pixels x BN filters and its subgroups split the reduction (CUTLASS's
+// sliced-K), adding their fp32 partial tiles in shared memory at the end.  One dispatch, no
+// workspace.  Any filter, stride, dilation and padding runs (pixel rows through the taps); the
+// router sends it 1x1 stride-1 layers only (the 3x3 ones measured no faster, perf-notes 96).
+// Tile "BNxKD/SGS[aAHEAD]": BN = 16, 32 or 64 filters per workgroup, KD 16-value steps per staged
+// stage, SGS subgroups, AHEAD stages' loads in flight (1, or 2: no faster on the H200, kept for
+// measurements); the choice (no timing) follows the grid's size (chooseTile).
+#include <algorithm>
+#include <cstdio>
+
+#include "conv/algorithm.hpp"
+#include "conv/coopmat_support.hpp"
+#include "conv/dispatch.hpp"
+#include "conv/tile_score.hpp"
+#include "runtime/context_impl.hpp"
+#include "util/env.hpp"
+
+namespace vkconv {
+
+namespace {
+
+constexpr uint32_t kFrag = 16;
+constexpr uint32_t kMaxSubgroups = 16;
+
+enum SpecSk : uint32_t {
+    kSpecFN = 101, kSpecKD = 102, kSpecSGS = 103, kSpecLanes = 104, kSpecVec = 105, kSpecIm2col = 106, kSpecAhead = 107,
+};
+
+struct Tile {
+    uint32_t fn = 0, kd = 2, sgs = 8, ahead = 1;
+    uint32_t bn() const { return fn * kFrag; }
+    std::string name() const {
+        return std::to_string(bn()) + "x" + std::to_string(kd) + "/" + std::to_string(sgs) + (ahead > 1 ? "a" + std::to_string(ahead) : "");
+    }
+};
+
+bool parseTile(const std::string& s, Tile& t) {
+    unsigned bn = 0, kd = 0, sgs = 0, ahead = 1;
+    int end = -1;
+    if (std::sscanf(s.c_str(), "%ux%u/%u%n", &bn, &kd, &sgs, &end) != 3 || end < 0) return false;
+    if (s[end] == 'a') {
+        int end2 = -1;
+        if (std::sscanf(s.c_str() + end, "a%u%n", &ahead, &end2) != 1 || end2 < 0) return false;
+        end += end2;
+    }
+    if (size_t(end) != s.size()) return false;
+    if ((bn != 16 && bn != 32 && bn != 64) || kd < 1 || kd > 4 || sgs < 1 || sgs > kMaxSubgroups || ahead < 1 || ahead > 2) return false;
+    t = {bn / kFrag, kd, sgs, ahead};
+    return true;
+}
+
+// Mirrors the shader: per subgroup, 16 + BN rows of 2*KD words padded to an odd count, or its
+// FN 16 x 16 fp32 partial blocks, whichever is larger.
+uint64_t sharedBytes(const Tile& t) {
+    uint64_t stage = (16 + uint64_t(t.bn())) * (2 * t.kd + 1), tile = 64 * uint64_t(t.fn);
+    return 16 * uint64_t(t.sgs) * std::max(stage, tile);
+}
+
+uint64_t reductionSteps(const ConvDesc& d) { return (uint64_t(d.r) * d.s * d.c + kFrag - 1) / kFrag; }
+// A 1x1 stride-1 unpadded layer reads its pixel rows straight; anything else through the taps.
+bool im2col(const ConvDesc& d) {
+    return d.r != 1 || d.s != 1 || d.strideH != 1 || d.strideW != 1 || d.padTop || d.padBottom || d.padLeft || d.padRight;
+}
+uint64_t gridX(const ConvDesc& d) { return (uint64_t(d.n) * d.outH() * d.outW() + kFrag - 1) / kFrag; }
+uint64_t gridY(const ConvDesc& d, const Tile& t) { return (uint64_t(d.k) + t.bn() - 1) / t.bn(); }
+
+// The smallest grids split each workgroup's reduction the most: 16 filters over 8 subgroups while
+// the grid has at most 1.5 workgroups per compute unit, else 32 filters over 4 while it has at most
+// 4, else 64 over 4 (more filters per workgroup, fewer pixel rows read again).  On the H200 at b1
+// (docs/results/h200_s34/sk/, perf-notes item 96) this picks within 1 us of the best of eight
+// forced tiles on each of the 13 layers the router sends here (66.6 against 65.6 us in all).
+// Where shared memory or the workgroup limit refuses it, fewer subgroups.
+Tile chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& forced, uint32_t lanes) {
+    Tile t;
+    auto fits = [&](const Tile& x) {
+        return sharedBytes(x) <= ctx.caps.maxSharedMemory && uint64_t(x.sgs) * lanes <= ctx.caps.maxWorkgroupInvocations;
+    };
+    if (!forced.empty()) return parseTile(forced, t) && fits(t) ? t : Tile{};
+    const double units = modelComputeUnits(ctx.caps.computeUnits);
+    auto grid = [&](uint32_t fn) { return double(gridX(d) * gridY(d, Tile{fn, 2, 1})); };
+    t = grid(1) <= 1.5 * units ? Tile{1, 2, 8} : grid(2) <= 4 * units ? Tile{2, 2, 4} : Tile{4, 2, 4};
+    while (t.sgs > 1 && !fits(t)) t.sgs /= 2;
+    return fits(t) ? t : Tile{};
+}
+
+std::string shaderName(DType t) { return std::string("slicedk_coopmat_") + (coopmatEmulated(t) ? "emu_" : "") + dtypeSuffix(t); }
+
+class SlicedKCoopmatInstance final : public SingleDispatchInstance {
+public:
+    SlicedKCoopmatInstance(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o)
+        : SingleDispatchInstance(ctx, d), desc_(d), sg_(coopmatSubgroup(ctx.caps)), tile_(chooseTile(ctx, d, o.tile, sg_.size)) {
+        vecOut_ = d.k % 8 == 0;
+        vectorPipeline_ = &pipeline(true);
+        gx_ = uint32_t(gridX(d));
+        gy_ = uint32_t(gridY(d, tile_));
+    }
+    std::string name() const override { return "slicedk_coopmat"; }
+    std::string config() const override {
+        return "tile " + tile_.name() + " ks " + std::to_string(reductionSteps(desc_)) + (vecOut_ ? " vec8IWO" : " vec8IW") + " sg" +
+               std::to_string(sg_.size) + (coopmatEmulated(desc_.dtype) ? " EMULATED" : "");
+    }
+
+private:
+    // 16-byte loads and stores need 16-byte aligned views; otherwise element-wise ones (RADV's
+    // storage-buffer offsets need only 4).  VKCONV_SLICEDK_VEC=0 (tests only) takes the
+    // element-wise pipeline on aligned views too.
+    const ComputePipeline& pipelineFor(const ConvTensors& t) const override {
+        bool aligned = t.input.offset % 16 == 0 && t.filter.offset % 16 == 0 && t.output.offset % 16 == 0;
+        return aligned && envFlag("VKCONV_SLICEDK_VEC", true) ? *vectorPipeline_ : pipeline(false);
+    }
+    const ComputePipeline& pipeline(bool vec) const {
+        PipelineKey key = convPipelineKey(shaderName(desc_.dtype), desc_, tile_.sgs * sg_.size, sg_.required);
+        uint32_t vecBits = vec ? 1u | (vecOut_ ? 2u : 0u) : 0u;
+        key.spec.insert(key.spec.end(), {{kSpecFN, tile_.fn}, {kSpecKD, tile_.kd}, {kSpecSGS, tile_.sgs}, {kSpecLanes, sg_.size},
+                                         {kSpecVec, vecBits}, {kSpecIm2col, im2col(desc_) ? 1u : 0u}, {kSpecAhead, tile_.ahead}});
+        key.fullSubgroups = true;  // gl_SubgroupID names a whole subgroup's run of the reduction
+        return ctx_.pipelines->get(key);
+    }
+
+    ConvDesc desc_;
+    SubgroupChoice sg_;
+    Tile tile_;
+    bool vecOut_ = false;
+    const ComputePipeline* vectorPipeline_ = nullptr;
+};
+
+}  // namespace
+
+std::string slicedKCoopmatWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    Tile forced;
+    if (!o.tile.empty() && !parseTile(o.tile, forced))
+        return "no tile '" + o.tile + "' (filters 16, 32 or 64 x 16-value steps per stage 1-4 / subgroups 1-16 [a stages ahead "
+               "1-2], e.g. 32x2/8a2)";
+    if (std::string w = coopmatDeviceWhyNot(ctx, d.dtype, shaderName(d.dtype)); !w.empty()) return w;
+    if (std::string w = coopmatFragment16WhyNot(ctx.caps, d.dtype); !w.empty()) return w;
+    if (d.groups != 1) return "groups = " + std::to_string(d.groups) + " (one group only)";
+    if (d.inputLayout != TensorLayout::NHWC || d.outputLayout != TensorLayout::NHWC || d.filterLayout != FilterLayout::KRSC)
+        return "needs NHWC activations and KRSC filters (pixel rows are the GEMM's rows)";
+    if (d.c % 8 != 0) return "C = " + std::to_string(d.c) + " is not a multiple of 8 (16-byte words of one tap)";
+    SubgroupChoice sg = coopmatSubgroup(ctx.caps);
+    if (!sg.required && ctx.caps.minSubgroupSize != ctx.caps.maxSubgroupSize)
+        return "the subgroup size may vary (" + std::to_string(ctx.caps.minSubgroupSize) + "-" + std::to_string(ctx.caps.maxSubgroupSize) +
+               ") and the device cannot require one; the reduction is split by whole subgroups";
+    if (o.subgroupSize && o.subgroupSize != sg.size)
+        return "the reduction is split over subgroups of " + std::to_string(sg.size) + ", not " + std::to_string(o.subgroupSize);
+    Tile t = chooseTile(ctx, d, o.tile, sg.size);
+    if (t.fn == 0) {
+        Tile least = o.tile.empty() ? Tile{1, 1, 1} : forced;
+        return "tile " + least.name() + " needs " + std::to_string(sharedBytes(least)) + " bytes of shared memory and " +
+               std::to_string(least.sgs * sg.size) + " invocations; the device has " + std::to_string(ctx.caps.maxSharedMemory) +
+               " and " + std::to_string(ctx.caps.maxWorkgroupInvocations);
+    }
+    if (std::string w = workgroupWhyNot(ctx, uint64_t(t.sgs) * sg.size, sg.required); !w.empty()) return "tile " + t.name() + ": " + w;
+    return gridWhyNot(ctx, gridX(d), gridY(d, t), "16-pixel blocks", "filter blocks");
+}
+
+std::unique_ptr<AlgorithmInstance> slicedKCoopmatInstantiate(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    return std::make_unique<SlicedKCoopmatInstance>(ctx, d, o);
+}
+
+// 1x1 stride-1 layers of at most 1024 pixels over at least 320 channels.  On the H200 (fp16 NHWC,
+// b1, docs/results/h200_s34/sk/) all 13 such layers of ResNet-50 and MobileNetV2 ran faster here
+// than on the router's general-kernel plan (108.4 -> 66.6 us; MobileNetV2 features.15.conv.2 9.6
+// -> 4.4, ResNet-50 layer4.1.conv1 10.2 -> 6.0), while 256 channels lost where the general
+// kernel's workgroups have few slices (layer3.0.conv3 at 196 pixels 6.7 against 5.7,
+// layer2.0.conv1 at 3136 7.8 against 5.9) and every b32 layer lost (1568+ pixels: 1.3-7x, each
+// 16-pixel tile reads its filters again).  Through the taps (3x3, strided 1x1; sk2/) the 20
+// layers of at most 1024 pixels tied with the router's plans at best, except RetinaNet's 36-filter
+// and 7x7 ones (1.4-2.1 us faster on one forced tile): not routed.  VKCONV_SLICEDK=0 keeps the
+// 1x1 layers on the general kernel.
+bool slicedKCoopmatPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    if (!envFlag("VKCONV_SLICEDK", true) || im2col(d) || d.c < 320 || uint64_t(d.n) * d.outH() * d.outW() > 1024) return false;
+    return slicedKCoopmatWhyNot(ctx, d, o).empty();
+}
+
+// MobileNetV2's and ResNet-50's deep 1x1 layers at batch 1 (7x7 and 14x14 maps, 384-2048
+// channels), 20 filters (element stores), x fp16/bf16, with and without a fused epilogue.
+std::vector<std::pair<ConvDesc, PlanOptions>> slicedKCoopmatVariants(const ContextImpl&) {
+    std::vector<std::pair<ConvDesc, PlanOptions>> v;
+    const int64_t shapes[][4] = {{960, 160, 7, 0}, {384, 64, 14, 1}, {2048, 512, 7, 0}, {1024, 256, 14, 1}, {512, 20, 7, 0}};
+    for (const auto& s : shapes)
+        for (DType dt : {DType::F16, DType::BF16}) {
+            ConvDesc d;
+            d.c = s[0]; d.k = s[1]; d.h = d.w = s[2]; d.r = d.s = 1; d.pad(0, 0); d.dtype = dt;
+            if (!s[3]) d.hasBias = true, d.activation = Activation::Relu;
+            makeNhwc(d);
+            v.push_back({d, PlanOptions{"slicedk_coopmat"}});
+        }
+    return v;
+}
+
+}  // namespace vkconv

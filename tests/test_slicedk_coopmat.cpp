@@ -1,0 +1,154 @@
+// The "slicedk_coopmat" kernel (layers of few pixels over deep reductions, the reduction split
+// over a workgroup's subgroups): the heuristic's tile and forced tiles ("BNxKD/SGS[aAHEAD]") on
+// shapes with a ragged last pixel block, fewer pixels than a block, a reduction that does not
+// split evenly (and a last step half past the end), more subgroups than steps, filters past the
+// last block (K % BN != 0) and element stores (K % 8 != 0), the fused epilogue, fp16 and bf16,
+// and layers through the filter taps (3x3, stride, dilation, asymmetric padding); the
+// element-wise loads and stores; then the router and the declines.
+// Test names contain "coopmat": the emulated runs (VKCONV_COOPMAT_EMULATE=1, lavapipe) take them,
+// and on devices without matrix units the plain runs skip them with the algorithm's reason.
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "environment.hpp"
+#include "harness.hpp"
+
+using namespace vkt;
+using vkconv::Activation;
+using vkconv::ConvDesc;
+using vkconv::DType;
+using vkconv::FilterLayout;
+using vkconv::TensorLayout;
+
+namespace {
+
+constexpr const char* kAlgo = "slicedk_coopmat";
+
+std::vector<NamedDesc> makeSkCases() {
+    std::vector<NamedDesc> v;
+    auto add = [&](const std::string& name, auto f) {
+        ConvDesc d;
+        d.n = 1, d.c = 384, d.h = d.w = 7, d.k = 64, d.r = d.s = 1, d.pad(0, 0), d.dtype = DType::F16;
+        setNhwcKrsc(d);
+        f(d);
+        v.push_back({name, d});
+    };
+    add("c384_k64_7x7_bias_relu", [](ConvDesc& d) { d.hasBias = true, d.activation = Activation::Relu; });
+    add("bf16_c520_k48_res_uneven_split", [](ConvDesc& d) { d.dtype = DType::BF16, d.c = 520, d.k = 48, d.hasResidual = true; });
+    add("c40_k32_more_subgroups_than_steps", [](ConvDesc& d) { d.c = 40, d.k = 32, d.n = 2, d.h = 5, d.w = 3; });
+    add("c256_k20_element_stores_res", [](ConvDesc& d) { d.c = 256, d.k = 20, d.hasResidual = true, d.h = 3, d.w = 4; });
+    add("c136_k96_n3_relu6", [](ConvDesc& d) { d.c = 136, d.k = 96, d.n = 3, d.h = d.w = 6, d.hasBias = true, d.activation = Activation::Relu6; });
+    add("bf16_c1024_k80_14x14", [](ConvDesc& d) { d.dtype = DType::BF16, d.c = 1024, d.k = 80, d.h = d.w = 14; });
+    // Through the taps (IM2COL): 3x3 with padding, a 1x1 stride-2 downsample, a dilated 3x3 of
+    // stride 2 with asymmetric padding, a 5x5 of one word per tap (an odd reduction in words).
+    add("c64_k48_3x3_pad1_bias_res", [](ConvDesc& d) { d.c = 64, d.k = 48, d.r = d.s = 3, d.pad(1, 1), d.hasBias = d.hasResidual = true; });
+    add("bf16_c96_k32_1x1_s2_n2", [](ConvDesc& d) { d.dtype = DType::BF16, d.c = 96, d.k = 32, d.n = 2, d.h = 9, d.w = 11, d.strideH = d.strideW = 2; });
+    add("c32_k64_3x3_s2_dil2_asym", [](ConvDesc& d) {
+        d.c = 32, d.k = 64, d.h = 13, d.w = 12, d.r = d.s = 3, d.strideH = d.strideW = 2, d.dilationH = d.dilationW = 2;
+        d.padTop = 2, d.padBottom = 1, d.padLeft = 0, d.padRight = 3, d.activation = Activation::Relu;
+    });
+    add("c8_k24_5x5_pad2", [](ConvDesc& d) { d.c = 8, d.k = 24, d.r = d.s = 5, d.pad(2, 2), d.h = 6, d.w = 9; });
+    return v;
+}
+
+const std::vector<NamedDesc>& skCases() {
+    static const auto v = makeSkCases();
+    return v;
+}
+
+// "" is the heuristic's pick; then one subgroup (no split), 16 filters in 16 one-step
+// subgroups, 64 filters, four-step stages, and two stages ahead (with an odd stage count too).
+const std::vector<std::string> kTiles = {"", "32x2/1", "16x1/16", "64x1/4", "32x4/2", "16x2/8a2", "32x1/4a2"};
+
+using Param = std::tuple<int, std::string>;
+std::string paramName(const ::testing::TestParamInfo<Param>& info) { return caseTileName(skCases(), info.param); }
+
+}  // namespace
+
+class SlicedKCoopmatTiles : public VkconvParamTest<Param> {};
+
+// Integer data (16-bit exact, fp32 sums exact): a wrong word, a step summed twice or missed, a
+// partial tile added from the wrong subgroup shows as an exact mismatch; then uniform data.
+TEST_P(SlicedKCoopmatTiles, MatchesReference) {
+    const auto& [i, tile] = GetParam();
+    const NamedDesc& c = skCases()[size_t(i)];
+    vkconv::PlanOptions o;
+    VKT_FORCE_TILE_OR_SKIP(ctx(), kAlgo, c.desc, tile, o);  // a forced tile may exceed shared memory
+    for (const auto& r : checkIntegerThenUniform(ctx(), c.desc, o, 8300 + uint64_t(i), c.name))
+        if (!tile.empty()) EXPECT_NE(r.config.find("tile " + tile + " "), std::string::npos) << r.config;
+}
+
+INSTANTIATE_TEST_SUITE_P(coopmat, SlicedKCoopmatTiles,
+                         ::testing::Combine(::testing::Range(0, int(skCases().size())), ::testing::ValuesIn(kTiles)), paramName);
+
+class SlicedKCoopmatElementPath : public VkconvTest {};
+
+// The element-wise loads and stores that views without 16-byte alignment take, forced on aligned
+// views with VKCONV_SLICEDK_VEC=0.
+TEST_F(SlicedKCoopmatElementPath, coopmat_MatchesReference) {
+    struct EnvGuard {
+        EnvGuard() { setenv("VKCONV_SLICEDK_VEC", "0", 1); }
+        ~EnvGuard() { unsetenv("VKCONV_SLICEDK_VEC"); }
+    } guard;
+    for (int i : {0, 1, 3, 6, 8}) {
+        const NamedDesc& c = skCases()[size_t(i)];
+        const std::string why = vkconv::whyUnsupported(ctx(), c.desc, kAlgo);
+        if (!why.empty()) GTEST_SKIP() << kAlgo << " declines " << c.desc.toString() << ": " << why;
+        vkconv::PlanOptions o;
+        o.algorithm = kAlgo;
+        const auto r = runAndCheck(ctx(), c.desc, o, 8400 + uint64_t(i), DataMode::Integer);
+        EXPECT_TRUE(passed(r)) << "case " << c.name << " (element-wise path)";
+    }
+}
+
+class SlicedKCoopmatRouting : public VkconvTest {};
+
+// The router takes 16-bit 1x1 stride-1 NHWC layers of at most 1024 pixels over at least 320
+// channels to it (VKCONV_SLICEDK=0: none); more pixels or fewer channels stay on the general
+// kernel; what it cannot do is declined with a reason, and bad tiles are refused.
+TEST_F(SlicedKCoopmatRouting, coopmat_RoutesAndDeclines) {
+    const ConvDesc d = skCases()[0].desc;
+    const std::string why = vkconv::whyUnsupported(ctx(), d, kAlgo);
+    std::cout << "[ info ] " << kAlgo << " on " << ctx().caps().deviceName << ": " << (why.empty() ? "accepts deep 1x1 layers" : why)
+              << std::endl;
+    ConvDesc f32 = d;
+    f32.dtype = DType::F32;
+    EXPECT_NE(vkconv::whyUnsupported(ctx(), f32, kAlgo).find("fp32"), std::string::npos);
+    if (!why.empty()) {
+        EXPECT_NE(vkconv::Plan::create(ctx(), d).algorithm(), kAlgo);
+        return;
+    }
+    const char* env = std::getenv("VKCONV_SLICEDK");
+    const bool off = env && std::string(env) == "0";
+    EXPECT_EQ(vkconv::Plan::create(ctx(), d).algorithm() == kAlgo, !off) << vkconv::Plan::create(ctx(), d).config();
+    ConvDesc many = d;
+    many.n = 21;  // 1029 pixels
+    EXPECT_EQ(vkconv::whyUnsupported(ctx(), many, kAlgo), "");
+    EXPECT_EQ(vkconv::Plan::create(ctx(), many).algorithm(), "implicit_gemm_coopmat");
+    ConvDesc shallow = d;
+    shallow.c = 312;
+    EXPECT_EQ(vkconv::whyUnsupported(ctx(), shallow, kAlgo), "");
+    EXPECT_NE(vkconv::Plan::create(ctx(), shallow).algorithm(), kAlgo);
+    auto declines = [&](const char* what, auto change, const char* reason) {
+        ConvDesc x = d;
+        change(x);
+        const std::string w = vkconv::whyUnsupported(ctx(), x, kAlgo);
+        EXPECT_NE(w.find(reason), std::string::npos) << what << ": '" << w << "'";
+        EXPECT_NE(vkconv::Plan::create(ctx(), x).algorithm(), kAlgo) << what;
+    };
+    // Any filter, stride and padding runs (through the taps), but only 1x1 stride-1 layers are routed.
+    ConvDesc taps = d;
+    taps.r = taps.s = 3, taps.pad(1, 1);
+    EXPECT_EQ(vkconv::whyUnsupported(ctx(), taps, kAlgo), "");
+    EXPECT_NE(vkconv::Plan::create(ctx(), taps).algorithm(), kAlgo);
+    declines("groups", [](ConvDesc& x) { x.groups = 2; }, "groups");
+    declines("NCHW", [](ConvDesc& x) { x.inputLayout = x.outputLayout = TensorLayout::NCHW, x.filterLayout = FilterLayout::KCRS; }, "NHWC");
+    declines("C = 12", [](ConvDesc& x) { x.c = 12; }, "multiple of 8");
+    for (const char* bad : {"32x2", "48x2/8", "32x0/8", "32x5/8", "32x2/17", "32x2/8x", "32x2/8a3", "32x2/8a"}) {
+        vkconv::PlanOptions o;
+        o.algorithm = kAlgo;
+        o.tile = bad;
+        EXPECT_THROW(vkconv::Plan::create(ctx(), d, o), vkconv::Error) << "tile '" << bad << "'";
+    }
+}
