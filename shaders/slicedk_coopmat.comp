@@ -13,7 +13,8 @@
 // pixel and filter words (16-byte loads, the next AHEAD stages' issued before this stage's products)
 // into its own shared buffer with no workgroup barrier.  At the end every subgroup stores its
 // fp32 partial tile, one workgroup barrier, and the invocations add the SGS partials, apply the
-// epilogue and store 8 outputs at a time.
+// epilogue and store 8 outputs at a time (NHWC; an NCHW output, what coopmat_nhwc's NCHW layers
+// ask, takes element stores).
 //
 // Shared memory, per subgroup: [16 pixel rows + BN filter rows] x LDW words (KD*16 values, 8 per
 // word, padded to an odd word count so the eight rows of a fragment-load phase fall in distinct
@@ -204,9 +205,11 @@ void main() {
 #endif
     barrier();
 
-    // The SGS partials added, 8 consecutive filters of one pixel per item.
+    // The SGS partials added, 8 consecutive filters of one pixel per item (NCHW output: pixel
+    // fastest over the items, so that neighbouring invocations store neighbouring pixels).
     for (uint e = tid; e < 2u * BN; e += WG_SIZE) {
-        uint row = e / (BN / 8u), oct = e % (BN / 8u), m = m0 + row, k = n0 + oct * 8u;
+        uint row = OUT_LAYOUT == 0u ? e % 16u : e / (BN / 8u), oct = OUT_LAYOUT == 0u ? e / 16u : e % (BN / 8u);
+        uint m = m0 + row, k = n0 + oct * 8u;
         if (m >= M || k >= K) continue;
         uint w = (oct >> 1) * 64u + row * 4u + (oct & 1u) * 2u;
         float v[8] = words8(smem[w], smem[w + 1u]);
@@ -215,7 +218,11 @@ void main() {
             [[unroll]] for (uint q = 0u; q < 8u; ++q) v[q] += p[q];
         }
         uint off = m * K + k;
-        if ((VEC & 2u) != 0u) {  // K % 8 == 0: the run is wholly inside the filters
+        if (OUT_LAYOUT == 0u) {
+            uint PQ = pc.P * pc.Q, o = ((m / PQ) * K + k) * PQ + m % PQ;
+            [[unroll]] for (uint q = 0u; q < 8u; ++q)
+                if (k + q < K) storeOutput(o + q * PQ, k + q, v[q]);
+        } else if ((VEC & 2u) != 0u) {  // K % 8 == 0: the run is wholly inside the filters
             [[unroll]] for (uint q = 0u; q < 8u; ++q) v[q] = epilogueValue(v[q], k + q, off + q);
             y8_[off >> 3] = uvec4(PACK_OUT(v[0], v[1]), PACK_OUT(v[2], v[3]), PACK_OUT(v[4], v[5]), PACK_OUT(v[6], v[7]));
         } else {

@@ -56,8 +56,9 @@ const std::vector<NamedDesc>& cases() {
 }
 
 // "": the router's inner pick; then inner kernels forced: implicit_gemm_coopmat on a tile that fits
-// lavapipe's 32 KiB (a bare tile name is its), halo_coopmat, winograd (KCRS filters read as given).
-const std::vector<std::string> kInner = {"", "64x64x32/2x2", "halo_coopmat", "winograd:2x2"};
+// lavapipe's 32 KiB (a bare tile name is its), halo_coopmat, winograd (KCRS filters read as given),
+// slicedk_coopmat (its NCHW-output epilogue).
+const std::vector<std::string> kInner = {"", "64x64x32/2x2", "halo_coopmat", "winograd:2x2", "slicedk_coopmat"};
 
 using Param = std::tuple<int, std::string>;
 std::string paramName(const ::testing::TestParamInfo<Param>& info) { return caseTileName(cases(), info.param); }

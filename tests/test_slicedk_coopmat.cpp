@@ -49,6 +49,11 @@ std::vector<NamedDesc> makeSkCases() {
         d.padTop = 2, d.padBottom = 1, d.padLeft = 0, d.padRight = 3, d.activation = Activation::Relu;
     });
     add("c8_k24_5x5_pad2", [](ConvDesc& d) { d.c = 8, d.k = 24, d.r = d.s = 5, d.pad(2, 2), d.h = 6, d.w = 9; });
+    // NCHW output (what coopmat_nhwc's 16-bit NCHW layers ask): element stores, NCHW residual.
+    add("c320_k40_nchw_out_res_relu6", [](ConvDesc& d) {
+        d.c = 320, d.k = 40, d.n = 2, d.h = 5, d.w = 3, d.outputLayout = TensorLayout::NCHW, d.hasResidual = d.hasBias = true;
+        d.activation = Activation::Relu6;
+    });
     return v;
 }
 
@@ -144,6 +149,12 @@ TEST_F(SlicedKCoopmatRouting, coopmat_RoutesAndDeclines) {
     EXPECT_NE(vkconv::Plan::create(ctx(), taps).algorithm(), kAlgo);
     declines("groups", [](ConvDesc& x) { x.groups = 2; }, "groups");
     declines("NCHW", [](ConvDesc& x) { x.inputLayout = x.outputLayout = TensorLayout::NCHW, x.filterLayout = FilterLayout::KCRS; }, "NHWC");
+    // 16-bit NCHW layers reach it behind coopmat_nhwc's transposes (NHWC input, NCHW output).
+    ConvDesc nchw = d;
+    nchw.inputLayout = nchw.outputLayout = TensorLayout::NCHW, nchw.filterLayout = FilterLayout::KCRS;
+    const auto viaNhwc = vkconv::Plan::create(ctx(), nchw);
+    EXPECT_EQ(viaNhwc.algorithm(), "coopmat_nhwc");
+    EXPECT_EQ(viaNhwc.config().find(kAlgo) != std::string::npos, !off) << viaNhwc.config();
     declines("C = 12", [](ConvDesc& x) { x.c = 12; }, "multiple of 8");
     for (const char* bad : {"32x2", "48x2/8", "32x0/8", "32x5/8", "32x2/17", "32x2/8x", "32x2/8a3", "32x2/8a"}) {
         vkconv::PlanOptions o;

@@ -83,7 +83,7 @@ TransformLayout transformLayout(const ContextImpl& ctx, const ConvDesc& d, VkDev
 }
 
 bool matrixUnitAlgorithm(const ContextImpl& ctx, const ConvDesc& g, const PlanOptions& o, const std::string& name) {
-    return name == "implicit_gemm_coopmat" || name == "halo_coopmat" || name == "few_channels_coopmat" ||
+    return name == "implicit_gemm_coopmat" || name == "halo_coopmat" || name == "few_channels_coopmat" || name == "slicedk_coopmat" ||
            (name == "winograd" && winogradMatrixUnits(ctx, g, o));
 }
 

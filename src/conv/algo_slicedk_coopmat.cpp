@@ -1,5 +1,5 @@
 // "slicedk_coopmat" (shaders/slicedk_coopmat.comp): layers of few output pixels over deep
-// reductions (NHWC activations, KRSC filters, C % 8 == 0, one group), fp16 / bf16, on the matrix
+// reductions (NHWC input, KRSC filters, C % 8 == 0, one group; NHWC or NCHW output), fp16 / bf16, on the matrix
 // units: a workgroup owns 16 pixels x BN filters and its subgroups split the reduction (CUTLASS's
 // sliced-K), adding their fp32 partial tiles in shared memory at the end.  One dispatch, no
 // workspace.  Any filter, stride, dilation and padding runs (pixel rows through the taps); the
@@ -91,7 +91,7 @@ class SlicedKCoopmatInstance final : public SingleDispatchInstance {
 public:
     SlicedKCoopmatInstance(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o)
         : SingleDispatchInstance(ctx, d), desc_(d), sg_(coopmatSubgroup(ctx.caps)), tile_(chooseTile(ctx, d, o.tile, sg_.size)) {
-        vecOut_ = d.k % 8 == 0;
+        vecOut_ = d.k % 8 == 0 && d.outputLayout == TensorLayout::NHWC;
         vectorPipeline_ = &pipeline(true);
         gx_ = uint32_t(gridX(d));
         gy_ = uint32_t(gridY(d, tile_));
@@ -136,8 +136,8 @@ std::string slicedKCoopmatWhyNot(const ContextImpl& ctx, const ConvDesc& d, cons
     if (std::string w = coopmatDeviceWhyNot(ctx, d.dtype, shaderName(d.dtype)); !w.empty()) return w;
     if (std::string w = coopmatFragment16WhyNot(ctx.caps, d.dtype); !w.empty()) return w;
     if (d.groups != 1) return "groups = " + std::to_string(d.groups) + " (one group only)";
-    if (d.inputLayout != TensorLayout::NHWC || d.outputLayout != TensorLayout::NHWC || d.filterLayout != FilterLayout::KRSC)
-        return "needs NHWC activations and KRSC filters (pixel rows are the GEMM's rows)";
+    if (d.inputLayout != TensorLayout::NHWC || d.filterLayout != FilterLayout::KRSC)
+        return "needs NHWC input activations and KRSC filters (pixel rows are the GEMM's rows)";
     if (d.c % 8 != 0) return "C = " + std::to_string(d.c) + " is not a multiple of 8 (16-byte words of one tap)";
     SubgroupChoice sg = coopmatSubgroup(ctx.caps);
     if (!sg.required && ctx.caps.minSubgroupSize != ctx.caps.maxSubgroupSize)
