@@ -167,10 +167,7 @@ class PointwiseCoopmatElementPath : public VkconvTest {};
 // buffer offsets need only 4), forced on aligned views with VKCONV_POINTWISE_VEC=0: 16 channels
 // and bias, 8 channels with a residual and element stores, bf16 with 40 channels padded to 48.
 TEST_F(PointwiseCoopmatElementPath, coopmat_MatchesReference) {
-    struct EnvGuard {
-        EnvGuard() { setenv("VKCONV_POINTWISE_VEC", "0", 1); }
-        ~EnvGuard() { unsetenv("VKCONV_POINTWISE_VEC"); }
-    } guard;
+    EnvOverride vec("VKCONV_POINTWISE_VEC", "0");
     for (int i : {0, 1, 5}) {
         const NamedDesc& c = pwCases()[size_t(i)];
         const std::string why = vkconv::whyUnsupported(ctx(), c.desc, kAlgo);

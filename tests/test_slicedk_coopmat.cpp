@@ -92,10 +92,7 @@ class SlicedKCoopmatElementPath : public VkconvTest {};
 // The element-wise loads and stores that views without 16-byte alignment take, forced on aligned
 // views with VKCONV_SLICEDK_VEC=0.
 TEST_F(SlicedKCoopmatElementPath, coopmat_MatchesReference) {
-    struct EnvGuard {
-        EnvGuard() { setenv("VKCONV_SLICEDK_VEC", "0", 1); }
-        ~EnvGuard() { unsetenv("VKCONV_SLICEDK_VEC"); }
-    } guard;
+    EnvOverride vec("VKCONV_SLICEDK_VEC", "0");
     for (int i : {0, 1, 3, 6, 8}) {
         const NamedDesc& c = skCases()[size_t(i)];
         const std::string why = vkconv::whyUnsupported(ctx(), c.desc, kAlgo);
