@@ -92,7 +92,8 @@ void main() {
     const uint buf = sg * SG_WORDS;
 
     // Each invocation's staged rows are the same in every stage: their pixel (input row origin,
-    // image) or filter, decoded once.  ih0 < 0 marks a pixel past M (its words are zero).
+    // image) or filter, decoded once.  ih0 == -2^30 marks a pixel past M or a filter past K (its
+    // words are zero); other negative values are rows in the top padding.
     int ih0[PER_L], iw0[PER_L];
     uint rowBase[PER_L];
     [[unroll]] for (uint u = 0u; u < PER_L; ++u) {
