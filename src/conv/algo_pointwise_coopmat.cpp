@@ -194,12 +194,8 @@ std::string pointwiseCoopmatWhyNot(const ContextImpl& ctx, const ConvDesc& d, co
         return "needs NHWC activations and KRSC filters (pixel rows are the GEMM's rows)";
     if (d.c % 8 != 0) return "C = " + std::to_string(d.c) + " is not a multiple of 8 (16-byte pixel rows)";
     if (d.c > kMaxChannels) return "C = " + std::to_string(d.c) + " is above " + std::to_string(kMaxChannels) + " (the reduction is staged whole)";
+    if (std::string w = coopmatFixedSubgroupWhyNot(ctx.caps, o.subgroupSize, "the kernel's blocks are laid out"); !w.empty()) return w;
     SubgroupChoice sg = coopmatSubgroup(ctx.caps);
-    if (!sg.required && ctx.caps.minSubgroupSize != ctx.caps.maxSubgroupSize)
-        return "the subgroup size may vary (" + std::to_string(ctx.caps.minSubgroupSize) + "-" + std::to_string(ctx.caps.maxSubgroupSize) +
-               ") and the device cannot require one; the kernel's blocks are laid out for a fixed size";
-    if (o.subgroupSize && o.subgroupSize != sg.size)
-        return "the blocks are laid out for subgroups of " + std::to_string(sg.size) + ", not " + std::to_string(o.subgroupSize);
     Tile t = chooseTile(ctx, d, o.tile);
     if (t.fm == 0) {
         Tile least = o.tile.empty() ? Tile{1, 1, 1, 1} : forced;

@@ -139,12 +139,8 @@ std::string slicedKCoopmatWhyNot(const ContextImpl& ctx, const ConvDesc& d, cons
     if (d.inputLayout != TensorLayout::NHWC || d.filterLayout != FilterLayout::KRSC)
         return "needs NHWC input activations and KRSC filters (pixel rows are the GEMM's rows)";
     if (d.c % 8 != 0) return "C = " + std::to_string(d.c) + " is not a multiple of 8 (16-byte words of one tap)";
+    if (std::string w = coopmatFixedSubgroupWhyNot(ctx.caps, o.subgroupSize, "the reduction is split"); !w.empty()) return w;
     SubgroupChoice sg = coopmatSubgroup(ctx.caps);
-    if (!sg.required && ctx.caps.minSubgroupSize != ctx.caps.maxSubgroupSize)
-        return "the subgroup size may vary (" + std::to_string(ctx.caps.minSubgroupSize) + "-" + std::to_string(ctx.caps.maxSubgroupSize) +
-               ") and the device cannot require one; the reduction is split by whole subgroups";
-    if (o.subgroupSize && o.subgroupSize != sg.size)
-        return "the reduction is split over subgroups of " + std::to_string(sg.size) + ", not " + std::to_string(o.subgroupSize);
     Tile t = chooseTile(ctx, d, o.tile, sg.size);
     if (t.fn == 0) {
         Tile least = o.tile.empty() ? Tile{1, 1, 1} : forced;

@@ -40,6 +40,16 @@ SubgroupChoice coopmatSubgroup(const DeviceCaps& caps) {
     return {caps.subgroupSize, 0};
 }
 
+std::string coopmatFixedSubgroupWhyNot(const DeviceCaps& caps, uint32_t requested, const std::string& layout) {
+    const SubgroupChoice sg = coopmatSubgroup(caps);
+    if (!sg.required && caps.minSubgroupSize != caps.maxSubgroupSize)
+        return "the subgroup size may vary (" + std::to_string(caps.minSubgroupSize) + "-" + std::to_string(caps.maxSubgroupSize) +
+               ") and the device cannot require one; " + layout + " for a fixed size";
+    if (requested && requested != sg.size)
+        return layout + " for subgroups of " + std::to_string(sg.size) + ", not " + std::to_string(requested);
+    return "";
+}
+
 std::string coopmatDeviceWhyNot(const ContextImpl& ctx, DType t, const std::string& shader) {
     const auto& caps = ctx.caps;
     if (t == DType::F32) return "fp32 storage is the scalar kernels' job (the matrix units would round the operands to 16 bits)";

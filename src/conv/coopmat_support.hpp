@@ -37,6 +37,11 @@ struct SubgroupChoice {
     uint32_t size, required;
 };
 SubgroupChoice coopmatSubgroup(const DeviceCaps& caps);
+// For kernels whose work is laid out by whole subgroups of coopmatSubgroup's size: "" when that
+// size is fixed (required, or the device's only one) and the caller asked for no other
+// (`requested`, 0: none), else the reason; `layout` says what depends on it ("the kernel's blocks
+// are laid out", "the reduction is split").
+std::string coopmatFixedSubgroupWhyNot(const DeviceCaps& caps, uint32_t requested, const std::string& layout);
 
 // "" when the build has `shader` (the shipped variant's name; "_emu_" variants when emulating) and
 // the device has what cooperative-matrix kernels of dtype t need, else the reason.
