@@ -83,9 +83,17 @@ layout(constant_id = 115) const uint NBUF = 2;
 layout(constant_id = 116) const bool PREFETCH2 = false;
 // C/groups % BK != 0 (the host asks C/groups % 8 == 0): per-word channel bounds on every load.
 layout(constant_id = 117) const bool CTAIL = false;
+// Sliced-K (perf-notes 97): KSPLIT groups of WARPS_M x WARPS_N subgroups share the BM x BN tile.
+// Group z walks its own contiguous run of the reduction slices through its own staging buffers
+// (every group takes the same number of steps, so the workgroup barriers stay uniform); after the
+// loop each accumulator's partials are added by one group, its owner, which runs that
+// accumulator's epilogue round.  One dispatch and no workspace, against split-K's second pass;
+// a small grid gets KSPLIT x the subgroups per tile.
+layout(constant_id = 126) const uint KSPLIT = 1;
 layout(local_size_x_id = 100) in;
 
-const uint NT = WG_SIZE;
+const uint NT = WG_SIZE / KSPLIT;  // invocations per K group (all of them without sliced-K)
+const uint SGG = WARPS_M * WARPS_N;  // subgroups per K group
 const uint WM = BM / WARPS_M, WN = BN / WARPS_N;  // per-subgroup block
 const uint FM = WM / CM_M, FN = WN / CM_N;        // accumulators per subgroup: FM x FN
 const uint KV = BK / 8u;                          // uvec4 words per BK reduction values
@@ -132,7 +140,11 @@ const bool RUNS = false;  // pass 1 writes raw fp32 partials element by element
 const bool RUNS = NCHW_RUNS && OUT_LAYOUT == 0u;  // NCHW output: column-major scratch, pixel runs
 #endif
 
-shared uvec4 smem[A_WORDS + B_WORDS];  // [A][B], each row holding its NBUF buffers
+const uint GROUP_WORDS = A_WORDS + B_WORDS;  // one K group's staging
+// [group][A][B], each row holding its NBUF buffers.  After the loop: the epilogue scratch of a
+// group's subgroups, then (KSPLIT > 1) two sets of KSPLIT - 1 partial accumulators per subgroup of
+// a group (the host checks that they fit).
+shared uvec4 smem[KSPLIT * GROUP_WORDS];
 #include "epilogue_half.glsl"  // EPI16: MAT_C16, emuHalfScratch
 
 #if !defined(CM_EMULATE)
@@ -157,7 +169,13 @@ void main() {
 #ifdef CM_TRACE
     traceBegin(gl_SubgroupID, WARPS_M * WARPS_N);
 #endif
-    uint tid = gl_LocalInvocationID.x;
+    // Sliced-K: K group kz is subgroups [kz * SGG, (kz + 1) * SGG), so kz and every bound derived
+    // from it are subgroup-uniform; tid is the invocation's index within its group, which stages
+    // that group's slices.  Without sliced-K both fold to the plain kernel's (kz = 0, tid = the
+    // local index): derived from the local index instead, kz made the slice bounds look
+    // non-uniform to NVIDIA's compiler and cost 1.5-6 % at b32 (perf-notes 97).
+    uint kz = KSPLIT == 1u ? 0u : gl_SubgroupID / SGG;
+    uint tid = KSPLIT == 1u ? gl_LocalInvocationID.x : (gl_SubgroupID % SGG) * gl_SubgroupSize + gl_SubgroupInvocationID;
     uint M = pc.N * pc.P * pc.Q;
     uint Cg = pc.C / pc.groups, Kg = pc.K / pc.groups;
     uint RS = pc.R * pc.S, Kred = Cg * RS;
@@ -279,14 +297,15 @@ void main() {
     }
 #define STORE_SLICE(buf, aReg, bReg)                                                            \
     [[unroll]] for (uint i = 0u; i < A_PER_T; ++i) {                                            \
-        if (IN_LAYOUT == 1u) smem[(buf) * A_BUF + aM[i] * LDK + aK[i]] = aReg[i];               \
-        else smem[(buf) * A_BUF + aK[i] * LDM + mo] = aReg[i];                                  \
+        if (IN_LAYOUT == 1u) smem[kz * GROUP_WORDS + (buf) * A_BUF + aM[i] * LDK + aK[i]] = aReg[i]; \
+        else smem[kz * GROUP_WORDS + (buf) * A_BUF + aK[i] * LDM + mo] = aReg[i];              \
     }                                                                                           \
     [[unroll]] for (uint i = 0u; i < B_PER_T; ++i)                                              \
-        smem[A_WORDS + (buf) * KV + bN[i] * LDK + bK[i]] = bReg[i];
+        smem[kz * GROUP_WORDS + A_WORDS + (buf) * KV + bN[i] * LDK + bK[i]] = bReg[i];
 
     uint warp = gl_SubgroupID;
-    uint wm = warp / WARPS_N, wn = warp % WARPS_N;
+    uint wsg = KSPLIT == 1u ? warp : warp % SGG;  // the subgroup within its K group
+    uint wm = wsg / WARPS_N, wn = wsg % WARPS_N;
 #if !defined(CM_EMULATE)
     MAT_C acc[FM * FN];
     [[unroll]] for (uint t = 0u; t < FM * FN; ++t) acc[t] = MAT_C(0.0);
@@ -303,11 +322,15 @@ void main() {
     uvec2 range = splitSlices(gl_WorkGroupID.z, slices);
     sl0 = range.x; nsl = range.y;
 #endif
+    // Sliced-K: K group z's run of [sl0, sl0 + nsl) is [sl0 + z * per, ...), at most per slices
+    // (none where nsl < KSPLIT leaves it nothing); every group takes `per` steps.
+    uint per = (nsl + KSPLIT - 1u) / KSPLIT;
+    uint gsl0 = sl0 + min(kz * per, nsl), gnsl = min(per, nsl - min(kz * per, nsl));
     // Multiplies the slice staged in shared buffer `cur` into the accumulators.
 #if !defined(CM_EMULATE)
 #define MULTIPLY_SLICE(cur)                                                                     \
     {                                                                                           \
-        uint aBase = (cur) * A_BUF, bBase = A_WORDS + (cur) * KV;                               \
+        uint aBase = kz * GROUP_WORDS + (cur) * A_BUF, bBase = kz * GROUP_WORDS + A_WORDS + (cur) * KV; \
         [[unroll]] for (uint kk = 0u; kk < BK / CM_K; ++kk) {                                   \
             MAT_B b[FN];                                                                        \
             [[unroll]] for (uint j = 0u; j < FN; ++j)                                           \
@@ -330,7 +353,7 @@ void main() {
 #else
 #define MULTIPLY_SLICE(cur)                                                                     \
     {                                                                                           \
-        uint aBase = (cur) * A_BUF, bBase = A_WORDS + (cur) * KV;                               \
+        uint aBase = kz * GROUP_WORDS + (cur) * A_BUF, bBase = kz * GROUP_WORDS + A_WORDS + (cur) * KV; \
         for (uint kk = 0u; kk < BK / CM_K; ++kk)                                                \
             for (uint f = 0u; f < FM * FN; ++f)                                                 \
                 for (uint t = 0u; t < EPL; ++t) {                                               \
@@ -353,22 +376,27 @@ void main() {
 #define SLICE_STEP(sl, aN, bN, aS, bS)                                                          \
     {                                                                                           \
         if (AHEAD2) {                                                                           \
-            if ((sl) + 2u < nsl) LOAD_SLICE((sl0 + (sl) + 2u) * BK, aN, bN)                     \
-        } else if ((sl) + 1u < nsl) LOAD_SLICE((sl0 + (sl) + 1u) * BK, aS, bS)                  \
+            if ((sl) + 2u < gnsl) LOAD_SLICE((gsl0 + (sl) + 2u) * BK, aN, bN)                   \
+        } else if ((sl) + 1u < gnsl) LOAD_SLICE((gsl0 + (sl) + 1u) * BK, aS, bS)                \
         uint cur = NBUF == 2u ? (sl) & 1u : 0u;                                                 \
-        MULTIPLY_SLICE(cur)                                                                     \
+        if (KSPLIT == 1u || (sl) < gnsl) MULTIPLY_SLICE(cur)                                    \
         TRACE_SLICE(sl, 0u)                                                                     \
         if (NBUF == 1u) barrier(); /* every subgroup is done reading the single buffer */       \
-        if ((sl) + 1u < nsl) { STORE_SLICE(NBUF == 2u ? cur ^ 1u : 0u, aS, bS) }                \
+        if ((sl) + 1u < gnsl) { STORE_SLICE(NBUF == 2u ? cur ^ 1u : 0u, aS, bS) }               \
         TRACE_SLICE(sl, 1u)                                                                     \
         barrier(); /* the last one also frees the staging memory for the epilogue's scratch */  \
         TRACE_SLICE(sl, 2u)                                                                     \
     }
-    uint lrs = sl0 / cslices, lc0 = (sl0 % cslices) * BK;
+    uint lrs = gsl0 / cslices, lc0 = (gsl0 % cslices) * BK;
     uint lr = lrs / pc.S, ls = lrs % pc.S;
     int ldelta = tapDelta(lr, ls);
-    LOAD_SLICE(sl0 * BK, aReg0, bReg0)
-    if (AHEAD2 && nsl > 1u) LOAD_SLICE((sl0 + 1u) * BK, aReg1, bReg1)
+    if (KSPLIT == 1u || gnsl > 0u) {
+        LOAD_SLICE(gsl0 * BK, aReg0, bReg0)
+    } else {
+        [[unroll]] for (uint i = 0u; i < A_PER_T; ++i) aReg0[i] = uvec4(0u);
+        [[unroll]] for (uint i = 0u; i < B_PER_T; ++i) bReg0[i] = uvec4(0u);
+    }
+    if (AHEAD2 && gnsl > 1u) LOAD_SLICE((gsl0 + 1u) * BK, aReg1, bReg1)
     STORE_SLICE(0u, aReg0, bReg0)
     barrier();
     TRACE_AT(2u)
@@ -378,18 +406,21 @@ void main() {
     if (AHEAD2) {
         // Unrolled by two so that the register sets are named statically (a dynamically indexed
         // register array would be demoted to local memory).
-        for (uint sl = 0u; sl < nsl; sl += 2u) {
+        for (uint sl = 0u; sl < per; sl += 2u) {
             SLICE_STEP(sl, aReg0, bReg0, aReg1, bReg1)
-            if (sl + 1u >= nsl) break;
+            if (sl + 1u >= per) break;
             SLICE_STEP(sl + 1u, aReg1, bReg1, aReg0, bReg0)
         }
     } else {
-        for (uint sl = 0u; sl < nsl; ++sl) SLICE_STEP(sl, aReg0, bReg0, aReg0, bReg0)
+        for (uint sl = 0u; sl < per; ++sl) SLICE_STEP(sl, aReg0, bReg0, aReg0, bReg0)
     }
 
     // Epilogue, one accumulator at a time through this subgroup's scratch (row-major fp32).
     TRACE_AT(3u)
-    uint scratch = warp * SCRATCH;
+    // One scratch per subgroup of a group: sliced-K, only the owner group of an accumulator writes
+    // it out, and the next owner starts after the barrier that this one reaches when done.
+    uint scratch = wsg * SCRATCH;
+    const uint RED_BASE = SGG * SCRATCH;  // sliced-K partial slots, after the scratch
 #if !defined(CM_EMULATE)
     uint lane = gl_SubgroupInvocationID;
 #endif
@@ -397,98 +428,141 @@ void main() {
     uint PQ = pc.P * pc.Q;
     [[unroll]] for (uint i = 0u; i < FM; ++i) {
         [[unroll]] for (uint j = 0u; j < FN; ++j) {
+            // Sliced-K: the other groups' partials of accumulator ai go to shared slots, and its owner
+            // group adds them to its own in group order.  Two sets of slots, alternating with ai: the
+            // owner of ai has read its set before it reaches the barrier of ai + 1, after which
+            // ai + 2 rewrites it.
+            uint ai = i * FN + j;
+            bool mine = KSPLIT == 1u || kz == ai % KSPLIT;
+            if (KSPLIT > 1u) {
+                uint owner = ai % KSPLIT;
+                uint red = RED_BASE + (ai & 1u) * (KSPLIT - 1u) * SGG * SCRATCH;
+                if (!mine) {
+                    uint at = red + ((kz < owner ? kz : kz - 1u) * SGG + wsg) * SCRATCH;
 #if !defined(CM_EMULATE)
-#if defined(DTYPE_F16) && !defined(SPLIT_K)
-            if (EPI16)
-                coopMatStore(MAT_C16(CM_M, CM_N)(acc[i * FN + j]), smem, scratch, LD16, gl_CooperativeMatrixLayoutRowMajor);
-            else
-#endif
-            if (RUNS)
-                coopMatStore(acc[i * FN + j], smem, scratch, CM_M / 4u, gl_CooperativeMatrixLayoutColumnMajor);
-            else
-                coopMatStore(acc[i * FN + j], smem, scratch, CM_N / 4u, gl_CooperativeMatrixLayoutRowMajor);
+                    coopMatStore(acc[ai], smem, at, CM_N / 4u, gl_CooperativeMatrixLayoutRowMajor);
 #else
-            for (uint t = 0u; t < EPL; ++t) {
-                uint e = lane + t * EMU_LANES, row = e / CM_N, col = e % CM_N;
-                float v = acc[(i * FN + j) * EPL + t];
-                if (EPI16) {
-                    emuHalfScratch(scratch, LD16, CM_N, e, v);
-                } else {
-                    uint fi = scratch * 4u + (RUNS ? col * CM_M + row : row * CM_N + col);
-                    smem[fi >> 2][fi & 3u] = floatBitsToUint(v);
+                    for (uint u = 0u; u < EPL; ++u) {
+                        uint fi = at * 4u + lane + u * EMU_LANES;
+                        smem[fi >> 2][fi & 3u] = floatBitsToUint(acc[ai * EPL + u]);
+                    }
+#endif
+                }
+                barrier();
+                if (mine) {
+                    for (uint z = 0u; z + 1u < KSPLIT; ++z) {
+                        uint at = red + (z * SGG + wsg) * SCRATCH;
+#if !defined(CM_EMULATE)
+                        MAT_C part;
+                        coopMatLoad(part, smem, at, CM_N / 4u, gl_CooperativeMatrixLayoutRowMajor);
+                        acc[ai] = acc[ai] + part;
+#else
+                        for (uint u = 0u; u < EPL; ++u) {
+                            uint fi = at * 4u + lane + u * EMU_LANES;
+                            acc[ai * EPL + u] += uintBitsToFloat(smem[fi >> 2][fi & 3u]);
+                        }
+#endif
+                    }
                 }
             }
+            // The subgroup barriers stay outside `mine`: every subgroup runs the same ones (lavapipe
+            // miscomputes when subgroups of one workgroup run different numbers of them, perf-notes 96).
+            if (mine) {
+#if !defined(CM_EMULATE)
+#if defined(DTYPE_F16) && !defined(SPLIT_K)
+                if (EPI16)
+                    coopMatStore(MAT_C16(CM_M, CM_N)(acc[i * FN + j]), smem, scratch, LD16, gl_CooperativeMatrixLayoutRowMajor);
+                else
 #endif
+                if (RUNS)
+                    coopMatStore(acc[i * FN + j], smem, scratch, CM_M / 4u, gl_CooperativeMatrixLayoutColumnMajor);
+                else
+                    coopMatStore(acc[i * FN + j], smem, scratch, CM_N / 4u, gl_CooperativeMatrixLayoutRowMajor);
+#else
+                for (uint t = 0u; t < EPL; ++t) {
+                    uint e = lane + t * EMU_LANES, row = e / CM_N, col = e % CM_N;
+                    float v = acc[(i * FN + j) * EPL + t];
+                    if (EPI16) {
+                        emuHalfScratch(scratch, LD16, CM_N, e, v);
+                    } else {
+                        uint fi = scratch * 4u + (RUNS ? col * CM_M + row : row * CM_N + col);
+                        smem[fi >> 2][fi & 3u] = floatBitsToUint(v);
+                    }
+                }
+#endif
+            }
             subgroupMemoryBarrierShared();
             subgroupBarrier();
             TRACE_ROUND(i * FN + j, 0u)
-            uint mBase = m0 + wm * WM + i * CM_M, nBase = n0 + wn * WN + j * CM_N;
-            if (RUNS) {
-                // NCHW, 8 | P*Q (the host's condition): 8 consecutive pixels of one filter per
-                // item, one 16-byte store (epilogue_runs.glsl); 4 | P*Q (NCHW_RUNS4): two runs of
-                // 4, each within one image.  Where 4 does not divide P*Q, runs would cross images
-                // and start unaligned: their 2-byte pieces, each lane's 16 bytes apart, wrote
-                // every 32-byte sector in several partial writes (7x7 layers up to 1.47x slower
-                // at b32, perf-notes 66), so those take the element loop below.
-                for (uint e = lane; e < CM_N * (CM_M / 8u); e += lanes) {
-                    uint col = e / (CM_M / 8u), oct = e % (CM_M / 8u);
-                    uint m = mBase + oct * 8u, kn = nBase + col;
-                    if (m < M && kn < Kg) {
-                        uint w = scratch + col * (CM_M / 4u) + oct * 2u;
-                        float v[8] = scratchWords8(w);
-                        uint k = kBase + kn, n = m / PQ, pq = m % PQ;  // the run stays in image n
-                        if (!NCHW_RUNS4) {
-                            storeRun8(VEC_OUT, (n * pc.K + k) * PQ + pq, 8u, k, v);
-                        } else {
-                            storeRun8(VEC_OUT, (n * pc.K + k) * PQ + pq, 4u, k, v);
-                            if (m + 4u < M) {  // M % 4 == 0: the upper half is whole or absent
-                                float u[8] = float[8](v[4], v[5], v[6], v[7], 0.0, 0.0, 0.0, 0.0);
-                                uint n4 = (m + 4u) / PQ, pq4 = (m + 4u) % PQ;
-                                storeRun8(VEC_OUT, (n4 * pc.K + k) * PQ + pq4, 4u, k, u);
+            if (mine) {
+                uint mBase = m0 + wm * WM + i * CM_M, nBase = n0 + wn * WN + j * CM_N;
+                if (RUNS) {
+                    // NCHW, 8 | P*Q (the host's condition): 8 consecutive pixels of one filter per
+                    // item, one 16-byte store (epilogue_runs.glsl); 4 | P*Q (NCHW_RUNS4): two runs of
+                    // 4, each within one image.  Where 4 does not divide P*Q, runs would cross images
+                    // and start unaligned: their 2-byte pieces, each lane's 16 bytes apart, wrote
+                    // every 32-byte sector in several partial writes (7x7 layers up to 1.47x slower
+                    // at b32, perf-notes 66), so those take the element loop below.
+                    for (uint e = lane; e < CM_N * (CM_M / 8u); e += lanes) {
+                        uint col = e / (CM_M / 8u), oct = e % (CM_M / 8u);
+                        uint m = mBase + oct * 8u, kn = nBase + col;
+                        if (m < M && kn < Kg) {
+                            uint w = scratch + col * (CM_M / 4u) + oct * 2u;
+                            float v[8] = scratchWords8(w);
+                            uint k = kBase + kn, n = m / PQ, pq = m % PQ;  // the run stays in image n
+                            if (!NCHW_RUNS4) {
+                                storeRun8(VEC_OUT, (n * pc.K + k) * PQ + pq, 8u, k, v);
+                            } else {
+                                storeRun8(VEC_OUT, (n * pc.K + k) * PQ + pq, 4u, k, v);
+                                if (m + 4u < M) {  // M % 4 == 0: the upper half is whole or absent
+                                    float u[8] = float[8](v[4], v[5], v[6], v[7], 0.0, 0.0, 0.0, 0.0);
+                                    uint n4 = (m + 4u) / PQ, pq4 = (m + 4u) % PQ;
+                                    storeRun8(VEC_OUT, (n4 * pc.K + k) * PQ + pq4, 4u, k, u);
+                                }
                             }
                         }
                     }
-                }
-            } else if (EPI16) {
-                // 8 filters of one pixel per 16-byte word, copied as they are; the word order
-                // (pixel fastest) keeps 8 neighbouring invocations' reads in distinct bank groups.
-                for (uint e = lane; e < CM_M * CM_N / 8u; e += lanes) {
-                    uint row = e % CM_M, cg = e / CM_M;
-                    uint m = mBase + row, kn = nBase + cg * 8u;
-                    if (m < M && kn < Kg) y8_[(m * pc.K + kBase + kn) >> 3] = smem[scratch + row * LD16 + cg];
-                }
-            } else if (VEC_OUT && OUT_LAYOUT == 1u) {
-                // 8 consecutive filters of one pixel per store; K/groups % 8 == 0, so a group of
-                // 8 is either wholly inside the problem or wholly outside.
-                for (uint e = lane; e < CM_M * CM_N / 8u; e += lanes) {
-                    uint row = e / (CM_N / 8u), cg = e % (CM_N / 8u);
-                    uint m = mBase + row, kn = nBase + cg * 8u;
-                    if (m < M && kn < Kg) {
-                        uint w = scratch + row * (CM_N / 4u) + cg * 2u;
-                        float v[8] = scratchWords8(w);
-                        uint k = kBase + kn, off = m * pc.K + k;  // NHWC: (n*PQ + pq)*K + k
-                        [[unroll]] for (uint t = 0u; t < 8u; ++t) v[t] = epilogueValue(v[t], k + t, off + t);
-                        y8_[off >> 3] = uvec4(PACK_OUT(v[0], v[1]), PACK_OUT(v[2], v[3]), PACK_OUT(v[4], v[5]),
-                                              PACK_OUT(v[6], v[7]));
+                } else if (EPI16) {
+                    // 8 filters of one pixel per 16-byte word, copied as they are; the word order
+                    // (pixel fastest) keeps 8 neighbouring invocations' reads in distinct bank groups.
+                    for (uint e = lane; e < CM_M * CM_N / 8u; e += lanes) {
+                        uint row = e % CM_M, cg = e / CM_M;
+                        uint m = mBase + row, kn = nBase + cg * 8u;
+                        if (m < M && kn < Kg) y8_[(m * pc.K + kBase + kn) >> 3] = smem[scratch + row * LD16 + cg];
                     }
-                }
-            } else {
-                // Neighbouring invocations write neighbouring addresses: filters for NHWC,
-                // pixels for NCHW.
-                for (uint e = lane; e < CM_M * CM_N; e += lanes) {
-                    uint row = OUT_LAYOUT == 1u ? e / CM_N : e % CM_M;
-                    uint col = OUT_LAYOUT == 1u ? e % CM_N : e / CM_M;
-                    uint m = mBase + row, kn = nBase + col;
-                    if (m < M && kn < Kg) {
-                        uint idx = row * CM_N + col;
-                        float v = uintBitsToFloat(smem[scratch + (idx >> 2)][idx & 3u]);
-                        uint k = kBase + kn, n = m / PQ, pq = m % PQ;
-                        uint off = OUT_LAYOUT == 0u ? (n * pc.K + k) * PQ + pq : m * pc.K + k;
+                } else if (VEC_OUT && OUT_LAYOUT == 1u) {
+                    // 8 consecutive filters of one pixel per store; K/groups % 8 == 0, so a group of
+                    // 8 is either wholly inside the problem or wholly outside.
+                    for (uint e = lane; e < CM_M * CM_N / 8u; e += lanes) {
+                        uint row = e / (CM_N / 8u), cg = e % (CM_N / 8u);
+                        uint m = mBase + row, kn = nBase + cg * 8u;
+                        if (m < M && kn < Kg) {
+                            uint w = scratch + row * (CM_N / 4u) + cg * 2u;
+                            float v[8] = scratchWords8(w);
+                            uint k = kBase + kn, off = m * pc.K + k;  // NHWC: (n*PQ + pq)*K + k
+                            [[unroll]] for (uint t = 0u; t < 8u; ++t) v[t] = epilogueValue(v[t], k + t, off + t);
+                            y8_[off >> 3] = uvec4(PACK_OUT(v[0], v[1]), PACK_OUT(v[2], v[3]), PACK_OUT(v[4], v[5]),
+                                                  PACK_OUT(v[6], v[7]));
+                        }
+                    }
+                } else {
+                    // Neighbouring invocations write neighbouring addresses: filters for NHWC,
+                    // pixels for NCHW.
+                    for (uint e = lane; e < CM_M * CM_N; e += lanes) {
+                        uint row = OUT_LAYOUT == 1u ? e / CM_N : e % CM_M;
+                        uint col = OUT_LAYOUT == 1u ? e % CM_N : e / CM_M;
+                        uint m = mBase + row, kn = nBase + col;
+                        if (m < M && kn < Kg) {
+                            uint idx = row * CM_N + col;
+                            float v = uintBitsToFloat(smem[scratch + (idx >> 2)][idx & 3u]);
+                            uint k = kBase + kn, n = m / PQ, pq = m % PQ;
+                            uint off = OUT_LAYOUT == 0u ? (n * pc.K + k) * PQ + pq : m * pc.K + k;
 #ifdef SPLIT_K
-                        ws_[workspaceOffset(gl_WorkGroupID.z, off)] = v;  // raw partial (host: VEC_OUT off)
+                            ws_[workspaceOffset(gl_WorkGroupID.z, off)] = v;  // raw partial (host: VEC_OUT off)
 #else
-                        storeOutput(off, k, v);
+                            storeOutput(off, k, v);
 #endif
+                        }
                     }
                 }
             }

@@ -244,7 +244,12 @@ static const std::vector<std::string> kTileNames = {"128x128x32/2x4",   "128x64x
                                                     "192x128x64/4x4s1", "256x64x64/4x4s1",  "64x64x64/2x4",     "64x64x32/2x4",
                                                     // split-K: even, uneven and clamped splits
                                                     "128x128x32/2x4/s2", "64x64x32/2x2/s3", "128x256x32/2x4s1/s64",
-                                                    "128x128x16/2x4/s3", "64x64x64/2x4/s3",  "64x64x32/2x4/s3"};
+                                                    "128x128x16/2x4/s3", "64x64x64/2x4/s3",  "64x64x32/2x4/s3",
+                                                    // sliced-K: 2 and 4 groups, one and two staging buffers, and with split-K
+                                                    // (lavapipe's 32 KiB holds the 32x64 and the 64x128 / 128x64 ones)
+                                                    "32x64x32/2x2k2", "32x64x32/2x2k4", "64x64x32/2x2k2", "64x64x32/2x2k4",
+                                                    "64x64x64/2x2k2", "64x128x32/2x2k2", "128x64x32/2x2k2", "128x128x32/2x2k2",
+                                                    "32x64x32/2x2k4/s3", "64x64x32/2x2k4/s3"};
 
 INSTANTIATE_TEST_SUITE_P(coopmat, CoopmatTiles,
                          ::testing::Combine(::testing::ValuesIn(casesNamed(
@@ -295,6 +300,29 @@ TEST_F(CoopmatDeclines, coopmat_ReasonsAreGiven) {
     d.dtype = DType::BF16;
     std::cout << "[ info ] bf16: " << (vkconv::whyUnsupported(ctx(), d, kAlgo).empty() ? "accepted" : vkconv::whyUnsupported(ctx(), d, kAlgo))
               << std::endl;
+}
+
+// Sliced-K tiles: a forced one that cannot run names why; the router gives them neither a split
+// request alone (winograd's one-pass GEMM asks "s1") nor grouped layers.
+TEST_F(CoopmatDeclines, coopmat_SlicedKDeclines) {
+    ConvDesc d = cmBase();
+    if (const std::string why = vkconv::whyUnsupported(ctx(), d, kAlgo); !why.empty()) GTEST_SKIP() << why;
+    vkconv::PlanOptions o;
+    o.algorithm = kAlgo;
+    o.tile = "128x128x32/2x2k2";
+    d.inputLayout = TensorLayout::NCHW;
+    try {
+        (void)vkconv::Plan::create(ctx(), d, o);
+        ADD_FAILURE() << "a sliced-K tile of 64x64 per subgroup took NCHW input";
+    } catch (const vkconv::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("sliced-K with NCHW input"), std::string::npos) << e.what();
+    }
+    d = cmBase();
+    o.tile = "s1";
+    EXPECT_EQ(vkconv::Plan::create(ctx(), d, o).config().find("k4 "), std::string::npos);
+    d.groups = 2, d.k = 64;
+    o.tile.clear();
+    EXPECT_EQ(vkconv::Plan::create(ctx(), d, o).config().find("2x2k"), std::string::npos);
 }
 
 // bf16 on the matrix units needs this build's bf16 shader (a glslang with GL_EXT_bfloat16), the

@@ -32,7 +32,9 @@ struct CmTile {
     double lone = 0;      // share of its unit's full-occupancy throughput one workgroup alone on a
                           // unit reaches (tile_score.hpp waveTileScore; 0: unmeasured, 1/resident)
     uint64_t minSlices = 0;  // the router skips it where a workgroup would run fewer slices (forced: any)
-    uint32_t warps() const { return warpsM * warpsN; }
+    uint32_t ks = 1;         // sliced-K: groups of warpsM x warpsN subgroups splitting each tile's reduction
+    uint32_t groupWarps() const { return warpsM * warpsN; }
+    uint32_t warps() const { return warpsM * warpsN * ks; }
     uint32_t wm() const { return bm / warpsM; }
     uint32_t wn() const { return bn / warpsN; }
     // A and B staging, 16 bytes per word: each row holds its nbuf buffers side by side and one
@@ -40,8 +42,11 @@ struct CmTile {
     uint32_t sharedBytes(bool nhwcInput) const {
         uint32_t a = nhwcInput ? bm * (nbuf * bk / 8 + 1) : bk * (nbuf * bm / 8 + 1);
         uint32_t b = bn * (nbuf * bk / 8 + 1);
-        return (a + b) * 16;
+        return (a + b) * 16 * ks;  // each K group its own buffers
     }
+    // After the loop: a group's subgroups' fp32 scratch (one group writes at a time) and, sliced-K,
+    // two sets of ks - 1 partial accumulators per subgroup of a group (the shader's RED_BASE).
+    uint32_t epilogueBytes(uint32_t cmM, uint32_t cmN) const { return (2 * ks - 1) * groupWarps() * cmM * cmN * 4; }
 };
 
 // Name: BMxBNxBK/WARPS_MxWARPS_N, "s1" for a single staging buffer.  128x128x32/2x4: 8 subgroups
@@ -86,6 +91,17 @@ struct CmTile {
 // alone (1.16x per slice).  64x64x32/2x2 stays for devices that cannot run 256 invocations of
 // this layout (its 130 registers with the second prefetch set allow three resident, not the four
 // its rating was fitted with).
+// Sliced-K ("k<groups>": perf-notes 97): the tile's subgroups in `ks` groups, each walking its own
+// run of the slices with its own staging buffers, partials added in shared memory: one pass where
+// split-K needs a second one and a workspace.  Forced one pass on the H200 (docs/results/h200_s35/ks/):
+// at b32 none beat the router's plan on 27 small-grid layers (the per-layer best of eight 689.4 µs
+// against 689.8); at b1 32x64x32/2x2k4 (16 subgroups on a 32x64 tile) beat split-K where its grid
+// is ~50-130 tiles over up to ~25 slices per group (ResNet-50 layer2.1.conv2 11.3 -> 10.4 µs,
+// RDNA1 kernel_5 15.4 -> 13.4) and lost on smaller grids or deeper reductions (layer4.1.conv2
+// 12.0 against 29.5).  Its 0.33 lies between its full-wave share (0.28 of 192x128x64/4x4s1 at b32)
+// and what those wins need; the router gives it one pass and groups == 1 only.  The rest stay
+// forced-only (kUnrated: the router skips them, `--tile` takes them).
+constexpr uint64_t kUnrated = ~uint64_t(0);
 constexpr CmTile kCmTiles[] = {
     {"128x128x32/2x4", 128, 128, kSliceK, 2, 4, 2, 0.72, 1},
     {"128x64x32/2x2", 128, 64, kSliceK, 2, 2, 2, 0.45, 2},
@@ -102,6 +118,14 @@ constexpr CmTile kCmTiles[] = {
     {"64x32x16/2x1", 64, 32, kMinSliceK, 2, 1, 2, 0.40, 8},
     {"64x64x64/2x4", 64, 64, 2 * kSliceK, 2, 4, 2, 0.43, 2, 1.07, 3},
     {"64x64x32/2x4", 64, 64, kSliceK, 2, 4, 2, 0.50, 2, 0.70},
+    {"32x64x32/2x2k2", 32, 64, kSliceK, 2, 2, 2, 0.40, 2, 0.70, kUnrated, 2},
+    {"32x64x32/2x2k4", 32, 64, kSliceK, 2, 2, 1, 0.33, 1, 0, 0, 4},
+    {"64x64x32/2x2k2", 64, 64, kSliceK, 2, 2, 2, 0.50, 2, 0.70, kUnrated, 2},
+    {"64x64x32/2x2k4", 64, 64, kSliceK, 2, 2, 1, 0.50, 1, 1.0, kUnrated, 4},
+    {"64x64x64/2x2k2", 64, 64, 2 * kSliceK, 2, 2, 1, 0.43, 1, 0, kUnrated, 2},
+    {"64x128x32/2x2k2", 64, 128, kSliceK, 2, 2, 1, 0.70, 1, 1.0, kUnrated, 2},
+    {"128x64x32/2x2k2", 128, 64, kSliceK, 2, 2, 1, 0.70, 1, 1.0, kUnrated, 2},
+    {"128x128x32/2x2k2", 128, 128, kSliceK, 2, 2, 1, 0.90, 1, 1.0, kUnrated, 2},
 };
 
 enum SpecCoopmat : uint32_t {
@@ -109,7 +133,7 @@ enum SpecCoopmat : uint32_t {
     kSpecCmM = 106, kSpecCmN = 107, kSpecCmK = 108, kSpecEmuLanes = 109,
     kSpecMaskMode = 110, kSpecVecA = 112, kSpecVecB = 113, kSpecVecOut = 114, kSpecNbuf = 115,
     kSpecPrefetch2 = 116, kSpecCTail = 117, kSpecNchwRuns = 118, kSpecNchwRuns4 = 119, kSpecSwizzle = 123,
-    kSpecLeanAddr = 124, kSpecEpi16 = 125,
+    kSpecLeanAddr = 124, kSpecEpi16 = 125, kSpecKSplit = 126,
 };
 
 std::string shaderName(DType t, bool split = false, bool trace = false) {
@@ -169,9 +193,9 @@ std::string tileWhyNot(const ContextImpl& ctx, const ConvDesc& d, const CmTile& 
     const auto& caps = ctx.caps;
     uint32_t threads = t.warps() * sg;
     if (threads > caps.maxWorkgroupInvocations || threads > caps.maxWorkgroupSize[0]) return std::to_string(threads) + " invocations exceed the workgroup limit";
-    uint32_t aWords = t.bm * t.bk / 8, bWords = t.bn * t.bk / 8;
-    if (aWords % threads || bWords % threads) return "staging does not divide among the invocations";
-    if (d.inputLayout == TensorLayout::NCHW && threads % (t.bm / 8)) return "NCHW staging does not divide";
+    uint32_t aWords = t.bm * t.bk / 8, bWords = t.bn * t.bk / 8, groupThreads = t.groupWarps() * sg;
+    if (aWords % groupThreads || bWords % groupThreads) return "staging does not divide among the invocations";
+    if (d.inputLayout == TensorLayout::NCHW && groupThreads % (t.bm / 8)) return "NCHW staging does not divide";
     if (t.wm() % cm.m || t.wn() % cm.n || t.bk % cm.k) return "cooperative-matrix size does not tile it";
     // A zero-filled slice tail where no slice divides C/groups (% 16 == 8), and a 16-value tail on
     // 32-deep slices where only 16 does (% 32 == 16) on outputs of at most one 64x64 tile per compute
@@ -184,10 +208,13 @@ std::string tileWhyNot(const ContextImpl& ctx, const ConvDesc& d, const CmTile& 
     if (d.channelsPerGroup() % kMinSliceK == 0 && d.channelsPerGroup() % t.bk && !sixteenTailAllowed(caps, d, t))
         return "C/groups is not a multiple of its " + std::to_string(t.bk) + "-value slice";
     bool nhwc = d.inputLayout == TensorLayout::NHWC;
+    // The 8-pixel NCHW decode beside a second group's cursor and 64x64 accumulators per subgroup
+    // spilled 11 VGPRs on RDNA3 (RADV 25); every other sliced-K build compiles without spills.
+    if (t.ks > 1 && !nhwc && t.wm() * t.wn() >= 64 * 64) return "sliced-K with NCHW input needs smaller subgroup blocks than 64x64";
     if (t.sharedBytes(nhwc) > caps.maxSharedMemory)
         return "needs " + std::to_string(t.sharedBytes(nhwc)) + " bytes of shared memory, the device has " +
                std::to_string(caps.maxSharedMemory);
-    if (t.warps() * cm.m * cm.n * 4 > t.sharedBytes(nhwc)) return "the epilogue scratch exceeds the staging memory";
+    if (t.epilogueBytes(cm.m, cm.n) > t.sharedBytes(nhwc)) return "the epilogue scratch exceeds the staging memory";
     uint64_t gx = (outputPixels(d) + t.bm - 1) / t.bm;
     uint64_t gy = uint64_t(d.groups) * uint64_t((d.filtersPerGroup() + t.bn - 1) / t.bn);
     if (gx > caps.maxWorkgroupCount[0] || gy > caps.maxWorkgroupCount[1]) return "the grid exceeds maxWorkgroupCount";
@@ -236,11 +263,23 @@ CmChoice chooseConfig(const ContextImpl& ctx, const ConvDesc& d, const CoopMatCo
     // VKCONV_COOPMAT_LONE=0: every workgroup counted as 1/resident of a unit (the model before
     // perf-notes item 53), for measuring the difference.
     const bool lone = envFlag("VKCONV_COOPMAT_LONE", true);
+    const bool slicedK = envFlag("VKCONV_COOPMAT_SLICED", true);
     CmChoice best;
     double bestCost = 0;
     std::string why;
     for (const auto& t : kCmTiles) {
         if (!req.tile.empty() && req.tile != t.name) continue;
+        if (req.tile.empty() && t.minSlices == kUnrated) continue;  // forced only
+        // Sliced-K tiles stand in for split-K's second pass: never under a split request alone
+        // ("s<N>", winograd's one-pass GEMM) and, as measured, only for groups == 1 (which also
+        // leaves winograd's batched GEMMs, one group per tap, as they were).
+        if (t.ks > 1 && req.tile.empty() && (req.split || d.groups > 1)) continue;
+        // NCHW outputs of 1x1 layers (behind coopmat_nhwc's transposes) measured 0.1-2.0 µs slower on
+        // it at b1 (13 layers; its owner groups write their element-wise NCHW stores one group at a
+        // time, a large share of a short reduction), their 3x3 layers 0.9-3.0 faster.
+        if (t.ks > 1 && req.tile.empty() && d.outputLayout == TensorLayout::NCHW && d.r * d.s == 1) continue;
+        // VKCONV_COOPMAT_SLICED=0 (measurements): the router as before the sliced-K tiles.
+        if (t.ks > 1 && req.tile.empty() && !slicedK) continue;
         std::string w = tileWhyNot(ctx, d, t, cm, sg);
         if (!w.empty()) {
             if (why.empty()) why = std::string(t.name) + ": " + w;
@@ -251,6 +290,7 @@ CmChoice chooseConfig(const ContextImpl& ctx, const ConvDesc& d, const CoopMatCo
         // Forced: that split (clamped to the slices); else 1 and powers of two up to the limits.
         uint64_t first = req.split ? std::min(req.split, slices) : 1;
         uint64_t last = req.split ? first : std::min({lim.most, kSplitMax, std::max<uint64_t>(1, slices / kSplitMinSlices)});
+        if (t.ks > 1 && !req.split) last = 1;  // sliced-K stands in for split-K's second pass: one pass unless forced
         for (uint64_t s = first; s <= std::max(first, last); s *= 2) {
             if (!req.split && req.tile.empty() && slices / s < t.minSlices) break;
             if (s > 1 && s > lim.most) {
@@ -297,7 +337,7 @@ public:
             pc_.splitK = split_;
             reduce_ = std::make_unique<SplitReduce>(ctx, d);
         }
-        trace_ = !raw_ && split_ == 1 && d.dtype == DType::F16 && coopmatTraceRequested() && ctx.caps.shaderClock &&
+        trace_ = !raw_ && split_ == 1 && tile_.ks == 1 && d.dtype == DType::F16 && coopmatTraceRequested() && ctx.caps.shaderClock &&
                  shaders::find(shaderName(d.dtype, false, true));
         gx_ = uint32_t((outputPixels(d) + tile_.bm - 1) / tile_.bm);
         gy_ = uint32_t(((d.filtersPerGroup() + tile_.bn - 1) / tile_.bn) * d.groups);
@@ -357,6 +397,7 @@ private:
         key.spec.push_back({kSpecSwizzle, swizzle_ ? 1u : 0u});
         key.spec.push_back({kSpecLeanAddr, coopmatLeanAddressing() ? 1u : 0u});
         key.spec.push_back({kSpecEpi16, vec && epi16_ ? 1u : 0u});
+        key.spec.push_back({kSpecKSplit, tile_.ks});
         if (coopmatEmulated(desc_.dtype)) key.spec.push_back({kSpecEmuLanes, sg_.size});
         key.fullSubgroups = true;  // the subgroup index must name a whole 32 (or default-size) block
         return ctx_.pipelines->get(key);
