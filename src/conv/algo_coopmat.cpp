@@ -118,14 +118,15 @@ constexpr CmTile kCmTiles[] = {
     {"64x32x16/2x1", 64, 32, kMinSliceK, 2, 1, 2, 0.40, 8},
     {"64x64x64/2x4", 64, 64, 2 * kSliceK, 2, 4, 2, 0.43, 2, 1.07, 3},
     {"64x64x32/2x4", 64, 64, kSliceK, 2, 4, 2, 0.50, 2, 0.70},
-    {"32x64x32/2x2k2", 32, 64, kSliceK, 2, 2, 2, 0.40, 2, 0.70, kUnrated, 2},
     {"32x64x32/2x2k4", 32, 64, kSliceK, 2, 2, 1, 0.33, 1, 0, 0, 4},
-    {"64x64x32/2x2k2", 64, 64, kSliceK, 2, 2, 2, 0.50, 2, 0.70, kUnrated, 2},
-    {"64x64x32/2x2k4", 64, 64, kSliceK, 2, 2, 1, 0.50, 1, 1.0, kUnrated, 4},
-    {"64x64x64/2x2k2", 64, 64, 2 * kSliceK, 2, 2, 1, 0.43, 1, 0, kUnrated, 2},
-    {"64x128x32/2x2k2", 64, 128, kSliceK, 2, 2, 1, 0.70, 1, 1.0, kUnrated, 2},
-    {"128x64x32/2x2k2", 128, 64, kSliceK, 2, 2, 1, 0.70, 1, 1.0, kUnrated, 2},
-    {"128x128x32/2x2k2", 128, 128, kSliceK, 2, 2, 1, 0.90, 1, 1.0, kUnrated, 2},
+    // Forced-only (no rating: a forced tile and split is the only candidate).
+    {"32x64x32/2x2k2", 32, 64, kSliceK, 2, 2, 2, 0, 1, 0, kUnrated, 2},
+    {"64x64x32/2x2k2", 64, 64, kSliceK, 2, 2, 2, 0, 1, 0, kUnrated, 2},
+    {"64x64x32/2x2k4", 64, 64, kSliceK, 2, 2, 1, 0, 1, 0, kUnrated, 4},
+    {"64x64x64/2x2k2", 64, 64, 2 * kSliceK, 2, 2, 1, 0, 1, 0, kUnrated, 2},
+    {"64x128x32/2x2k2", 64, 128, kSliceK, 2, 2, 1, 0, 1, 0, kUnrated, 2},
+    {"128x64x32/2x2k2", 128, 64, kSliceK, 2, 2, 1, 0, 1, 0, kUnrated, 2},
+    {"128x128x32/2x2k2", 128, 128, kSliceK, 2, 2, 1, 0, 1, 0, kUnrated, 2},
 };
 
 enum SpecCoopmat : uint32_t {
@@ -252,6 +253,20 @@ ConvDesc paddedDesc(const ConvDesc& d, const CmTile& t) {
     return p;
 }
 
+// Whether the router (no tile forced) considers `t` for `d`.  Unrated tiles: forced only.
+// Sliced-K tiles stand in for split-K's second pass, so never under a split request alone ("s<N>",
+// winograd's one-pass GEMM) and, as measured, only for groups == 1 (which also leaves winograd's
+// batched GEMMs, one group per tap, as they were); NCHW outputs of 1x1 layers (behind
+// coopmat_nhwc's transposes) measured 0.1-2.0 µs slower on them at b1 (13 layers: the owner
+// groups write their element-wise NCHW stores one group at a time, a large share of a short
+// reduction), their 3x3 layers 0.9-3.0 faster.  `slicedK` false (VKCONV_COOPMAT_SLICED=0,
+// measurements): the router as before the sliced-K tiles.
+bool routerOffers(const CmTile& t, const ConvDesc& d, const SplitRequest& req, bool slicedK) {
+    if (t.minSlices == kUnrated) return false;
+    if (t.ks == 1) return true;
+    return slicedK && !req.split && d.groups == 1 && !(d.outputLayout == TensorLayout::NCHW && d.r * d.s == 1);
+}
+
 // Tile and split count.  No timing: the smallest modelled time (conv/tile_score.hpp
 // splitTileCost, slots = compute units x residency).
 // A forced tile / split (PlanOptions::tile "<tile>", "<tile>/s<N>", "s<N>") is taken as is
@@ -269,17 +284,7 @@ CmChoice chooseConfig(const ContextImpl& ctx, const ConvDesc& d, const CoopMatCo
     std::string why;
     for (const auto& t : kCmTiles) {
         if (!req.tile.empty() && req.tile != t.name) continue;
-        if (req.tile.empty() && t.minSlices == kUnrated) continue;  // forced only
-        // Sliced-K tiles stand in for split-K's second pass: never under a split request alone
-        // ("s<N>", winograd's one-pass GEMM) and, as measured, only for groups == 1 (which also
-        // leaves winograd's batched GEMMs, one group per tap, as they were).
-        if (t.ks > 1 && req.tile.empty() && (req.split || d.groups > 1)) continue;
-        // NCHW outputs of 1x1 layers (behind coopmat_nhwc's transposes) measured 0.1-2.0 µs slower on
-        // it at b1 (13 layers; its owner groups write their element-wise NCHW stores one group at a
-        // time, a large share of a short reduction), their 3x3 layers 0.9-3.0 faster.
-        if (t.ks > 1 && req.tile.empty() && d.outputLayout == TensorLayout::NCHW && d.r * d.s == 1) continue;
-        // VKCONV_COOPMAT_SLICED=0 (measurements): the router as before the sliced-K tiles.
-        if (t.ks > 1 && req.tile.empty() && !slicedK) continue;
+        if (req.tile.empty() && !routerOffers(t, d, req, slicedK)) continue;
         std::string w = tileWhyNot(ctx, d, t, cm, sg);
         if (!w.empty()) {
             if (why.empty()) why = std::string(t.name) + ": " + w;
