@@ -33,6 +33,9 @@ struct CmTile {
                           // unit reaches (tile_score.hpp waveTileScore; 0: unmeasured, 1/resident)
     uint64_t minSlices = 0;  // the router skips it where a workgroup would run fewer slices (forced: any)
     uint32_t ks = 1;         // sliced-K: groups of warpsM x warpsN subgroups splitting each tile's reduction
+    // Sliced-K tiles the router offers are priced by a measured one-wave line instead of a rating:
+    // fixedUs + sliceUs x (slices per K group), in µs (see kCmTiles).  0: forced only.
+    double sliceUs = 0, fixedUs = 0;
     uint32_t groupWarps() const { return warpsM * warpsN; }
     uint32_t warps() const { return warpsM * warpsN * ks; }
     uint32_t wm() const { return bm / warpsM; }
@@ -99,8 +102,21 @@ struct CmTile {
 // is ~50-130 tiles over up to ~25 slices per group (ResNet-50 layer2.1.conv2 11.3 -> 10.4 µs,
 // RDNA1 kernel_5 15.4 -> 13.4) and lost on smaller grids or deeper reductions (layer4.1.conv2
 // 12.0 against 29.5).  Its 0.33 lies between its full-wave share (0.28 of 192x128x64/4x4s1 at b32)
-// and what those wins need; the router gives it one pass and groups == 1 only.  The rest stay
+// and what those wins need; the router gives it one pass and groups == 1 only.
+// A rating prices a tile as a share of the best tile's full-wave rate, which misses how a one-wave
+// k-tile's time grows with its reduction: one wave of 32x64x32/2x2k4 measured 4.3 µs + 0.727 µs
+// per 32-deep slice of a group, 64x64x64/2x2k2 5.2 + 0.857 per 64-deep slice (b1, fp16 NHWC,
+// docs/results/h200_s35/ks/: within 0.5 µs on 4-36 slices per group).  So the router prices those
+// two by that line, less the ~3 µs of per-wave fixed cost the rated tiles' model leaves out (item
+// 48's a: 3.9 µs for 128x128x64/2x4s1, ~2.5 for a lone 64x64), offers them only to single images
+// whose grid fits one wave (at b32 they never won: RetinaNet cls_7, one wave, 21.1 µs on
+// 64x64x64/2x2k2 against F(2x2)'s 20.0), and 64x64x64/2x2k2 only from 8 slices per group (at 4.5,
+// RDNA1 ch_64_128 ran 9.5 against 8.8 µs on 64x64x64/2x4).  A replay over those 27 b1 layers
+// moves four to k-tiles, each measured faster: RetinaNet cls_25 20.0 -> 17.3, cls_out_25 25.4 ->
+// 21.2, cls_out_13 18.5 -> 17.0, RDNA1 kernel_7 22.5 -> 22.2 (perf-notes 98).  The rest stay
 // forced-only (kUnrated: the router skips them, `--tile` takes them).
+constexpr double kModelFlopsPerUs = 215e6;  // the model's unit: the best tile's full-wave rate (~215 TFLOP/s)
+constexpr double kRatedFixedUs = 3.0;       // the per-wave fixed cost the rated tiles' model omits
 constexpr uint64_t kUnrated = ~uint64_t(0);
 constexpr CmTile kCmTiles[] = {
     {"128x128x32/2x4", 128, 128, kSliceK, 2, 4, 2, 0.72, 1},
@@ -118,12 +134,12 @@ constexpr CmTile kCmTiles[] = {
     {"64x32x16/2x1", 64, 32, kMinSliceK, 2, 1, 2, 0.40, 8},
     {"64x64x64/2x4", 64, 64, 2 * kSliceK, 2, 4, 2, 0.43, 2, 1.07, 3},
     {"64x64x32/2x4", 64, 64, kSliceK, 2, 4, 2, 0.50, 2, 0.70},
-    {"32x64x32/2x2k4", 32, 64, kSliceK, 2, 2, 1, 0.33, 1, 0, 0, 4},
+    {"32x64x32/2x2k4", 32, 64, kSliceK, 2, 2, 1, 0, 1, 0, 0, 4, 0.727, 4.3 - kRatedFixedUs},
+    {"64x64x64/2x2k2", 64, 64, 2 * kSliceK, 2, 2, 1, 0, 1, 0, 16, 2, 0.857, 5.2 - kRatedFixedUs},
     // Forced-only (no rating: a forced tile and split is the only candidate).
     {"32x64x32/2x2k2", 32, 64, kSliceK, 2, 2, 2, 0, 1, 0, kUnrated, 2},
     {"64x64x32/2x2k2", 64, 64, kSliceK, 2, 2, 2, 0, 1, 0, kUnrated, 2},
     {"64x64x32/2x2k4", 64, 64, kSliceK, 2, 2, 1, 0, 1, 0, kUnrated, 4},
-    {"64x64x64/2x2k2", 64, 64, 2 * kSliceK, 2, 2, 1, 0, 1, 0, kUnrated, 2},
     {"64x128x32/2x2k2", 64, 128, kSliceK, 2, 2, 1, 0, 1, 0, kUnrated, 2},
     {"128x64x32/2x2k2", 128, 64, kSliceK, 2, 2, 1, 0, 1, 0, kUnrated, 2},
     {"128x128x32/2x2k2", 128, 128, kSliceK, 2, 2, 1, 0, 1, 0, kUnrated, 2},
@@ -246,6 +262,10 @@ struct CmChoice {
 // Each filter tap's channels in BK slices, the last one zero past C/groups where BK does not divide it.
 uint64_t slicesPerTap(const ConvDesc& d, const CmTile& t) { return (uint64_t(d.channelsPerGroup()) + t.bk - 1) / t.bk; }
 uint64_t cmSlices(const ConvDesc& d, const CmTile& t) { return uint64_t(d.r) * uint64_t(d.s) * slicesPerTap(d, t); }
+// Workgroups of one pass: output-pixel tiles x (groups x filter tiles).
+uint64_t tileCount(const ConvDesc& d, const CmTile& t) {
+    return (outputPixels(d) + t.bm - 1) / t.bm * uint64_t(d.groups) * ((uint64_t(d.filtersPerGroup()) + t.bn - 1) / t.bn);
+}
 // `d` as the tile multiplies it: C/groups rounded up to whole slices (the model's FLOPs).
 ConvDesc paddedDesc(const ConvDesc& d, const CmTile& t) {
     ConvDesc p = d;
@@ -271,7 +291,8 @@ bool routerOffers(const CmTile& t, const ConvDesc& d, const SplitRequest& req, b
 // splitTileCost, slots = compute units x residency).
 // A forced tile / split (PlanOptions::tile "<tile>", "<tile>/s<N>", "s<N>") is taken as is
 // (more splits than slices are clamped); whyNot checked the tile.
-CmChoice chooseConfig(const ContextImpl& ctx, const ConvDesc& d, const CoopMatConfig& cm, uint32_t sg, const PlanOptions& o) {
+CmChoice chooseConfig(const ContextImpl& ctx, const ConvDesc& d, const CoopMatConfig& cm, uint32_t sg, const PlanOptions& o,
+                      bool lineTiles = true) {
     SplitRequest req = parseSplitRequest(o.tile);
     if (!req.error.empty()) return {nullptr, 1, req.error};
     const double units = modelComputeUnits(ctx.caps.computeUnits);
@@ -296,14 +317,17 @@ CmChoice chooseConfig(const ContextImpl& ctx, const ConvDesc& d, const CoopMatCo
         uint64_t first = req.split ? std::min(req.split, slices) : 1;
         uint64_t last = req.split ? first : std::min({lim.most, kSplitMax, std::max<uint64_t>(1, slices / kSplitMinSlices)});
         if (t.ks > 1 && !req.split) last = 1;  // sliced-K stands in for split-K's second pass: one pass unless forced
+        const bool line = t.sliceUs > 0 && req.tile.empty();  // priced by its one-wave line (kCmTiles)
+        if (line && (!lineTiles || d.n != 1 || double(tileCount(d, t)) > units * t.resident)) continue;
         for (uint64_t s = first; s <= std::max(first, last); s *= 2) {
             if (!req.split && req.tile.empty() && slices / s < t.minSlices) break;
             if (s > 1 && s > lim.most) {
                 if (why.empty()) why = std::to_string(s) + " splits of tile " + t.name + " exceed " + lim.what;
                 break;
             }
-            double cost = splitTileCost(paddedDesc(d, t), t.bm, t.bn, t.efficiency, units * t.resident, double(s), kFlopsPerByte, kSplitPassFlops,
-                                        units, lone ? t.lone : 0.0);
+            double cost = line ? (t.fixedUs + t.sliceUs * double(slices) / t.ks) * kModelFlopsPerUs
+                               : splitTileCost(paddedDesc(d, t), t.bm, t.bn, t.efficiency, units * t.resident, double(s), kFlopsPerByte,
+                                               kSplitPassFlops, units, lone ? t.lone : 0.0);
             if (!best.tile || cost < bestCost) { bestCost = cost; best = {&t, uint32_t(s), "", cost}; }
             if (s == first && req.split) break;
         }
@@ -515,12 +539,16 @@ std::unique_ptr<AlgorithmInstance> coopmatRawInstantiate(ContextImpl& ctx, const
 
 // The router's modelled time of `d` on the matrix units (conv/tile_score.hpp units: FLOPs at the
 // best tile's full-wave rate), < 0 where implicit_gemm_coopmat declines.  `oneSplit`: one pass.
+// Rated tiles only: winograd's and halo_coopmat's decisions were fitted against them, so the
+// k-tiles' line competes within this kernel's choice alone.  VGG-16 features.17 at b1 (fp16), where
+// winograd's F(2x2) model runs ~6 µs high, ran 19.2 µs on F(2x2) against 21.0 on the k-tile the
+// line sent it to when it took part (docs/results/h200_s36/kline/).
 double coopmatModelCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, bool oneSplit) {
     PlanOptions p = o;
     if (oneSplit) p.tile = "s1";
     if (!coopmatWhyNot(ctx, d, p).empty()) return -1;
     const CoopMatConfig* cm = pickConfig(ctx.caps, d.dtype);
-    CmChoice choice = chooseConfig(ctx, d, *cm, coopmatSubgroup(ctx.caps).size, p);
+    CmChoice choice = chooseConfig(ctx, d, *cm, coopmatSubgroup(ctx.caps).size, p, false);
     return choice.tile ? choice.cost : -1;
 }
 
