@@ -249,7 +249,7 @@ static const std::vector<std::string> kTileNames = {"128x128x32/2x4",   "128x64x
                                                     // (lavapipe's 32 KiB holds the 32x64 and the 64x128 / 128x64 ones)
                                                     "32x64x32/2x2k2", "32x64x32/2x2k4", "64x64x32/2x2k2", "64x64x32/2x2k4",
                                                     "64x64x64/2x2k2", "64x128x32/2x2k2", "128x64x32/2x2k2", "128x128x32/2x2k2",
-                                                    "32x64x32/2x2k4/s3", "64x64x32/2x2k4/s3"};
+                                                    "32x64x32/2x2k4/s3", "64x64x32/2x2k4/s3", "32x64x64/2x2k2"};
 
 INSTANTIATE_TEST_SUITE_P(coopmat, CoopmatTiles,
                          ::testing::Combine(::testing::ValuesIn(casesNamed(

@@ -104,16 +104,21 @@ struct CmTile {
 // 12.0 against 29.5).  Its 0.33 lies between its full-wave share (0.28 of 192x128x64/4x4s1 at b32)
 // and what those wins need; the router gives it one pass and groups == 1 only.
 // A rating prices a tile as a share of the best tile's full-wave rate, which misses how a one-wave
-// k-tile's time grows with its reduction: one wave of 32x64x32/2x2k4 measured 4.3 µs + 0.727 µs
-// per 32-deep slice of a group, 64x64x64/2x2k2 5.2 + 0.857 per 64-deep slice (b1, fp16 NHWC,
-// docs/results/h200_s35/ks/: within 0.5 µs on 4-36 slices per group).  So the router prices those
-// two by that line, less the ~3 µs of per-wave fixed cost the rated tiles' model leaves out (item
-// 48's a: 3.9 µs for 128x128x64/2x4s1, ~2.5 for a lone 64x64), offers them only to single images
-// whose grid fits one wave (at b32 they never won: RetinaNet cls_7, one wave, 21.1 µs on
-// 64x64x64/2x2k2 against F(2x2)'s 20.0), and 64x64x64/2x2k2 only from 8 slices per group (at 4.5,
-// RDNA1 ch_64_128 ran 9.5 against 8.8 µs on 64x64x64/2x4).  A replay over those 27 b1 layers
-// moves four to k-tiles, each measured faster: RetinaNet cls_25 20.0 -> 17.3, cls_out_25 25.4 ->
-// 21.2, cls_out_13 18.5 -> 17.0, RDNA1 kernel_7 22.5 -> 22.2 (perf-notes 98).  The rest stay
+// k-tile's time grows with its reduction.  One wave measured (b1, fp16 NHWC, within 0.5 µs on 4-36
+// slices per group): 32x64x32/2x2k4 4.3 µs + 0.727 per 32-deep slice of a group, 64x64x64/2x2k2
+// 5.2 + 0.857 per 64-deep one (docs/results/h200_s35/ks/), 32x64x64/2x2k2 4.2 + 0.619 per 64-deep
+// one (h200_s36/deep/).  A group's slice costs about the same whatever its products: it is latency
+// (perf-notes 96, 98), so the deeper, fewer slices win, and the 32-deep k4 tile is left for
+// C/groups that 64 does not divide.  The router prices the three by their line, less the ~3 µs
+// of per-wave fixed cost the rated tiles' model leaves out (item 48's a: 3.9 µs for
+// 128x128x64/2x4s1, ~2.5 for a lone 64x64), offers them only to single images whose grid fits
+// one wave (at b32 they never won: RetinaNet cls_7, one wave, 21.1 µs on 64x64x64/2x2k2 against
+// F(2x2)'s 20.0), and 64x64x64/2x2k2 only from 8 slices per group (at 4.5, RDNA1 ch_64_128 ran
+// 9.5 against 8.8 µs on 64x64x64/2x4).  Measured against the rating (perf-notes 98): 13 b1
+// layers 0.5-2.4 µs faster on 32x64x64/2x2k2 (RetinaNet cls_25 17.0 -> 14.9, RDNA1 kernel_7 21.9
+// -> 19.5), cls_out_25 25.4 -> 20.9 on 64x64x64/2x2k2.  128-deep slices (64x64x128/2x4s1,
+// 32x64x128/2x2s1, one pass and 2 or 4 splits) beat the router's plan on 4 of those 27 layers,
+// clearly only on VGG-16 features.24 (18.0 against 20.8 µs), and were dropped.  The rest stay
 // forced-only (kUnrated: the router skips them, `--tile` takes them).
 constexpr double kModelFlopsPerUs = 215e6;  // the model's unit: the best tile's full-wave rate (~215 TFLOP/s)
 constexpr double kRatedFixedUs = 3.0;       // the per-wave fixed cost the rated tiles' model omits
@@ -136,6 +141,7 @@ constexpr CmTile kCmTiles[] = {
     {"64x64x32/2x4", 64, 64, kSliceK, 2, 4, 2, 0.50, 2, 0.70},
     {"32x64x32/2x2k4", 32, 64, kSliceK, 2, 2, 1, 0, 1, 0, 0, 4, 0.727, 4.3 - kRatedFixedUs},
     {"64x64x64/2x2k2", 64, 64, 2 * kSliceK, 2, 2, 1, 0, 1, 0, 16, 2, 0.857, 5.2 - kRatedFixedUs},
+    {"32x64x64/2x2k2", 32, 64, 2 * kSliceK, 2, 2, 1, 0, 1, 0, 0, 2, 0.619, 4.2 - kRatedFixedUs},
     // Forced-only (no rating: a forced tile and split is the only candidate).
     {"32x64x32/2x2k2", 32, 64, kSliceK, 2, 2, 2, 0, 1, 0, kUnrated, 2},
     {"64x64x32/2x2k2", 64, 64, kSliceK, 2, 2, 2, 0, 1, 0, kUnrated, 2},
