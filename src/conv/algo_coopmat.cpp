@@ -101,10 +101,9 @@ struct CmTile {
 // against 689.8); at b1 32x64x32/2x2k4 (16 subgroups on a 32x64 tile) beat split-K where its grid
 // is ~50-130 tiles over up to ~25 slices per group (ResNet-50 layer2.1.conv2 11.3 -> 10.4 µs,
 // RDNA1 kernel_5 15.4 -> 13.4) and lost on smaller grids or deeper reductions (layer4.1.conv2
-// 12.0 against 29.5).  Its 0.33 lies between its full-wave share (0.28 of 192x128x64/4x4s1 at b32)
-// and what those wins need; the router gives it one pass and groups == 1 only.
-// A rating prices a tile as a share of the best tile's full-wave rate, which misses how a one-wave
-// k-tile's time grows with its reduction.  One wave measured (b1, fp16 NHWC, within 0.5 µs on 4-36
+// 12.0 against 29.5).  The router gives the k-tiles one pass and groups == 1 only.
+// Session 35 rated it 0.33; but a rating prices a tile as a share of the best tile's full-wave
+// rate, which misses how a one-wave k-tile's time grows with its reduction.  One wave measured (b1, fp16 NHWC, within 0.5 µs on 4-36
 // slices per group): 32x64x32/2x2k4 4.3 µs + 0.727 per 32-deep slice of a group, 64x64x64/2x2k2
 // 5.2 + 0.857 per 64-deep one (docs/results/h200_s35/ks/), 32x64x64/2x2k2 4.2 + 0.619 per 64-deep
 // one (h200_s36/deep/).  A group's slice costs about the same whatever its products: it is latency
@@ -118,8 +117,9 @@ struct CmTile {
 // layers 0.5-2.4 µs faster on 32x64x64/2x2k2 (RetinaNet cls_25 17.0 -> 14.9, RDNA1 kernel_7 21.9
 // -> 19.5), cls_out_25 25.4 -> 20.9 on 64x64x64/2x2k2.  128-deep slices (64x64x128/2x4s1,
 // 32x64x128/2x2s1, one pass and 2 or 4 splits) beat the router's plan on 4 of those 27 layers,
-// clearly only on VGG-16 features.24 (18.0 against 20.8 µs), and were dropped.  The rest stay
-// forced-only (kUnrated: the router skips them, `--tile` takes them).
+// clearly only on VGG-16 features.24 (18.0 against 20.8 µs), and were dropped.  The lines are
+// the H200's; elsewhere (RADV, which compiles these tiles without spills) they are unmeasured.
+// The rest stay forced-only (kUnrated: the router skips them, `--tile` takes them).
 constexpr double kModelFlopsPerUs = 215e6;  // the model's unit: the best tile's full-wave rate (~215 TFLOP/s)
 constexpr double kRatedFixedUs = 3.0;       // the per-wave fixed cost the rated tiles' model omits
 constexpr uint64_t kUnrated = ~uint64_t(0);
