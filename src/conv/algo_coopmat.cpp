@@ -211,6 +211,12 @@ bool sixteenTailAllowed(const DeviceCaps& caps, const ConvDesc& d, const CmTile&
     return tiles64 <= modelComputeUnits(caps.computeUnits);
 }
 
+// One pass's grid: output-pixel tiles x (groups x filter tiles).
+uint64_t gridX(const ConvDesc& d, const CmTile& t) { return (outputPixels(d) + t.bm - 1) / t.bm; }
+uint64_t gridY(const ConvDesc& d, const CmTile& t) {
+    return uint64_t(d.groups) * ((uint64_t(d.filtersPerGroup()) + t.bn - 1) / t.bn);
+}
+
 // Why `t` cannot run `d` on this device ("" when it can).
 std::string tileWhyNot(const ContextImpl& ctx, const ConvDesc& d, const CmTile& t, const CoopMatConfig& cm, uint32_t sg) {
     const auto& caps = ctx.caps;
@@ -238,8 +244,7 @@ std::string tileWhyNot(const ContextImpl& ctx, const ConvDesc& d, const CmTile& 
         return "needs " + std::to_string(t.sharedBytes(nhwc)) + " bytes of shared memory, the device has " +
                std::to_string(caps.maxSharedMemory);
     if (t.epilogueBytes(cm.m, cm.n) > t.sharedBytes(nhwc)) return "the epilogue scratch exceeds the staging memory";
-    uint64_t gx = (outputPixels(d) + t.bm - 1) / t.bm;
-    uint64_t gy = uint64_t(d.groups) * uint64_t((d.filtersPerGroup() + t.bn - 1) / t.bn);
+    uint64_t gx = gridX(d, t), gy = gridY(d, t);
     if (gx > caps.maxWorkgroupCount[0] || gy > caps.maxWorkgroupCount[1]) return "the grid exceeds maxWorkgroupCount";
     return "";
 }
@@ -268,10 +273,6 @@ struct CmChoice {
 // Each filter tap's channels in BK slices, the last one zero past C/groups where BK does not divide it.
 uint64_t slicesPerTap(const ConvDesc& d, const CmTile& t) { return (uint64_t(d.channelsPerGroup()) + t.bk - 1) / t.bk; }
 uint64_t cmSlices(const ConvDesc& d, const CmTile& t) { return uint64_t(d.r) * uint64_t(d.s) * slicesPerTap(d, t); }
-// Workgroups of one pass: output-pixel tiles x (groups x filter tiles).
-uint64_t tileCount(const ConvDesc& d, const CmTile& t) {
-    return (outputPixels(d) + t.bm - 1) / t.bm * uint64_t(d.groups) * ((uint64_t(d.filtersPerGroup()) + t.bn - 1) / t.bn);
-}
 // `d` as the tile multiplies it: C/groups rounded up to whole slices (the model's FLOPs).
 ConvDesc paddedDesc(const ConvDesc& d, const CmTile& t) {
     ConvDesc p = d;
@@ -287,9 +288,12 @@ ConvDesc paddedDesc(const ConvDesc& d, const CmTile& t) {
 // groups write their element-wise NCHW stores one group at a time, a large share of a short
 // reduction), their 3x3 layers 0.9-3.0 faster.  `slicedK` false (VKCONV_COOPMAT_SLICED=0,
 // measurements): the router as before the sliced-K tiles.
-bool routerOffers(const CmTile& t, const ConvDesc& d, const SplitRequest& req, bool slicedK) {
+// The line-priced k-tiles (kCmTiles) only for single images whose grid fits one wave of `units`,
+// and not at all where `lineTiles` is false (coopmatModelCost).
+bool routerOffers(const CmTile& t, const ConvDesc& d, const SplitRequest& req, bool slicedK, bool lineTiles, double units) {
     if (t.minSlices == kUnrated) return false;
     if (t.ks == 1) return true;
+    if (t.sliceUs > 0 && (!lineTiles || d.n != 1 || double(gridX(d, t) * gridY(d, t)) > units * t.resident)) return false;
     return slicedK && !req.split && d.groups == 1 && !(d.outputLayout == TensorLayout::NCHW && d.r * d.s == 1);
 }
 
@@ -311,7 +315,7 @@ CmChoice chooseConfig(const ContextImpl& ctx, const ConvDesc& d, const CoopMatCo
     std::string why;
     for (const auto& t : kCmTiles) {
         if (!req.tile.empty() && req.tile != t.name) continue;
-        if (req.tile.empty() && !routerOffers(t, d, req, slicedK)) continue;
+        if (req.tile.empty() && !routerOffers(t, d, req, slicedK, lineTiles, units)) continue;
         std::string w = tileWhyNot(ctx, d, t, cm, sg);
         if (!w.empty()) {
             if (why.empty()) why = std::string(t.name) + ": " + w;
@@ -324,7 +328,6 @@ CmChoice chooseConfig(const ContextImpl& ctx, const ConvDesc& d, const CoopMatCo
         uint64_t last = req.split ? first : std::min({lim.most, kSplitMax, std::max<uint64_t>(1, slices / kSplitMinSlices)});
         if (t.ks > 1 && !req.split) last = 1;  // sliced-K stands in for split-K's second pass: one pass unless forced
         const bool line = t.sliceUs > 0 && req.tile.empty();  // priced by its one-wave line (kCmTiles)
-        if (line && (!lineTiles || d.n != 1 || double(tileCount(d, t)) > units * t.resident)) continue;
         for (uint64_t s = first; s <= std::max(first, last); s *= 2) {
             if (!req.split && req.tile.empty() && slices / s < t.minSlices) break;
             if (s > 1 && s > lim.most) {
@@ -374,8 +377,8 @@ public:
         }
         trace_ = !raw_ && split_ == 1 && tile_.ks == 1 && d.dtype == DType::F16 && coopmatTraceRequested() && ctx.caps.shaderClock &&
                  shaders::find(shaderName(d.dtype, false, true));
-        gx_ = uint32_t((outputPixels(d) + tile_.bm - 1) / tile_.bm);
-        gy_ = uint32_t(((d.filtersPerGroup() + tile_.bn - 1) / tile_.bn) * d.groups);
+        gx_ = uint32_t(gridX(d, tile_));
+        gy_ = uint32_t(gridY(d, tile_));
         swizzle_ = wantSwizzle(ctx);
         epi16_ = coopmatHalfScratch(ctx.caps, d, vecOut_, cm.m, cm.n);
         vectorPipeline_ = &pipeline(true);
