@@ -295,6 +295,128 @@ ProbeResult coopmatProbe(Prober& p, const vkconv::CoopMatConfig& cm) {
     return r;
 }
 
+// The matrix kernels' slice loop alone (peak/coopmat_smem.comp): every A and B fragment loaded
+// from shared memory, as implicit_gemm_coopmat's subgroups do, with nothing else in the loop but
+// (optionally) the barrier closing each slice.  Each shape mirrors a routed tile's subgroup layout
+// and slice depth, so that tile's measured rate can be read against what its products could reach.
+struct SmemShape {
+    const char* tile;  // the implicit_gemm_coopmat tile it mirrors
+    uint32_t warpsM, warpsN, fm, fn, ks;
+};
+constexpr SmemShape kSmemShapes[] = {
+    {"128x256x32/2x4s1", 2, 4, 4, 4, 2},
+    {"192x128x64/4x4s1", 4, 4, 3, 2, 4},
+    {"128x128x64/2x4s1", 2, 4, 4, 2, 4},
+    {"128x128x32/2x4", 2, 4, 4, 2, 2},
+    {"64x64x64/2x2", 2, 2, 2, 2, 4},
+    // Four subgroups of 64x64 / 64x32: small enough for a region per subgroup (SmemMode::Private).
+    {"128x128x32/2x2", 2, 2, 4, 4, 2},
+    {"128x64x32/2x2", 2, 2, 4, 2, 2},
+};
+
+// How a probe row loads its fragments and closes its slices.
+enum class SmemMode { Plain, Barrier, Staged, Private, HeldB };
+constexpr SmemMode kSmemModes[] = {SmemMode::Plain, SmemMode::Barrier, SmemMode::Staged, SmemMode::Private, SmemMode::HeldB};
+const char* smemModeName(SmemMode m) {
+    switch (m) {
+    case SmemMode::Plain: return "";
+    case SmemMode::Barrier: return ", a barrier each";
+    case SmemMode::Staged: return ", each restaged between two barriers";
+    case SmemMode::Private: return ", each subgroup restaging its own rows between two subgroup barriers";
+    case SmemMode::HeldB: return ", B held in registers (A alone from shared memory)";
+    }
+    return "";
+}
+
+const vkconv::CoopMatConfig* f16Config16(const vkconv::DeviceCaps& caps) {
+    for (const auto& cm : caps.coopMatConfigs)
+        if (cm.scope == VK_SCOPE_SUBGROUP_KHR && cm.m == 16 && cm.n == 16 && cm.k == 16 && cm.a == VK_COMPONENT_TYPE_FLOAT16_KHR &&
+            cm.b == VK_COMPONENT_TYPE_FLOAT16_KHR && cm.c == VK_COMPONENT_TYPE_FLOAT32_KHR && cm.result == VK_COMPONENT_TYPE_FLOAT32_KHR)
+            return &cm;
+    return nullptr;
+}
+
+// Why this device runs none of the shared-memory rows ("" when it runs them).
+std::string smemDeviceWhyNot(const vkconv::DeviceCaps& caps) {
+    if (!f16Config16(caps)) return "no 16x16x16 f16*f16+f32 subgroup configuration";
+    if (!vkconv::shaders::find("peak_cm_smem_f16")) return "no probe in this build (peak_cm_smem_f16)";
+    if (!caps.shaderFloat16 || !caps.storageBuffer16BitAccess) return "needs fp16 arithmetic and 16-bit storage";
+    return "";
+}
+
+// A region per subgroup is offered only to the four-subgroup shapes (the larger ones cannot fit it).
+bool smemOffered(const SmemShape& s, SmemMode mode) { return mode != SmemMode::Private || s.warpsM * s.warpsN <= 4; }
+
+std::string smemWhyNot(const vkconv::DeviceCaps& caps, const SmemShape& s, SmemMode mode) {
+    if (std::string w = smemDeviceWhyNot(caps); !w.empty()) return w;
+    // Mirrors the shader's WORDS: the tile's rows, or every subgroup's own, each part with 8 of slack.
+    const uint64_t ld = 2ull * s.ks + 1;
+    const uint64_t rows = mode == SmemMode::Private ? uint64_t(s.warpsM) * s.warpsN * (16ull * (s.fm + s.fn) + 16)
+                                                    : 16ull * (s.warpsM * s.fm + s.warpsN * s.fn) + 16;
+    if (rows * ld * 16 > caps.maxSharedMemory) return "its staged rows exceed the device's shared memory";
+    const uint64_t inv = uint64_t(s.warpsM) * s.warpsN * caps.subgroupSize;
+    if (inv > caps.maxWorkgroupInvocations || inv > caps.maxWorkgroupSize[0]) return "too many subgroups per workgroup";
+    return "";
+}
+
+const ComputePipeline& smemPipeline(Prober& p, const SmemShape& s, SmemMode mode) {
+    const auto& caps = p.ctx().caps();
+    return p.pipeline("peak_cm_smem_f16",
+                      {{0, s.warpsM * s.warpsN * caps.subgroupSize}, {1, s.warpsM}, {2, s.warpsN}, {3, s.fm}, {4, s.fn},
+                       {5, s.ks}, {6, mode == SmemMode::Barrier ? 1u : 0u}, {7, mode == SmemMode::HeldB ? 0u : 1u},
+                       {8, mode == SmemMode::Staged || mode == SmemMode::Private ? 1u : 0u},
+                       {9, mode == SmemMode::Private ? 1u : 0u}, {10, caps.subgroupSize}},
+                      8, 1, caps.subgroupSizeControl ? caps.subgroupSize : 0);
+}
+
+// alone: one workgroup per compute unit (the grid), so that no second workgroup's products fill
+// this one's barrier waits; otherwise eight per compute unit, as many resident as fit.
+ProbeResult smemProbe(Prober& p, const SmemShape& s, SmemMode mode, bool alone) {
+    ProbeResult r;
+    char name[200];
+    std::snprintf(name, sizeof name, "coopmat f16 from shared memory, %ux%u per subgroup, %u subgroups, %u-deep slices%s%s (%s)",
+                  16 * s.fm, 16 * s.fn, s.warpsM * s.warpsN, 16 * s.ks, smemModeName(mode), alone ? ", one workgroup per CU" : "",
+                  s.tile);
+    r.name = name;
+    r.unit = "TFLOP/s";
+    const auto& caps = p.ctx().caps();
+    r.skipped = smemWhyNot(caps, s, mode);
+    if (!r.skipped.empty()) return r;
+    const uint32_t subgroupsPerGroup = s.warpsM * s.warpsN;
+    // Several waves of workgroups on every compute unit, so that residency, not the grid, decides.
+    const uint32_t groups = p.cpu() ? 4 : std::max<uint32_t>(1, caps.computeUnits) * (alone ? 1 : 8);
+    const uint32_t launched = Prober::launchedGroups(groups) * subgroupsPerGroup;
+    Buffer out = Buffer::create(p.ctx(), VkDeviceSize(launched) * 256 * 4);
+    p.fill(out, 0, VK_WHOLE_SIZE, 0xFFFFFFFFu);
+    const auto& pipe = smemPipeline(p, s, mode);
+    Recorder rec = [&](VkCommandBuffer cmd, uint32_t iters) {
+        const uint32_t pc[2] = {iters, 0};
+        p.bind(cmd, pipe, {&out}, pc, 8);
+        p.dispatch(cmd, groups);
+    };
+    // Sums stay exact in fp32 while fm * fn * ks * iters <= 2^24.
+    const uint32_t perIter = s.fm * s.fn * s.ks;
+    auto c = p.calibrateAndTime(rec, 16, (1u << 24) / perIter);
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "%u subgroups of %u x %u loops x %u mulAdds", launched, caps.subgroupSize, c.iters, perIter);
+    r.detail = buf;
+    finish(r, c, 2.0 * 16 * 16 * 16 * double(perIter) * c.iters * launched, 1e12);
+
+    std::vector<float> v(size_t(launched) * 256);
+    out.download(v.data(), v.size() * 4);
+    const float want = float(perIter) * float(c.iters);
+    r.checkOk = true;
+    r.checkMsg = "ok";
+    for (size_t i = 0; i < v.size(); ++i)
+        if (v[i] != want) {
+            r.checkOk = false;
+            std::snprintf(buf, sizeof buf, "subgroup %zu element %zu: %.9g, expected %.9g", i / 256, i % 256, double(v[i]), double(want));
+            r.checkMsg = buf;
+            break;
+        }
+    return r;
+}
+
 ProbeResult copyProbe(Prober& p) {
     ProbeResult r;
     r.name = "shader copy (vec4)";
@@ -521,6 +643,17 @@ std::vector<std::pair<std::string, bool>> buildPeakPipelines(vkconv::Context& ct
         if (why.empty()) build(coopmatShader(cm) + " " + cm.toString(), [&] { coopmatPipeline(p, cm); });
         else notes.push_back({"coopmat " + cm.toString() + ": " + why, false});
     }
+    if (std::string w = smemDeviceWhyNot(ctx.caps()); !w.empty()) {
+        notes.push_back({"peak_cm_smem_f16: " + w, false});
+    } else {
+        for (const auto& sh : kSmemShapes)
+            for (SmemMode m : kSmemModes) {
+                if (!smemOffered(sh, m)) continue;
+                std::string what = std::string("peak_cm_smem_f16 ") + sh.tile + smemModeName(m);
+                if (std::string why = smemWhyNot(ctx.caps(), sh, m); why.empty()) build(what, [&] { smemPipeline(p, sh, m); });
+                else notes.push_back({what + ": " + why, false});
+            }
+    }
     return notes;
 }
 
@@ -554,6 +687,20 @@ PeakReport measurePeaks(vkconv::Context& ctx) {
     for (auto& cm : ctx.caps().coopMatConfigs) {
         std::string label = "coopmat " + cm.toString();
         if (auto r = run(label.c_str(), [&] { return coopmatProbe(p, cm); }); ok(r)) rep.peaks.coopmatTflops[cm.toString()] = r.value;
+    }
+    if (std::string w = smemDeviceWhyNot(ctx.caps()); !w.empty()) {
+        ProbeResult r;
+        r.name = "coopmat f16 from shared memory";
+        r.skipped = w;
+        rep.probes.push_back(r);
+    } else {
+        for (const auto& sh : kSmemShapes)
+            for (SmemMode m : kSmemModes)
+                for (bool alone : {false, true}) {
+                    if (!smemOffered(sh, m) || (alone && m != SmemMode::Barrier && m != SmemMode::Staged)) continue;
+                    std::string label = std::string("coopmat from shared memory ") + sh.tile + smemModeName(m) + (alone ? ", alone" : "");
+                    run(label.c_str(), [&] { return smemProbe(p, sh, m, alone); });
+                }
     }
     rep.peaks.source = "measured now";
     return rep;

@@ -24,3 +24,5 @@ foreach(a s8 u8)
     endforeach()
   endforeach()
 endforeach()
+# The slice loop of the matrix kernels alone: fragments from shared memory (bench/peak.cpp).
+vkconv_add_shader(NAME peak_cm_smem_f16 SOURCE peak/coopmat_smem.comp REQUIRES COOPMAT)
