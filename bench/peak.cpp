@@ -315,13 +315,14 @@ constexpr SmemShape kSmemShapes[] = {
 };
 
 // How a probe row loads its fragments and closes its slices.
-enum class SmemMode { Plain, Barrier, Staged, Private, HeldB };
-constexpr SmemMode kSmemModes[] = {SmemMode::Plain, SmemMode::Barrier, SmemMode::Staged, SmemMode::Private, SmemMode::HeldB};
+enum class SmemMode { Plain, Barrier, Staged, Double, Private, HeldB };
+constexpr SmemMode kSmemModes[] = {SmemMode::Plain, SmemMode::Barrier, SmemMode::Staged, SmemMode::Double, SmemMode::Private, SmemMode::HeldB};
 const char* smemModeName(SmemMode m) {
     switch (m) {
     case SmemMode::Plain: return "";
     case SmemMode::Barrier: return ", a barrier each";
     case SmemMode::Staged: return ", each restaged between two barriers";
+    case SmemMode::Double: return ", double-buffered: the other copy restaged, one barrier";
     case SmemMode::Private: return ", each subgroup restaging its own rows between two subgroup barriers";
     case SmemMode::HeldB: return ", B held in registers (A alone from shared memory)";
     }
@@ -344,18 +345,29 @@ std::string smemDeviceWhyNot(const vkconv::DeviceCaps& caps) {
     return "";
 }
 
-// A region per subgroup is offered only to the four-subgroup shapes (the larger ones cannot fit it).
-bool smemOffered(const SmemShape& s, SmemMode mode) { return mode != SmemMode::Private || s.warpsM * s.warpsN <= 4; }
+// A region per subgroup is offered only to the four-subgroup shapes (the larger ones cannot fit
+// it), two copies only to the 32-deep and four-subgroup shapes (the others cannot fit them).
+bool smemOffered(const SmemShape& s, SmemMode mode) {
+    if (mode == SmemMode::Private) return s.warpsM * s.warpsN <= 4;
+    if (mode == SmemMode::Double) return s.ks <= 2 && s.warpsM * s.fm + s.warpsN * s.fn <= 16;
+    return true;
+}
 
 std::string smemWhyNot(const vkconv::DeviceCaps& caps, const SmemShape& s, SmemMode mode) {
     if (std::string w = smemDeviceWhyNot(caps); !w.empty()) return w;
     // Mirrors the shader's WORDS: the tile's rows, or every subgroup's own, each part with 8 of slack.
     const uint64_t ld = 2ull * s.ks + 1;
+    const uint64_t tile = 16ull * (s.warpsM * s.fm + s.warpsN * s.fn) + 16;
     const uint64_t rows = mode == SmemMode::Private ? uint64_t(s.warpsM) * s.warpsN * (16ull * (s.fm + s.fn) + 16)
-                                                    : 16ull * (s.warpsM * s.fm + s.warpsN * s.fn) + 16;
+                          : mode == SmemMode::Double ? 2 * tile
+                                                     : tile;
     if (rows * ld * 16 > caps.maxSharedMemory) return "its staged rows exceed the device's shared memory";
+    // The layouts are the routed tiles' on 32-wide subgroups (at most 512 invocations); at 64 lanes
+    // the 16-subgroup one would be 1024, which RADV compiles under a 96-VGPR cap (its restaged
+    // variant spilled on navi31), so such a row is not this tile's ceiling.
     const uint64_t inv = uint64_t(s.warpsM) * s.warpsN * caps.subgroupSize;
-    if (inv > caps.maxWorkgroupInvocations || inv > caps.maxWorkgroupSize[0]) return "too many subgroups per workgroup";
+    if (inv > 512 || inv > caps.maxWorkgroupInvocations || inv > caps.maxWorkgroupSize[0])
+        return std::to_string(inv) + " invocations at this subgroup size (the tile's layout has at most 512)";
     return "";
 }
 
@@ -364,8 +376,8 @@ const ComputePipeline& smemPipeline(Prober& p, const SmemShape& s, SmemMode mode
     return p.pipeline("peak_cm_smem_f16",
                       {{0, s.warpsM * s.warpsN * caps.subgroupSize}, {1, s.warpsM}, {2, s.warpsN}, {3, s.fm}, {4, s.fn},
                        {5, s.ks}, {6, mode == SmemMode::Barrier ? 1u : 0u}, {7, mode == SmemMode::HeldB ? 0u : 1u},
-                       {8, mode == SmemMode::Staged || mode == SmemMode::Private ? 1u : 0u},
-                       {9, mode == SmemMode::Private ? 1u : 0u}, {10, caps.subgroupSize}},
+                       {8, mode == SmemMode::Staged || mode == SmemMode::Private || mode == SmemMode::Double ? 1u : 0u},
+                       {9, mode == SmemMode::Private ? 1u : 0u}, {10, caps.subgroupSize}, {11, mode == SmemMode::Double ? 1u : 0u}},
                       8, 1, caps.subgroupSizeControl ? caps.subgroupSize : 0);
 }
 
@@ -697,7 +709,7 @@ PeakReport measurePeaks(vkconv::Context& ctx) {
         for (const auto& sh : kSmemShapes)
             for (SmemMode m : kSmemModes)
                 for (bool alone : {false, true}) {
-                    if (!smemOffered(sh, m) || (alone && m != SmemMode::Barrier && m != SmemMode::Staged)) continue;
+                    if (!smemOffered(sh, m) || (alone && m != SmemMode::Barrier && m != SmemMode::Staged && m != SmemMode::Double)) continue;
                     std::string label = std::string("coopmat from shared memory ") + sh.tile + smemModeName(m) + (alone ? ", alone" : "");
                     run(label.c_str(), [&] { return smemProbe(p, sh, m, alone); });
                 }

@@ -2,12 +2,13 @@
 // Peak probe: cooperative-matrix throughput with every fragment loaded from shared memory
 // (vkconv-bench --peak, fp16 16x16x16 with fp32 accumulation).  peak/coopmat.comp keeps its
 // fragments in registers; the convolution kernels load every A and B fragment of every 16-deep
-// step from their staged tile.  This probe is the kernels' slice loop with nothing else in it (no
-// global loads, no staging stores; optionally the barrier that closes each slice), laid out as
-// implicit_gemm_coopmat lays out its tile: WARPS_M x WARPS_N subgroups, each FM x FN accumulators,
-// staged rows of KS * 16 values plus one 16-byte padding word (an odd stride in 16-byte words, so a
-// fragment's 8 rows fall in distinct banks), A row-major, B column-major.  Its rate is the ceiling
-// of any kernel that stages its operands in shared memory with this subgroup tile.
+// step from their staged tile.  This probe is the kernels' slice loop without global loads, laid
+// out as implicit_gemm_coopmat lays out its tile: WARPS_M x WARPS_N subgroups, each FM x FN
+// accumulators, staged rows of KS * 16 values plus one 16-byte padding word (an odd stride in
+// 16-byte words, so a fragment's 8 rows fall in distinct banks), A row-major, B column-major.
+// The specialization constants below add a real slice's parts one at a time (a closing barrier;
+// the tile restaged single- or double-buffered; per-subgroup staging; B held in registers), so
+// each row's rate is the ceiling of any kernel with that structure (docs/perf-notes.md item 100).
 //
 // Exactness: A's row m holds a single 1 at k == (m + shift) % 16 and B is all ones, so every
 // product element is exactly 1 whatever the fragment; the FM x FN accumulators summed end at
@@ -40,6 +41,9 @@ layout(constant_id = 8) const bool STAGE = false;
 // workgroup barrier in the loop.
 layout(constant_id = 9) const bool PRIVATE = false;
 layout(constant_id = 10) const uint SG = 32;  // the subgroup size (PRIVATE: words per lane)
+// With STAGE: two copies of the tile; each slice multiplies one and stores the other, then one
+// barrier (a double-buffered kernel's slice without its global loads).
+layout(constant_id = 11) const bool DOUBLE = false;
 
 layout(push_constant) uniform SmemParams { uint iters; uint rot; } pc;
 layout(set = 0, binding = 0, std430) writeonly buffer OutBuf { float out_[]; };
@@ -51,10 +55,18 @@ const uint LD = KS * 2u + 1u;  // 16-byte words per staged row
 const uint A_ROWS = (PRIVATE ? FM : WARPS_M * FM) * 16u + 8u;
 const uint B_ROWS = (PRIVATE ? FN : WARPS_N * FN) * 16u + 8u;
 const uint REGION = (A_ROWS + B_ROWS) * LD;
-const uint WORDS = (PRIVATE ? NSG : 1u) * REGION;
-shared uvec4 smem[WORDS];
+const uint WORDS = (PRIVATE ? NSG : 1u) * REGION;  // one copy
+const bool TWO = DOUBLE && STAGE && !PRIVATE;
+shared uvec4 smem[TWO ? 2u * WORDS : WORDS];
 // Staged words per invocation: of the tile, or of the subgroup's region.
-const uint MINE = PRIVATE ? (REGION + SG - 1u) / SG : (WORDS + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x;
+// Restaging stores the data words only (rows x KS * 2), as a kernel stages its slice, in
+// implicit_gemm_coopmat's conflict-free order (its STAGED_ROW, perf-notes 82): data word d is word
+// d % KV of item row d / KV, and within each group of 8 item rows, 8 / KV rows KV apart go to one
+// group of 8 invocations, so that every 8 invocations' stores fall in 8 distinct bank groups.
+const uint KV = KS * 2u;                         // data words per row
+const uint DATA = (A_ROWS + B_ROWS) * KV;        // data words per region (A_ROWS, B_ROWS: multiples of 8)
+uint stagedRow(uint r) { return KV < 8u ? (r & ~7u) | (((r & 7u) % (8u / KV)) * KV + (r & 7u) / (8u / KV)) : r; }
+const uint MINE = PRIVATE ? (DATA + SG - 1u) / SG : (DATA + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x;
 
 #define MAT_A coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseA>
 #define MAT_B coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseB>
@@ -79,7 +91,7 @@ uvec4 stagedWord(uint e) {
 
 void main() {
     const uint tid = gl_LocalInvocationID.x, wgSize = gl_WorkGroupSize.x;
-    for (uint e = tid; e < WORDS; e += wgSize) smem[e] = stagedWord(e);
+    for (uint e = tid; e < (TWO ? 2u : 1u) * WORDS; e += wgSize) smem[e] = stagedWord(e);
     barrier();
 
     const uint warp = gl_SubgroupID, wm = warp / WARPS_N, wn = warp % WARPS_N, lane = gl_SubgroupInvocationID;
@@ -87,10 +99,17 @@ void main() {
     const uint region = PRIVATE ? warp * REGION : 0u;
     const uint aRow0 = PRIVATE ? 0u : wm * FM * 16u, bRow0 = A_ROWS + (PRIVATE ? 0u : wn * FN * 16u);
     // STAGE: this invocation's share of the staged words, computed once.
-    const uint first = PRIVATE ? region + lane : tid, step = PRIVATE ? SG : wgSize, last = PRIVATE ? region + REGION : WORDS;
+    // STAGE: this invocation's data words (their word offsets within the region, and values),
+    // computed once.
+    const uint first = PRIVATE ? lane : tid, step = PRIVATE ? SG : wgSize;
     uvec4 mine[STAGE ? MINE : 1u];
+    uint at[STAGE ? MINE : 1u];
     if (STAGE)
-        [[unroll]] for (uint i = 0u; i < MINE; ++i) mine[i] = first + i * step < last ? stagedWord(first + i * step) : uvec4(0u);
+        [[unroll]] for (uint i = 0u; i < MINE; ++i) {
+            uint d = first + i * step;
+            at[i] = d < DATA ? region + stagedRow(d / KV) * LD + d % KV : ~0u;
+            mine[i] = d < DATA ? stagedWord(at[i]) : uvec4(0u);
+        }
     MAT_C acc[FM * FN];
     [[unroll]] for (uint f = 0u; f < FM * FN; ++f) acc[f] = MAT_C(0.0);
     MAT_B held[LOAD_B ? 1u : FN * KS];
@@ -100,7 +119,8 @@ void main() {
                         gl_CooperativeMatrixLayoutColumnMajor);
     for (uint it = 0u; it < pc.iters; ++it) {
         const uint shift = (it * pc.rot) & 7u;
-        const uint aBase = region + (aRow0 + shift) * LD, bBase = region + (bRow0 + shift) * LD;
+        const uint copy = TWO ? (it & 1u) * WORDS : 0u;  // the copy this slice multiplies
+        const uint aBase = copy + region + (aRow0 + shift) * LD, bBase = copy + region + (bRow0 + shift) * LD;
         [[unroll]] for (uint ks = 0u; ks < KS; ++ks) {
             MAT_B b[FN];
             [[unroll]] for (uint j = 0u; j < FN; ++j) {
@@ -119,14 +139,19 @@ void main() {
             subgroupMemoryBarrierShared();
             subgroupBarrier();
             [[unroll]] for (uint i = 0u; i < MINE; ++i)
-                if (first + i * step < last) smem[first + i * step] = mine[i];
+                if (at[i] != ~0u) smem[at[i]] = mine[i];
             subgroupMemoryBarrierShared();
             subgroupBarrier();
+        } else if (TWO) {
+            // The other copy: every subgroup finished reading it before the previous barrier.
+            [[unroll]] for (uint i = 0u; i < MINE; ++i)
+                if (at[i] != ~0u) smem[(WORDS - copy) + at[i]] = mine[i];
+            barrier();
         } else {
             if (BARRIER || STAGE) barrier();
             if (STAGE) {
                 [[unroll]] for (uint i = 0u; i < MINE; ++i)
-                    if (first + i * step < last) smem[first + i * step] = mine[i];
+                    if (at[i] != ~0u) smem[at[i]] = mine[i];
                 barrier();
             }
         }
