@@ -345,6 +345,14 @@ std::string smemDeviceWhyNot(const vkconv::DeviceCaps& caps) {
     return "";
 }
 
+// Residency by shared memory: the four-subgroup layouts (two or more workgroups to an SM by
+// registers), a barrier per slice, declaring more shared memory each row, show how much of it
+// the driver lets workgroups share an SM with.
+std::vector<uint32_t> smemPadsKiB(const SmemShape& s) {
+    if (s.warpsM * s.warpsN != 4 || s.ks != 2) return {};
+    return {24, 32, 40, 46};
+}
+
 // A region per subgroup is offered only to the four-subgroup shapes (the larger ones cannot fit
 // it), two copies only to the 32-deep and four-subgroup shapes (the others cannot fit them).
 bool smemOffered(const SmemShape& s, SmemMode mode) {
@@ -353,15 +361,19 @@ bool smemOffered(const SmemShape& s, SmemMode mode) {
     return true;
 }
 
-std::string smemWhyNot(const vkconv::DeviceCaps& caps, const SmemShape& s, SmemMode mode) {
-    if (std::string w = smemDeviceWhyNot(caps); !w.empty()) return w;
-    // Mirrors the shader's WORDS: the tile's rows, or every subgroup's own, each part with 8 of slack.
+// Shared bytes the shader declares for this shape and mode (its USED words).
+uint64_t smemBytes(const SmemShape& s, SmemMode mode) {
     const uint64_t ld = 2ull * s.ks + 1;
     const uint64_t tile = 16ull * (s.warpsM * s.fm + s.warpsN * s.fn) + 16;
     const uint64_t rows = mode == SmemMode::Private ? uint64_t(s.warpsM) * s.warpsN * (16ull * (s.fm + s.fn) + 16)
                           : mode == SmemMode::Double ? 2 * tile
                                                      : tile;
-    if (rows * ld * 16 > caps.maxSharedMemory) return "its staged rows exceed the device's shared memory";
+    return rows * ld * 16;
+}
+
+std::string smemWhyNot(const vkconv::DeviceCaps& caps, const SmemShape& s, SmemMode mode) {
+    if (std::string w = smemDeviceWhyNot(caps); !w.empty()) return w;
+    if (smemBytes(s, mode) > caps.maxSharedMemory) return "its staged rows exceed the device's shared memory";
     // The layouts are the routed tiles' on 32-wide subgroups (at most 512 invocations); at 64 lanes
     // the 16-subgroup one would be 1024, which RADV compiles under a 96-VGPR cap (its restaged
     // variant spilled on navi31), so such a row is not this tile's ceiling.
@@ -371,28 +383,32 @@ std::string smemWhyNot(const vkconv::DeviceCaps& caps, const SmemShape& s, SmemM
     return "";
 }
 
-const ComputePipeline& smemPipeline(Prober& p, const SmemShape& s, SmemMode mode) {
+// padTo: bytes of shared memory the workgroup declares in all (0: what the shape needs).
+const ComputePipeline& smemPipeline(Prober& p, const SmemShape& s, SmemMode mode, uint32_t padTo = 0) {
     const auto& caps = p.ctx().caps();
     return p.pipeline("peak_cm_smem_f16",
                       {{0, s.warpsM * s.warpsN * caps.subgroupSize}, {1, s.warpsM}, {2, s.warpsN}, {3, s.fm}, {4, s.fn},
                        {5, s.ks}, {6, mode == SmemMode::Barrier ? 1u : 0u}, {7, mode == SmemMode::HeldB ? 0u : 1u},
                        {8, mode == SmemMode::Staged || mode == SmemMode::Private || mode == SmemMode::Double ? 1u : 0u},
-                       {9, mode == SmemMode::Private ? 1u : 0u}, {10, caps.subgroupSize}, {11, mode == SmemMode::Double ? 1u : 0u}},
+                       {9, mode == SmemMode::Private ? 1u : 0u}, {10, caps.subgroupSize}, {11, mode == SmemMode::Double ? 1u : 0u},
+                       {12, padTo > smemBytes(s, mode) ? uint32_t((padTo - smemBytes(s, mode)) / 16) : 0u}},
                       8, 1, caps.subgroupSizeControl ? caps.subgroupSize : 0);
 }
 
 // alone: one workgroup per compute unit (the grid), so that no second workgroup's products fill
 // this one's barrier waits; otherwise eight per compute unit, as many resident as fit.
-ProbeResult smemProbe(Prober& p, const SmemShape& s, SmemMode mode, bool alone) {
+ProbeResult smemProbe(Prober& p, const SmemShape& s, SmemMode mode, bool alone, uint32_t padTo = 0) {
     ProbeResult r;
-    char name[200];
-    std::snprintf(name, sizeof name, "coopmat f16 from shared memory, %ux%u per subgroup, %u subgroups, %u-deep slices%s%s (%s)",
-                  16 * s.fm, 16 * s.fn, s.warpsM * s.warpsN, 16 * s.ks, smemModeName(mode), alone ? ", one workgroup per CU" : "",
+    char name[240], pad[64] = "";
+    if (padTo) std::snprintf(pad, sizeof pad, ", %u KiB of shared memory declared", padTo / 1024);
+    std::snprintf(name, sizeof name, "coopmat f16 from shared memory, %ux%u per subgroup, %u subgroups, %u-deep slices%s%s%s (%s)",
+                  16 * s.fm, 16 * s.fn, s.warpsM * s.warpsN, 16 * s.ks, smemModeName(mode), alone ? ", one workgroup per CU" : "", pad,
                   s.tile);
     r.name = name;
     r.unit = "TFLOP/s";
     const auto& caps = p.ctx().caps();
     r.skipped = smemWhyNot(caps, s, mode);
+    if (r.skipped.empty() && padTo > caps.maxSharedMemory) r.skipped = "more shared memory than the device's per-workgroup limit";
     if (!r.skipped.empty()) return r;
     const uint32_t subgroupsPerGroup = s.warpsM * s.warpsN;
     // Several waves of workgroups on every compute unit, so that residency, not the grid, decides.
@@ -400,7 +416,7 @@ ProbeResult smemProbe(Prober& p, const SmemShape& s, SmemMode mode, bool alone) 
     const uint32_t launched = Prober::launchedGroups(groups) * subgroupsPerGroup;
     Buffer out = Buffer::create(p.ctx(), VkDeviceSize(launched) * 256 * 4);
     p.fill(out, 0, VK_WHOLE_SIZE, 0xFFFFFFFFu);
-    const auto& pipe = smemPipeline(p, s, mode);
+    const auto& pipe = smemPipeline(p, s, mode, padTo);
     Recorder rec = [&](VkCommandBuffer cmd, uint32_t iters) {
         const uint32_t pc[2] = {iters, 0};
         p.bind(cmd, pipe, {&out}, pc, 8);
@@ -665,6 +681,12 @@ std::vector<std::pair<std::string, bool>> buildPeakPipelines(vkconv::Context& ct
                 if (std::string why = smemWhyNot(ctx.caps(), sh, m); why.empty()) build(what, [&] { smemPipeline(p, sh, m); });
                 else notes.push_back({what + ": " + why, false});
             }
+        for (const auto& sh : kSmemShapes)
+            for (uint32_t kib : smemPadsKiB(sh)) {
+                std::string what = std::string("peak_cm_smem_f16 ") + sh.tile + ", " + std::to_string(kib) + " KiB declared";
+                if (smemWhyNot(ctx.caps(), sh, SmemMode::Barrier).empty() && kib * 1024 <= ctx.caps().maxSharedMemory)
+                    build(what, [&] { smemPipeline(p, sh, SmemMode::Barrier, kib * 1024); });
+            }
     }
     return notes;
 }
@@ -713,6 +735,11 @@ PeakReport measurePeaks(vkconv::Context& ctx) {
                     std::string label = std::string("coopmat from shared memory ") + sh.tile + smemModeName(m) + (alone ? ", alone" : "");
                     run(label.c_str(), [&] { return smemProbe(p, sh, m, alone); });
                 }
+        for (const auto& sh : kSmemShapes)
+            for (uint32_t kib : smemPadsKiB(sh)) {
+                std::string label = std::string("coopmat from shared memory ") + sh.tile + ", " + std::to_string(kib) + " KiB declared";
+                run(label.c_str(), [&] { return smemProbe(p, sh, SmemMode::Barrier, false, kib * 1024); });
+            }
     }
     rep.peaks.source = "measured now";
     return rep;

@@ -41,6 +41,9 @@ layout(constant_id = 8) const bool STAGE = false;
 // workgroup barrier in the loop.
 layout(constant_id = 9) const bool PRIVATE = false;
 layout(constant_id = 10) const uint SG = 32;  // the subgroup size (PRIVATE: words per lane)
+// Shared memory beyond the tile, in 16-byte words (written once, never read): how much shared
+// memory per workgroup the driver lets share an SM (its carveout) at this workgroup's size.
+layout(constant_id = 12) const uint PAD = 0;
 // With STAGE: two copies of the tile; each slice multiplies one and stores the other, then one
 // barrier (a double-buffered kernel's slice without its global loads).
 layout(constant_id = 11) const bool DOUBLE = false;
@@ -57,7 +60,8 @@ const uint B_ROWS = (PRIVATE ? FN : WARPS_N * FN) * 16u + 8u;
 const uint REGION = (A_ROWS + B_ROWS) * LD;
 const uint WORDS = (PRIVATE ? NSG : 1u) * REGION;  // one copy
 const bool TWO = DOUBLE && STAGE && !PRIVATE;
-shared uvec4 smem[TWO ? 2u * WORDS : WORDS];
+const uint USED = TWO ? 2u * WORDS : WORDS;
+shared uvec4 smem[USED + PAD];
 // Staged words per invocation: of the tile, or of the subgroup's region.
 // Restaging stores the data words only (rows x KS * 2), as a kernel stages its slice, in
 // implicit_gemm_coopmat's conflict-free order (its STAGED_ROW, perf-notes 82): data word d is word
@@ -91,7 +95,8 @@ uvec4 stagedWord(uint e) {
 
 void main() {
     const uint tid = gl_LocalInvocationID.x, wgSize = gl_WorkGroupSize.x;
-    for (uint e = tid; e < (TWO ? 2u : 1u) * WORDS; e += wgSize) smem[e] = stagedWord(e);
+    for (uint e = tid; e < USED; e += wgSize) smem[e] = stagedWord(e);
+    for (uint e = USED + tid; e < USED + PAD; e += wgSize) smem[e] = uvec4(0u);
     barrier();
 
     const uint warp = gl_SubgroupID, wm = warp / WARPS_N, wn = warp % WARPS_N, lane = gl_SubgroupInvocationID;

@@ -4,6 +4,7 @@
 // path cannot do (C/groups not a multiple of the 16-value slice, fp32 storage): the router then
 // falls back to implicit_gemm / direct.
 #include <cmath>
+#include <cstdlib>
 
 #include "conv/algorithm.hpp"
 #include "conv/coopmat_support.hpp"
@@ -156,7 +157,7 @@ enum SpecCoopmat : uint32_t {
     kSpecCmM = 106, kSpecCmN = 107, kSpecCmK = 108, kSpecEmuLanes = 109,
     kSpecMaskMode = 110, kSpecVecA = 112, kSpecVecB = 113, kSpecVecOut = 114, kSpecNbuf = 115,
     kSpecPrefetch2 = 116, kSpecCTail = 117, kSpecNchwRuns = 118, kSpecNchwRuns4 = 119, kSpecSwizzle = 123,
-    kSpecLeanAddr = 124, kSpecEpi16 = 125, kSpecKSplit = 126,
+    kSpecLeanAddr = 124, kSpecEpi16 = 125, kSpecKSplit = 126, kSpecSmemPad = 127,
 };
 
 std::string shaderName(DType t, bool split = false, bool trace = false) {
@@ -436,9 +437,18 @@ private:
         key.spec.push_back({kSpecLeanAddr, coopmatLeanAddressing() ? 1u : 0u});
         key.spec.push_back({kSpecEpi16, vec && epi16_ ? 1u : 0u});
         key.spec.push_back({kSpecKSplit, tile_.ks});
+        if (uint32_t pad = smemPadWords(ctx_, desc_, tile_)) key.spec.push_back({kSpecSmemPad, pad});
         if (coopmatEmulated(desc_.dtype)) key.spec.push_back({kSpecEmuLanes, sg_.size});
         key.fullSubgroups = true;  // the subgroup index must name a whole 32 (or default-size) block
         return ctx_.pipelines->get(key);
+    }
+
+    // VKCONV_COOPMAT_SMEM_PAD_KIB=N (measurements only): the pipeline declares N KiB of shared
+    // memory in all where the staging takes less and N KiB fit the device (perf-notes 100).
+    static uint32_t smemPadWords(const ContextImpl& ctx, const ConvDesc& d, const CmTile& t) {
+        const uint64_t want = uint64_t(std::strtoul(envString("VKCONV_COOPMAT_SMEM_PAD_KIB").c_str(), nullptr, 10)) * 1024;
+        const uint64_t have = t.sharedBytes(d.inputLayout == TensorLayout::NHWC);
+        return want > have && want <= ctx.caps.maxSharedMemory ? uint32_t((want - have) / 16) : 0;
     }
 
     uint32_t bindings() const { return split_ > 1 || raw_ || trace_ ? kSplitBindings : kConvBindings; }
