@@ -295,10 +295,11 @@ ProbeResult coopmatProbe(Prober& p, const vkconv::CoopMatConfig& cm) {
     return r;
 }
 
-// The matrix kernels' slice loop alone (peak/coopmat_smem.comp): every A and B fragment loaded
-// from shared memory, as implicit_gemm_coopmat's subgroups do, with nothing else in the loop but
-// (optionally) the barrier closing each slice.  Each shape mirrors a routed tile's subgroup layout
-// and slice depth, so that tile's measured rate can be read against what its products could reach.
+// The matrix kernels' slice loop without global loads (peak/coopmat_smem.comp): every A and B
+// fragment loaded from shared memory, as implicit_gemm_coopmat's subgroups do, and per mode one
+// more part of a real slice (a barrier, restaging, ...).  Each shape mirrors a routed tile's
+// subgroup layout and slice depth, so that tile's measured rate can be read against what its
+// structure could reach (perf-notes 100, 102).
 struct SmemShape {
     const char* tile;  // the implicit_gemm_coopmat tile it mirrors
     uint32_t warpsM, warpsN, fm, fn, ks;
@@ -353,11 +354,11 @@ std::vector<uint32_t> smemPadsKiB(const SmemShape& s) {
     return {24, 32, 40, 46};
 }
 
-// A region per subgroup is offered only to the four-subgroup shapes (the larger ones cannot fit
-// it), two copies only to the 32-deep and four-subgroup shapes (the others cannot fit them).
+// A region per subgroup only for the four-subgroup shapes (the larger ones cannot fit it in 48 KiB);
+// two copies only for the 32-deep shapes of at most 256 staged rows (the double-buffered tiles').
 bool smemOffered(const SmemShape& s, SmemMode mode) {
     if (mode == SmemMode::Private) return s.warpsM * s.warpsN <= 4;
-    if (mode == SmemMode::Double) return s.ks <= 2 && s.warpsM * s.fm + s.warpsN * s.fn <= 16;
+    if (mode == SmemMode::Double) return s.ks == 2 && 16 * (s.warpsM * s.fm + s.warpsN * s.fn) <= 256;
     return true;
 }
 

@@ -145,7 +145,7 @@ const uint GROUP_WORDS = A_WORDS + B_WORDS;  // one K group's staging
 // group's subgroups, then (KSPLIT > 1) two sets of KSPLIT - 1 partial accumulators per subgroup of
 // a group (the host checks that they fit).
 // Measurements only (VKCONV_COOPMAT_SMEM_PAD_KIB): shared words declared beyond the staging, never
-// touched, to see what the declared size alone costs a tile (perf-notes 100).
+// touched, to see what the declared size alone costs a tile (perf-notes 102).
 layout(constant_id = 127) const uint SMEM_PAD = 0;
 shared uvec4 smem[KSPLIT * GROUP_WORDS + SMEM_PAD];
 #include "epilogue_half.glsl"  // EPI16: MAT_C16, emuHalfScratch

@@ -444,7 +444,7 @@ private:
     }
 
     // VKCONV_COOPMAT_SMEM_PAD_KIB=N (measurements only): the pipeline declares N KiB of shared
-    // memory in all where the staging takes less and N KiB fit the device (perf-notes 100).
+    // memory in all where the staging takes less and N KiB fit the device (perf-notes 102).
     static uint32_t smemPadWords(const ContextImpl& ctx, const ConvDesc& d, const CmTile& t) {
         const uint64_t want = uint64_t(std::strtoul(envString("VKCONV_COOPMAT_SMEM_PAD_KIB").c_str(), nullptr, 10)) * 1024;
         const uint64_t have = t.sharedBytes(d.inputLayout == TensorLayout::NHWC);
