@@ -382,6 +382,7 @@ public:
         gy_ = uint32_t(gridY(d, tile_));
         swizzle_ = wantSwizzle(ctx);
         epi16_ = coopmatHalfScratch(ctx.caps, d, vecOut_, cm.m, cm.n);
+        smemPad_ = smemPadWords(ctx, d, tile);
         vectorPipeline_ = &pipeline(true);
     }
     void record(VkCommandBuffer cmd, const ConvTensors& t) const override {
@@ -437,7 +438,7 @@ private:
         key.spec.push_back({kSpecLeanAddr, coopmatLeanAddressing() ? 1u : 0u});
         key.spec.push_back({kSpecEpi16, vec && epi16_ ? 1u : 0u});
         key.spec.push_back({kSpecKSplit, tile_.ks});
-        if (uint32_t pad = smemPadWords(ctx_, desc_, tile_)) key.spec.push_back({kSpecSmemPad, pad});
+        if (smemPad_) key.spec.push_back({kSpecSmemPad, smemPad_});
         if (coopmatEmulated(desc_.dtype)) key.spec.push_back({kSpecEmuLanes, sg_.size});
         key.fullSubgroups = true;  // the subgroup index must name a whole 32 (or default-size) block
         return ctx_.pipelines->get(key);
@@ -445,6 +446,7 @@ private:
 
     // VKCONV_COOPMAT_SMEM_PAD_KIB=N (measurements only): the pipeline declares N KiB of shared
     // memory in all where the staging takes less and N KiB fit the device (perf-notes 102).
+    // Read once, in the constructor (pipeline(false) runs at record time).
     static uint32_t smemPadWords(const ContextImpl& ctx, const ConvDesc& d, const CmTile& t) {
         const uint64_t want = uint64_t(std::strtoul(envString("VKCONV_COOPMAT_SMEM_PAD_KIB").c_str(), nullptr, 10)) * 1024;
         const uint64_t have = t.sharedBytes(d.inputLayout == TensorLayout::NHWC);
@@ -492,6 +494,7 @@ private:
     bool trace_ = false;  // the CM_TRACE build, its clocks in the workspace
     bool swizzle_ = false;  // SWIZZLE (wantSwizzle)
     bool epi16_ = false;    // EPI16: fp16 scratch in the epilogue (vector pipeline)
+    uint32_t smemPad_ = 0;  // SMEM_PAD words (smemPadWords)
     const ComputePipeline* vectorPipeline_ = nullptr;
     uint32_t gx_ = 0, gy_ = 0;
 };
