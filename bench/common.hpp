@@ -45,6 +45,7 @@ struct Options {
     double maxGflop = 0.0;  // 0: no limit
     int64_t workspaceMiB = -1;  // PlanOptions::workspaceLimit in MiB; -1: the library's default
     std::string traceDir;       // --trace DIR: implicit_gemm_coopmat's phase clocks per layer (profiling)
+    bool passes = false;        // --passes: time each dispatch of a call (profiling)
 };
 
 // Parses argv; prints usage and exits on --help or a bad flag.
@@ -83,6 +84,9 @@ struct Row {
     std::string peakLabel;  // which peak pct_peak is relative to
     CheckResult check;
     std::string error;  // non-empty: the run failed (times are absent)
+    // --passes: each dispatch of one call in order, its shader and median time (timestamp after
+    // it minus the one before; passes without a barrier between them overlap).
+    std::vector<std::pair<std::string, double>> passes;
 };
 
 // Summary statistics.

@@ -13,6 +13,7 @@
 #include "conv/dispatch.hpp"
 #include "reference_check.hpp"
 #include "runtime/context_impl.hpp"
+#include "runtime/pass_probe.hpp"
 #include "runtime/gpu_timer.hpp"
 #include "shapes.hpp"
 #include "tensor_data.hpp"
@@ -117,6 +118,44 @@ std::vector<Row> LayerRunner::run(const Shape& shape, int64_t batch, vkconv::DTy
     }
     for (auto& a : algos) rows.push_back(runOne(a, base, data));
     return rows;
+}
+
+std::vector<std::pair<std::string, double>> LayerRunner::timePasses(const std::function<void(VkCommandBuffer)>& recordCall,
+                                                                    int repeats) {
+    vkconv::ContextImpl& impl = ctx_.impl();
+    constexpr uint32_t kMostPerCall = 256;
+    vkconv::PassProbe probe(impl, uint32_t(repeats) * kMostPerCall);
+    struct Unset {  // the probe is the context's only while this batch is recorded
+        vkconv::ContextImpl& c;
+        ~Unset() { c.passProbe = nullptr; }
+    } unset{impl};
+    ctx_.submitAndWait([&](VkCommandBuffer cmd) {
+        probe.reset(cmd);
+        impl.passProbe = &probe;
+        for (int rep = 0; rep < repeats; ++rep) {
+            probe.mark(cmd, "");  // each call starts at an empty name
+            recordCall(cmd);
+        }
+        impl.passProbe = nullptr;
+    });
+    lastGpuWork_ = std::chrono::steady_clock::now();
+    if (probe.truncated()) throw vkconv::Error(vkconv::ErrorCode::InvalidArgument, "--passes: a call recorded more than 256 dispatches");
+    // Per call: the names after its start mark, and the time since the mark before each.
+    std::vector<std::vector<std::pair<std::string, double>>> calls;
+    const auto marks = probe.read();
+    for (size_t i = 0; i < marks.size(); ++i) {
+        if (marks[i].name.empty()) calls.emplace_back();
+        else if (!calls.empty()) calls.back().push_back({marks[i].name, (marks[i].ns - marks[i - 1].ns) / 1e3});
+    }
+    std::vector<std::pair<std::string, double>> out;
+    if (calls.empty()) return out;
+    for (size_t p = 0; p < calls[0].size(); ++p) {
+        std::vector<double> us;
+        for (auto& c : calls)
+            if (p < c.size() && c[p].first == calls[0][p].first) us.push_back(c[p].second);
+        out.push_back({calls[0][p].first, median(us)});
+    }
+    return out;
 }
 
 Row LayerRunner::runOne(const std::string& algo, const Row& base, LayerData& data) {
@@ -247,6 +286,7 @@ Row LayerRunner::runOne(const std::string& algo, const Row& base, LayerData& dat
                 row.error = "cannot write " + path;
             if (f) std::fclose(f);
         }
+        if (opts_.passes && timestamps_) row.passes = timePasses(recordCall, repeats);
         if (opts_.check) {
             std::vector<uint8_t> out(size_t(data.desc.outputBytes()));
             data.output.download(out.data(), out.size());

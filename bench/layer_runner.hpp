@@ -1,6 +1,7 @@
 // Times one layer (one shape x batch x dtype x layout) with every algorithm --algo selects.
 #pragma once
 #include <chrono>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,9 @@ public:
 
 private:
     Row runOne(const std::string& algo, const Row& base, struct LayerData& data);
+    // --passes: `repeats` calls in one submission with a timestamp after every dispatch; each
+    // dispatch's shader and median time over the calls.
+    std::vector<std::pair<std::string, double>> timePasses(const std::function<void(VkCommandBuffer)>& recordCall, int repeats);
     vkconv::Context& ctx_;
     const Options& opts_;
     bool timestamps_;

@@ -37,6 +37,9 @@ Problem:
   --trace DIR                   profiling: one-pass fp16 implicit_gemm_coopmat plans run the build that reads its
                                 clocks at every phase (VKCONV_COOPMAT_TRACE=1; VK_KHR_shader_clock); each such row
                                 writes DIR/<suite>__<layer>__b<N>.vktrace (bench/coopmat_trace.py reads it)
+  --passes                      profiling: after timing, one more batch with a timestamp after every dispatch; prints
+                                each pass's shader and median time (winograd's transforms and GEMM, split-K's
+                                passes, coopmat_nhwc's transposes) and writes them to the JSON row
   --epilogue none|bias|relu|bias_relu|bias_relu6|bias_leaky_relu|bias_gelu|bias_silu|bias_sigmoid|...
 Timing:
   --warmup N            warm-up batches before timing (default 3)
@@ -167,6 +170,8 @@ Options parseOptions(int argc, char** argv) {
             o.workspaceMiB = parseInt(f, next(), 0);
         } else if (f == "--trace") {
             o.traceDir = next();
+        } else if (f == "--passes") {
+            o.passes = true;
         } else if (f == "--calls") {
             o.calls = int(parseInt(f, next(), 1));
         } else if (f == "--repeats") {

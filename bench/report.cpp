@@ -86,6 +86,12 @@ void printRow(std::FILE* f, const Row& r) {
                  r.shape.layer.c_str(), (long long)r.batch, std::string(vkconv::toString(r.dtype)).c_str(), lay.c_str(), r.gflop,
                  fmtNum(*r.us).c_str(), fmtNum(*r.usMin).c_str(), fmtNum(*r.usMax).c_str(), fmtNum(*r.tflops).c_str(), pct,
                  checkText(r).c_str(), r.algo.c_str(), r.config.c_str());
+    if (!r.passes.empty()) {
+        std::string line = "    passes (us):";
+        double sum = 0;
+        for (auto& [name, us] : r.passes) line += " " + name + " " + fmtNum(us) + ";", sum += us;
+        std::fprintf(f, "%s sum %s\n", line.c_str(), fmtNum(sum).c_str());
+    }
     if (r.check.status == "fail" && !r.check.detail.empty())
         std::fprintf(f, "    check failed on %lld of %lld outputs; first: %s\n", (long long)r.check.bad, (long long)r.check.checked,
                      r.check.detail.c_str());
@@ -235,6 +241,11 @@ void writeJsonReport(const std::string& path, const RunInfo& info, const std::ve
         opt("max_rel_err", r.check.maxRelErr);
         j.key("checked_outputs");
         if (r.check.status == "skipped") j.null(); else j.value(r.check.checked);
+        if (!r.passes.empty()) {
+            j.key("passes").beginArray();
+            for (auto& [name, us] : r.passes) j.beginObject().field("shader", name).field("us", us).endObject();
+            j.endArray();
+        }
         if (!r.error.empty()) j.field("error", r.error);
         j.endObject();
     }

@@ -167,7 +167,7 @@ public:
         }
         bindConvTensors(ctx_, cmd, *pipeline_, t);
         pushConstants(ctx_, cmd, *pipeline_, pc_);
-        ctx_.dt.vkCmdDispatch(cmd, gx_, gy_, 1);
+        cmdDispatch(ctx_, cmd, gx_, gy_, 1);
     }
     std::string name() const override { return "depthwise_tiled"; }
     std::string config() const override {

@@ -330,7 +330,7 @@ public:
         const ComputePipeline& p = aligned ? *vectorPipeline_ : pipeline(false);
         bindConvTensors(ctx_, cmd, p, t, bindings());
         pushConstants(ctx_, cmd, p, pc_);
-        ctx_.dt.vkCmdDispatch(cmd, gx_, gy_, split_ ? split_ : 1u);
+        cmdDispatch(ctx_, cmd, gx_, gy_, split_ ? split_ : 1u);
         if (reduce_) reduce_->record(cmd, t, pc_);
     }
     VkDeviceSize workspaceSize() const override { return VkDeviceSize(split_) * VkDeviceSize(desc_.outputElements()) * 4; }

@@ -190,7 +190,7 @@ private:
         pushConstants(ctx_, cmd, *pipeline_, pc);
         const auto& lim = ctx_.caps.maxWorkgroupCount;
         const uint32_t z = uint32_t(std::min<uint64_t>(batches, lim[2]));  // the shader walks the rest
-        ctx_.dt.vkCmdDispatch(cmd, uint32_t((cols + kTransposeTile - 1) / kTransposeTile), uint32_t((rows + kTransposeTile - 1) / kTransposeTile), z);
+        cmdDispatch(ctx_, cmd, uint32_t((cols + kTransposeTile - 1) / kTransposeTile), uint32_t((rows + kTransposeTile - 1) / kTransposeTile), z);
     }
 
     ContextImpl& ctx_;

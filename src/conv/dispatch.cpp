@@ -4,6 +4,7 @@
 #include <string>
 
 #include "runtime/context_impl.hpp"
+#include "runtime/pass_probe.hpp"
 
 namespace vkconv {
 
@@ -24,6 +25,12 @@ void bindConvTensors(const ContextImpl& ctx, VkCommandBuffer cmd, const ComputeP
     }
     ctx.dt.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline);
     ctx.dt.vkCmdPushDescriptorSetKHR(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0, bindingCount, writes);
+    if (ctx.passProbe) ctx.passProbe->bound(p);
+}
+
+void cmdDispatch(const ContextImpl& ctx, VkCommandBuffer cmd, uint32_t x, uint32_t y, uint32_t z) {
+    ctx.dt.vkCmdDispatch(cmd, x, y, z);
+    if (ctx.passProbe) ctx.passProbe->dispatched(cmd);
 }
 
 void pushConstants(const ContextImpl& ctx, VkCommandBuffer cmd, const ComputePipeline& p, const ConvPushConstants& pc) {
@@ -37,7 +44,7 @@ void dispatch1D(const ContextImpl& ctx, VkCommandBuffer cmd, uint64_t items, uin
     uint64_t y = (groups + x - 1) / x;
     if (y > ctx.caps.maxWorkgroupCount[1])
         throw Error(ErrorCode::IndexOverflow, "dispatch of " + std::to_string(groups) + " workgroups exceeds the device's grid");
-    ctx.dt.vkCmdDispatch(cmd, uint32_t(x), uint32_t(y), 1);
+    cmdDispatch(ctx, cmd, uint32_t(x), uint32_t(y), 1);
 }
 
 PipelineKey convPipelineKey(const std::string& shader, const ConvDesc& d, uint32_t workgroupSize, uint32_t requiredSubgroup,
@@ -90,7 +97,7 @@ void SingleDispatchInstance::record(VkCommandBuffer cmd, const ConvTensors& t) c
     const ComputePipeline& p = pipelineFor(t);
     bindConvTensors(ctx_, cmd, p, t);
     pushConstants(ctx_, cmd, p, pc_);
-    ctx_.dt.vkCmdDispatch(cmd, gx_, gy_, 1);
+    cmdDispatch(ctx_, cmd, gx_, gy_, 1);
 }
 
 }  // namespace vkconv

@@ -18,6 +18,10 @@ void bindConvTensors(const ContextImpl& ctx, VkCommandBuffer cmd, const ComputeP
                      uint32_t bindingCount = kConvBindings);
 void pushConstants(const ContextImpl& ctx, VkCommandBuffer cmd, const ComputePipeline& p, const ConvPushConstants& pc);
 
+// vkCmdDispatch, followed by a timestamp while a pass probe is set (vkconv-bench --passes); every
+// algorithm dispatches through this.
+void cmdDispatch(const ContextImpl& ctx, VkCommandBuffer cmd, uint32_t x, uint32_t y, uint32_t z);
+
 // Dispatches ceil(items / workgroupSize) groups, folded into x*y when x would exceed the limit
 // (shaders use globalLinearIndex()).
 void dispatch1D(const ContextImpl& ctx, VkCommandBuffer cmd, uint64_t items, uint32_t workgroupSize);

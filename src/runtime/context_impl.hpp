@@ -16,6 +16,8 @@ namespace vkconv {
 class PipelineCache;
 class PipelineRegistry;
 
+class PassProbe;
+
 struct ContextImpl {
     InstanceTable it;
     VolkDeviceTable dt{};
@@ -47,6 +49,10 @@ struct ContextImpl {
     // drivers that return no internal representations (NVIDIA) that blob holds the machine code
     // (bench/nv_sass.py disassembles it).
     bool capturePipelineBinaries = false;
+    // Set by `vkconv-bench --passes` while it records one profiled batch: the dispatch helpers
+    // (bindConvTensors, cmdDispatch) tell it each pass's pipeline and write a timestamp after each
+    // dispatch.  nullptr for normal use.
+    PassProbe* passProbe = nullptr;
 
     ~ContextImpl();
     // Throws Error(Unsupported) naming `what` when this is a planning-only context
