@@ -14,7 +14,37 @@
 layout(constant_id = 100) const uint WG_SIZE = 256;
 layout(local_size_x_id = 100) in;
 
+// PAIRS (KRSC filters, an even C/groups, 16-bit U): channels c and c + 1 of one filter, as
+// two-wide values: 4-byte loads and stores instead of 2-byte ones.
+layout(set = 0, binding = 1, std430) readonly buffer FilterBuf2 { VEC2_T w2_[]; };
+
+void mainPairs() {
+    uint Cg2 = pc.C / pc.groups / 2u;
+    uint idx = globalLinearIndex(WG_SIZE);
+    if (idx >= pc.K * Cg2) return;
+    uint c2 = idx % Cg2, k = idx / Cg2;
+    vec2 g[3][3];
+    [[unroll]] for (uint r = 0u; r < 3u; ++r)
+        [[unroll]] for (uint s = 0u; s < 3u; ++s) g[r][s] = toF32v2(w2_[((k * 3u + r) * 3u + s) * Cg2 + c2]);
+    vec2 a[WA][3];  // G g
+    [[unroll]] for (uint i = 0u; i < WA; ++i)
+        [[unroll]] for (uint s = 0u; s < 3u; ++s) {
+            vec2 v = vec2(0.0);
+            [[unroll]] for (uint r = 0u; r < 3u; ++r)
+                if (G[i * 3u + r] != 0.0) v += G[i * 3u + r] * g[r][s];
+            a[i][s] = v;
+        }
+    [[unroll]] for (uint i = 0u; i < WA; ++i)
+        [[unroll]] for (uint j = 0u; j < WA; ++j) {  // (G g) G^T
+            vec2 v = vec2(0.0);
+            [[unroll]] for (uint s = 0u; s < 3u; ++s)
+                if (G[j * 3u + s] != 0.0) v += G[j * 3u + s] * a[i][s];
+            ws2_[((WA * i + j) * pc.K + k) * Cg2 + c2] = fromF32v2(v);
+        }
+}
+
 void main() {
+    if (PAIRS) { mainPairs(); return; }
     uint Cg = pc.C / pc.groups;
     uint idx = globalLinearIndex(WG_SIZE);
     if (idx >= pc.K * Cg) return;

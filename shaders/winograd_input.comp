@@ -66,7 +66,11 @@ void mainNchw() {
     }
 }
 
-// PAIRS: channels c and c + 1 (c even) of one tile, as two-wide values.
+// PAIRS: channels c and c + 1 (c even) of one tile, as two-wide values.  An interior patch
+// (inside the image on every side: all but the border tiles) is read at fixed steps from one
+// offset with no bounds check per value; the border tiles keep the checks.  Loading the whole
+// patch before B^T d keeps all 36 loads in flight: accumulating B^T d one input row at a time
+// (fewer live registers) made this pass 1.06-2.7x slower on an H100 (docs/perf-notes.md item 104).
 layout(set = 0, binding = 0, std430) readonly buffer InputBuf2 { VEC2_T x2_[]; };
 
 void mainPairs() {
@@ -77,20 +81,26 @@ void mainPairs() {
     uvec3 tc = decodeTile(pc.aux0 + tl);
     int h0 = int(tc.y * WM) - int(pc.padT), w0 = int(tc.z * WM) - int(pc.padL);
     vec2 d[WA][WA], b[WA][WA];
-    [[unroll]] for (uint i = 0u; i < WA; ++i) {
-        int h = h0 + int(i);
-        bool rowOk = h >= 0 && h < int(pc.H);
-        [[unroll]] for (uint j = 0u; j < WA; ++j) {
-            int w = w0 + int(j);
-            d[i][j] = rowOk && w >= 0 && w < int(pc.W)
-                          ? toF32v2(x2_[activationOffset(1u, tc.x, 2u * c2, uint(h), uint(w), pc.C, pc.H, pc.W) >> 1])
-                          : vec2(0.0);
+    if (h0 >= 0 && w0 >= 0 && h0 + int(WA) <= int(pc.H) && w0 + int(WA) <= int(pc.W)) {
+        uint base = activationOffset(1u, tc.x, 2u * c2, uint(h0), uint(w0), pc.C, pc.H, pc.W) >> 1, rowStep = pc.W * C2;
+        [[unroll]] for (uint i = 0u; i < WA; ++i)
+            [[unroll]] for (uint j = 0u; j < WA; ++j) d[i][j] = toF32v2(x2_[base + i * rowStep + j * C2]);
+    } else {
+        [[unroll]] for (uint i = 0u; i < WA; ++i) {
+            int h = h0 + int(i);
+            bool rowOk = h >= 0 && h < int(pc.H);
+            [[unroll]] for (uint j = 0u; j < WA; ++j) {
+                int w = w0 + int(j);
+                d[i][j] = rowOk && w >= 0 && w < int(pc.W)
+                              ? toF32v2(x2_[activationOffset(1u, tc.x, 2u * c2, uint(h), uint(w), pc.C, pc.H, pc.W) >> 1])
+                              : vec2(0.0);
+            }
         }
     }
     btRows(d, b);
-    uint base = tl * WA * WA * C2 + c2;
+    uint vBase = tl * WA * WA * C2 + c2;
     [[unroll]] for (uint i = 0u; i < WA; ++i)
-        [[unroll]] for (uint j = 0u; j < WA; ++j) ws2_[base + (WA * i + j) * C2] = fromF32v2(btValue(b, i, j));
+        [[unroll]] for (uint j = 0u; j < WA; ++j) ws2_[vBase + (WA * i + j) * C2] = fromF32v2(btValue(b, i, j));
 }
 
 void main() {

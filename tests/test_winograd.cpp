@@ -286,11 +286,14 @@ TEST_P(WinogradCoopmat, MatchesReference) {
     if (c.chunks.empty()) EXPECT_EQ(plan.config().find("chunks"), std::string::npos) << plan.config();
     else EXPECT_NE(plan.config().find(c.chunks), std::string::npos) << plan.config();
     EXPECT_GT(plan.operandRounding(), 0.0);
-    // NHWC transforms move two channels (filters) per invocation where they pair up (16-bit M
-    // for the output transform).
+    // The transforms move two channels (filters) per invocation where they pair up: KRSC filters
+    // with an even C/groups, NHWC input with an even C, NHWC output with an even K and 16-bit M.
+    const bool fPairs = c.desc.filterLayout == FilterLayout::KRSC && c.desc.channelsPerGroup() % 2 == 0;
     const bool inPairs = c.desc.inputLayout == TensorLayout::NHWC && c.desc.c % 2 == 0;
     const bool outPairs = f16 && c.desc.outputLayout == TensorLayout::NHWC && c.desc.k % 2 == 0;
-    const std::string pairs = !inPairs && !outPairs ? "" : std::string(" pairs ") + (inPairs ? "in" : "") + (outPairs ? "out" : "");
+    const std::string pairs = !fPairs && !inPairs && !outPairs
+                                  ? ""
+                                  : std::string(" pairs ") + (fPairs ? "f" : "") + (inPairs ? "in" : "") + (outPairs ? "out" : "");
     if (pairs.empty()) EXPECT_EQ(plan.config().find(" pairs"), std::string::npos) << plan.config();
     else EXPECT_NE(plan.config().find(pairs), std::string::npos) << plan.config();
     for (auto mode : {DataMode::Uniform, DataMode::Integer}) {

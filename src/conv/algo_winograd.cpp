@@ -251,6 +251,7 @@ public:
         const bool pairs = !envFlag("VKCONV_WINOGRAD_NO_PAIRS");
         if (pairs && matrix && d.inputLayout == TensorLayout::NHWC && d.c % 2 == 0) inputPairs_ = pipe("input", true);
         if (pairs && layout_.mElem == 2 && d.outputLayout == TensorLayout::NHWC && d.k % 2 == 0) outputPairs_ = pipe("output", true);
+        if (pairs && matrix && d.filterLayout == FilterLayout::KRSC && d.channelsPerGroup() % 2 == 0) filterPairs_ = pipe("filter", true);
     }
 
     void record(VkCommandBuffer cmd, const ConvTensors& t) const override {
@@ -263,9 +264,11 @@ public:
         // Transforms bind their fp32 region at binding 5 (shaders/include/winograd.glsl); binding 4
         // (unused by the input and filter transforms) gets the same region.
         ConvTensors ft{t.input, t.filter, {}, {}, U, U};
-        bindConvTensors(ctx_, cmd, *filter_, ft, kWinogradBindings);
-        pushConstants(ctx_, cmd, *filter_, pc_);
-        dispatch1D(ctx_, cmd, uint64_t(desc_.k) * uint64_t(desc_.channelsPerGroup()), wg_);
+        const bool filterPairs = filterPairs_ && t.filter.offset % 4 == 0;
+        const ComputePipeline& fp = filterPairs ? *filterPairs_ : *filter_;
+        bindConvTensors(ctx_, cmd, fp, ft, kWinogradBindings);
+        pushConstants(ctx_, cmd, fp, pc_);
+        dispatch1D(ctx_, cmd, uint64_t(desc_.k) * uint64_t(desc_.channelsPerGroup()) / (filterPairs ? 2 : 1), wg_);
 
         ConvPushConstants pc = pc_;
         for (uint64_t c = 0; c < layout_.chunks; ++c) {
@@ -322,7 +325,8 @@ public:
         if (layout_.chunks > 1) c += " in " + std::to_string(layout_.chunks) + " chunks of " + std::to_string(layout_.chunk);
         c += "; gemm " + gemm_->name() + " [" + gemm_->config() + "]";
         if (layout_.matrix) c += std::string(" V/U ") + dtypeSuffix(desc_.dtype) + " M " + (layout_.mElem == 2 ? "f16" : "f32");
-        if (inputPairs_ || outputPairs_) c += std::string(" pairs ") + (inputPairs_ ? "in" : "") + (outputPairs_ ? "out" : "");
+        if (filterPairs_ || inputPairs_ || outputPairs_)
+            c += std::string(" pairs ") + (filterPairs_ ? "f" : "") + (inputPairs_ ? "in" : "") + (outputPairs_ ? "out" : "");
         if (sg_) c += " sg" + std::to_string(sg_);
         return c;
     }
@@ -336,7 +340,8 @@ private:
     uint32_t wg_;  // the transforms' workgroup size
     std::unique_ptr<AlgorithmInstance> gemm_, gemmLast_;  // full chunks, and a shorter last one
     const ComputePipeline *input_ = nullptr, *filter_ = nullptr, *output_ = nullptr;
-    const ComputePipeline *inputPairs_ = nullptr, *outputPairs_ = nullptr;  // null where they do not apply
+    // Two channels (filters) per invocation; null where they do not apply.
+    const ComputePipeline *filterPairs_ = nullptr, *inputPairs_ = nullptr, *outputPairs_ = nullptr;
 };
 
 }  // namespace
