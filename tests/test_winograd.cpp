@@ -255,6 +255,18 @@ std::vector<WinoCmCase> makeCmCases() {
     f4.pad(1, 1);
     nhwc(f4);
     v.push_back({"f4_chunked_4x16", "4x4", f4, 20, "in 4 chunks of 16"});
+    // Interior and border patches of the NHWC input transform: two 64-channel blocks at batch 3,
+    // asymmetric padding, and chunks that end inside an image (2 x 8 x 8 F(4x4) tiles in chunks
+    // of 43; 2 x 16 x 15 F(2x2) tiles in chunks of 96).
+    add("c128_n3_bf16", [](ConvDesc& d) { d.c = 128, d.n = 3, d.dtype = DType::BF16; });
+    add("c64_asym_pad_bias", [](ConvDesc& d) {
+        d.c = 64, d.h = d.w = 17, d.hasBias = true;
+        d.padTop = 2, d.padBottom = 0, d.padLeft = 0, d.padRight = 1;
+    });
+    ConvDesc tc = f4;
+    tc.c = 64, tc.n = 2, tc.k = 24;
+    v.push_back({"f4_chunked_n2", "4x4", tc, 50, "in 3 chunks of 43"});
+    v.push_back({"f2_chunked_n2", "2x2", tc, 100, "in 5 chunks of 96"});
     return v;
 }
 
