@@ -13,8 +13,8 @@
 #include "conv/dispatch.hpp"
 #include "reference_check.hpp"
 #include "runtime/context_impl.hpp"
-#include "runtime/pass_probe.hpp"
 #include "runtime/gpu_timer.hpp"
+#include "runtime/pass_probe.hpp"
 #include "shapes.hpp"
 #include "tensor_data.hpp"
 #include "vkconv/buffer.hpp"
@@ -125,7 +125,7 @@ std::vector<std::pair<std::string, double>> LayerRunner::timePasses(const std::f
     vkconv::ContextImpl& impl = ctx_.impl();
     constexpr uint32_t kMostPerCall = 256;
     vkconv::PassProbe probe(impl, uint32_t(repeats) * kMostPerCall);
-    struct Unset {  // the probe is the context's only while this batch is recorded
+    struct Unset {  // the probe is the context's only while this batch is recorded (exceptions too)
         vkconv::ContextImpl& c;
         ~Unset() { c.passProbe = nullptr; }
     } unset{impl};
@@ -136,7 +136,6 @@ std::vector<std::pair<std::string, double>> LayerRunner::timePasses(const std::f
             probe.mark(cmd, "");  // each call starts at an empty name
             recordCall(cmd);
         }
-        impl.passProbe = nullptr;
     });
     lastGpuWork_ = std::chrono::steady_clock::now();
     if (probe.truncated()) throw vkconv::Error(vkconv::ErrorCode::InvalidArgument, "--passes: a call recorded more than 256 dispatches");
