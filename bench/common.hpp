@@ -44,6 +44,7 @@ struct Options {
     int warmupMs = 200;  // and keep warming up until this much wall time has passed (GPU clocks)
     double maxGflop = 0.0;  // 0: no limit
     int64_t workspaceMiB = -1;  // PlanOptions::workspaceLimit in MiB; -1: the library's default
+    bool noWinograd = false;    // --no-winograd: PlanOptions::allowWinograd = false
     std::string traceDir;       // --trace DIR: implicit_gemm_coopmat's phase clocks per layer (profiling)
     bool passes = false;        // --passes: time each dispatch of a call (profiling)
 };

@@ -164,6 +164,7 @@ Row LayerRunner::runOne(const std::string& algo, const Row& base, LayerData& dat
         vkconv::PlanOptions po;
         po.algorithm = algo;
         po.tile = opts_.tile;
+        po.allowWinograd = !opts_.noWinograd;
         if (opts_.workspaceMiB >= 0) po.workspaceLimit = VkDeviceSize(opts_.workspaceMiB) << 20;
         vkconv::Plan plan = vkconv::Plan::create(ctx_, data.desc, po);
         row.algo = plan.algorithm();

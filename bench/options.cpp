@@ -34,6 +34,8 @@ Problem:
   --tile NAME                   force a tile configuration of the named algorithm (e.g. implicit_gemm 128x128x8/8x8;
                                 implicit_gemm_splitk 64x64x8/4x4/s4 or s4: 4 splits)
   --workspace-mib N             PlanOptions::workspaceLimit in MiB (default: the library's, 512 MiB)
+  --no-winograd                 PlanOptions::allowWinograd = false: the router keeps to the direct kernels (what
+                                winograd buys on each layer, and its ~10x larger fp16 error, side by side)
   --trace DIR                   profiling: one-pass fp16 implicit_gemm_coopmat plans run the build that reads its
                                 clocks at every phase (VKCONV_COOPMAT_TRACE=1; VK_KHR_shader_clock); each such row
                                 writes DIR/<suite>__<layer>__b<N>.vktrace (bench/coopmat_trace.py reads it)
@@ -168,6 +170,8 @@ Options parseOptions(int argc, char** argv) {
             o.warmupMs = int(parseInt(f, next(), 0));
         } else if (f == "--workspace-mib") {
             o.workspaceMiB = parseInt(f, next(), 0);
+        } else if (f == "--no-winograd") {
+            o.noWinograd = true;
         } else if (f == "--trace") {
             o.traceDir = next();
         } else if (f == "--passes") {

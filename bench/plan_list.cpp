@@ -68,6 +68,7 @@ int runPlanList(vkconv::Context& ctx, const Options& opts) {
                             po.algorithm = a;
                             po.tile = opts.tile;
                             if (opts.workspaceMiB >= 0) po.workspaceLimit = VkDeviceSize(opts.workspaceMiB) << 20;
+                            po.allowWinograd = !opts.noWinograd;
                             vkconv::Plan plan = vkconv::Plan::create(ctx, d, po);
                             r.algo = plan.algorithm();
                             r.config = plan.config();
