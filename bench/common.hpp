@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "vkconv/plan.hpp"
 #include "vkconv/types.hpp"
 
 namespace vkbench {
@@ -51,6 +52,10 @@ struct Options {
 
 // Parses argv; prints usage and exits on --help or a bad flag.
 Options parseOptions(int argc, char** argv);
+
+// The plan options a run and a --plan-only listing both use: `algo` (auto or a name), then
+// --tile, --workspace-mib and --no-winograd.
+vkconv::PlanOptions planOptions(const Options& o, const std::string& algo);
 
 // Measured (or cached) device peaks; absent values were not measured.
 struct Peaks {

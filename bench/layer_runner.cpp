@@ -161,12 +161,7 @@ Row LayerRunner::runOne(const std::string& algo, const Row& base, LayerData& dat
     Row row = base;
     row.algo = algo;
     try {
-        vkconv::PlanOptions po;
-        po.algorithm = algo;
-        po.tile = opts_.tile;
-        po.allowWinograd = !opts_.noWinograd;
-        if (opts_.workspaceMiB >= 0) po.workspaceLimit = VkDeviceSize(opts_.workspaceMiB) << 20;
-        vkconv::Plan plan = vkconv::Plan::create(ctx_, data.desc, po);
+        vkconv::Plan plan = vkconv::Plan::create(ctx_, data.desc, planOptions(opts_, algo));
         row.algo = plan.algorithm();
         row.config = plan.config();
         vkconv::Buffer workspace;

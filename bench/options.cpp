@@ -113,6 +113,15 @@ Epilogue parseEpilogue(const std::string& v) {
 
 }  // namespace
 
+vkconv::PlanOptions planOptions(const Options& o, const std::string& algo) {
+    vkconv::PlanOptions po;
+    po.algorithm = algo;
+    po.tile = o.tile;
+    po.allowWinograd = !o.noWinograd;
+    if (o.workspaceMiB >= 0) po.workspaceLimit = VkDeviceSize(o.workspaceMiB) << 20;
+    return po;
+}
+
 Options parseOptions(int argc, char** argv) {
     Options o;
     for (int i = 1; i < argc; ++i) {

@@ -64,12 +64,7 @@ int runPlanList(vkconv::Context& ctx, const Options& opts) {
                     for (auto& a : requested(ctx, opts, d)) {
                         PlanRow r{&s, b, dt, lay, a, "", "", 0};
                         try {
-                            vkconv::PlanOptions po;
-                            po.algorithm = a;
-                            po.tile = opts.tile;
-                            if (opts.workspaceMiB >= 0) po.workspaceLimit = VkDeviceSize(opts.workspaceMiB) << 20;
-                            po.allowWinograd = !opts.noWinograd;
-                            vkconv::Plan plan = vkconv::Plan::create(ctx, d, po);
+                            vkconv::Plan plan = vkconv::Plan::create(ctx, d, planOptions(opts, a));
                             r.algo = plan.algorithm();
                             r.config = plan.config();
                             r.workspace = plan.workspaceSize();
