@@ -106,29 +106,21 @@ constexpr double kTransformFlopsPerByte = 10.0;
 constexpr double kPassFlops = 1e8;  // one more dispatch after a barrier, ~3 us
 constexpr double kWinogradMargin = 0.85;
 // The same on the matrix units' scale (algo_coopmat.cpp: a FLOP-equivalent is one FLOP at the best
-// tile's full-wave rate, ~270 TFLOP/s on the H200), fitted to F(4x4) forced on the 56 fp16 NHWC 3x3 layers of
-// VGG-16, RetinaNet, ResNet-50 (b32) and SD-VAE (b1), docs/results/h200_s17/m16/: time ~ GEMM
-// FLOPs / 265 TFLOP/s + workspace bytes / 2.95 TB/s + 17 us over the four passes, within ~10 %.
-// The transforms stream at about 70 % of the copy bandwidth (one 2-byte value per invocation).
-constexpr double kMatrixFlopsPerByte = 90.0;
+// tile's full-wave rate, ~270 TFLOP/s on the H200), refitted in session 39 after the transforms
+// got faster (perf-notes 104, 107): every 3x3 stride-1 layer of the suites, F(4x4) and F(2x2)
+// forced (64 each: 27 at b32, 37 at b1; fp16 NHWC, H200, docs/results/h200_s39/sweep/), fitted
+// by least squares on the relative error: time = s x GEMM + workspace bytes / 3.6 TB/s + a fixed
+// time per pass, with s = 0.93 (F(4x4)) and 0.87 (F(2x2)) of the GEMM's own model, 2.9 and 2.4 us
+// per pass; median error 4 %, at most 16 % (the session-17-to-24 constants: median 29-35 %, up to
+// 72 %, over-pricing the large layers by 15-35 % once the transforms streamed at 2.7-4.1 TB/s).
+constexpr double kMatrixFlopsPerByte = 75.0;
+constexpr double kMatrixGemmScaleF4 = 0.93, kMatrixGemmScaleF2 = 0.87;
+constexpr double kMatrixPassFlopsF4 = 0.786e9;  // ~2.9 us
+constexpr double kMatrixPassFlopsF2 = 0.656e9;  // ~2.4 us
+// The direct kernels' one pass (the launch and barrier winograd's fitted passes include), and
+// the call floor halo_coopmat is charged instead on small grids (winogradPays).
 constexpr double kMatrixPassFlops = 1.17e9;  // ~4.3 us
-// F(2x2)'s passes: its four cost 7-10.5 us beyond its GEMM and traffic terms on the 17 b1
-// RetinaNet and VGG-16 layers of 13-100 pixels measured forced (fp16 NHWC, H200:
-// docs/results/h200_s22/wino_bf16/, h200_s23/mid/, perf-notes 60), not 17, so each is charged
-// the call floor, 2.5 us (the upper end, so that the 7-13-pixel layers stay on the direct
-// kernels, where F(2x2) measured slower).  Only the winograd-or-direct decision takes it: the
-// F(2x2)-or-F(4x4) choice keeps the common 4.3 us, which put F(4x4) first on the b32 layers
-// where it measured 5-11 us faster than F(2x2) (h200_s23/mid/results2.tgz).
-constexpr double kMatrixPassFlopsF2 = 0.675e9;  // ~2.5 us
-// Batch-1-sized grids, up to 256 F(4x4) tiles (the b32 layers measured start at 512; between, the
-// change fades out linearly): every 3x3 stride-1 layer of the six suites with at most 1024 such
-// tiles at b1 and 1568 at b32 (47 rows), forced five ways (fp16 NHWC, H200,
-// docs/results/h200_s24/sweep/, perf-notes 61), put F(4x4) 5-8 us above its fit there (its four
-// passes cost ~3 us each, not 4.3) and F(2x2) 1-4 us above it even at the floor.  So on such
-// grids F(4x4)'s passes are charged halfway to the floor, 3.4 us (of 2.5, 2.95, 3.4, 3.85 and 4.3
-// replayed over the sweep, the one that took the most: 19 us, no layer slower), and F(2x2)'s
-// the floor in the choice of variant too.
-constexpr double kMatrixPassFlopsF4Small = 0.92e9;  // ~3.4 us
+constexpr double kMatrixCallFloorFlops = 0.675e9;  // ~2.5 us
 constexpr double kSmallGridTiles = 256, kLargeGridTiles = 512;
 
 // 1 up to kSmallGridTiles F(4x4) tiles, 0 from kLargeGridTiles on, linear between.
@@ -136,17 +128,18 @@ double smallGridShare(const ConvDesc& d) {
     const double tiles4 = double(d.n) * double((d.outH() + 3) / 4) * double((d.outW() + 3) / 4);
     return std::clamp((kLargeGridTiles - tiles4) / (kLargeGridTiles - kSmallGridTiles), 0.0, 1.0);
 }
-// Winograd on the matrix units where it is modelled cheaper than the direct kernels, no margin:
-// at 0.9x four layers modelled at 0.94-1.0x ran 8-35 % faster on winograd (SD-VAE l5 b1 585 ->
-// 484 us, ResNet-50 layer4.1.conv2 b32 62 -> 40), and of nine more at 1.05-1.13x five were faster,
-// four 2-9 % slower (fp16 NHWC, H200, same call: docs/results/h200_s20/margin/, perf-notes 52).
-constexpr double kMatrixMargin = 1.0;
+// Winograd on the matrix units where its refitted time is below the direct kernels' model times
+// a margin that tracks the direct model's own error on the same sweep: on batch-1-sized grids
+// (up to 256 F(4x4) tiles) it prices the direct kernels up to 1.4x high (ResNet-50 layer2.1.conv2
+// b1 13.0 modelled, 9.5 us measured), so winograd must be 10 % cheaper there; on the large grids
+// it prices them up to 20 % low (VGG-16 features.5 / features.7 b32), so winograd is taken up to
+// 5 % dearer.  Replayed over the sweep (perf-notes 107): 9247 -> 9201 us for the 3x3 layers,
+// against 9190 for the best of the three on every layer.
+constexpr double kMatrixMarginSmall = 0.90, kMatrixMarginLarge = 1.05;
 
 // Modelled time of F(m x m) (FLOP-equivalents of implicitGemmModelCost, or of coopmatModelCost
 // on the matrix units), < 0 when it declines.
-// `f2Passes`: F(2x2) on the matrix units charged kMatrixPassFlopsF2 per pass (the winograd-or-
-// direct decision); else passes on the matrix units cost kMatrixPassFlops, less on small grids.
-double modelCost(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, const PlanOptions& o, bool matrix, bool f2Passes = false) {
+double modelCost(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, const PlanOptions& o, bool matrix) {
     WinogradLayout l = winogradLayout(ctx, d, m, o.workspaceLimit, matrix);
     if (!l.why.empty()) return -1;
     const ConvDesc g = gemmDesc(d, l.taps, l.chunk, matrix);
@@ -155,11 +148,10 @@ double modelCost(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, const Pl
     const double T = double(l.tiles);  // V and M each written once and read once
     const double bytes = 2.0 * double(d.inputBytes()) + 2.0 * l.taps * T * (double(d.c) * l.vElem + double(d.k) * l.mElem) +
                          double(d.outputBytes()) + double(l.uBytes) + double(d.filterBytes());
-    const double small = smallGridShare(d);
-    const double smallPass = m == 2 ? kMatrixPassFlopsF2 : kMatrixPassFlopsF4Small;
-    const double matrixPass = m == 2 && f2Passes ? kMatrixPassFlopsF2 : kMatrixPassFlops - small * (kMatrixPassFlops - smallPass);
-    return double(l.chunks) * one + bytes * (matrix ? kMatrixFlopsPerByte : kTransformFlopsPerByte) +
-           double(3 * l.chunks + 1) * (matrix ? matrixPass : kPassFlops);
+    const double passes = double(3 * l.chunks + 1);
+    if (!matrix) return double(l.chunks) * one + bytes * kTransformFlopsPerByte + passes * kPassFlops;
+    return (m == 2 ? kMatrixGemmScaleF2 : kMatrixGemmScaleF4) * double(l.chunks) * one + bytes * kMatrixFlopsPerByte +
+           passes * (m == 2 ? kMatrixPassFlopsF2 : kMatrixPassFlopsF4);
 }
 
 // PlanOptions::tile "2x2" / "4x4", else the cheaper of the two by the model.
@@ -398,9 +390,9 @@ bool winogradPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& 
     if (!o.allowWinograd || !winogradWhyNot(ctx, d, o).empty()) return false;
     const bool matrix = winogradMatrixUnits(ctx, d, o);
     if (matrix && d.dtype == DType::BF16) return false;
-    // The variant winogradInstantiate takes, at its cost with F(2x2)'s passes as measured.
-    // (chooseM takes F(4x4) only where it fits, so a declined pick means neither fits.)
-    const double best = modelCost(ctx, d, chooseM(ctx, d, o, matrix), o, matrix, true);
+    // The variant winogradInstantiate takes (chooseM takes F(4x4) only where it fits, so a
+    // declined pick means neither fits).
+    const double best = modelCost(ctx, d, chooseM(ctx, d, o, matrix), o, matrix);
     double direct = matrix ? coopmatModelCost(ctx, d, o, false) : implicitGemmModelCost(ctx, d, o);
     if (best < 0 || direct < 0) return false;
     if (!matrix) return best < kWinogradMargin * direct;
@@ -413,8 +405,9 @@ bool winogradPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& 
     // beside (SD-VAE l5 at b1 stays on F(4x4), 481 us, where halo would run ~590).
     direct += kMatrixPassFlops;
     if (double halo = haloCoopmatPaysCost(ctx, d, o); halo >= 0)
-        direct = std::min(direct, halo + kMatrixPassFlops - smallGridShare(d) * (kMatrixPassFlops - kMatrixPassFlopsF2));
-    return best < kMatrixMargin * direct;
+        direct = std::min(direct, halo + kMatrixPassFlops - smallGridShare(d) * (kMatrixPassFlops - kMatrixCallFloorFlops));
+    const double small = smallGridShare(d);
+    return best < (kMatrixMarginLarge - small * (kMatrixMarginLarge - kMatrixMarginSmall)) * direct;
 }
 
 // Every dtype x layout pairing of the three transforms of both variants x (driver default, wave32,
