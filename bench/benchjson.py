@@ -193,6 +193,7 @@ def validate(doc) -> None:
         _check(pro, "protocol", key, "int")
     _check(pro, "protocol", "statistic", "str")
     _check(pro, "protocol", "timer", "str")
+    _check(pro, "protocol", "packed_filters", "bool", optional=True)
 
     _check(doc, "top level", "peaks", "dict", optional=True)
     peaks = doc.get("peaks") or {}

@@ -46,6 +46,7 @@ struct Options {
     double maxGflop = 0.0;  // 0: no limit
     int64_t workspaceMiB = -1;  // PlanOptions::workspaceLimit in MiB; -1: the library's default
     bool noWinograd = false;    // --no-winograd: PlanOptions::allowWinograd = false
+    bool packedFilters = false; // --packed-filters: PlanOptions::packedFilter, the filter packed once before timing
     std::string traceDir;       // --trace DIR: implicit_gemm_coopmat's phase clocks per layer (profiling)
     bool passes = false;        // --passes: time each dispatch of a call (profiling)
 };
@@ -54,7 +55,7 @@ struct Options {
 Options parseOptions(int argc, char** argv);
 
 // The plan options a run and a --plan-only listing both use: `algo` (auto or a name), then
-// --tile, --workspace-mib and --no-winograd.
+// --tile, --workspace-mib, --no-winograd and --packed-filters.
 vkconv::PlanOptions planOptions(const Options& o, const std::string& algo);
 
 // Measured (or cached) device peaks; absent values were not measured.

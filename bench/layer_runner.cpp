@@ -168,6 +168,13 @@ Row LayerRunner::runOne(const std::string& algo, const Row& base, LayerData& dat
         vkconv::ConvTensors t;
         t.input = data.input.view(0, VkDeviceSize(data.desc.inputBytes()));
         t.filter = data.filter.view(0, VkDeviceSize(data.desc.filterBytes()));
+        vkconv::Buffer packed;  // --packed-filters: written once here, read by every timed call
+        if (opts_.packedFilters) {
+            packed = tensorBuffer(ctx_, int64_t(plan.packedFilterSize()));
+            packed.fill(0xFFFFFFFFu);  // NaN: a plan that reads what the pack did not write fails --check
+            plan.packFilter(t.filter, packed.view(0, plan.packedFilterSize()));
+            t.filter = packed.view(0, plan.packedFilterSize());
+        }
         if (data.desc.hasBias) t.bias = data.biasBuf.view();
         t.output = data.output.view(0, VkDeviceSize(data.desc.outputBytes()));
         if (plan.workspaceSize() > 0) {

@@ -36,6 +36,9 @@ Problem:
   --workspace-mib N             PlanOptions::workspaceLimit in MiB (default: the library's, 512 MiB)
   --no-winograd                 PlanOptions::allowWinograd = false: the router keeps to the direct kernels (what
                                 winograd buys on each layer, and its ~10x larger fp16 error, side by side)
+  --packed-filters              PlanOptions::packedFilter: constant weights, packed once (Plan::packFilter) before
+                                timing, so the calls skip the per-call filter transform (winograd) or KCRS->KRSC
+                                transpose (coopmat_nhwc, implicit_gemm_nhwc); --check reads through the packed filter
   --trace DIR                   profiling: one-pass fp16 implicit_gemm_coopmat plans run the build that reads its
                                 clocks at every phase (VKCONV_COOPMAT_TRACE=1; VK_KHR_shader_clock); each such row
                                 writes DIR/<suite>__<layer>__b<N>.vktrace (bench/coopmat_trace.py reads it)
@@ -118,6 +121,7 @@ vkconv::PlanOptions planOptions(const Options& o, const std::string& algo) {
     po.algorithm = algo;
     po.tile = o.tile;
     po.allowWinograd = !o.noWinograd;
+    po.packedFilter = o.packedFilters;
     if (o.workspaceMiB >= 0) po.workspaceLimit = VkDeviceSize(o.workspaceMiB) << 20;
     return po;
 }
@@ -181,6 +185,8 @@ Options parseOptions(int argc, char** argv) {
             o.workspaceMiB = parseInt(f, next(), 0);
         } else if (f == "--no-winograd") {
             o.noWinograd = true;
+        } else if (f == "--packed-filters") {
+            o.packedFilters = true;
         } else if (f == "--trace") {
             o.traceDir = next();
         } else if (f == "--passes") {

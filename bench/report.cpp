@@ -214,6 +214,7 @@ void writeJsonReport(const std::string& path, const RunInfo& info, const std::ve
     j.key("protocol").beginObject();
     j.field("warmup", info.opts->warmup).field("warmup_ms", info.opts->warmupMs).field("batch", info.opts->calls).field("repeats", info.opts->repeats);
     j.field("statistic", "median").field("timer", info.timer);
+    j.field("packed_filters", info.opts->packedFilters);  // constant weights packed once (--packed-filters)
     j.endObject();
     j.key("peaks");
     writePeaksRecord(j, *info.peaks);

@@ -1,5 +1,7 @@
 // A seeded random sweep over small descriptors: every feature combination the edge list does
-// not spell out.  Each case runs through "auto" and every algorithm that accepts it.
+// not spell out.  Each case runs through "auto" and every algorithm that accepts it, with the
+// filter packed once (PlanOptions::packedFilter) for the forced algorithms on odd cases and for
+// "auto" on even ones.
 // VKCONV_SWEEP_SEED / VKCONV_SWEEP_COUNT override the fixed seed and the count (200).
 #include <cstdlib>
 #include <iostream>
@@ -89,16 +91,19 @@ TEST_P(Sweep, AutoAndEveryAcceptingAlgorithm) {
         ++accepted;
         vkconv::PlanOptions o;
         o.algorithm = a;
+        o.packedFilter = i % 2 == 1;  // constant weights on every other case (auto on the others)
         const auto r = runAndCheck(ctx(), d, o, sweepSeed() + uint64_t(i), DataMode::Uniform);
-        EXPECT_TRUE(passed(r)) << where;
+        EXPECT_TRUE(passed(r)) << where << (o.packedFilter ? " (packed filter)" : "");
     }
-    const auto r = runAndCheck(ctx(), d, {}, sweepSeed() + uint64_t(i), DataMode::Uniform);
+    vkconv::PlanOptions ao;
+    ao.packedFilter = i % 2 == 0;
+    const auto r = runAndCheck(ctx(), d, ao, sweepSeed() + uint64_t(i), DataMode::Uniform);
     if (accepted == 0) {
         // Then "auto" has nothing to choose either and must say so.
         EXPECT_EQ(r.errorCode, vkconv::ErrorCode::Unsupported) << r.summary() << "\n" << where;
         GTEST_SKIP() << "no algorithm accepts " << d.toString() << ":" << declined;
     }
-    EXPECT_TRUE(passed(r)) << where;
+    EXPECT_TRUE(passed(r)) << where << (ao.packedFilter ? " (auto, packed filter)" : " (auto)");
 }
 
 INSTANTIATE_TEST_SUITE_P(Random, Sweep, ::testing::Range(0, sweepCount()));

@@ -46,6 +46,13 @@ struct PlanOptions {
     // the matrix units the transformed operands themselves are 16-bit): false keeps "auto" to
     // direct-summation algorithms.  A forced "winograd" ignores it.
     bool allowWinograd = true;
+    // Constant weights (inference): the filter binding holds the plan's packed filter, written
+    // once by Plan::recordPackFilter / packFilter, instead of the filter in the desc's layout.
+    // Plans whose algorithm transforms the filter on every call (winograd's transformed filters,
+    // coopmat_nhwc's and implicit_gemm_nhwc's KCRS -> KRSC transpose) then skip that pass, and
+    // their workspace shrinks by its output; for the others the packed filter is a copy.  "auto"
+    // prices the algorithms without the pass.
+    bool packedFilter = false;
 };
 
 struct ConvTensors {
@@ -62,8 +69,20 @@ public:
     Plan& operator=(Plan&&) noexcept;
     ~Plan();
 
+    // With PlanOptions::packedFilter, tensors.filter is the packed filter (packedFilterSize()).
     void record(VkCommandBuffer cmd, const ConvTensors& tensors) const;
     void run(const ConvTensors& tensors) const;  // record + submit + wait on the context's queue
+
+    // PlanOptions::packedFilter: the packed filter's bytes (0 for a plan created without it).  The
+    // packed form is opaque and belongs to this plan: another plan reads it only if it was created
+    // with the same ConvDesc and PlanOptions on the same device and vkconv version.
+    VkDeviceSize packedFilterSize() const;
+    // Writes the packed filter from `filter` (desc().filterBytes(), in the desc's filter layout)
+    // into `packed` (packedFilterSize() bytes, not overlapping it), in the caller's command buffer.
+    // Before: as record()'s inputs.  It ends with a compute-to-compute barrier, so a record() later
+    // in the same queue reads the packed filter; other readers need their own barrier.
+    void recordPackFilter(VkCommandBuffer cmd, const BufferView& filter, const BufferView& packed) const;
+    void packFilter(const BufferView& filter, const BufferView& packed) const;  // record + submit + wait
 
     const ConvDesc& desc() const;
     VkDeviceSize workspaceSize() const;
@@ -82,9 +101,10 @@ public:
     double operandRounding() const;
 
 private:
-    Plan(Context& ctx, const ConvDesc& desc, std::unique_ptr<AlgorithmInstance> impl);
+    Plan(Context& ctx, const ConvDesc& desc, std::unique_ptr<AlgorithmInstance> impl, bool packedFilter);
     Context* ctx_;
     ConvDesc desc_;
+    bool packedFilter_ = false;
     std::unique_ptr<AlgorithmInstance> impl_;
 };
 

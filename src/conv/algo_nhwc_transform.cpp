@@ -14,6 +14,8 @@
 //    The router takes it for such layers but first layers, thin layers on large inputs and
 //    winograd on small ones (coopmatNhwcPays).
 // Winograd reads KCRS filters in its own filter transform, so behind it the filters stay as given.
+// With PlanOptions::packedFilter the KRSC transpose is the packed filter (written once by
+// recordPackFilter), or behind winograd its transformed filters.
 #include <algorithm>
 #include <limits>
 #include <utility>
@@ -102,7 +104,8 @@ struct InnerPlan {
 // "winograd:2x2", "halo_coopmat:256x32/4x1"), any other tile is implicit_gemm_coopmat's.  Either way
 // with the caller's subgroup size and what the workspace has left.
 InnerPlan innerPlan(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, bool matrix) {
-    InnerPlan p{nhwcDesc(d), {}, transformLayout(ctx, d, o.workspaceLimit), ""};
+    // A packed filter is transposed (or transformed) once, outside the workspace.
+    InnerPlan p{nhwcDesc(d), {}, transformLayout(ctx, d, o.workspaceLimit, !o.packedFilter), ""};
     if (!p.layout.why.empty()) {
         p.why = p.layout.why;
         return p;
@@ -110,10 +113,12 @@ InnerPlan innerPlan(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions
     p.opts.subgroupSize = o.subgroupSize;
     p.opts.workspaceLimit = p.layout.innerLimit;
     p.opts.allowWinograd = o.allowWinograd;
+    p.opts.packedFilter = o.packedFilter;  // for the router's pricing; reset below where the transpose packs
     p.opts.tile = o.tile;
     if (!matrix) {
         const bool split = o.tile.empty() ? implicitGemmSplitKPays(ctx, p.desc, p.opts) : parseSplitRequest(o.tile).split != 0;
         p.opts.algorithm = split ? "implicit_gemm_splitk" : "implicit_gemm";
+        if (filterNeedsTranspose(d)) p.opts.packedFilter = false;  // it reads the transposed (packed) filter as given
         return p;
     }
     if (o.tile.empty()) {
@@ -134,6 +139,8 @@ InnerPlan innerPlan(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions
         p.desc = nhwcDesc(d, true);
         p.layout = transformLayout(ctx, d, o.workspaceLimit, false);
         p.opts.workspaceLimit = p.layout.innerLimit;
+    } else if (filterNeedsTranspose(d)) {
+        p.opts.packedFilter = false;  // it reads the transposed (packed) filter as given
     }
     return p;
 }
@@ -152,6 +159,7 @@ public:
         InnerPlan p = innerPlan(ctx, d, o, matrix);
         if (!p.why.empty()) throw Error(ErrorCode::Unsupported, std::string(name()) + ": " + p.why);
         layout_ = p.layout;
+        packedTranspose_ = o.packedFilter && filterNeedsTranspose(d) && !p.opts.packedFilter;
         inner_ = findAlgorithm(p.opts.algorithm)->instantiate(ctx, p.desc, p.opts);
         pipeline_ = &ctx.pipelines->get(convPipelineKey(std::string("layout_transpose_") + dtypeSuffix(d.dtype), d, wg_, o.subgroupSize));
     }
@@ -172,11 +180,20 @@ public:
         inner_->record(cmd, ConvTensors{x, w, t.bias, t.residual, t.output, iw});
     }
     VkDeviceSize workspaceSize() const override { return layout_.innerOff + inner_->workspaceSize(); }
+    // The KRSC transpose, or the inner kernel's own packed filter (winograd's), or none (a copy).
+    VkDeviceSize packedFilterSize() const override { return packedTranspose_ ? VkDeviceSize(desc_.filterBytes()) : inner_->packedFilterSize(); }
+    void recordPackFilter(VkCommandBuffer cmd, const BufferView& filter, const BufferView& packed) const override {
+        if (packedTranspose_)
+            transpose(cmd, filter, packed, uint64_t(desc_.k), uint64_t(desc_.channelsPerGroup()), uint64_t(desc_.r * desc_.s));
+        else
+            inner_->recordPackFilter(cmd, filter, packed);
+    }
     std::string name() const override { return matrix_ ? "coopmat_nhwc" : "implicit_gemm_nhwc"; }
     double roundingAmplification() const override { return inner_->roundingAmplification(); }
     double operandRounding() const override { return inner_->operandRounding(); }
     std::string config() const override {
-        return std::string("NCHW->NHWC") + (layout_.filterBytes ? ", KCRS->KRSC" : "") + "; " + inner_->name() + " [" + inner_->config() + "]";
+        return std::string("NCHW->NHWC") + (layout_.filterBytes ? ", KCRS->KRSC" : packedTranspose_ ? ", KCRS->KRSC packed" : "") + "; " +
+               inner_->name() + " [" + inner_->config() + "]";
     }
 
 private:
@@ -196,6 +213,7 @@ private:
     ContextImpl& ctx_;
     ConvDesc desc_;
     bool matrix_;
+    bool packedTranspose_ = false;  // the packed filter is the KRSC transpose
     TransformLayout layout_;
     uint32_t wg_;
     std::unique_ptr<AlgorithmInstance> inner_;
@@ -281,12 +299,13 @@ bool nhwcTransformPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOpti
     if (implicitGemmFourPixelLoads(d)) return false;
     if (!nhwcTransformWhyNot(ctx, d, o).empty()) return false;
     const double nchw = implicitGemmModelCost(ctx, d, o);
-    TransformLayout l = transformLayout(ctx, d, o.workspaceLimit);
+    TransformLayout l = transformLayout(ctx, d, o.workspaceLimit, !o.packedFilter);
     PlanOptions inner = o;
     inner.workspaceLimit = l.innerLimit;
     const double nhwc = kNhwcSpeed * implicitGemmModelCost(ctx, nhwcDesc(d), inner);
-    const double bytes = 2.0 * double(d.inputBytes()) + (filterNeedsTranspose(d) ? 2.0 * double(d.filterBytes()) : 0.0);
-    const double passes = filterNeedsTranspose(d) ? 2.0 : 1.0;
+    const bool filterPass = filterNeedsTranspose(d) && !o.packedFilter;  // a packed filter is transposed once
+    const double bytes = 2.0 * double(d.inputBytes()) + (filterPass ? 2.0 * double(d.filterBytes()) : 0.0);
+    const double passes = filterPass ? 2.0 : 1.0;
     return nchw > 0 && nhwc > 0 && nhwc + bytes * kTransformFlopsPerByte + passes * kPassFlops < kMargin * nchw;
 }
 

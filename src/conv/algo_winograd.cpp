@@ -140,15 +140,17 @@ constexpr double kMatrixMarginSmall = 0.90, kMatrixMarginLarge = 1.05;
 // Modelled time of F(m x m) (FLOP-equivalents of implicitGemmModelCost, or of coopmatModelCost
 // on the matrix units), < 0 when it declines.
 double modelCost(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, const PlanOptions& o, bool matrix) {
-    WinogradLayout l = winogradLayout(ctx, d, m, o.workspaceLimit, matrix);
+    WinogradLayout l = winogradLayout(ctx, d, m, o.workspaceLimit, matrix, o.packedFilter);
     if (!l.why.empty()) return -1;
     const ConvDesc g = gemmDesc(d, l.taps, l.chunk, matrix);
     const double one = matrix ? coopmatModelCost(ctx, g, gemmOptions(o, l), l.mElem == 4) : implicitGemmModelCost(ctx, g, gemmOptions(o, l));
     if (one < 0) return -1;
     const double T = double(l.tiles);  // V and M each written once and read once
+    // The filter transform (read the filter, write U) only where the filter is not packed.
+    const double filterPass = l.packedU ? 0.0 : 1.0;
     const double bytes = 2.0 * double(d.inputBytes()) + 2.0 * l.taps * T * (double(d.c) * l.vElem + double(d.k) * l.mElem) +
-                         double(d.outputBytes()) + double(l.uBytes) + double(d.filterBytes());
-    const double passes = double(3 * l.chunks + 1);
+                         double(d.outputBytes()) + filterPass * (double(l.uBytes) + double(d.filterBytes()));
+    const double passes = double(3 * l.chunks) + filterPass;
     if (!matrix) return double(l.chunks) * one + bytes * kTransformFlopsPerByte + passes * kPassFlops;
     return (m == 2 ? kMatrixGemmScaleF2 : kMatrixGemmScaleF4) * double(l.chunks) * one + bytes * kMatrixFlopsPerByte +
            passes * (m == 2 ? kMatrixPassFlopsF2 : kMatrixPassFlopsF4);
@@ -164,7 +166,8 @@ uint32_t chooseM(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o
 
 }  // namespace
 
-WinogradLayout winogradLayout(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, VkDeviceSize workspaceLimit, bool matrix) {
+WinogradLayout winogradLayout(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, VkDeviceSize workspaceLimit, bool matrix,
+                              bool packedU) {
     WinogradLayout l;
     // The whole workspace is one binding-sized view (Plan::record checks it).
     workspaceLimit = std::min<VkDeviceSize>(workspaceLimit, ctx.caps.maxStorageBufferRange);
@@ -182,10 +185,12 @@ WinogradLayout winogradLayout(const ContextImpl& ctx, const ConvDesc& d, uint32_
     uint64_t most = uint64_t(std::numeric_limits<int32_t>::max()) / perTile;
     most = std::min(most, uint64_t(ctx.caps.maxStorageBufferRange) / (perTile * es));
     const uint64_t perTileBytes = l.taps * (uint64_t(d.c) * l.vElem + uint64_t(d.k) * l.mElem);
-    const uint64_t fixed = l.uBytes + 2 * align;
+    l.packedU = packedU;
+    const uint64_t uWorkspace = packedU ? 0 : l.uBytes;
+    const uint64_t fixed = uWorkspace + 2 * align;
     if (workspaceLimit <= fixed || (workspaceLimit - fixed) / perTileBytes == 0) {
-        l.why = "F(" + variantName(m) + ",3x3) needs at least " + std::to_string(fixed + perTileBytes) +
-                " workspace bytes (the transformed filters and one tile) and PlanOptions::workspaceLimit is " +
+        l.why = "F(" + variantName(m) + ",3x3) needs at least " + std::to_string(fixed + perTileBytes) + " workspace bytes (" +
+                (packedU ? "" : "the transformed filters and ") + "one tile) and PlanOptions::workspaceLimit is " +
                 std::to_string(workspaceLimit);
         return l;
     }
@@ -200,7 +205,7 @@ WinogradLayout winogradLayout(const ContextImpl& ctx, const ConvDesc& d, uint32_
     l.chunk = (l.tiles + l.chunks - 1) / l.chunks;
     if (l.chunks > 1 && alignUp(l.chunk, kChunkAlign) <= most) l.chunk = alignUp(l.chunk, kChunkAlign);
     l.chunks = (l.tiles + l.chunk - 1) / l.chunk;
-    l.vOff = l.uBytes;
+    l.vOff = uWorkspace;
     l.vBytes = alignUp(l.chunk * l.taps * uint64_t(d.c) * l.vElem, align);
     l.mOff = l.vOff + l.vBytes;
     l.mBytes = alignUp(l.chunk * l.taps * uint64_t(d.k) * l.mElem, align);
@@ -216,7 +221,7 @@ class WinogradInstance final : public AlgorithmInstance {
 public:
     WinogradInstance(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, bool matrix)
         : ctx_(ctx), desc_(d), pc_(makePushConstants(d)), sg_(o.subgroupSize),
-          layout_(winogradLayout(ctx, d, chooseM(ctx, d, o, matrix), o.workspaceLimit, matrix)),
+          layout_(winogradLayout(ctx, d, chooseM(ctx, d, o, matrix), o.workspaceLimit, matrix, o.packedFilter)),
           wg_(transformWorkgroup(ctx, o.subgroupSize)) {
         const PlanOptions inner = gemmOptions(o, layout_);
         auto plan = [&](uint64_t tiles) {
@@ -249,18 +254,13 @@ public:
     void record(VkCommandBuffer cmd, const ConvTensors& t) const override {
         const BufferView& ws = t.workspace;
         auto view = [&](uint64_t off, uint64_t bytes) { return BufferView{ws.buffer, ws.offset + off, bytes}; };
-        const BufferView U = view(0, layout_.uBytes), V = view(layout_.vOff, layout_.vBytes), M = view(layout_.mOff, layout_.mBytes);
+        // With a packed filter, U is the filter binding (recordPackFilter wrote it).
+        const BufferView U = layout_.packedU ? t.filter : view(0, layout_.uBytes);
+        const BufferView V = view(layout_.vOff, layout_.vBytes), M = view(layout_.mOff, layout_.mBytes);
         const uint64_t gemmWs = std::max(gemm_->workspaceSize(), gemmLast_ ? gemmLast_->workspaceSize() : 0);
         const BufferView G = gemmWs ? view(layout_.gemmOff, gemmWs) : BufferView{};
 
-        // Transforms bind their fp32 region at binding 5 (shaders/include/winograd.glsl); binding 4
-        // (unused by the input and filter transforms) gets the same region.
-        ConvTensors ft{t.input, t.filter, {}, {}, U, U};
-        const bool filterPairs = filterPairs_ && t.filter.offset % 4 == 0;
-        const ComputePipeline& fp = filterPairs ? *filterPairs_ : *filter_;
-        bindConvTensors(ctx_, cmd, fp, ft, kWinogradBindings);
-        pushConstants(ctx_, cmd, fp, pc_);
-        dispatch1D(ctx_, cmd, uint64_t(desc_.k) * uint64_t(desc_.channelsPerGroup()) / (filterPairs ? 2 : 1), wg_);
+        if (!layout_.packedU) recordFilterTransform(cmd, t.filter, U);
 
         ConvPushConstants pc = pc_;
         for (uint64_t c = 0; c < layout_.chunks; ++c) {
@@ -288,6 +288,21 @@ public:
             pushConstants(ctx_, cmd, out, pc);
             dispatch1D(ctx_, cmd, outPairs ? tiles * uint64_t(desc_.k / 2) : transformItems(tiles, desc_.k, desc_.outputLayout), wg_);
         }
+    }
+    VkDeviceSize packedFilterSize() const override { return layout_.packedU ? layout_.uBytes : 0; }
+    void recordPackFilter(VkCommandBuffer cmd, const BufferView& filter, const BufferView& packed) const override {
+        recordFilterTransform(cmd, filter, BufferView{packed.buffer, packed.offset, layout_.uBytes});
+    }
+    // The filter transform: `filter` (the desc's layout) into U.  Transforms bind their fp32
+    // region at binding 5 (shaders/include/winograd.glsl); binding 4 (unused by the input and
+    // filter transforms) gets the same region.
+    void recordFilterTransform(VkCommandBuffer cmd, const BufferView& filter, const BufferView& U) const {
+        ConvTensors ft{filter, filter, {}, {}, U, U};
+        const bool filterPairs = filterPairs_ && filter.offset % 4 == 0;
+        const ComputePipeline& fp = filterPairs ? *filterPairs_ : *filter_;
+        bindConvTensors(ctx_, cmd, fp, ft, kWinogradBindings);
+        pushConstants(ctx_, cmd, fp, pc_);
+        dispatch1D(ctx_, cmd, uint64_t(desc_.k) * uint64_t(desc_.channelsPerGroup()) / (filterPairs ? 2 : 1), wg_);
     }
     // Invocations of a transform over `tiles` tiles x `channels`: one per pair (NHWC), or whole
     // workgroups of wg_ / 8 tiles x 8 channels (NCHW).
@@ -317,6 +332,7 @@ public:
         if (layout_.chunks > 1) c += " in " + std::to_string(layout_.chunks) + " chunks of " + std::to_string(layout_.chunk);
         c += "; gemm " + gemm_->name() + " [" + gemm_->config() + "]";
         if (layout_.matrix) c += std::string(" V/U ") + dtypeSuffix(desc_.dtype) + " M " + (layout_.mElem == 2 ? "f16" : "f32");
+        if (layout_.packedU) c += " U packed";
         if (filterPairs_ || inputPairs_ || outputPairs_)
             c += std::string(" pairs ") + (filterPairs_ ? "f" : "") + (inputPairs_ ? "in" : "") + (outputPairs_ ? "out" : "");
         if (sg_) c += " sg" + std::to_string(sg_);
@@ -355,7 +371,7 @@ std::string winogradWhyNot(const ContextImpl& ctx, const ConvDesc& d, const Plan
     std::string why;
     for (uint32_t m : {2u, 4u}) {
         if (!o.tile.empty() && o.tile != variantName(m)) continue;
-        WinogradLayout l = winogradLayout(ctx, d, m, o.workspaceLimit, matrix);
+        WinogradLayout l = winogradLayout(ctx, d, m, o.workspaceLimit, matrix, o.packedFilter);
         if (l.why.empty() && uint64_t(l.taps) * uint64_t(d.k) * uint64_t(d.channelsPerGroup()) > std::numeric_limits<int32_t>::max())
             l.why = std::to_string(l.taps) + " x K x C/groups transformed filter values exceed 32-bit indexing";
         if (l.why.empty()) {

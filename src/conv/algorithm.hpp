@@ -21,6 +21,11 @@ public:
     virtual std::string config() const = 0;
     virtual double roundingAmplification() const { return 1.0; }  // Plan::roundingAmplification
     virtual double operandRounding() const { return 0.0; }         // Plan::operandRounding
+    // PlanOptions::packedFilter (the instance was created with it): the bytes of its own packed
+    // filter and the passes that write it; 0 where it reads the filter as given (Plan's packed
+    // filter is then a copy).  record() then reads tensors.filter in the packed form.
+    virtual VkDeviceSize packedFilterSize() const { return 0; }
+    virtual void recordPackFilter(VkCommandBuffer /*cmd*/, const BufferView& /*filter*/, const BufferView& /*packed*/) const {}
 };
 
 struct Algorithm {

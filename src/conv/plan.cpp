@@ -1,5 +1,7 @@
 // Plan: validation that depends on the device, algorithm choice, and checked recording.
 #include "conv/algorithm.hpp"
+#include "conv/dispatch.hpp"
+#include "conv/filter_copy.hpp"
 #include "runtime/context_impl.hpp"
 #include "vkconv/context.hpp"
 #include "vkconv/plan.hpp"
@@ -77,11 +79,11 @@ Plan Plan::create(Context& ctx, const ConvDesc& desc, const PlanOptions& options
         std::string why = algo->whyNot(impl, desc, options);
         if (!why.empty()) throw Error(ErrorCode::Unsupported, std::string(algo->name) + " declines " + desc.toString() + ": " + why);
     }
-    return Plan(ctx, desc, algo->instantiate(impl, desc, options));
+    return Plan(ctx, desc, algo->instantiate(impl, desc, options), options.packedFilter);
 }
 
-Plan::Plan(Context& ctx, const ConvDesc& desc, std::unique_ptr<AlgorithmInstance> impl)
-    : ctx_(&ctx), desc_(desc), impl_(std::move(impl)) {}
+Plan::Plan(Context& ctx, const ConvDesc& desc, std::unique_ptr<AlgorithmInstance> impl, bool packedFilter)
+    : ctx_(&ctx), desc_(desc), packedFilter_(packedFilter), impl_(std::move(impl)) {}
 Plan::Plan(Plan&&) noexcept = default;
 Plan& Plan::operator=(Plan&&) noexcept = default;
 Plan::~Plan() = default;
@@ -90,7 +92,10 @@ void Plan::record(VkCommandBuffer cmd, const ConvTensors& t) const {
     const auto& c = ctx_->impl();
     c.requireDevice("Plan::record");
     checkView(c, "input", t.input, desc_.inputBytes(), true);
-    checkView(c, "filter", t.filter, desc_.filterBytes(), true);
+    if (packedFilter_)
+        checkView(c, "packed filter", t.filter, int64_t(packedFilterSize()), true);
+    else
+        checkView(c, "filter", t.filter, desc_.filterBytes(), true);
     checkView(c, "bias", t.bias, desc_.biasBytes(), desc_.hasBias);
     checkView(c, "residual", t.residual, desc_.outputBytes(), desc_.hasResidual);
     checkView(c, "output", t.output, desc_.outputBytes(), true);
@@ -103,6 +108,32 @@ void Plan::record(VkCommandBuffer cmd, const ConvTensors& t) const {
 
 void Plan::run(const ConvTensors& t) const {
     ctx_->submitAndWait([&](VkCommandBuffer cmd) { record(cmd, t); });
+}
+
+VkDeviceSize Plan::packedFilterSize() const {
+    if (!packedFilter_) return 0;
+    const VkDeviceSize own = impl_->packedFilterSize();
+    return own ? own : VkDeviceSize(desc_.filterBytes());
+}
+
+void Plan::recordPackFilter(VkCommandBuffer cmd, const BufferView& filter, const BufferView& packed) const {
+    auto& c = ctx_->impl();
+    c.requireDevice("Plan::recordPackFilter");
+    if (!packedFilter_)
+        throw Error(ErrorCode::InvalidArgument, "Plan::recordPackFilter: the plan was created without PlanOptions::packedFilter "
+                                                "(its record() reads the filter as given)");
+    checkView(c, "filter", filter, desc_.filterBytes(), true);
+    checkView(c, "packed filter", packed, int64_t(packedFilterSize()), true);
+    if (overlaps(filter, packed)) throw Error(ErrorCode::InvalidArgument, "the packed filter overlaps the filter");
+    if (impl_->packedFilterSize())
+        impl_->recordPackFilter(cmd, filter, packed);
+    else
+        recordFilterCopy(c, cmd, desc_, filter, packed);
+    computeBarrier(c, cmd);
+}
+
+void Plan::packFilter(const BufferView& filter, const BufferView& packed) const {
+    ctx_->submitAndWait([&](VkCommandBuffer cmd) { recordPackFilter(cmd, filter, packed); });
 }
 
 const ConvDesc& Plan::desc() const { return desc_; }

@@ -10,8 +10,9 @@ namespace vkconv {
 
 struct ContextImpl;
 
-// Workspace: U (transformed filters), then V and M for one chunk of output tiles, then the
-// batched GEMM's own workspace (split-K), each region aligned for a storage-buffer binding.
+// Workspace: U (transformed filters; not there with PlanOptions::packedFilter, where U is the
+// packed filter), then V and M for one chunk of output tiles, then the batched GEMM's own
+// workspace (split-K), each region aligned for a storage-buffer binding.
 struct WinogradLayout {
     uint32_t m = 2;       // outputs per tile side: F(2x2,3x3) or F(4x4,3x3)
     uint32_t taps = 16;   // (m + 2)^2 products per tile: the batched GEMM's batch count
@@ -21,11 +22,13 @@ struct WinogradLayout {
     uint64_t tiles = 0;   // m x m output tiles: N x ceil(P/m) x ceil(Q/m)
     uint64_t chunk = 0;   // tiles per chunk (all of them when the workspace allows)
     uint64_t chunks = 0;
+    bool packedU = false;  // U in the packed filter, not the workspace
     uint64_t uBytes = 0, vOff = 0, vBytes = 0, mOff = 0, mBytes = 0, gemmOff = 0;
     VkDeviceSize gemmLimit = 0;  // what the GEMM's own plan may use
     std::string why;             // why no chunk fits ("" when one does)
 };
-WinogradLayout winogradLayout(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, VkDeviceSize workspaceLimit, bool matrix);
+WinogradLayout winogradLayout(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, VkDeviceSize workspaceLimit, bool matrix,
+                              bool packedU = false);
 // Whether its batched GEMM runs on the matrix units (16-bit V and U, implicit_gemm_coopmat).
 bool winogradMatrixUnits(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o);
 

@@ -195,8 +195,19 @@ CheckResult runAndCheck(vkconv::Context& ctx, const vkconv::ConvDesc& d, const v
         const ConvData data = makeConvData(d, seed, mode);
         DeviceConv dev = uploadConv(ctx, d, packConv(d, data), plan.workspaceSize());
         poison(dev, d.dtype);
+        vkconv::ConvTensors t = dev.tensors(d);
+        vkconv::Buffer packed;
+        if (opt.packedFilter) {
+            // Packed once (over NaN), then the filter itself poisoned: the run must read only the
+            // packed filter, and the pack must write all of it that the run reads.
+            packed = vkconv::Buffer::create(ctx, roundUp(plan.packedFilterSize(), 4));
+            packed.fill(poisonWord(d.dtype));
+            plan.packFilter(t.filter, packed.view(0, plan.packedFilterSize()));
+            dev.filter.fill(poisonWord(d.dtype));
+            t.filter = packed.view(0, plan.packedFilterSize());
+        }
         t0 = std::chrono::steady_clock::now();
-        plan.run(dev.tensors(d));
+        plan.run(t);
         runMs = msSince(t0);
         const std::vector<float> gpu = downloadOutput(d, dev.output);
         t0 = std::chrono::steady_clock::now();
