@@ -136,6 +136,13 @@ double smallGridShare(const ConvDesc& d) {
 // 5 % dearer.  Replayed over the sweep (perf-notes 107): 9247 -> 9201 us for the 3x3 layers,
 // against 9190 for the best of the three on every layer.
 constexpr double kMatrixMarginSmall = 0.90, kMatrixMarginLarge = 1.05;
+// NCHW outputs (behind coopmat_nhwc's input transpose): the output transform's NCHW path writes
+// ~2.3 us per MB of output more than its NHWC path, implicit_gemm_coopmat's NCHW epilogue ~1.1
+// more (H200, fp16: VGG-16 features.7 b32 winograd 452 -> 687 us, direct 469 -> 578; SD-VAE l6
+// b1 300 -> 453 and 323 -> 406; docs/results/h200_s39/ab/, perf-notes 107), halo_coopmat's as
+// much as winograd's (SD-VAE l5 b1, 1.7 us per MB both).  Neither model prices the layout, so
+// against implicit_gemm_coopmat winograd is charged the difference, ~1.1 us per MB of output.
+constexpr double kMatrixNchwOutputFlopsPerByte = 300.0;
 
 // Modelled time of F(m x m) (FLOP-equivalents of implicitGemmModelCost, or of coopmatModelCost
 // on the matrix units), < 0 when it declines.
@@ -420,6 +427,7 @@ bool winogradPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& 
     // sent to F(4x4) once F(4x4)'s passes cost less); on large ones the 4.3 us it was fitted
     // beside (SD-VAE l5 at b1 stays on F(4x4), 481 us, where halo would run ~590).
     direct += kMatrixPassFlops;
+    if (d.outputLayout == TensorLayout::NCHW) direct -= kMatrixNchwOutputFlopsPerByte * double(d.outputBytes());
     if (double halo = haloCoopmatPaysCost(ctx, d, o); halo >= 0)
         direct = std::min(direct, halo + kMatrixPassFlops - smallGridShare(d) * (kMatrixPassFlops - kMatrixCallFloorFlops));
     const double small = smallGridShare(d);
