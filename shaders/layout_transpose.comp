@@ -6,13 +6,18 @@
 // the writes (along rows) are contiguous runs of up to 32 elements.  (Indexing each element of the
 // block linearly, so that a 9-wide filter block is one contiguous read, measured 1-14 % slower on
 // ResNet-50 b32's layers: two runtime divisions per element; docs/perf-notes.md item 33.)
+// NARROW (cols <= 16: KCRS filters of 3x3 and smaller taps): a 32-wide block would leave most
+// of its columns idle (9 of 32 for 3x3), so each invocation moves one row's few columns instead:
+// a warp reads its rows' runs densely and writes each column's rows as one contiguous run.
 // Reads binding 0 (input), writes binding 4 (output).
 #extension GL_GOOGLE_include_directive : require
 #include "dtype.glsl"
 #include "conv_params.glsl"
 #include "conv_bindings.glsl"
+#include "tensor_index.glsl"
 
 layout(constant_id = 100) const uint WG_SIZE = 256;  // a multiple of 32 (host)
+layout(constant_id = 101) const bool NARROW = false;  // one invocation per (batch, row); 1-D grid
 layout(local_size_x_id = 100) in;
 
 const uint TILE = 32u, STEP = WG_SIZE / TILE;
@@ -20,6 +25,13 @@ shared float block[TILE][TILE + 1u];  // +1: the column reads hit 32 different b
 
 void main() {
     uint rows = pc.aux0, cols = pc.aux1;
+    if (NARROW) {
+        uint i = globalLinearIndex(WG_SIZE);  // batch * rows + row (< 2^31: the host checks)
+        if (i >= pc.N * rows) return;
+        uint b = i / rows, r = i - b * rows, base = b * rows * cols;
+        for (uint c = 0u; c < cols; ++c) y_[base + c * rows + r] = x_[base + r * cols + c];
+        return;
+    }
     uint tx = gl_LocalInvocationID.x % TILE, ty = gl_LocalInvocationID.x / TILE;
     uint r0 = gl_WorkGroupID.y * TILE, c0 = gl_WorkGroupID.x * TILE;
     uint plane = rows * cols;  // < 2^32 with every batch (host-checked)

@@ -24,6 +24,7 @@
 #include "conv/dispatch.hpp"
 #include "conv/split_k.hpp"
 #include "runtime/context_impl.hpp"
+#include "util/env.hpp"
 #include "vkconv/error.hpp"
 
 namespace vkconv {
@@ -37,6 +38,8 @@ namespace {
 
 constexpr uint32_t kTransposeWorkgroup = 256;  // layout_transpose.comp: 32-wide rows (a multiple of 32)
 constexpr uint64_t kTransposeTile = 32;        // layout_transpose.comp's TILE: a block is 32 x 32
+constexpr uint64_t kNarrowCols = 16;           // layout_transpose.comp's NARROW path up to this many columns
+constexpr uint32_t kSpecNarrow = 101;
 // The router's model, in implicitGemmModelCost's FLOP-equivalents (~28 TFLOP/s on the H200):
 // the NHWC kernel at kNhwcSpeed of the NCHW scalar kernel's time (measured 0.62-0.82 on ResNet-50
 // b32's stride-2 and 7x7 1x1 layers, h200_s8), the transposes as streaming passes (~3 TB/s:
@@ -145,6 +148,9 @@ InnerPlan innerPlan(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions
     return p;
 }
 
+// Measurements only: VKCONV_NARROW_TRANSPOSE=0 moves small-tap filters through 32x32 blocks too.
+bool narrowFilterTranspose() { return envFlag("VKCONV_NARROW_TRANSPOSE", true); }
+
 // Workgroup size: 256, or what a required subgroup size allows, in whole 32-element rows.
 uint32_t transposeWorkgroup(const ContextImpl& ctx, uint32_t sg) {
     uint32_t wg = std::min(kTransposeWorkgroup, ctx.caps.maxWorkgroupInvocations);
@@ -161,7 +167,12 @@ public:
         layout_ = p.layout;
         packedTranspose_ = o.packedFilter && filterNeedsTranspose(d) && !p.opts.packedFilter;
         inner_ = findAlgorithm(p.opts.algorithm)->instantiate(ctx, p.desc, p.opts);
-        pipeline_ = &ctx.pipelines->get(convPipelineKey(std::string("layout_transpose_") + dtypeSuffix(d.dtype), d, wg_, o.subgroupSize));
+        PipelineKey key = convPipelineKey(std::string("layout_transpose_") + dtypeSuffix(d.dtype), d, wg_, o.subgroupSize);
+        pipeline_ = &ctx.pipelines->get(key);
+        if (filterNeedsTranspose(d) && uint64_t(d.r * d.s) <= kNarrowCols && narrowFilterTranspose()) {
+            key.spec.push_back({kSpecNarrow, 1u});
+            narrow_ = &ctx.pipelines->get(key);
+        }
     }
 
     void record(VkCommandBuffer cmd, const ConvTensors& t) const override {
@@ -174,8 +185,7 @@ public:
         // [n][c][h*w] -> [n][h*w][c]
         transpose(cmd, t.input, x, uint64_t(desc_.n), uint64_t(desc_.c), uint64_t(desc_.h * desc_.w));
         // [k][c/groups][r*s] -> [k][r*s][c/groups]
-        if (layout_.filterBytes)
-            transpose(cmd, t.filter, w, uint64_t(desc_.k), uint64_t(desc_.channelsPerGroup()), uint64_t(desc_.r * desc_.s));
+        if (layout_.filterBytes) transposeFilter(cmd, t.filter, w);
         computeBarrier(ctx_, cmd);
         inner_->record(cmd, ConvTensors{x, w, t.bias, t.residual, t.output, iw});
     }
@@ -184,7 +194,7 @@ public:
     VkDeviceSize packedFilterSize() const override { return packedTranspose_ ? VkDeviceSize(desc_.filterBytes()) : inner_->packedFilterSize(); }
     void recordPackFilter(VkCommandBuffer cmd, const BufferView& filter, const BufferView& packed) const override {
         if (packedTranspose_)
-            transpose(cmd, filter, packed, uint64_t(desc_.k), uint64_t(desc_.channelsPerGroup()), uint64_t(desc_.r * desc_.s));
+            transposeFilter(cmd, filter, packed);
         else
             inner_->recordPackFilter(cmd, filter, packed);
     }
@@ -197,6 +207,18 @@ public:
     }
 
 private:
+    // [k][c/groups][r*s] -> [k][r*s][c/groups]: the narrow path for 3x3 and smaller taps.
+    void transposeFilter(VkCommandBuffer cmd, const BufferView& src, const BufferView& dst) const {
+        const uint64_t k = uint64_t(desc_.k), cg = uint64_t(desc_.channelsPerGroup()), rs = uint64_t(desc_.r * desc_.s);
+        if (!narrow_) return transpose(cmd, src, dst, k, cg, rs);
+        ConvPushConstants pc{};
+        pc.N = uint32_t(k);
+        pc.aux0 = uint32_t(cg);
+        pc.aux1 = uint32_t(rs);
+        bindConvTensors(ctx_, cmd, *narrow_, ConvTensors{src, src, {}, {}, dst, {}});
+        pushConstants(ctx_, cmd, *narrow_, pc);
+        dispatch1D(ctx_, cmd, k * cg, wg_);
+    }
     void transpose(VkCommandBuffer cmd, const BufferView& src, const BufferView& dst, uint64_t batches, uint64_t rows,
                    uint64_t cols) const {
         ConvPushConstants pc{};
@@ -218,6 +240,7 @@ private:
     uint32_t wg_;
     std::unique_ptr<AlgorithmInstance> inner_;
     const ComputePipeline* pipeline_ = nullptr;
+    const ComputePipeline* narrow_ = nullptr;  // the filter's narrow transpose (3x3 and smaller taps)
 };
 
 // "" or why the transposes and their inner kernel cannot run; `inner` (optional) receives the
