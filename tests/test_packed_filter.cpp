@@ -105,13 +105,7 @@ std::vector<uint8_t> outputBytes(const vkconv::Plan& plan, const ConvDesc& d, co
     DeviceConv dev = uploadConv(ctx(), d, packConv(d, data), plan.workspaceSize());
     poison(dev, d.dtype);
     vkconv::ConvTensors t = dev.tensors(d);
-    vkconv::Buffer packed;
-    if (plan.packedFilterSize()) {
-        packed = vkconv::Buffer::create(ctx(), roundUp(plan.packedFilterSize(), 4));
-        plan.packFilter(t.filter, packed.view(0, plan.packedFilterSize()));
-        dev.filter.fill(poisonWord(d.dtype));
-        t.filter = packed.view(0, plan.packedFilterSize());
-    }
+    const vkconv::Buffer packed = packFilterInto(ctx(), plan, dev, t, d.dtype);
     plan.run(t);
     plan.run(t);  // a second call reads the same packed filter
     std::vector<uint8_t> out(size_t(d.outputBytes()));

@@ -98,6 +98,18 @@ void poison(DeviceConv& dev, DType t) {
     if (dev.workspace.handle() != VK_NULL_HANDLE) dev.workspace.fill(poisonWord(DType::F32));
 }
 
+vkconv::Buffer packFilterInto(vkconv::Context& ctx, const vkconv::Plan& plan, DeviceConv& dev, vkconv::ConvTensors& t,
+                              DType dtype) {
+    const VkDeviceSize bytes = plan.packedFilterSize();
+    if (bytes == 0) return {};
+    auto packed = vkconv::Buffer::create(ctx, roundUp(bytes, 4));
+    packed.fill(poisonWord(dtype));
+    plan.packFilter(t.filter, packed.view(0, bytes));
+    dev.filter.fill(poisonWord(dtype));
+    t.filter = packed.view(0, bytes);
+    return packed;
+}
+
 std::vector<float> downloadOutput(const vkconv::ConvDesc& d, const vkconv::Buffer& out, VkDeviceSize offset) {
     std::vector<uint8_t> bytes(size_t(d.outputBytes()));
     out.download(bytes.data(), bytes.size(), offset);
@@ -196,16 +208,7 @@ CheckResult runAndCheck(vkconv::Context& ctx, const vkconv::ConvDesc& d, const v
         DeviceConv dev = uploadConv(ctx, d, packConv(d, data), plan.workspaceSize());
         poison(dev, d.dtype);
         vkconv::ConvTensors t = dev.tensors(d);
-        vkconv::Buffer packed;
-        if (opt.packedFilter) {
-            // Packed once (over NaN), then the filter itself poisoned: the run must read only the
-            // packed filter, and the pack must write all of it that the run reads.
-            packed = vkconv::Buffer::create(ctx, roundUp(plan.packedFilterSize(), 4));
-            packed.fill(poisonWord(d.dtype));
-            plan.packFilter(t.filter, packed.view(0, plan.packedFilterSize()));
-            dev.filter.fill(poisonWord(d.dtype));
-            t.filter = packed.view(0, plan.packedFilterSize());
-        }
+        const vkconv::Buffer packed = packFilterInto(ctx, plan, dev, t, d.dtype);
         t0 = std::chrono::steady_clock::now();
         plan.run(t);
         runMs = msSince(t0);

@@ -62,6 +62,11 @@ struct DeviceConv {
 DeviceConv uploadConv(vkconv::Context& ctx, const vkconv::ConvDesc& d, const PackedConv& packed,
                       VkDeviceSize workspaceBytes);
 void poison(DeviceConv& dev, vkconv::DType t);  // output and workspace
+// For a plan created with PlanOptions::packedFilter: packs dev's filter once into a new buffer
+// (over NaN, so a pack that misses a value fails), poisons the filter itself (the calls must read
+// only the packed one) and points t.filter at the packed filter.  An empty buffer otherwise.
+vkconv::Buffer packFilterInto(vkconv::Context& ctx, const vkconv::Plan& plan, DeviceConv& dev, vkconv::ConvTensors& t,
+                              vkconv::DType dtype);
 std::vector<float> downloadOutput(const vkconv::ConvDesc& d, const vkconv::Buffer& out, VkDeviceSize offset = 0);
 
 // Compares a downloaded output (canonical order) with the reference.
