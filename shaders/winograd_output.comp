@@ -4,7 +4,7 @@
 // (bias, residual, activation, conversion) on the WM x WM outputs of each tile inside P x Q.
 // One invocation per (tile, filter), filters fastest: M is read contiguously and NHWC output is
 // written contiguously.  NCHW: a workgroup owns a block of TT tiles x CK filters (CK: one 32-byte
-// sector of an M row), reads M with filters fastest as before, and hands each output row through
+// sector of an M row: 8 fp32 values, 16 with 16-bit M, host-set), reads M with filters fastest as before, and hands each output row through
 // shared memory to a store with tiles fastest, so that a warp writes runs along the output rows
 // (filters fastest, each lane wrote its own channel plane: docs/perf-notes.md item 34).
 // pc.aux0 = the chunk's first tile, pc.aux1 = its tile count.
@@ -20,7 +20,8 @@
 layout(constant_id = 100) const uint WG_SIZE = 256;
 layout(local_size_x_id = 100) in;
 
-const uint CK = 8u, TT = WG_SIZE / CK;
+layout(constant_id = 122) const uint CK = 8u;  // NCHW: filters per block (WG_SIZE % CK == 0, host)
+const uint TT = WG_SIZE / CK;
 const uint SY_LINE = TT * WM + 1u;  // one filter's row of the block, padded against bank conflicts
 shared float sY[(1u - OUT_LAYOUT) * CK * SY_LINE + OUT_LAYOUT];
 

@@ -44,6 +44,7 @@ constexpr uint32_t kWinogradBindings = kBindWorkspace + 1;  // the five tensors 
 constexpr uint64_t kChunkAlign = 128;  // chunk tiles rounded to the GEMM's tallest tile
 constexpr uint32_t kSpecWs16 = 120;   // winograd.glsl WS16
 constexpr uint32_t kSpecPairs = 121;  // winograd.glsl PAIRS
+constexpr uint32_t kSpecOutputCk = 122;  // winograd_output.comp CK: filters per NCHW block
 
 
 // The batched GEMM of a chunk of `tiles` output tiles as a grouped 1x1 NHWC convolution: one
@@ -245,8 +246,13 @@ public:
             // 16-bit workspace values: V and U on the matrix units, M where their GEMM stores fp16.
             if (std::string(pass) == "output" ? layout_.mElem == 2 : matrix) key.spec.push_back({kSpecWs16, 1u});
             if (pairs) key.spec.push_back({kSpecPairs, 1u});
+            if (std::string(pass) == "output" && outputCk_ != kNchwBlockChannels) key.spec.push_back({kSpecOutputCk, outputCk_});
             return &ctx.pipelines->get(key);
         };
+        // NCHW output from 16-bit M: 16 filters per block, so that a block's M reads fill whole
+        // 32-byte sectors (perf-notes 110); VKCONV_WINOGRAD_NCHW_CK8=1 keeps 8 (measurements).
+        if (d.outputLayout == TensorLayout::NCHW && layout_.mElem == 2 && wg_ % 16 == 0 && !envFlag("VKCONV_WINOGRAD_NCHW_CK8"))
+            outputCk_ = 16;
         input_ = pipe("input");
         filter_ = pipe("filter");
         output_ = pipe("output");
@@ -293,7 +299,7 @@ public:
             const ComputePipeline& out = outPairs ? *outputPairs_ : *output_;
             bindConvTensors(ctx_, cmd, out, ot, kWinogradBindings);
             pushConstants(ctx_, cmd, out, pc);
-            dispatch1D(ctx_, cmd, outPairs ? tiles * uint64_t(desc_.k / 2) : transformItems(tiles, desc_.k, desc_.outputLayout), wg_);
+            dispatch1D(ctx_, cmd, outPairs ? tiles * uint64_t(desc_.k / 2) : transformItems(tiles, desc_.k, desc_.outputLayout, outputCk_), wg_);
         }
     }
     VkDeviceSize packedFilterSize() const override { return layout_.packedU ? layout_.uBytes : 0; }
@@ -313,10 +319,10 @@ public:
     }
     // Invocations of a transform over `tiles` tiles x `channels`: one per pair (NHWC), or whole
     // workgroups of wg_ / 8 tiles x 8 channels (NCHW).
-    uint64_t transformItems(uint64_t tiles, int64_t channels, TensorLayout layout) const {
+    uint64_t transformItems(uint64_t tiles, int64_t channels, TensorLayout layout, uint32_t block = kNchwBlockChannels) const {
         if (layout != TensorLayout::NCHW) return tiles * uint64_t(channels);
-        const uint64_t tt = wg_ / kNchwBlockChannels;
-        return (tiles + tt - 1) / tt * ((uint64_t(channels) + kNchwBlockChannels - 1) / kNchwBlockChannels) * wg_;
+        const uint64_t tt = wg_ / block;
+        return (tiles + tt - 1) / tt * ((uint64_t(channels) + block - 1) / block) * wg_;
     }
     VkDeviceSize workspaceSize() const override {
         return layout_.gemmOff + std::max(gemm_->workspaceSize(), gemmLast_ ? gemmLast_->workspaceSize() : 0);
@@ -353,6 +359,7 @@ private:
     uint32_t sg_;
     WinogradLayout layout_;
     uint32_t wg_;  // the transforms' workgroup size
+    uint32_t outputCk_ = kNchwBlockChannels;  // filters per block of the NCHW output transform
     std::unique_ptr<AlgorithmInstance> gemm_, gemmLast_;  // full chunks, and a shorter last one
     const ComputePipeline *input_ = nullptr, *filter_ = nullptr, *output_ = nullptr;
     // Two channels (filters) per invocation; null where they do not apply.
