@@ -4,9 +4,13 @@
 // (bias, residual, activation, conversion) on the WM x WM outputs of each tile inside P x Q.
 // One invocation per (tile, filter), filters fastest: M is read contiguously and NHWC output is
 // written contiguously.  NCHW: a workgroup owns a block of TT tiles x CK filters (CK: one 32-byte
-// sector of an M row: 8 fp32 values, 16 with 16-bit M, host-set), reads M with filters fastest as before, and hands each output row through
-// shared memory to a store with tiles fastest, so that a warp writes runs along the output rows
-// (filters fastest, each lane wrote its own channel plane: docs/perf-notes.md item 34).
+// sector of an M row: 8 fp32 values, 16 with 16-bit M, host-set).  It reads M and transforms with
+// filters fastest as NHWC does, parks RB output rows of every (filter, tile) in shared memory, and
+// then re-deals them with tiles fastest: each invocation owns one (filter, tile) and writes each of
+// its rows as one WM-wide store, so that a warp writes runs of TT x WM pixels along an output row.
+// The tile's decode and its output offset are computed once per invocation, not once per element
+// (the element-wise version ran ~3x the instructions of the NHWC pass and ~2.3 us per MB of output
+// over it on the H200: docs/perf-notes.md items 107, 111).
 // pc.aux0 = the chunk's first tile, pc.aux1 = its tile count.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
@@ -21,9 +25,28 @@ layout(constant_id = 100) const uint WG_SIZE = 256;
 layout(local_size_x_id = 100) in;
 
 layout(constant_id = 122) const uint CK = 8u;  // NCHW: filters per block (WG_SIZE % CK == 0, host)
+// NCHW: output rows per shared-memory round (WM, or 2 where WM rows do not fit; host).
+layout(constant_id = 123) const uint RB = WM;
+// NCHW: a run of WM pixels goes out as one WM-wide store where it is whole and aligned (host: the
+// output view is aligned to WM elements); else element stores.
+layout(constant_id = 124) const bool WIDE = false;
 const uint TT = WG_SIZE / CK;
-const uint SY_LINE = TT * WM + 1u;  // one filter's row of the block, padded against bank conflicts
-shared float sY[(1u - OUT_LAYOUT) * CK * SY_LINE + OUT_LAYOUT];
+// Shared memory in WM-wide runs: (filter, tile, row) at filter * LINE + tile * RUN + row.  RUN and
+// LINE are odd, so that both the filters-fastest writes and the tiles-fastest reads of a warp
+// spread over the banks (WM-wide accesses: 8 or 16 lanes per bank cycle).
+const uint RUN = RB + 1u + (RB & 1u);
+const uint LINE = TT * RUN + 1u;
+#if WINO_M == 4
+#define VECM vec4
+#define VECM_T VEC4_T
+#define FROM_F32_VM(v) fromF32v4(v)
+#else
+#define VECM vec2
+#define VECM_T VEC2_T
+#define FROM_F32_VM(v) fromF32v2(v)
+#endif
+shared VECM sY[(1u - OUT_LAYOUT) * CK * LINE + OUT_LAYOUT];
+layout(set = 0, binding = 4, std430) writeonly buffer OutputBufM { VECM_T yM_[]; };
 
 // A^T m for the tile whose M values start at `base` (stride K between its WA x WA products).
 void transformCols(uint base, out float a[WM][WA]) {
@@ -33,25 +56,45 @@ void transformCols(uint base, out float a[WM][WA]) {
     atRows(m, a);
 }
 
+VECM outputRow(in float a[WM][WA], uint i) {
+    VECM v;
+    [[unroll]] for (uint j = 0u; j < WM; ++j) v[j] = atValue(a, i, j);
+    return v;
+}
+
+// Row values v (raw) of filter k at output offsets off .. off + WM - 1, of which those with
+// q0 + j < Q exist: the epilogue, then one wide store or element stores.
+void storeRowNchw(uint off, uint q0, uint k, VECM v) {
+    [[unroll]] for (uint j = 0u; j < WM; ++j)
+        if (q0 + j < pc.Q) v[j] = epilogueValue(v[j], k, off + j);
+    if (WIDE && q0 + WM <= pc.Q && off % WM == 0u) {
+        yM_[off / WM] = FROM_F32_VM(v);
+        return;
+    }
+    [[unroll]] for (uint j = 0u; j < WM; ++j)
+        if (q0 + j < pc.Q) y_[off + j] = fromF32(v[j]);
+}
+
 void mainNchw() {
     uint tid = gl_LocalInvocationID.x, t0, k0;
     if (!nchwBlock(pc.K, TT, CK, WG_SIZE, t0, k0)) return;  // whole workgroups: no barrier skipped
+    // Transform: filters fastest (M rows are read in whole sectors).
     uint kc = tid % CK, t = tid / CK;
     float a[WM][WA];
     if (t0 + t < pc.aux1 && k0 + kc < pc.K) transformCols((t0 + t) * WA * WA * pc.K + k0 + kc, a);
     else [[unroll]] for (uint i = 0u; i < WM; ++i) [[unroll]] for (uint j = 0u; j < WA; ++j) a[i][j] = 0.0;
-    [[unroll]] for (uint i = 0u; i < WM; ++i) {
-        if (i > 0u) barrier();  // the previous row's reads are done
-        [[unroll]] for (uint j = 0u; j < WM; ++j) sY[kc * SY_LINE + t * WM + j] = atValue(a, i, j);
+    // Store: tiles fastest, one (filter, tile) per invocation.
+    uint ke = tid / TT, te = tid % TT, k = k0 + ke;
+    bool live = t0 + te < pc.aux1 && k < pc.K;
+    uvec3 tile = live ? decodeTile(pc.aux0 + t0 + te) : uvec3(0u);
+    uint p0 = tile.y * WM, q0 = tile.z * WM;
+    uint off0 = ((tile.x * pc.K + k) * pc.P + p0) * pc.Q + q0;
+    [[unroll]] for (uint r0 = 0u; r0 < WM; r0 += RB) {
+        if (r0 > 0u) barrier();  // the previous round's reads are done
+        [[unroll]] for (uint i = 0u; i < RB; ++i) sY[kc * LINE + t * RUN + i] = outputRow(a, r0 + i);
         barrier();
-        // Output row i of every tile: value e is (filter, tile, column), columns then tiles fastest.
-        [[unroll]] for (uint r = 0u; r < WM; ++r) {
-            uint e = tid + r * WG_SIZE, je = e % WM, te = (e / WM) % TT, ke = e / (WM * TT);
-            if (t0 + te >= pc.aux1 || k0 + ke >= pc.K) continue;
-            uvec3 tile = decodeTile(pc.aux0 + t0 + te);
-            uint p = tile.y * WM + i, q = tile.z * WM + je, k = k0 + ke;
-            if (p < pc.P && q < pc.Q) storeOutput(((tile.x * pc.K + k) * pc.P + p) * pc.Q + q, k, sY[ke * SY_LINE + te * WM + je]);
-        }
+        [[unroll]] for (uint i = 0u; i < RB; ++i)
+            if (live && p0 + r0 + i < pc.P) storeRowNchw(off0 + (r0 + i) * pc.Q, q0, k, sY[ke * LINE + te * RUN + i]);
     }
 }
 

@@ -45,6 +45,8 @@ constexpr uint64_t kChunkAlign = 128;  // chunk tiles rounded to the GEMM's tall
 constexpr uint32_t kSpecWs16 = 120;   // winograd.glsl WS16
 constexpr uint32_t kSpecPairs = 121;  // winograd.glsl PAIRS
 constexpr uint32_t kSpecOutputCk = 122;  // winograd_output.comp CK: filters per NCHW block
+constexpr uint32_t kSpecOutputRb = 123;  // winograd_output.comp RB: NCHW output rows per round
+constexpr uint32_t kSpecOutputWide = 124;  // winograd_output.comp WIDE: WM-wide NCHW row stores
 
 
 // The batched GEMM of a chunk of `tiles` output tiles as a grouped 1x1 NHWC convolution: one
@@ -240,22 +242,32 @@ public:
         gemm_ = plan(layout_.chunk);
         const uint64_t last = layout_.tiles - (layout_.chunks - 1) * layout_.chunk;
         if (last != layout_.chunk) gemmLast_ = plan(last);
-        auto pipe = [&](const char* pass, bool pairs = false) {
+        auto pipe = [&](const char* pass, bool pairs = false, bool wide = false) {
             PipelineKey key = convPipelineKey("winograd" + std::to_string(layout_.m) + "_" + pass + "_" + dtypeSuffix(d.dtype), d, wg_,
                                               sg_, kWinogradBindings);
             // 16-bit workspace values: V and U on the matrix units, M where their GEMM stores fp16.
             if (std::string(pass) == "output" ? layout_.mElem == 2 : matrix) key.spec.push_back({kSpecWs16, 1u});
             if (pairs) key.spec.push_back({kSpecPairs, 1u});
             if (std::string(pass) == "output" && outputCk_ != kNchwBlockChannels) key.spec.push_back({kSpecOutputCk, outputCk_});
+            if (std::string(pass) == "output" && outputRows_ != layout_.m) key.spec.push_back({kSpecOutputRb, outputRows_});
+            if (wide) key.spec.push_back({kSpecOutputWide, 1u});
             return &ctx.pipelines->get(key);
         };
         // NCHW output from 16-bit M: 16 filters per block, so that a block's M reads fill whole
         // 32-byte sectors (perf-notes 110); VKCONV_WINOGRAD_NCHW_CK8=1 keeps 8 (measurements).
         if (d.outputLayout == TensorLayout::NCHW && layout_.mElem == 2 && wg_ % 16 == 0 && !envFlag("VKCONV_WINOGRAD_NCHW_CK8"))
             outputCk_ = 16;
+        // NCHW output: all m rows of a block in shared memory at once (one barrier), or two per
+        // round where the device's shared memory is short of that (F(4x4) on a 16 KiB device;
+        // VKCONV_WINOGRAD_NCHW_RB2=1 takes that path anywhere, for tests).
+        if (d.outputLayout == TensorLayout::NCHW &&
+            (nchwOutputSharedBytes(outputRows_) > ctx.caps.maxSharedMemory || envFlag("VKCONV_WINOGRAD_NCHW_RB2")))
+            outputRows_ = 2;
         input_ = pipe("input");
         filter_ = pipe("filter");
         output_ = pipe("output");
+        // NCHW output rows as one m-wide store each where the output view allows it (record()).
+        if (d.outputLayout == TensorLayout::NCHW && !envFlag("VKCONV_WINOGRAD_NCHW_NARROW")) outputWide_ = pipe("output", false, true);
         // Two channels (filters) per invocation where the 16-bit values pair up (used when the
         // views are 4-byte aligned: record()).
         const bool pairs = !envFlag("VKCONV_WINOGRAD_NO_PAIRS");
@@ -296,11 +308,18 @@ public:
 
             ConvTensors ot{t.input, t.filter, t.bias, t.residual, t.output, M};
             const bool outPairs = outputPairs_ && t.output.offset % 4 == 0;
-            const ComputePipeline& out = outPairs ? *outputPairs_ : *output_;
+            const bool outWide = outputWide_ && t.output.offset % (layout_.m * dtypeSize(desc_.dtype)) == 0;
+            const ComputePipeline& out = outPairs ? *outputPairs_ : outWide ? *outputWide_ : *output_;
             bindConvTensors(ctx_, cmd, out, ot, kWinogradBindings);
             pushConstants(ctx_, cmd, out, pc);
             dispatch1D(ctx_, cmd, outPairs ? tiles * uint64_t(desc_.k / 2) : transformItems(tiles, desc_.k, desc_.outputLayout, outputCk_), wg_);
         }
+    }
+    // winograd_output.comp's NCHW shared memory: CK x LINE runs of m fp32 values, LINE = TT x RUN
+    // + 1, RUN = rows + 1 (+ 1 for odd rows).
+    uint64_t nchwOutputSharedBytes(uint32_t rows) const {
+        const uint64_t run = rows + 1 + (rows & 1), line = uint64_t(wg_ / outputCk_) * run + 1;
+        return uint64_t(outputCk_) * line * layout_.m * 4;
     }
     VkDeviceSize packedFilterSize() const override { return layout_.packedU ? layout_.uBytes : 0; }
     void recordPackFilter(VkCommandBuffer cmd, const BufferView& filter, const BufferView& packed) const override {
@@ -360,10 +379,12 @@ private:
     WinogradLayout layout_;
     uint32_t wg_;  // the transforms' workgroup size
     uint32_t outputCk_ = kNchwBlockChannels;  // filters per block of the NCHW output transform
+    uint32_t outputRows_ = layout_.m;  // output rows per shared-memory round of the NCHW output transform
     std::unique_ptr<AlgorithmInstance> gemm_, gemmLast_;  // full chunks, and a shorter last one
     const ComputePipeline *input_ = nullptr, *filter_ = nullptr, *output_ = nullptr;
     // Two channels (filters) per invocation; null where they do not apply.
     const ComputePipeline *filterPairs_ = nullptr, *inputPairs_ = nullptr, *outputPairs_ = nullptr;
+    const ComputePipeline* outputWide_ = nullptr;  // NCHW output with m-wide row stores
 };
 
 }  // namespace
