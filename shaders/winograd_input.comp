@@ -5,14 +5,12 @@
 // V (binding 5; fp32, or 16-bit under WS16) is the NHWC "image" the batched GEMM reads as a grouped 1x1 convolution:
 //   V[t][xi][c] at (t * WA*WA + xi) * C + c,  t = chunk-local tile, xi = WA * i + j.
 // NHWC: one invocation per (tile, channel), channels fastest: V is written contiguously and the
-// input is read contiguously.  NCHW: a workgroup owns a block of TT tiles x CC channels (CC: one
-// 32-byte sector of a V row, 8 fp32 or 16 16-bit values; host).  Its invocations walk the tiles
-// (neighbouring patches of one channel plane; interior patches without bounds checks), park RB
-// rows of their V values at a time in shared memory, and re-deal them as channel pairs, so that a
-// V row's CC channels go out as whole sectors in two-value stores (with channels fastest, an NCHW
-// read hit a separate channel plane per lane: docs/perf-notes.md item 34; element stores of 8
-// 16-bit channels per row filled half sectors and left this pass ~3x slower than NHWC's, item 111).
-// pc.aux0 = the chunk's first tile, pc.aux1 = its tile count.
+// input is read contiguously.  NCHW: a workgroup owns a block of TT tiles x CC channels; its
+// invocations walk the tiles (neighbouring patches of one channel plane) and hand each row of
+// their V values through shared memory to a write in channel-contiguous runs (with channels
+// fastest, an NCHW read hit a separate channel plane per lane: ResNet-50 b32's 3x3 layers ran
+// 1.1-1.9x their NHWC times, docs/perf-notes.md item 34).  pc.aux0 = the chunk's first tile,
+// pc.aux1 = its tile count.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
 #include "dtype.glsl"
@@ -24,28 +22,16 @@
 layout(constant_id = 100) const uint WG_SIZE = 256;
 layout(local_size_x_id = 100) in;
 
-// The NCHW block: CC channels x TT tiles; the host dispatches ceil(tiles / TT) x ceil(C / CC)
-// workgroups, channel blocks fastest, and picks RB (a divisor of WA) so that the rounds' shared
-// memory fits.
-layout(constant_id = 125) const uint CC = 8u;
-layout(constant_id = 126) const uint RB = 2u;
-const uint TT = WG_SIZE / CC, TTP = TT + 1u;  // TTP: one padding word against bank conflicts
-// (channel, round row, column) lines of TTP tiles: the tiles-fastest writes and the channel-pair
-// reads each spread over the banks.
-shared float sV[(1u - IN_LAYOUT) * CC * RB * WA * TTP + IN_LAYOUT];
-layout(set = 0, binding = 5, std430) writeonly buffer WinogradBufF2 { vec2 wsF2_[]; };
+// The NCHW block: CC channels (one 32-byte sector of a V row) x TT tiles; the host dispatches
+// ceil(tiles / TT) x ceil(C / CC) workgroups, channel blocks fastest.
+const uint CC = 8u, TT = WG_SIZE / CC;
+const uint SV_LINE = TT * (CC + 1u);  // one V column j of the block, padded against bank conflicts
+shared float sV[(1u - IN_LAYOUT) * WA * SV_LINE + IN_LAYOUT];
 
 // The input patch of `tile`, channel c (zeros outside the image: the padding).
 void loadPatch(uint tile, uint c, out float d[WA][WA]) {
     uvec3 tc = decodeTile(tile);
     int h0 = int(tc.y * WM) - int(pc.padT), w0 = int(tc.z * WM) - int(pc.padL);
-    if (IN_LAYOUT == 0u && h0 >= 0 && w0 >= 0 && h0 + int(WA) <= int(pc.H) && w0 + int(WA) <= int(pc.W)) {
-        // Interior: fixed steps from one offset.
-        uint base = activationOffset(0u, tc.x, c, uint(h0), uint(w0), pc.C, pc.H, pc.W);
-        [[unroll]] for (uint i = 0u; i < WA; ++i)
-            [[unroll]] for (uint j = 0u; j < WA; ++j) d[i][j] = toF32(x_[base + i * pc.W + j]);
-        return;
-    }
     [[unroll]] for (uint i = 0u; i < WA; ++i) {
         int h = h0 + int(i);
         bool rowOk = h >= 0 && h < int(pc.H);
@@ -58,39 +44,24 @@ void loadPatch(uint tile, uint c, out float d[WA][WA]) {
     }
 }
 
-// V values of channels c and c + 1 (the second only where it exists) at V offset `off`.
-void storeV2(uint off, uint c, float v0, float v1) {
-    if (c + 1u < pc.C && pc.C % 2u == 0u) {
-        if (WS16) ws2_[off >> 1] = fromF32v2(vec2(v0, v1));
-        else wsF2_[off >> 1] = vec2(v0, v1);
-        return;
-    }
-    WS_STORE(off, v0)
-    if (c + 1u < pc.C) WS_STORE(off + 1u, v1)
-}
-
 void mainNchw() {
     uint tid = gl_LocalInvocationID.x, t0, c0;
     if (!nchwBlock(pc.C, TT, CC, WG_SIZE, t0, c0)) return;  // whole workgroups: no barrier skipped
-    // Load and transform: tiles fastest (a warp reads along the rows of one channel plane).
     uint t = tid % TT, cc = tid / TT;
+    bool mine = t0 + t < pc.aux1 && c0 + cc < pc.C;
     float d[WA][WA], b[WA][WA];
-    if (t0 + t < pc.aux1 && c0 + cc < pc.C) loadPatch(pc.aux0 + t0 + t, c0 + cc, d);
+    if (mine) loadPatch(pc.aux0 + t0 + t, c0 + cc, d);
     else [[unroll]] for (uint i = 0u; i < WA; ++i) [[unroll]] for (uint j = 0u; j < WA; ++j) d[i][j] = 0.0;
     btRows(d, b);
-    // Store: channel pairs fastest, CC / 2 pairs per V row; RB * WA / 2 items per invocation.
-    const uint NP = CC / 2u;
-    [[unroll]] for (uint r0 = 0u; r0 < WA; r0 += RB) {
-        if (r0 > 0u) barrier();  // the previous round's reads are done
-        [[unroll]] for (uint i = 0u; i < RB; ++i)
-            [[unroll]] for (uint j = 0u; j < WA; ++j) sV[((cc * RB + i) * WA + j) * TTP + t] = btValue(b, r0 + i, j);
+    [[unroll]] for (uint i = 0u; i < WA; ++i) {
+        if (i > 0u) barrier();  // the previous row's reads are done
+        [[unroll]] for (uint j = 0u; j < WA; ++j) sV[j * SV_LINE + t * (CC + 1u) + cc] = btValue(b, i, j);
         barrier();
-        [[unroll]] for (uint r = 0u; r < RB * WA / 2u; ++r) {
-            uint u = tid + r * WG_SIZE, pe = u % NP, row = u / NP;
-            uint je = row % WA, ie = (row / WA) % RB, te = row / (WA * RB), c = c0 + 2u * pe;
-            if (t0 + te >= pc.aux1 || c >= pc.C) continue;
-            uint s0 = ((2u * pe * RB + ie) * WA + je) * TTP + te;
-            storeV2(((t0 + te) * WA * WA + WA * (r0 + ie) + je) * pc.C + c, c, sV[s0], sV[s0 + RB * WA * TTP]);
+        // V[t][WA*i + j][c], CC channels contiguous: value e of the row is (j, tile, channel).
+        [[unroll]] for (uint r = 0u; r < WA; ++r) {
+            uint e = tid + r * WG_SIZE, ce = e % CC, te = (e / CC) % TT, je = e / (CC * TT);
+            if (t0 + te < pc.aux1 && c0 + ce < pc.C)
+                WS_STORE(((t0 + te) * WA * WA + WA * i + je) * pc.C + c0 + ce, sV[je * SV_LINE + te * (CC + 1u) + ce])
         }
     }
 }

@@ -33,7 +33,6 @@ double implicitGemmModelCost(const ContextImpl& ctx, const ConvDesc& d, const Pl
 bool implicitGemmSplitKPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o);
 bool implicitGemmFourPixelLoads(const ConvDesc& d);
 bool winogradMatrixUnits(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o);
-bool winogradPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o);
 
 namespace {
 
@@ -287,6 +286,9 @@ constexpr uint64_t kLargeInputBytes = uint64_t(6) << 20;
 // Multiply-adds per input element (K/groups * R * S / stride^2) up to which the transpose of a
 // large input costs more than the NCHW staging loses.
 constexpr double kThinWork = 64;
+// Winograd reads NCHW in its own input transform (1.2-1.9x its NHWC time); on inputs up to 1 MiB
+// the transpose's extra dispatch costs more than that.
+constexpr uint64_t kSmallWinogradInputBytes = uint64_t(1) << 20;
 
 // The router's question for 16-bit NCHW activations: does the NHWC problem run on the matrix
 // units, behind transposes that fit the workspace, and do the transposes cost less than the NCHW
@@ -300,19 +302,15 @@ constexpr double kThinWork = 64;
 //    ResNet-50's 56x56 1x1 layers at b32, 16-64 products per input element): 1.05-1.45x slower
 //    (halo_coopmat's few-filter tiles gain on them: SD-VAE l7, 3 filters, 218 -> 139 us);
 //  * winograd on inputs up to 1 MiB (b1 14-28 px, b32 7 px): 1-2.9 us slower.
-// Winograd now reads and writes NCHW through its own transforms at ~0.15 and ~0.55 us per MB over
-// its NHWC paths (perf-notes 111), so wherever it pays against the direct kernels behind the
-// transposes (winogradPays credits it the input transpose) it runs on the NCHW layer as it is.
 bool coopmatNhwcPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     InnerPlan p;
     if (d.inputLayout != TensorLayout::NCHW || d.dtype == DType::F32 || !transformWhyNot(ctx, d, o, true, &p).empty()) return false;
-    // (Few filters go to their own kernels first, as in chooseAlgorithm.)
-    if (d.filtersPerGroup() > 8 && winogradMatrixUnits(ctx, d, o) && winogradPays(ctx, d, o)) return false;
     const uint64_t input = uint64_t(d.inputBytes());
     const double work = double(d.filtersPerGroup()) * double(d.r * d.s) / double(d.strideH * d.strideW);
     const std::string& inner = p.opts.algorithm;
     // (pointwise_coopmat, taken only with an NHWC output, moves the same bytes per product.)
     if (inner == "implicit_gemm_coopmat" || inner == "pointwise_coopmat") return work > kThinWork || input < kLargeInputBytes;
+    if (inner == "winograd") return input > kSmallWinogradInputBytes;
     return inner != "few_channels_coopmat";
 }
 

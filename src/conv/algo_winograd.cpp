@@ -47,11 +47,6 @@ constexpr uint32_t kSpecPairs = 121;  // winograd.glsl PAIRS
 constexpr uint32_t kSpecOutputCk = 122;  // winograd_output.comp CK: filters per NCHW block
 constexpr uint32_t kSpecOutputRb = 123;  // winograd_output.comp RB: NCHW output rows per round
 constexpr uint32_t kSpecOutputWide = 124;  // winograd_output.comp WIDE: WM-wide NCHW row stores
-constexpr uint32_t kSpecInputCc = 125;  // winograd_input.comp CC: channels per NCHW block
-constexpr uint32_t kSpecInputRb = 126;  // winograd_input.comp RB: V rows per NCHW round
-// The NCHW input transform's rounds stay within this much shared memory: a workgroup declaring 32
-// KiB or more gets an SM to itself on NVIDIA (perf-notes 102).
-constexpr uint64_t kNchwInputSharedBytes = 24 * 1024;
 
 
 // The batched GEMM of a chunk of `tiles` output tiles as a grouped 1x1 NHWC convolution: one
@@ -144,13 +139,13 @@ double smallGridShare(const ConvDesc& d) {
 // 5 % dearer.  Replayed over the sweep (perf-notes 107): 9247 -> 9201 us for the 3x3 layers,
 // against 9190 for the best of the three on every layer.
 constexpr double kMatrixMarginSmall = 0.90, kMatrixMarginLarge = 1.05;
-// 16-bit NCHW input on the matrix units: the direct kernels run behind coopmat_nhwc's input
-// transpose (a read and a write of the input, and a dispatch), which winograd's own NCHW input
-// transform does without at ~0.15 us per MB over its NHWC path (perf-notes 111): winograd is
-// credited the transpose less that.  NCHW output is not priced: winograd's NCHW output transform
-// writes ~0.55 us per MB over its NHWC path since item 111 (2.3 before), implicit_gemm_coopmat's
-// NCHW epilogue ~0.5-0.7 (VGG-16 features.7 b32, SD-VAE l6 b1, item 107).
-constexpr double kMatrixNchwInputCreditFlopsPerByte = 2 * kMatrixFlopsPerByte - 40.0;
+// NCHW outputs (behind coopmat_nhwc's input transpose): the output transform's NCHW path writes
+// ~2.3 us per MB of output more than its NHWC path, implicit_gemm_coopmat's NCHW epilogue ~1.1
+// more (H200, fp16: VGG-16 features.7 b32 winograd 452 -> 687 us, direct 469 -> 578; SD-VAE l6
+// b1 300 -> 453 and 323 -> 406; docs/results/h200_s39/ab/, perf-notes 107), halo_coopmat's as
+// much as winograd's (SD-VAE l5 b1, 1.7 us per MB both).  Neither model prices the layout, so
+// against implicit_gemm_coopmat winograd is charged the difference, ~1.1 us per MB of output.
+constexpr double kMatrixNchwOutputFlopsPerByte = 300.0;
 
 // Modelled time of F(m x m) (FLOP-equivalents of implicitGemmModelCost, or of coopmatModelCost
 // on the matrix units), < 0 when it declines.
@@ -255,10 +250,6 @@ public:
             if (pairs) key.spec.push_back({kSpecPairs, 1u});
             if (std::string(pass) == "output" && outputCk_ != kNchwBlockChannels) key.spec.push_back({kSpecOutputCk, outputCk_});
             if (std::string(pass) == "output" && outputRows_ != layout_.m) key.spec.push_back({kSpecOutputRb, outputRows_});
-            if (std::string(pass) == "input" && d.inputLayout == TensorLayout::NCHW) {
-                key.spec.push_back({kSpecInputCc, inputCc_});
-                key.spec.push_back({kSpecInputRb, inputRows_});
-            }
             if (wide) key.spec.push_back({kSpecOutputWide, 1u});
             return &ctx.pipelines->get(key);
         };
@@ -272,16 +263,6 @@ public:
         if (d.outputLayout == TensorLayout::NCHW &&
             (nchwOutputSharedBytes(outputRows_) > ctx.caps.maxSharedMemory || envFlag("VKCONV_WINOGRAD_NCHW_RB2")))
             outputRows_ = 2;
-        // NCHW input: 16 channels per block where V is 16-bit (a V row's block is one 32-byte
-        // sector, as for fp32 V's 8), and as many of V's rows per round as fit.
-        if (matrix && wg_ % 16 == 0) inputCc_ = 16;
-        const uint32_t wa = layout_.m + 2;
-        const uint64_t smem = std::min<uint64_t>(ctx.caps.maxSharedMemory, kNchwInputSharedBytes);
-        for (uint32_t rb = envFlag("VKCONV_WINOGRAD_NCHW_RB2") ? 2 : wa; rb >= 1; --rb)  // (2: the 16 KiB path, for tests)
-            if (wa % rb == 0 && uint64_t(inputCc_) * rb * wa * (wg_ / inputCc_ + 1) * 4 <= smem) {
-                inputRows_ = rb;
-                break;
-            }
         input_ = pipe("input");
         filter_ = pipe("filter");
         output_ = pipe("output");
@@ -317,7 +298,7 @@ public:
             const ComputePipeline& in = inPairs ? *inputPairs_ : *input_;
             bindConvTensors(ctx_, cmd, in, it, kWinogradBindings);
             pushConstants(ctx_, cmd, in, pc);
-            dispatch1D(ctx_, cmd, inPairs ? tiles * uint64_t(desc_.c / 2) : transformItems(tiles, desc_.c, desc_.inputLayout, inputCc_), wg_);
+            dispatch1D(ctx_, cmd, inPairs ? tiles * uint64_t(desc_.c / 2) : transformItems(tiles, desc_.c, desc_.inputLayout), wg_);
             computeBarrier(ctx_, cmd);  // V (and, the first time, U) written
 
             const AlgorithmInstance& g = tiles == layout_.chunk ? *gemm_ : *gemmLast_;
@@ -399,8 +380,6 @@ private:
     uint32_t wg_;  // the transforms' workgroup size
     uint32_t outputCk_ = kNchwBlockChannels;  // filters per block of the NCHW output transform
     uint32_t outputRows_ = layout_.m;  // output rows per shared-memory round of the NCHW output transform
-    uint32_t inputCc_ = kNchwBlockChannels;  // channels per block of the NCHW input transform
-    uint32_t inputRows_ = 1;  // V rows per shared-memory round of the NCHW input transform
     std::unique_ptr<AlgorithmInstance> gemm_, gemmLast_;  // full chunks, and a shorter last one
     const ComputePipeline *input_ = nullptr, *filter_ = nullptr, *output_ = nullptr;
     // Two channels (filters) per invocation; null where they do not apply.
@@ -476,10 +455,9 @@ bool winogradPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& 
     // sent to F(4x4) once F(4x4)'s passes cost less); on large ones the 4.3 us it was fitted
     // beside (SD-VAE l5 at b1 stays on F(4x4), 481 us, where halo would run ~590).
     direct += kMatrixPassFlops;
+    if (d.outputLayout == TensorLayout::NCHW) direct -= kMatrixNchwOutputFlopsPerByte * double(d.outputBytes());
     if (double halo = haloCoopmatPaysCost(ctx, d, o); halo >= 0)
         direct = std::min(direct, halo + kMatrixPassFlops - smallGridShare(d) * (kMatrixPassFlops - kMatrixCallFloorFlops));
-    if (d.inputLayout == TensorLayout::NCHW)
-        direct += kMatrixNchwInputCreditFlopsPerByte * double(d.inputBytes()) + kMatrixCallFloorFlops;
     const double small = smallGridShare(d);
     return best < (kMatrixMarginLarge - small * (kMatrixMarginLarge - kMatrixMarginSmall)) * direct;
 }
