@@ -86,8 +86,10 @@ std::vector<WinoCase> makeCases() {
     add("nchw_q16_k20_bias_residual_relu", [](ConvDesc& d) {
         d.h = 12, d.w = 16, d.k = 20, d.hasBias = d.hasResidual = true, d.activation = Activation::Relu;
     });
-    add("fp16_nchw_q24_k40_residual_silu", [](ConvDesc& d) {
-        d.dtype = DType::F16, d.n = 2, d.h = 8, d.w = 24, d.k = 40, d.hasBias = d.hasResidual = true, d.activation = Activation::Silu;
+    // ... and an NCHW input over several channel blocks (the last partial).
+    add("fp16_nchw_c40_q24_k40_residual_silu", [](ConvDesc& d) {
+        d.dtype = DType::F16, d.n = 2, d.c = 40, d.h = 8, d.w = 24, d.k = 40, d.hasBias = d.hasResidual = true,
+        d.activation = Activation::Silu;
     });
     // 15 x 15 = 225 tiles at most 64 per chunk: 4 balanced chunks of 57, the last 54.
     add("chunked_4x57", [](ConvDesc& d) { d.h = d.w = 29; }, 64, "in 4 chunks of 57");

@@ -139,13 +139,13 @@ double smallGridShare(const ConvDesc& d) {
 // 5 % dearer.  Replayed over the sweep (perf-notes 107): 9247 -> 9201 us for the 3x3 layers,
 // against 9190 for the best of the three on every layer.
 constexpr double kMatrixMarginSmall = 0.90, kMatrixMarginLarge = 1.05;
-// NCHW outputs (behind coopmat_nhwc's input transpose): the output transform's NCHW path writes
-// ~2.3 us per MB of output more than its NHWC path, implicit_gemm_coopmat's NCHW epilogue ~1.1
-// more (H200, fp16: VGG-16 features.7 b32 winograd 452 -> 687 us, direct 469 -> 578; SD-VAE l6
-// b1 300 -> 453 and 323 -> 406; docs/results/h200_s39/ab/, perf-notes 107), halo_coopmat's as
-// much as winograd's (SD-VAE l5 b1, 1.7 us per MB both).  Neither model prices the layout, so
-// against implicit_gemm_coopmat winograd is charged the difference, ~1.1 us per MB of output.
-constexpr double kMatrixNchwOutputFlopsPerByte = 300.0;
+// NCHW outputs (behind coopmat_nhwc's input transpose, ~0.9 us per MB of input): the output
+// transform's NCHW path writes ~0.55 us per MB of output over its NHWC path (H200, fp16, every 3x3
+// layer: docs/results/h200_s40/nchwout/, perf-notes 111; 1.3-1.5 before its rebuild), and
+// implicit_gemm_coopmat's NCHW epilogue ~0.15 (VGG-16 features.7 b32 469 -> 578 us behind a 95 us
+// transpose, perf-notes 107).  Neither model prices the layout, so against implicit_gemm_coopmat
+// winograd is charged the difference, ~0.4 us per MB of output.
+constexpr double kMatrixNchwOutputFlopsPerByte = 120.0;
 
 // Modelled time of F(m x m) (FLOP-equivalents of implicitGemmModelCost, or of coopmatModelCost
 // on the matrix units), < 0 when it declines.
