@@ -47,6 +47,7 @@ const uint LINE = TT * RUN + 1u;
 #endif
 shared VECM sY[(1u - OUT_LAYOUT) * CK * LINE + OUT_LAYOUT];
 layout(set = 0, binding = 4, std430) writeonly buffer OutputBufM { VECM_T yM_[]; };
+layout(set = 0, binding = 4, std430) writeonly buffer OutputBuf2 { VEC2_T y2_[]; };
 
 // A^T m for the tile whose M values start at `base` (stride K between its WA x WA products).
 void transformCols(uint base, out float a[WM][WA]) {
@@ -63,13 +64,28 @@ VECM outputRow(in float a[WM][WA], uint i) {
 }
 
 // Row values v (raw) of filter k at output offsets off .. off + WM - 1, of which those with
-// q0 + j < Q exist: the epilogue, then one wide store or element stores.
+// q0 + j < Q exist: the epilogue, then one WM-wide store where the run is whole and aligned; a
+// whole F(4x4) run at an even offset (Q % 4 == 2: every other row) as two pairs, at an odd one
+// (odd Q) as a value, a pair and a value; else element stores.
 void storeRowNchw(uint off, uint q0, uint k, VECM v) {
     [[unroll]] for (uint j = 0u; j < WM; ++j)
         if (q0 + j < pc.Q) v[j] = epilogueValue(v[j], k, off + j);
-    if (WIDE && q0 + WM <= pc.Q && off % WM == 0u) {
-        yM_[off / WM] = FROM_F32_VM(v);
+    if (WIDE && q0 + WM <= pc.Q) {
+        if (off % WM == 0u) {
+            yM_[off / WM] = FROM_F32_VM(v);
+            return;
+        }
+#if WINO_M == 4
+        if (off % 2u == 0u) {
+            y2_[off >> 1] = fromF32v2(vec2(v[0], v[1]));
+            y2_[(off >> 1) + 1u] = fromF32v2(vec2(v[2], v[3]));
+        } else {
+            y_[off] = fromF32(v[0]);
+            y2_[(off + 1u) >> 1] = fromF32v2(vec2(v[1], v[2]));
+            y_[off + 3u] = fromF32(v[3]);
+        }
         return;
+#endif
     }
     [[unroll]] for (uint j = 0u; j < WM; ++j)
         if (q0 + j < pc.Q) y_[off + j] = fromF32(v[j]);
@@ -99,7 +115,6 @@ void mainNchw() {
 }
 
 // PAIRS: filters k and k + 1 (k even) of one tile, 16-bit M, as two-wide values.
-layout(set = 0, binding = 4, std430) writeonly buffer OutputBuf2 { VEC2_T y2_[]; };
 
 void mainPairs() {
     uint K2 = pc.K / 2u;
