@@ -117,6 +117,14 @@ const std::vector<WinoCase>& cases() {
 
 std::string caseName(const ::testing::TestParamInfo<int>& info) { return sanitizeName(cases()[size_t(info.param)].name); }
 
+// The case's workspace limit (0: the default).  16-bit layers the matrix units take keep 16-bit V
+// and U (and M for fp16) in the workspace.
+VkDeviceSize caseLimit(vkconv::Context& ctx, const WinoCase& c) {
+    if (!c.chunkTiles) return 0;
+    const bool matrix = c.desc.dtype != DType::F32 && vkconv::whyUnsupported(ctx, c.desc, "implicit_gemm_coopmat").empty();
+    return matrix ? limitFor16(c.desc, c.chunkTiles, c.taps) : limitFor(c.desc, c.chunkTiles, c.taps);
+}
+
 vkconv::PlanOptions winoOptions(VkDeviceSize limit, const std::string& tile = "") {
     vkconv::PlanOptions o;
     o.algorithm = kAlgo;
@@ -132,10 +140,7 @@ class Winograd : public VkconvParamTest<int> {};
 TEST_P(Winograd, MatchesReference) {
     const auto& c = cases()[size_t(GetParam())];
     if (c.desc.dtype != DType::F32 && !ctx().caps().storageBuffer16BitAccess) GTEST_SKIP() << "no 16-bit storage on this device";
-    // 16-bit layers the matrix units take keep 16-bit V and U (and M for fp16) in the workspace.
-    const bool matrix = c.desc.dtype != DType::F32 && vkconv::whyUnsupported(ctx(), c.desc, "implicit_gemm_coopmat").empty();
-    const VkDeviceSize limit = !c.chunkTiles ? 0 : matrix ? limitFor16(c.desc, c.chunkTiles, c.taps) : limitFor(c.desc, c.chunkTiles, c.taps);
-    const auto o = winoOptions(limit, c.tile);
+    const auto o = winoOptions(caseLimit(ctx(), c), c.tile);
     const vkconv::Plan plan = vkconv::Plan::create(ctx(), c.desc, o);
     EXPECT_LE(plan.workspaceSize(), o.workspaceLimit) << plan.config();
     EXPECT_EQ(plan.config().rfind("F(" + c.tile + ",3x3) ", 0), 0u) << plan.config();
@@ -162,8 +167,7 @@ TEST_P(Winograd, NchwOutputPaths) {
     const auto& c = cases()[size_t(GetParam())];
     if (c.desc.outputLayout != TensorLayout::NCHW) GTEST_SKIP() << "NHWC output";
     if (c.desc.dtype != DType::F32 && !ctx().caps().storageBuffer16BitAccess) GTEST_SKIP() << "no 16-bit storage on this device";
-    const bool matrix = c.desc.dtype != DType::F32 && vkconv::whyUnsupported(ctx(), c.desc, "implicit_gemm_coopmat").empty();
-    const VkDeviceSize limit = !c.chunkTiles ? 0 : matrix ? limitFor16(c.desc, c.chunkTiles, c.taps) : limitFor(c.desc, c.chunkTiles, c.taps);
+    const VkDeviceSize limit = caseLimit(ctx(), c);
     for (const char* env : {"VKCONV_WINOGRAD_NCHW_NARROW", "VKCONV_WINOGRAD_NCHW_RB2"}) {
         SCOPED_TRACE(env);
         EnvOverride on(env, "1");
