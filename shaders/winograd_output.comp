@@ -114,8 +114,7 @@ void mainNchw() {
     }
 }
 
-// PAIRS: filters k and k + 1 (k even) of one tile, 16-bit M, as two-wide values.
-
+// PAIRS: filters k and k + 1 (k even) of one tile, 16-bit M, as two-wide values (y2_).
 void mainPairs() {
     uint K2 = pc.K / 2u;
     uint idx = globalLinearIndex(WG_SIZE);
