@@ -310,9 +310,7 @@ bool coopmatNhwcPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOption
     const std::string& inner = p.opts.algorithm;
     // (pointwise_coopmat, taken only with an NHWC output, moves the same bytes per product.)
     if (inner == "implicit_gemm_coopmat" || inner == "pointwise_coopmat") return work > kThinWork || input < kLargeInputBytes;
-    // Measurements only: VKCONV_NCHW_PLAIN_WINOGRAD=1, plain winograd (its own NCHW transforms)
-    // wherever the NHWC problem's pick is winograd.
-    if (inner == "winograd") return input > kSmallWinogradInputBytes && !envFlag("VKCONV_NCHW_PLAIN_WINOGRAD");
+    if (inner == "winograd") return input > kSmallWinogradInputBytes;
     return inner != "few_channels_coopmat";
 }
 

@@ -47,35 +47,6 @@ constexpr uint32_t kSpecPairs = 121;  // winograd.glsl PAIRS
 constexpr uint32_t kSpecOutputCk = 122;  // winograd_output.comp CK: filters per NCHW block
 constexpr uint32_t kSpecOutputRb = 123;  // winograd_output.comp RB: NCHW output rows per round
 constexpr uint32_t kSpecOutputWide = 124;  // winograd_output.comp WIDE: WM-wide NCHW row stores
-constexpr uint32_t kSpecInputCc = 125, kSpecInputBt = 126, kSpecInputBr = 127;  // winograd_input.comp SCC, SBT, SBR
-
-// The NCHW input transform's staged block (winograd_input.comp mainStaged): cc channels x br tile
-// rows x bt tiles; cc == 0 where the device cannot run one (the element-wise path).  Its first
-// phase copies input rows of bt * m + 2 <= 32 columns with 32-invocation lane groups, so bt is at
-// most 7 (F(4x4)) or 15 (F(2x2)) tiles, fewer on narrower maps, which stack br tile rows instead to
-// fill the cc x (wg / cc) (channel, tile) slots of a round of its second phase.  32 channels (one
-// subgroup's V run of a tile on 32-wide devices) where the workgroup allows.
-struct StagedInputBlock {
-    uint32_t cc = 0, bt = 1, br = 1;
-    static uint64_t sharedBytes(uint32_t cc, uint32_t bt, uint32_t br, uint32_t m) {
-        return uint64_t(cc) * ((uint64_t(br) * (m + 2) * (bt * m + 2)) | 1) * 4;
-    }
-    static StagedInputBlock choose(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, uint32_t wg) {
-        StagedInputBlock b;
-        if (d.inputLayout != TensorLayout::NCHW || wg % 32 != 0 || envFlag("VKCONV_WINOGRAD_NCHW_INPUT_ELEMENTS")) return b;
-        const uint32_t groups = wg / 32;
-        const uint32_t bt = uint32_t(std::min<uint64_t>((uint64_t(d.outW()) + m - 1) / m, 30 / m));
-        // Measurements only: VKCONV_WINOGRAD_NCHW_INPUT_CC=64|16 tries that many channels first.
-        const std::string ccEnv = envString("VKCONV_WINOGRAD_NCHW_INPUT_CC");
-        const uint32_t first = ccEnv == "64" ? 64 : ccEnv == "16" ? 16 : 32;
-        for (uint32_t cc : {first, 32u, 16u, 8u}) {
-            if (cc % groups != 0 || wg % cc != 0) continue;
-            for (uint32_t br = std::max<uint32_t>(1, wg / cc / bt); br >= 1; --br)
-                if (sharedBytes(cc, bt, br, m) <= ctx.caps.maxSharedMemory) return {cc, bt, br};
-        }
-        return b;
-    }
-};
 
 
 // The batched GEMM of a chunk of `tiles` output tiles as a grouped 1x1 NHWC convolution: one
@@ -280,8 +251,6 @@ public:
             if (std::string(pass) == "output" && outputCk_ != kNchwBlockChannels) key.spec.push_back({kSpecOutputCk, outputCk_});
             if (std::string(pass) == "output" && outputRows_ != layout_.m) key.spec.push_back({kSpecOutputRb, outputRows_});
             if (wide) key.spec.push_back({kSpecOutputWide, 1u});
-            if (std::string(pass) == "input" && inputBlock_.cc)
-                key.spec.insert(key.spec.end(), {{kSpecInputCc, inputBlock_.cc}, {kSpecInputBt, inputBlock_.bt}, {kSpecInputBr, inputBlock_.br}});
             return &ctx.pipelines->get(key);
         };
         // NCHW output from 16-bit M: 16 filters per block, so that a block's M reads fill whole
@@ -294,7 +263,6 @@ public:
         if (d.outputLayout == TensorLayout::NCHW &&
             (nchwOutputSharedBytes(outputRows_) > ctx.caps.maxSharedMemory || envFlag("VKCONV_WINOGRAD_NCHW_RB2")))
             outputRows_ = 2;
-        inputBlock_ = StagedInputBlock::choose(ctx, d, layout_.m, wg_);
         input_ = pipe("input");
         filter_ = pipe("filter");
         output_ = pipe("output");
@@ -330,7 +298,7 @@ public:
             const ComputePipeline& in = inPairs ? *inputPairs_ : *input_;
             bindConvTensors(ctx_, cmd, in, it, kWinogradBindings);
             pushConstants(ctx_, cmd, in, pc);
-            dispatch1D(ctx_, cmd, inPairs ? tiles * uint64_t(desc_.c / 2) : inputItems(first, tiles), wg_);
+            dispatch1D(ctx_, cmd, inPairs ? tiles * uint64_t(desc_.c / 2) : transformItems(tiles, desc_.c, desc_.inputLayout), wg_);
             computeBarrier(ctx_, cmd);  // V (and, the first time, U) written
 
             const AlgorithmInstance& g = tiles == layout_.chunk ? *gemm_ : *gemmLast_;
@@ -368,16 +336,6 @@ public:
         pushConstants(ctx_, cmd, fp, pc_);
         dispatch1D(ctx_, cmd, uint64_t(desc_.k) * uint64_t(desc_.channelsPerGroup()) / (filterPairs ? 2 : 1), wg_);
     }
-    // Invocations of the input transform over a chunk of `tiles` tiles from `first`: the staged NCHW
-    // blocks cover the chunk's global tile rows (winograd_input.comp mainStaged).
-    uint64_t inputItems(uint64_t first, uint64_t tiles) const {
-        if (!inputBlock_.cc) return transformItems(tiles, desc_.c, desc_.inputLayout);
-        const uint64_t tilesW = (uint64_t(desc_.outW()) + layout_.m - 1) / layout_.m;
-        const uint64_t rows = (first + tiles - 1) / tilesW - first / tilesW + 1;
-        const uint64_t blocks = (tilesW + inputBlock_.bt - 1) / inputBlock_.bt * ((rows + inputBlock_.br - 1) / inputBlock_.br) *
-                                ((uint64_t(desc_.c) + inputBlock_.cc - 1) / inputBlock_.cc);
-        return blocks * wg_;
-    }
     // Invocations of a transform over `tiles` tiles x `channels`: one per pair (NHWC), or whole
     // workgroups of wg_ / 8 tiles x 8 channels (NCHW).
     uint64_t transformItems(uint64_t tiles, int64_t channels, TensorLayout layout, uint32_t block = kNchwBlockChannels) const {
@@ -409,8 +367,6 @@ public:
         if (layout_.packedU) c += " U packed";
         if (filterPairs_ || inputPairs_ || outputPairs_)
             c += std::string(" pairs ") + (filterPairs_ ? "f" : "") + (inputPairs_ ? "in" : "") + (outputPairs_ ? "out" : "");
-        if (inputBlock_.cc)
-            c += " in-staged " + std::to_string(inputBlock_.cc) + "c" + std::to_string(inputBlock_.br) + "x" + std::to_string(inputBlock_.bt);
         if (sg_) c += " sg" + std::to_string(sg_);
         return c;
     }
@@ -424,7 +380,6 @@ private:
     uint32_t wg_;  // the transforms' workgroup size
     uint32_t outputCk_ = kNchwBlockChannels;  // filters per block of the NCHW output transform
     uint32_t outputRows_ = layout_.m;  // output rows per shared-memory round of the NCHW output transform
-    StagedInputBlock inputBlock_;       // the NCHW input transform's staged block (cc == 0: element-wise)
     std::unique_ptr<AlgorithmInstance> gemm_, gemmLast_;  // full chunks, and a shorter last one
     const ComputePipeline *input_ = nullptr, *filter_ = nullptr, *output_ = nullptr;
     // Two channels (filters) per invocation; null where they do not apply.
