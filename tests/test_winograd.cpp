@@ -43,10 +43,10 @@ VkDeviceSize limitFor(const ConvDesc& d, uint64_t tiles, VkDeviceSize taps = 16)
     return u + 2 * 256 + tiles * taps * VkDeviceSize(d.c + d.k) * 4;
 }
 
-// limitFor with 16-bit V and U (2 bytes) and M in fp16 (fp16) or fp32 (bf16).
+// limitFor with 16-bit V and U (2 bytes) and M 16-bit (fp16; bf16 F(2x2)) or fp32 (bf16 F(4x4)).
 VkDeviceSize limitFor16(const ConvDesc& d, uint64_t tiles, VkDeviceSize taps) {
     const VkDeviceSize u = roundUp(taps * VkDeviceSize(d.k * d.channelsPerGroup()) * 2, 256);
-    const VkDeviceSize mElem = d.dtype == DType::F16 ? 2 : 4;
+    const VkDeviceSize mElem = d.dtype == DType::F16 || taps == 16 ? 2 : 4;
     return u + 2 * 256 + tiles * taps * (VkDeviceSize(d.c) * 2 + VkDeviceSize(d.k) * mElem);
 }
 
@@ -238,8 +238,8 @@ TEST_F(WinogradPlan, winograd_RouterNeedsWorkspace) {
 
 // Winograd with its batched GEMM on the matrix units: 16-bit storage where implicit_gemm_coopmat
 // takes the layer's C/groups (H200, RDNA3/4; lavapipe with VKCONV_COOPMAT_EMULATE=1); the input
-// and filter transforms then store V and U in the 16-bit type, and the GEMM writes M in fp16
-// (fp16) or raw fp32 M (bf16).
+// and filter transforms then store V and U in the 16-bit type, and the GEMM writes M in the
+// 16-bit type (fp16; bf16 F(2x2)) or raw fp32 M (bf16 F(4x4)).
 // Elsewhere each case is skipped with implicit_gemm_coopmat's reason.  Both variants; partial
 // tiles, NCHW and NHWC transforms, groups, ragged filter counts, the fused epilogue and chunks;
 // the tolerance adds Plan::operandRounding() per element and bounds the RMS (harness.cpp).
@@ -321,12 +321,13 @@ TEST_P(WinogradCoopmat, MatchesReference) {
     const auto o = winoOptions(c.chunkTiles ? limitFor16(c.desc, c.chunkTiles, taps) : 0, c.tile);
     const vkconv::Plan plan = vkconv::Plan::create(ctx(), c.desc, o);
     EXPECT_LE(plan.workspaceSize(), o.workspaceLimit) << plan.config();
-    // fp16 stores M in fp16 (the GEMM an ordinary grouped 1x1 convolution), bf16 in fp32 (raw
-    // products of one split-K pass-1 dispatch).
-    const bool f16 = c.desc.dtype == DType::F16;
+    // fp16 and bf16 F(2x2) store M in the 16-bit type (the GEMM an ordinary grouped 1x1
+    // convolution), bf16 F(4x4) in fp32 (raw products of one split-K pass-1 dispatch).
+    const bool f16 = c.desc.dtype == DType::F16, m16 = f16 || c.tile == "2x2";
     EXPECT_NE(plan.config().find("implicit_gemm_coopmat"), std::string::npos) << plan.config();
-    EXPECT_EQ(plan.config().find("raw-f32") != std::string::npos, !f16) << plan.config();
-    EXPECT_NE(plan.config().find(f16 ? "V/U f16 M f16" : "V/U bf16 M f32"), std::string::npos) << plan.config();
+    EXPECT_EQ(plan.config().find("raw-f32") != std::string::npos, !m16) << plan.config();
+    EXPECT_NE(plan.config().find(f16 ? "V/U f16 M f16" : m16 ? "V/U bf16 M bf16" : "V/U bf16 M f32"), std::string::npos)
+        << plan.config();
     if (c.chunks.empty()) EXPECT_EQ(plan.config().find("chunks"), std::string::npos) << plan.config();
     else EXPECT_NE(plan.config().find(c.chunks), std::string::npos) << plan.config();
     EXPECT_GT(plan.operandRounding(), 0.0);
@@ -334,7 +335,7 @@ TEST_P(WinogradCoopmat, MatchesReference) {
     // with an even C/groups, NHWC input with an even C, NHWC output with an even K and 16-bit M.
     const bool fPairs = c.desc.filterLayout == FilterLayout::KRSC && c.desc.channelsPerGroup() % 2 == 0;
     const bool inPairs = c.desc.inputLayout == TensorLayout::NHWC && c.desc.c % 2 == 0;
-    const bool outPairs = f16 && c.desc.outputLayout == TensorLayout::NHWC && c.desc.k % 2 == 0;
+    const bool outPairs = m16 && c.desc.outputLayout == TensorLayout::NHWC && c.desc.k % 2 == 0;
     const std::string pairs = !fPairs && !inPairs && !outPairs
                                   ? ""
                                   : std::string(" pairs ") + (fPairs ? "f" : "") + (inPairs ? "in" : "") + (outPairs ? "out" : "");
@@ -366,10 +367,18 @@ TEST_F(WinogradPlan, winograd_coopmat_Router) {
     const vkconv::Plan p = vkconv::Plan::create(ctx(), d, o);
     EXPECT_EQ(p.algorithm(), kAlgo) << p.config();
     EXPECT_NE(p.config().find("V/U f16"), std::string::npos) << p.config();
-    // bf16 on the matrix units: forced only (its F(4x4) errors reach ~3 % of the largest output).
+    // bf16 on the matrix units: F(2x2) only, routed or forced without a tile (its F(4x4) errors
+    // reach ~3 % of the largest output; F(4x4) only where PlanOptions::tile asks for it).
     ConvDesc b = d;
     b.dtype = DType::BF16;
-    EXPECT_NE(vkconv::Plan::create(ctx(), b, {}).algorithm(), kAlgo);
+    const vkconv::Plan pb = vkconv::Plan::create(ctx(), b, {});
+    if (pb.algorithm() == kAlgo) {
+        EXPECT_EQ(pb.config().rfind("F(2x2,3x3) ", 0), 0u) << pb.config();
+    }
+    std::cout << "[ info ] auto on " << b.toString() << ": " << pb.algorithm() << " [" << pb.config() << "]" << std::endl;
+    vkconv::PlanOptions fb;
+    fb.algorithm = kAlgo;
+    EXPECT_EQ(vkconv::Plan::create(ctx(), b, fb).config().rfind("F(2x2,3x3) ", 0), 0u);
     o.allowWinograd = false;
     const vkconv::Plan direct = vkconv::Plan::create(ctx(), d, o);
     EXPECT_EQ(direct.algorithm(), "implicit_gemm_coopmat") << direct.config();

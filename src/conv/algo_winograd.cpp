@@ -10,9 +10,10 @@
 //     output transform y = epilogue(A^T M A)                        (shaders/winograd_output.comp)
 // The GEMM runs on the matrix units where the storage is 16-bit and implicit_gemm_coopmat takes
 // it: V and U are then stored in that 16-bit type (its operands), and M in fp16 for fp16 (an
-// ordinary grouped 1x1 convolution, planned by the router) or in fp32 for bf16 (the raw
-// accumulators of one split-K pass-1 dispatch: bf16's 8-bit significand would add ~30 % to an
-// error already ~10x direct summation's).  Otherwise V, U and M are fp32 whatever the storage
+// ordinary grouped 1x1 convolution, planned by the router), in bf16 for bf16 F(2x2) (the same;
+// the router's only winograd for bf16, its errors ~2-3x the direct kernels': perf-notes 113) and
+// in fp32 for bf16 F(4x4) (the raw accumulators of one split-K pass-1 dispatch: bf16's 8-bit
+// significand would add ~30 % to an error already ~10x direct summation's).  Otherwise V, U and M are fp32 whatever the storage
 // dtype (16-bit tensors then round only where the direct kernels do: on load and on the final
 // store).  Chunks keep the workspace within PlanOptions::workspaceLimit.
 #include <algorithm>
@@ -139,6 +140,11 @@ double smallGridShare(const ConvDesc& d) {
 // 5 % dearer.  Replayed over the sweep (perf-notes 107): 9247 -> 9201 us for the 3x3 layers,
 // against 9190 for the best of the three on every layer.
 constexpr double kMatrixMarginSmall = 0.90, kMatrixMarginLarge = 1.05;
+// bf16 (F(2x2) only) where its model is below 0.80 of the direct kernels' on any grid: the rule
+// above sent 27 bf16 layers of the suites to F(2x2) and lost at b32 (8588 -> 8847 us; H200, its
+// GEMM writes bf16 M without fp16's 16-bit epilogue scratch, perf-notes 113); of them, every layer
+// modelled below 0.80 won 4-74 us but RetinaNet cls_out_100 at b1 (+4.2 us), 14 of the 19 above lost.
+constexpr double kMatrixMarginBf16 = 0.80;
 // NCHW outputs (behind coopmat_nhwc's input transpose, ~0.9 us per MB of input): the output
 // transform's NCHW path writes ~0.55 us per MB of output over its NHWC path (H200, fp16, every 3x3
 // layer: docs/results/h200_s40/nchwout/, perf-notes 111; 1.3-1.5 before its rebuild), and
@@ -166,10 +172,12 @@ double modelCost(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, const Pl
            passes * (m == 2 ? kMatrixPassFlopsF2 : kMatrixPassFlopsF4);
 }
 
-// PlanOptions::tile "2x2" / "4x4", else the cheaper of the two by the model.
+// PlanOptions::tile "2x2" / "4x4", else the cheaper of the two by the model; F(2x2) for bf16 on
+// the matrix units (F(4x4)'s errors there: winogradPays).
 uint32_t chooseM(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, bool matrix) {
     if (o.tile == "2x2") return 2;
     if (o.tile == "4x4") return 4;
+    if (matrix && d.dtype == DType::BF16) return 2;
     double c2 = modelCost(ctx, d, 2, o, matrix), c4 = modelCost(ctx, d, 4, o, matrix);
     return c4 >= 0 && (c2 < 0 || c4 < c2) ? 4 : 2;
 }
@@ -185,7 +193,7 @@ WinogradLayout winogradLayout(const ContextImpl& ctx, const ConvDesc& d, uint32_
     l.taps = (m + 2) * (m + 2);
     l.matrix = matrix;
     l.vElem = matrix ? 2 : 4;  // V and U: the GEMM's operand type
-    l.mElem = matrix && d.dtype == DType::F16 && !winogradFp32M() ? 2 : 4;
+    l.mElem = matrix && (d.dtype == DType::F16 || m == 2) && !winogradFp32M() ? 2 : 4;
     const uint64_t es = 4;
     const uint64_t align = workspaceRegionAlignment(ctx);
     l.tiles = uint64_t(d.n) * uint64_t((d.outH() + m - 1) / m) * uint64_t((d.outW() + m - 1) / m);
@@ -363,7 +371,7 @@ public:
         std::string c = "F(" + variantName(layout_.m) + ",3x3) " + std::to_string(layout_.tiles) + " tiles";
         if (layout_.chunks > 1) c += " in " + std::to_string(layout_.chunks) + " chunks of " + std::to_string(layout_.chunk);
         c += "; gemm " + gemm_->name() + " [" + gemm_->config() + "]";
-        if (layout_.matrix) c += std::string(" V/U ") + dtypeSuffix(desc_.dtype) + " M " + (layout_.mElem == 2 ? "f16" : "f32");
+        if (layout_.matrix) c += std::string(" V/U ") + dtypeSuffix(desc_.dtype) + " M " + (layout_.mElem == 2 ? dtypeSuffix(desc_.dtype) : "f32");
         if (layout_.packedU) c += " U packed";
         if (filterPairs_ || inputPairs_ || outputPairs_)
             c += std::string(" pairs ") + (filterPairs_ ? "f" : "") + (inputPairs_ ? "in" : "") + (outputPairs_ ? "out" : "");
@@ -435,12 +443,14 @@ std::unique_ptr<AlgorithmInstance> winogradInstantiate(ContextImpl& ctx, const C
 
 // The router's question: is F(m x m,3x3) modelled clearly cheaper than the direct implicit GEMM
 // (implicit_gemm_coopmat where the batched GEMM runs on the matrix units, else implicit_gemm)?
-// Never for bf16 on the matrix units: with 8-bit significands in V and U its F(4x4) errors reach
-// ~3 % of the largest output (10x direct summation's; fp16's ~0.3 %), so it is forced only.
+// For bf16 on the matrix units only F(2x2) (chooseM): with 8-bit significands in V and U its
+// F(4x4) errors reach ~3 % of the largest output (10x direct summation's; fp16's ~0.3 %), so that
+// one is forced only; F(2x2)'s exact transforms keep them at ~2-3x direct's (perf-notes 58, 113).
+// Measurements only: VKCONV_WINOGRAD_BF16=0, never for bf16 (the rule before session 41).
 bool winogradPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     if (!o.allowWinograd || !winogradWhyNot(ctx, d, o).empty()) return false;
     const bool matrix = winogradMatrixUnits(ctx, d, o);
-    if (matrix && d.dtype == DType::BF16) return false;
+    if (matrix && d.dtype == DType::BF16 && !envFlag("VKCONV_WINOGRAD_BF16", true)) return false;
     // The variant winogradInstantiate takes (chooseM takes F(4x4) only where it fits, so a
     // declined pick means neither fits).
     const double best = modelCost(ctx, d, chooseM(ctx, d, o, matrix), o, matrix);
@@ -458,6 +468,7 @@ bool winogradPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& 
     if (d.outputLayout == TensorLayout::NCHW) direct -= kMatrixNchwOutputFlopsPerByte * double(d.outputBytes());
     if (double halo = haloCoopmatPaysCost(ctx, d, o); halo >= 0)
         direct = std::min(direct, halo + kMatrixPassFlops - smallGridShare(d) * (kMatrixPassFlops - kMatrixCallFloorFlops));
+    if (d.dtype == DType::BF16) return best < kMatrixMarginBf16 * direct;
     const double small = smallGridShare(d);
     return best < (kMatrixMarginLarge - small * (kMatrixMarginLarge - kMatrixMarginSmall)) * direct;
 }
