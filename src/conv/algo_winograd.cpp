@@ -11,11 +11,11 @@
 // The GEMM runs on the matrix units where the storage is 16-bit and implicit_gemm_coopmat takes
 // it: V and U are then stored in that 16-bit type (its operands), and M in fp16 for fp16 (an
 // ordinary grouped 1x1 convolution, planned by the router), in bf16 for bf16 F(2x2) (the same;
-// the router's only winograd for bf16, its errors ~2-3x the direct kernels': perf-notes 113) and
+// the router's only winograd for bf16, its errors 2-4x the direct kernels': perf-notes 113) and
 // in fp32 for bf16 F(4x4) (the raw accumulators of one split-K pass-1 dispatch: bf16's 8-bit
-// significand would add ~30 % to an error already ~10x direct summation's).  Otherwise V, U and M are fp32 whatever the storage
-// dtype (16-bit tensors then round only where the direct kernels do: on load and on the final
-// store).  Chunks keep the workspace within PlanOptions::workspaceLimit.
+// significand would add ~30 % to an error already ~10x direct summation's).  Otherwise V, U and
+// M are fp32 whatever the storage dtype (16-bit tensors then round only where the direct kernels
+// do: on load and on the final store).  Chunks keep the workspace within PlanOptions::workspaceLimit.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -445,7 +445,7 @@ std::unique_ptr<AlgorithmInstance> winogradInstantiate(ContextImpl& ctx, const C
 // (implicit_gemm_coopmat where the batched GEMM runs on the matrix units, else implicit_gemm)?
 // For bf16 on the matrix units only F(2x2) (chooseM): with 8-bit significands in V and U its
 // F(4x4) errors reach ~3 % of the largest output (10x direct summation's; fp16's ~0.3 %), so that
-// one is forced only; F(2x2)'s exact transforms keep them at ~2-3x direct's (perf-notes 58, 113).
+// one is forced only; F(2x2)'s exact transforms keep them at 2-4x direct's (perf-notes 58, 113).
 // Measurements only: VKCONV_WINOGRAD_BF16=0, never for bf16 (the rule before session 41).
 bool winogradPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     if (!o.allowWinograd || !winogradWhyNot(ctx, d, o).empty()) return false;
