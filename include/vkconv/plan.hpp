@@ -41,9 +41,10 @@ struct PlanOptions {
     // beyond it (winograd works in chunks that fit it); 0 forbids workspace-using algorithms.
     // 512 MiB lets winograd transform a VGG-16 batch-32 layer in one chunk (docs/design.md).
     VkDeviceSize workspaceLimit = VkDeviceSize(512) << 20;
-    // "auto" may pick winograd for 3x3 stride-1 layers.  Its transforms round ~5-20x more than
+    // "auto" may pick winograd for 3x3 stride-1 layers.  Its transforms round ~2-20x more than
     // direct summation (roundingAmplification / operandRounding below; with 16-bit storage on
-    // the matrix units the transformed operands themselves are 16-bit): false keeps "auto" to
+    // the matrix units the transformed operands themselves are 16-bit: fp16 F(4x4) ~10x, bf16
+    // F(2x2), the only variant "auto" takes for bf16, 2-4x): false keeps "auto" to
     // direct-summation algorithms.  A forced "winograd" ignores it.
     bool allowWinograd = true;
     // Constant weights (inference): the filter binding holds the plan's packed filter, written
