@@ -118,7 +118,7 @@ const std::vector<WinoCase>& cases() {
 std::string caseName(const ::testing::TestParamInfo<int>& info) { return sanitizeName(cases()[size_t(info.param)].name); }
 
 // The case's workspace limit (0: the default).  16-bit layers the matrix units take keep 16-bit V
-// and U (and M for fp16) in the workspace.
+// and U (and M for fp16 and bf16 F(2x2)) in the workspace.
 VkDeviceSize caseLimit(vkconv::Context& ctx, const WinoCase& c) {
     if (!c.chunkTiles) return 0;
     const bool matrix = c.desc.dtype != DType::F32 && vkconv::whyUnsupported(ctx, c.desc, "implicit_gemm_coopmat").empty();

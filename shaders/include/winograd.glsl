@@ -38,7 +38,7 @@ layout(set = 0, binding = 5, std430) buffer WinogradBuf { float ws_[]; };
 
 // WS16: this pass's workspace values are in the 16-bit storage type: V and U written by the input
 // and filter transforms as the operands of a batched GEMM on the matrix units, M read by the
-// output transform where that GEMM stores fp16 (docs/design.md "winograd").
+// output transform where that GEMM stores 16-bit M (fp16; bf16 F(2x2): docs/design.md "winograd").
 layout(constant_id = 120) const bool WS16 = false;
 #if defined(DTYPE_F32)
 #define WS_STORE(i, v) ws_[i] = (v);

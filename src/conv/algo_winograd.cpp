@@ -15,7 +15,8 @@
 // in fp32 for bf16 F(4x4) (the raw accumulators of one split-K pass-1 dispatch: bf16's 8-bit
 // significand would add ~30 % to an error already ~10x direct summation's).  Otherwise V, U and
 // M are fp32 whatever the storage dtype (16-bit tensors then round only where the direct kernels
-// do: on load and on the final store).  Chunks keep the workspace within PlanOptions::workspaceLimit.
+// do: on load and on the final store).  Chunks keep the workspace within
+// PlanOptions::workspaceLimit.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -66,7 +67,7 @@ ConvDesc gemmDesc(const ConvDesc& d, uint32_t taps, uint64_t tiles, bool matrix)
 
 std::string variantName(uint32_t m) { return m == 2 ? "2x2" : "4x4"; }
 
-// Measurements only: VKCONV_WINOGRAD_FP32_M=1, fp16 keeps fp32 M as bf16 does;
+// Measurements only: VKCONV_WINOGRAD_FP32_M=1, fp16 and bf16 F(2x2) keep fp32 M as bf16 F(4x4) does;
 // VKCONV_WINOGRAD_NO_PAIRS=1, the NHWC transforms move one 16-bit value per invocation.
 bool winogradFp32M() { return envFlag("VKCONV_WINOGRAD_FP32_M"); }
 
@@ -253,7 +254,7 @@ public:
         auto pipe = [&](const char* pass, bool pairs = false, bool wide = false) {
             PipelineKey key = convPipelineKey("winograd" + std::to_string(layout_.m) + "_" + pass + "_" + dtypeSuffix(d.dtype), d, wg_,
                                               sg_, kWinogradBindings);
-            // 16-bit workspace values: V and U on the matrix units, M where their GEMM stores fp16.
+            // 16-bit workspace values: V and U on the matrix units, M where their GEMM stores 16-bit M.
             if (std::string(pass) == "output" ? layout_.mElem == 2 : matrix) key.spec.push_back({kSpecWs16, 1u});
             if (pairs) key.spec.push_back({kSpecPairs, 1u});
             if (std::string(pass) == "output" && outputCk_ != kNchwBlockChannels) key.spec.push_back({kSpecOutputCk, outputCk_});
