@@ -74,6 +74,9 @@ foreach(dt f32 f16 bf16)
     endforeach()
   endforeach()
 endforeach()
+# Scaled fp16 operands for bf16 layers: the inputs' and filters' largest magnitudes, then the
+# transforms' power-of-two scales (winograd_range.comp; any 16-bit dtype, decoded by a spec constant).
+vkconv_add_shader(NAME winograd_range SOURCE winograd_range.comp)
 
 # First layers (C/groups <= 8) on the matrix units: a column-expanded halo makes each pixel's
 # reduction one contiguous window (few_channels_coopmat.comp).  Same build rules as above.

@@ -26,6 +26,7 @@ void mainPairs() {
     vec2 g[3][3];
     [[unroll]] for (uint r = 0u; r < 3u; ++r)
         [[unroll]] for (uint s = 0u; s < 3u; ++s) g[r][s] = toF32v2(w2_[((k * 3u + r) * 3u + s) * Cg2 + c2]);
+    float sc = scaleOf(0u);
     vec2 a[WA][3];  // G g
     [[unroll]] for (uint i = 0u; i < WA; ++i)
         [[unroll]] for (uint s = 0u; s < 3u; ++s) {
@@ -39,7 +40,7 @@ void mainPairs() {
             vec2 v = vec2(0.0);
             [[unroll]] for (uint s = 0u; s < 3u; ++s)
                 if (G[j * 3u + s] != 0.0) v += G[j * 3u + s] * a[i][s];
-            ws2_[((WA * i + j) * pc.K + k) * Cg2 + c2] = fromF32v2(v);
+            WS2_STORE(((WA * i + j) * pc.K + k) * Cg2 + c2, v * sc)
         }
 }
 
@@ -52,6 +53,7 @@ void main() {
     float g[3][3];
     [[unroll]] for (uint r = 0u; r < 3u; ++r)
         [[unroll]] for (uint s = 0u; s < 3u; ++s) g[r][s] = toF32(w_[filterOffset(FILTER_LAYOUT, k, c, r, s, Cg, 3u, 3u)]);
+    float sc = scaleOf(0u);
     float a[WA][3];  // G g
     [[unroll]] for (uint i = 0u; i < WA; ++i)
         [[unroll]] for (uint s = 0u; s < 3u; ++s) {
@@ -65,6 +67,6 @@ void main() {
             float v = 0.0;
             [[unroll]] for (uint s = 0u; s < 3u; ++s)
                 if (G[j * 3u + s] != 0.0) v += G[j * 3u + s] * a[i][s];
-            WS_STORE(((WA * i + j) * pc.K + k) * Cg + c, v)
+            WS_STORE(((WA * i + j) * pc.K + k) * Cg + c, v * sc)
         }
 }

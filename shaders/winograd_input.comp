@@ -53,9 +53,10 @@ void mainNchw() {
     if (mine) loadPatch(pc.aux0 + t0 + t, c0 + cc, d);
     else [[unroll]] for (uint i = 0u; i < WA; ++i) [[unroll]] for (uint j = 0u; j < WA; ++j) d[i][j] = 0.0;
     btRows(d, b);
+    float sc = scaleOf(1u);
     [[unroll]] for (uint i = 0u; i < WA; ++i) {
         if (i > 0u) barrier();  // the previous row's reads are done
-        [[unroll]] for (uint j = 0u; j < WA; ++j) sV[j * SV_LINE + t * (CC + 1u) + cc] = btValue(b, i, j);
+        [[unroll]] for (uint j = 0u; j < WA; ++j) sV[j * SV_LINE + t * (CC + 1u) + cc] = btValue(b, i, j) * sc;
         barrier();
         // V[t][WA*i + j][c], CC channels contiguous: value e of the row is (j, tile, channel).
         [[unroll]] for (uint r = 0u; r < WA; ++r) {
@@ -98,9 +99,10 @@ void mainPairs() {
         }
     }
     btRows(d, b);
+    float sc = scaleOf(1u);
     uint vBase = tl * WA * WA * C2 + c2;
     [[unroll]] for (uint i = 0u; i < WA; ++i)
-        [[unroll]] for (uint j = 0u; j < WA; ++j) ws2_[vBase + (WA * i + j) * C2] = fromF32v2(btValue(b, i, j));
+        [[unroll]] for (uint j = 0u; j < WA; ++j) WS2_STORE(vBase + (WA * i + j) * C2, btValue(b, i, j) * sc)
 }
 
 void main() {
@@ -112,7 +114,8 @@ void main() {
     float d[WA][WA], b[WA][WA];
     loadPatch(pc.aux0 + tl, c, d);
     btRows(d, b);
+    float sc = scaleOf(1u);
     uint base = tl * WA * WA * pc.C + c;
     [[unroll]] for (uint i = 0u; i < WA; ++i)
-        [[unroll]] for (uint j = 0u; j < WA; ++j) WS_STORE(base + (WA * i + j) * pc.C, btValue(b, i, j))
+        [[unroll]] for (uint j = 0u; j < WA; ++j) WS_STORE(base + (WA * i + j) * pc.C, btValue(b, i, j) * sc)
 }

@@ -57,9 +57,9 @@ void transformCols(uint base, out float a[WM][WA]) {
     atRows(m, a);
 }
 
-VECM outputRow(in float a[WM][WA], uint i) {
+VECM outputRow(in float a[WM][WA], uint i, float us) {
     VECM v;
-    [[unroll]] for (uint j = 0u; j < WM; ++j) v[j] = atValue(a, i, j);
+    [[unroll]] for (uint j = 0u; j < WM; ++j) v[j] = atValue(a, i, j) * us;
     return v;
 }
 
@@ -105,9 +105,10 @@ void mainNchw() {
     uvec3 tile = live ? decodeTile(pc.aux0 + t0 + te) : uvec3(0u);
     uint p0 = tile.y * WM, q0 = tile.z * WM;
     uint off0 = ((tile.x * pc.K + k) * pc.P + p0) * pc.Q + q0;
+    float us = unscale();
     [[unroll]] for (uint r0 = 0u; r0 < WM; r0 += RB) {
         if (r0 > 0u) barrier();  // the previous round's reads are done
-        [[unroll]] for (uint i = 0u; i < RB; ++i) sY[kc * LINE + t * RUN + i] = outputRow(a, r0 + i);
+        [[unroll]] for (uint i = 0u; i < RB; ++i) sY[kc * LINE + t * RUN + i] = outputRow(a, r0 + i, us);
         barrier();
         [[unroll]] for (uint i = 0u; i < RB; ++i)
             if (live && p0 + r0 + i < pc.P) storeRowNchw(off0 + (r0 + i) * pc.Q, q0, k, sY[ke * LINE + te * RUN + i]);
@@ -124,15 +125,16 @@ void mainPairs() {
     vec2 m[WA][WA], a[WM][WA];
     uint base = tl * WA * WA * K2 + k2;
     [[unroll]] for (uint i = 0u; i < WA; ++i)
-        [[unroll]] for (uint j = 0u; j < WA; ++j) m[i][j] = toF32v2(ws2_[base + (WA * i + j) * K2]);
+        [[unroll]] for (uint j = 0u; j < WA; ++j) m[i][j] = WS2_LOAD(base + (WA * i + j) * K2);
     atRows(m, a);
+    float us = unscale();
     [[unroll]] for (uint i = 0u; i < WM; ++i) {
         uint p = tile.y * WM + i;
         if (p >= pc.P) continue;
         [[unroll]] for (uint j = 0u; j < WM; ++j) {
             uint q = tile.z * WM + j;
             if (q >= pc.Q) continue;
-            vec2 y = atValue(a, i, j);
+            vec2 y = atValue(a, i, j) * us;
             uint off = ((tile.x * pc.P + p) * pc.Q + q) * pc.K + k;
             y2_[off >> 1] = fromF32v2(vec2(epilogueValue(y.x, k, off), epilogueValue(y.y, k + 1u, off + 1u)));
         }
@@ -148,12 +150,13 @@ void main() {
     uvec3 tile = decodeTile(pc.aux0 + tl);
     float a[WM][WA];
     transformCols(tl * WA * WA * pc.K + k, a);
+    float us = unscale();
     [[unroll]] for (uint i = 0u; i < WM; ++i) {
         uint p = tile.y * WM + i;
         if (p >= pc.P) continue;
         [[unroll]] for (uint j = 0u; j < WM; ++j) {
             uint q = tile.z * WM + j;
-            if (q < pc.Q) storeOutput(((tile.x * pc.P + p) * pc.Q + q) * pc.K + k, k, atValue(a, i, j));
+            if (q < pc.Q) storeOutput(((tile.x * pc.P + p) * pc.Q + q) * pc.K + k, k, atValue(a, i, j) * us);
         }
     }
 }

@@ -4,6 +4,8 @@
 // transforms only add, subtract and halve), F(4x4) within its amplified tolerance (harness.hpp);
 // the workspace stays within the limit; declines name their reason; the router uses it only where
 // it is allowed a workspace.  (Edges and Sweep run it too, on every 3x3 stride-1 case.)
+#include <cmath>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -43,11 +45,20 @@ VkDeviceSize limitFor(const ConvDesc& d, uint64_t tiles, VkDeviceSize taps = 16)
     return u + 2 * 256 + tiles * taps * VkDeviceSize(d.c + d.k) * 4;
 }
 
-// limitFor with 16-bit V and U (2 bytes) and M 16-bit (fp16; bf16 F(2x2)) or fp32 (bf16 F(4x4)).
+// Whether a bf16 plan on the matrix units keeps scaled fp16 V, U and M (algo_winograd.cpp
+// winogradScaled): all but packed-filter plans, unless VKCONV_WINOGRAD_BF16_F16=0.
+bool scaledBf16(const ConvDesc& d, bool packed = false) {
+    const char* e = std::getenv("VKCONV_WINOGRAD_BF16_F16");
+    return d.dtype == DType::BF16 && !packed && !(e && std::string(e) == "0");
+}
+
+// limitFor with 16-bit V and U (2 bytes) and M 16-bit (fp16; bf16 F(2x2); scaled bf16) or fp32
+// (bf16 F(4x4) with bf16 V and U); scaled bf16 adds its scale region (64 + 2 x 512 words).
 VkDeviceSize limitFor16(const ConvDesc& d, uint64_t tiles, VkDeviceSize taps) {
     const VkDeviceSize u = roundUp(taps * VkDeviceSize(d.k * d.channelsPerGroup()) * 2, 256);
-    const VkDeviceSize mElem = d.dtype == DType::F16 || taps == 16 ? 2 : 4;
-    return u + 2 * 256 + tiles * taps * (VkDeviceSize(d.c) * 2 + VkDeviceSize(d.k) * mElem);
+    const VkDeviceSize mElem = d.dtype == DType::F16 || taps == 16 || scaledBf16(d) ? 2 : 4;
+    const VkDeviceSize scale = scaledBf16(d) ? roundUp((64 + 2 * 512) * 4, 256) : 0;
+    return u + scale + 2 * 256 + tiles * taps * (VkDeviceSize(d.c) * 2 + VkDeviceSize(d.k) * mElem);
 }
 
 std::vector<WinoCase> makeCases() {
@@ -251,6 +262,7 @@ struct WinoCmCase {
     ConvDesc desc;
     uint64_t chunkTiles = 0;  // workspace for this many tiles per chunk (0: the default limit)
     std::string chunks;
+    bool packed = false;  // PlanOptions::packedFilter (bf16: V and U stay bf16)
 };
 
 std::vector<WinoCmCase> makeCmCases() {
@@ -299,6 +311,11 @@ std::vector<WinoCmCase> makeCmCases() {
     tc.c = 64, tc.n = 2, tc.k = 24;
     v.push_back({"f4_chunked_n2", "4x4", tc, 50, "in 3 chunks of 43"});
     v.push_back({"f2_chunked_n2", "2x2", tc, 100, "in 5 chunks of 96"});
+    // bf16 with a packed filter: bf16 V and U (M bf16 for F(2x2), raw fp32 for F(4x4)).
+    ConvDesc pb = v.front().desc;
+    pb.dtype = DType::BF16, pb.hasResidual = true;
+    v.push_back({"f4_bf16_packed", "4x4", pb, 0, "", true});
+    v.push_back({"f2_bf16_packed", "2x2", pb, 0, "", true});
     return v;
 }
 
@@ -318,16 +335,20 @@ TEST_P(WinogradCoopmat, MatchesReference) {
     const std::string why = vkconv::whyUnsupported(ctx(), c.desc, "implicit_gemm_coopmat");
     if (!why.empty()) GTEST_SKIP() << "implicit_gemm_coopmat declines " << c.desc.toString() << ": " << why;
     const VkDeviceSize taps = c.tile == "4x4" ? 36 : 16;
-    const auto o = winoOptions(c.chunkTiles ? limitFor16(c.desc, c.chunkTiles, taps) : 0, c.tile);
+    auto o = winoOptions(c.chunkTiles ? limitFor16(c.desc, c.chunkTiles, taps) : 0, c.tile);
+    o.packedFilter = c.packed;
     const vkconv::Plan plan = vkconv::Plan::create(ctx(), c.desc, o);
     EXPECT_LE(plan.workspaceSize(), o.workspaceLimit) << plan.config();
-    // fp16 and bf16 F(2x2) store M in the 16-bit type (the GEMM an ordinary grouped 1x1
-    // convolution), bf16 F(4x4) in fp32 (raw products of one split-K pass-1 dispatch).
-    const bool f16 = c.desc.dtype == DType::F16, m16 = f16 || c.tile == "2x2";
+    // fp16, scaled bf16 (fp16 V, U and M) and bf16 F(2x2) store M in a 16-bit type (the GEMM an
+    // ordinary grouped 1x1 convolution); bf16 F(4x4) with bf16 V and U in fp32 (raw products of
+    // one split-K pass-1 dispatch).
+    const bool scaled = scaledBf16(c.desc, c.packed);
+    const bool f16 = c.desc.dtype == DType::F16 || scaled, m16 = f16 || c.tile == "2x2";
     EXPECT_NE(plan.config().find("implicit_gemm_coopmat"), std::string::npos) << plan.config();
     EXPECT_EQ(plan.config().find("raw-f32") != std::string::npos, !m16) << plan.config();
     EXPECT_NE(plan.config().find(f16 ? "V/U f16 M f16" : m16 ? "V/U bf16 M bf16" : "V/U bf16 M f32"), std::string::npos)
         << plan.config();
+    EXPECT_EQ(plan.config().find(" scaled") != std::string::npos, scaled) << plan.config();
     if (c.chunks.empty()) EXPECT_EQ(plan.config().find("chunks"), std::string::npos) << plan.config();
     else EXPECT_NE(plan.config().find(c.chunks), std::string::npos) << plan.config();
     EXPECT_GT(plan.operandRounding(), 0.0);
@@ -352,6 +373,41 @@ TEST_P(WinogradCoopmat, MatchesReference) {
 
 INSTANTIATE_TEST_SUITE_P(winograd_coopmat, WinogradCoopmat, ::testing::Range(0, int(cmCases().size())), cmCaseName);
 
+// Scaled bf16 (fp16 V, U and M): data far outside fp16's range, both ways, must come out as the
+// direct sum does.  Inputs of ~2^20 (V up to 49 x that) overflow unscaled fp16 V; inputs of ~2^-30
+// and filters of ~2^-24 underflow it; 2^60 x 2^50 spans most of bf16's exponents; an all-zero
+// input leaves the bias and the residual.  Both variants, NHWC and NCHW transforms.
+TEST_F(WinogradPlan, winograd_coopmat_ScaledRange) {
+    struct Scale {
+        const char* name;
+        double x, w;
+    };
+    const Scale scales[] = {{"x2^20", std::ldexp(1.0, 20), 1.0},
+                            {"x2^-30_w2^-24", std::ldexp(1.0, -30), std::ldexp(1.0, -24)},
+                            {"x2^60_w2^50", std::ldexp(1.0, 60), std::ldexp(1.0, 50)},
+                            {"x0", 0.0, 1.0}};
+    for (bool nchw : {false, true}) {
+        ConvDesc d;
+        d.c = 48, d.h = 13, d.w = 11, d.k = 24, d.r = d.s = 3, d.dtype = DType::BF16;
+        d.pad(1, 1);
+        d.hasBias = d.hasResidual = true;
+        if (!nchw) nhwc(d);
+        const std::string why = vkconv::whyUnsupported(ctx(), d, "implicit_gemm_coopmat");
+        if (!why.empty()) GTEST_SKIP() << "implicit_gemm_coopmat declines " << d.toString() << ": " << why;
+        if (!scaledBf16(d)) GTEST_SKIP() << "VKCONV_WINOGRAD_BF16_F16=0";
+        for (const char* tile : {"4x4", "2x2"}) {
+            const auto o = winoOptions(0, tile);
+            const vkconv::Plan plan = vkconv::Plan::create(ctx(), d, o);
+            EXPECT_NE(plan.config().find(" scaled"), std::string::npos) << plan.config();
+            for (size_t i = 0; i < std::size(scales); ++i) {
+                const auto r = runAndCheckScaled(ctx(), d, o, 7400 + i, DataMode::Uniform, scales[i].x, scales[i].w);
+                EXPECT_TRUE(passed(r)) << (nchw ? "NCHW " : "NHWC ") << tile << " " << scales[i].name;
+                EXPECT_EQ(r.nonFinite, 0) << tile << " " << scales[i].name;
+            }
+        }
+    }
+}
+
 // The router: a large, deep 3x3 stride-1 fp16 layer goes to winograd on the matrix units (modelled
 // at under half the direct GEMM's time; at 128 channels the transforms' traffic still outweighs
 // the products saved); PlanOptions::allowWinograd = false keeps it on the direct
@@ -367,18 +423,25 @@ TEST_F(WinogradPlan, winograd_coopmat_Router) {
     const vkconv::Plan p = vkconv::Plan::create(ctx(), d, o);
     EXPECT_EQ(p.algorithm(), kAlgo) << p.config();
     EXPECT_NE(p.config().find("V/U f16"), std::string::npos) << p.config();
-    // bf16 on the matrix units: F(2x2) only, routed or forced without a tile (its F(4x4) errors
-    // reach ~3 % of the largest output; F(4x4) only where PlanOptions::tile asks for it).
+    // bf16 on the matrix units: scaled fp16 V, U and M, routed as fp16 is (both variants); with
+    // a packed filter bf16 V and U, F(2x2) only, routed or forced without a tile (bf16 F(4x4)'s
+    // errors reach ~3 % of the largest output; F(4x4) there only where PlanOptions::tile asks).
     ConvDesc b = d;
     b.dtype = DType::BF16;
     const vkconv::Plan pb = vkconv::Plan::create(ctx(), b, {});
-    if (pb.algorithm() == kAlgo) {
-        EXPECT_EQ(pb.config().rfind("F(2x2,3x3) ", 0), 0u) << pb.config();
+    if (scaledBf16(b)) {
+        EXPECT_EQ(pb.algorithm(), kAlgo) << pb.config();
+        EXPECT_NE(pb.config().find("V/U f16 M f16 scaled"), std::string::npos) << pb.config();
     }
     std::cout << "[ info ] auto on " << b.toString() << ": " << pb.algorithm() << " [" << pb.config() << "]" << std::endl;
     vkconv::PlanOptions fb;
     fb.algorithm = kAlgo;
+    fb.packedFilter = true;
     EXPECT_EQ(vkconv::Plan::create(ctx(), b, fb).config().rfind("F(2x2,3x3) ", 0), 0u);
+    vkconv::PlanOptions rb;
+    rb.packedFilter = true;
+    const vkconv::Plan pbp = vkconv::Plan::create(ctx(), b, rb);
+    if (pbp.algorithm() == kAlgo) EXPECT_EQ(pbp.config().rfind("F(2x2,3x3) ", 0), 0u) << pbp.config();
     o.allowWinograd = false;
     const vkconv::Plan direct = vkconv::Plan::create(ctx(), d, o);
     EXPECT_EQ(direct.algorithm(), "implicit_gemm_coopmat") << direct.config();

@@ -40,11 +40,32 @@ layout(set = 0, binding = 5, std430) buffer WinogradBuf { float ws_[]; };
 // and filter transforms as the operands of a batched GEMM on the matrix units, M read by the
 // output transform where that GEMM stores 16-bit M (fp16; bf16 F(2x2): docs/design.md "winograd").
 layout(constant_id = 120) const bool WS16 = false;
+// SCALED (bf16 on the matrix units; docs/design.md "Winograd"): V, U and M are fp16 whatever the
+// storage type, V and U scaled by the powers of two 2^eV and 2^eU that winograd_range.comp chose
+// from the input's and the filter's largest magnitudes (binding 6: [0] eU, [1] eV), and the
+// outputs scaled back by 2^-(eU + eV).  WS16 still says which workspace values are 16-bit (M may
+// stay fp32: VKCONV_WINOGRAD_FP32_M).  fp16's 11-bit significand keeps F(4x4)'s errors near the
+// direct kernels' where bf16 V and U would put them ~10x higher (perf-notes 114).
+layout(constant_id = 125) const bool SCALED = false;
+layout(set = 0, binding = 6, std430) readonly buffer WinogradScale { int scaleExp_[]; };
+float scaleOf(uint which) { return SCALED ? ldexp(1.0, scaleExp_[which]) : 1.0; }
+float unscale() { return SCALED ? ldexp(1.0, -(scaleExp_[0] + scaleExp_[1])) : 1.0; }
+
 #if defined(DTYPE_F32)
 #define WS_STORE(i, v) ws_[i] = (v);
 #define WS_LOAD(i) ws_[i]
 #else
 layout(set = 0, binding = 5, std430) buffer WinogradBuf16 { ELEM_T ws16_[]; };
+#if defined(DTYPE_BF16)
+layout(set = 0, binding = 5, std430) buffer WinogradBufH { float16_t wsh_[]; };
+#define WS_STORE(i, v)                              \
+    {                                               \
+        if (WS16 && SCALED) wsh_[i] = float16_t(v); \
+        else if (WS16) ws16_[i] = fromF32(v);       \
+        else ws_[i] = (v);                          \
+    }
+#define WS_LOAD(i) (WS16 ? (SCALED ? float(wsh_[i]) : toF32(ws16_[i])) : ws_[i])
+#else
 #define WS_STORE(i, v)                    \
     {                                     \
         if (WS16) ws16_[i] = fromF32(v);  \
@@ -52,11 +73,24 @@ layout(set = 0, binding = 5, std430) buffer WinogradBuf16 { ELEM_T ws16_[]; };
     }
 #define WS_LOAD(i) (WS16 ? toF32(ws16_[i]) : ws_[i])
 #endif
+#endif
 // PAIRS (NHWC, 16-bit workspace values, an even channel count, 4-byte aligned views): each
 // invocation transforms two neighbouring channels (filters) with 4-byte loads and stores, so a
 // subgroup moves whole 128-byte lines instead of 64-byte halves.  Host: algo_winograd.cpp.
 layout(constant_id = 121) const bool PAIRS = false;
 layout(set = 0, binding = 5, std430) buffer WinogradBuf2 { VEC2_T ws2_[]; };
+#if defined(DTYPE_BF16)
+layout(set = 0, binding = 5, std430) buffer WinogradBufH2 { f16vec2 wsh2_[]; };
+#define WS2_STORE(i, v)                          \
+    {                                            \
+        if (SCALED) wsh2_[i] = f16vec2(v);       \
+        else ws2_[i] = fromF32v2(v);             \
+    }
+#define WS2_LOAD(i) (SCALED ? vec2(wsh2_[i]) : toF32v2(ws2_[i]))
+#else
+#define WS2_STORE(i, v) ws2_[i] = fromF32v2(v);
+#define WS2_LOAD(i) toF32v2(ws2_[i])
+#endif
 
 // The input and output transforms' products, for one channel (float) and for PAIRS (vec2): GLSL
 // has no templates, so WINO_PRODUCTS defines each overload.  The loops unroll, so every

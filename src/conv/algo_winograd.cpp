@@ -42,13 +42,17 @@ constexpr uint32_t kTransformWorkgroup = 256;  // at most; see transformWorkgrou
 // NCHW transforms work on blocks of (workgroup / 8) tiles x 8 channels or filters
 // (winograd_input.comp / winograd_output.comp's CC and CK: one 32-byte sector of a V or M row).
 constexpr uint32_t kNchwBlockChannels = 8;
-constexpr uint32_t kWinogradBindings = kBindWorkspace + 1;  // the five tensors + the fp32 region
+// The five tensors, the workspace region and the scale region (binding 6: SCALED only; else the
+// workspace region again).
+constexpr uint32_t kWinogradBindings = kBindWorkspace + 2;
 constexpr uint64_t kChunkAlign = 128;  // chunk tiles rounded to the GEMM's tallest tile
 constexpr uint32_t kSpecWs16 = 120;   // winograd.glsl WS16
 constexpr uint32_t kSpecPairs = 121;  // winograd.glsl PAIRS
 constexpr uint32_t kSpecOutputCk = 122;  // winograd_output.comp CK: filters per NCHW block
 constexpr uint32_t kSpecOutputRb = 123;  // winograd_output.comp RB: NCHW output rows per round
 constexpr uint32_t kSpecOutputWide = 124;  // winograd_output.comp WIDE: WM-wide NCHW row stores
+constexpr uint32_t kSpecScaled = 125;      // winograd.glsl SCALED; winograd_range.comp FINALIZE
+constexpr uint32_t kSpecRangeKU = 126, kSpecRangeKV = 127, kSpecRangeVec = 128, kSpecRangeBf16 = 129;
 
 
 // The batched GEMM of a chunk of `tiles` output tiles as a grouped 1x1 NHWC convolution: one
@@ -56,11 +60,12 @@ constexpr uint32_t kSpecOutputWide = 124;  // winograd_output.comp WIDE: WM-wide
 // and group g), taps x K filters.
 // Its dtype: the 16-bit storage type on the matrix units (for M too where mElem is 2: the
 // GEMM's own output; with fp32 M the raw instance writes the workspace binding), else fp32.
-ConvDesc gemmDesc(const ConvDesc& d, uint32_t taps, uint64_t tiles, bool matrix) {
+// Scaled (bf16 layers): an fp16 GEMM.
+ConvDesc gemmDesc(const ConvDesc& d, uint32_t taps, uint64_t tiles, bool matrix, bool scaled = false) {
     ConvDesc g;
     g.n = 1, g.h = 1, g.w = int64_t(tiles);
     g.c = taps * d.c, g.k = taps * d.k, g.r = g.s = 1, g.groups = taps * d.groups;
-    g.dtype = matrix ? d.dtype : DType::F32;
+    g.dtype = !matrix ? DType::F32 : scaled ? DType::F16 : d.dtype;
     makeNhwc(g);
     return g;
 }
@@ -79,10 +84,26 @@ bool winogradFp32M() { return envFlag("VKCONV_WINOGRAD_FP32_M"); }
 // the grid's x dimension, which 32-bit indexing bounds well below maxWorkgroupCount.
 bool winogradMatrixUnits(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     if (d.dtype == DType::F32) return false;
+    if (winogradScaled(ctx, d, o)) return true;
     PlanOptions inner;
     inner.subgroupSize = o.subgroupSize;
     const uint64_t tiles = std::max<uint64_t>(1, std::min<uint64_t>(kChunkAlign, uint64_t(d.n) * uint64_t(d.outH()) * uint64_t(d.outW())));
     return coopmatRawWhyNot(ctx, gemmDesc(d, 36, tiles, true), inner).empty();
+}
+
+// bf16 with fp16 V, U and M where implicit_gemm_coopmat takes the fp16 GEMM: bf16's 8-bit
+// significand in V, U and M puts F(4x4)'s errors at ~10x the direct kernels' and F(2x2)'s at
+// 2-4x; fp16's 11 bits, with the operands scaled by powers of two into fp16's range, keep them at
+// fp16's (perf-notes 114).  The price is a pass over the input and the filter for their largest
+// magnitudes (winograd_range.comp).  Not with PlanOptions::packedFilter (U's scale would change
+// with each call's filter range; packed plans keep bf16 V and U).  Measurements only:
+// VKCONV_WINOGRAD_BF16_F16=0 keeps bf16 V and U everywhere.
+bool winogradScaled(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    if (d.dtype != DType::BF16 || o.packedFilter || !envFlag("VKCONV_WINOGRAD_BF16_F16", true)) return false;
+    PlanOptions inner;
+    inner.subgroupSize = o.subgroupSize;
+    const uint64_t tiles = std::max<uint64_t>(1, std::min<uint64_t>(kChunkAlign, uint64_t(d.n) * uint64_t(d.outH()) * uint64_t(d.outW())));
+    return coopmatRawWhyNot(ctx, gemmDesc(d, 36, tiles, true, true), inner).empty();
 }
 
 namespace {
@@ -157,17 +178,20 @@ constexpr double kMatrixNchwOutputFlopsPerByte = 120.0;
 // Modelled time of F(m x m) (FLOP-equivalents of implicitGemmModelCost, or of coopmatModelCost
 // on the matrix units), < 0 when it declines.
 double modelCost(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, const PlanOptions& o, bool matrix) {
-    WinogradLayout l = winogradLayout(ctx, d, m, o.workspaceLimit, matrix, o.packedFilter);
+    WinogradLayout l = winogradLayout(ctx, d, m, o.workspaceLimit, matrix, o.packedFilter, winogradScaled(ctx, d, o));
     if (!l.why.empty()) return -1;
-    const ConvDesc g = gemmDesc(d, l.taps, l.chunk, matrix);
+    const ConvDesc g = gemmDesc(d, l.taps, l.chunk, matrix, l.scaled);
     const double one = matrix ? coopmatModelCost(ctx, g, gemmOptions(o, l), l.mElem == 4) : implicitGemmModelCost(ctx, g, gemmOptions(o, l));
     if (one < 0) return -1;
     const double T = double(l.tiles);  // V and M each written once and read once
     // The filter transform (read the filter, write U) only where the filter is not packed.
     const double filterPass = l.packedU ? 0.0 : 1.0;
-    const double bytes = 2.0 * double(d.inputBytes()) + 2.0 * l.taps * T * (double(d.c) * l.vElem + double(d.k) * l.mElem) +
+    double bytes = 2.0 * double(d.inputBytes()) + 2.0 * l.taps * T * (double(d.c) * l.vElem + double(d.k) * l.mElem) +
                          double(d.outputBytes()) + filterPass * (double(l.uBytes) + double(d.filterBytes()));
-    const double passes = double(3 * l.chunks) + filterPass;
+    double passes = double(3 * l.chunks) + filterPass;
+    // Scaled: the range pass reads the input and the filter once more; it and its finalize are two
+    // more dispatches behind barriers.
+    if (l.scaled) bytes += double(d.inputBytes()) + double(d.filterBytes()), passes += 2;
     if (!matrix) return double(l.chunks) * one + bytes * kTransformFlopsPerByte + passes * kPassFlops;
     return (m == 2 ? kMatrixGemmScaleF2 : kMatrixGemmScaleF4) * double(l.chunks) * one + bytes * kMatrixFlopsPerByte +
            passes * (m == 2 ? kMatrixPassFlopsF2 : kMatrixPassFlopsF4);
@@ -178,7 +202,7 @@ double modelCost(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, const Pl
 uint32_t chooseM(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, bool matrix) {
     if (o.tile == "2x2") return 2;
     if (o.tile == "4x4") return 4;
-    if (matrix && d.dtype == DType::BF16) return 2;
+    if (matrix && d.dtype == DType::BF16 && !winogradScaled(ctx, d, o)) return 2;
     double c2 = modelCost(ctx, d, 2, o, matrix), c4 = modelCost(ctx, d, 4, o, matrix);
     return c4 >= 0 && (c2 < 0 || c4 < c2) ? 4 : 2;
 }
@@ -186,7 +210,7 @@ uint32_t chooseM(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o
 }  // namespace
 
 WinogradLayout winogradLayout(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, VkDeviceSize workspaceLimit, bool matrix,
-                              bool packedU) {
+                              bool packedU, bool scaled) {
     WinogradLayout l;
     // The whole workspace is one binding-sized view (Plan::record checks it).
     workspaceLimit = std::min<VkDeviceSize>(workspaceLimit, ctx.caps.maxStorageBufferRange);
@@ -194,7 +218,8 @@ WinogradLayout winogradLayout(const ContextImpl& ctx, const ConvDesc& d, uint32_
     l.taps = (m + 2) * (m + 2);
     l.matrix = matrix;
     l.vElem = matrix ? 2 : 4;  // V and U: the GEMM's operand type
-    l.mElem = matrix && (d.dtype == DType::F16 || m == 2) && !winogradFp32M() ? 2 : 4;
+    l.scaled = matrix && scaled;
+    l.mElem = matrix && (d.dtype == DType::F16 || m == 2 || l.scaled) && !winogradFp32M() ? 2 : 4;
     const uint64_t es = 4;
     const uint64_t align = workspaceRegionAlignment(ctx);
     l.tiles = uint64_t(d.n) * uint64_t((d.outH() + m - 1) / m) * uint64_t((d.outW() + m - 1) / m);
@@ -206,7 +231,8 @@ WinogradLayout winogradLayout(const ContextImpl& ctx, const ConvDesc& d, uint32_
     const uint64_t perTileBytes = l.taps * (uint64_t(d.c) * l.vElem + uint64_t(d.k) * l.mElem);
     l.packedU = packedU;
     const uint64_t uWorkspace = packedU ? 0 : l.uBytes;
-    const uint64_t fixed = uWorkspace + 2 * align;
+    const uint64_t sBytes = l.scaled ? alignUp((kScaleHeadWords + 2 * kScalePartials) * 4, align) : 0;
+    const uint64_t fixed = uWorkspace + sBytes + 2 * align;
     if (workspaceLimit <= fixed || (workspaceLimit - fixed) / perTileBytes == 0) {
         l.why = "F(" + variantName(m) + ",3x3) needs at least " + std::to_string(fixed + perTileBytes) + " workspace bytes (" +
                 (packedU ? "" : "the transformed filters and ") + "one tile) and PlanOptions::workspaceLimit is " +
@@ -224,7 +250,8 @@ WinogradLayout winogradLayout(const ContextImpl& ctx, const ConvDesc& d, uint32_
     l.chunk = (l.tiles + l.chunks - 1) / l.chunks;
     if (l.chunks > 1 && alignUp(l.chunk, kChunkAlign) <= most) l.chunk = alignUp(l.chunk, kChunkAlign);
     l.chunks = (l.tiles + l.chunk - 1) / l.chunk;
-    l.vOff = uWorkspace;
+    l.sOff = uWorkspace, l.sBytes = sBytes;
+    l.vOff = uWorkspace + sBytes;
     l.vBytes = alignUp(l.chunk * l.taps * uint64_t(d.c) * l.vElem, align);
     l.mOff = l.vOff + l.vBytes;
     l.mBytes = alignUp(l.chunk * l.taps * uint64_t(d.k) * l.mElem, align);
@@ -240,11 +267,12 @@ class WinogradInstance final : public AlgorithmInstance {
 public:
     WinogradInstance(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, bool matrix)
         : ctx_(ctx), desc_(d), pc_(makePushConstants(d)), sg_(o.subgroupSize),
-          layout_(winogradLayout(ctx, d, chooseM(ctx, d, o, matrix), o.workspaceLimit, matrix, o.packedFilter)),
+          layout_(winogradLayout(ctx, d, chooseM(ctx, d, o, matrix), o.workspaceLimit, matrix, o.packedFilter,
+                                 winogradScaled(ctx, d, o))),
           wg_(transformWorkgroup(ctx, o.subgroupSize)) {
         const PlanOptions inner = gemmOptions(o, layout_);
         auto plan = [&](uint64_t tiles) {
-            ConvDesc g = gemmDesc(d, layout_.taps, tiles, matrix);
+            ConvDesc g = gemmDesc(d, layout_.taps, tiles, matrix, layout_.scaled);
             if (matrix && layout_.mElem == 4) return coopmatRawInstantiate(ctx, g, inner);
             return chooseAlgorithm(ctx, g, inner).instantiate(ctx, g, inner);
         };
@@ -260,8 +288,31 @@ public:
             if (std::string(pass) == "output" && outputCk_ != kNchwBlockChannels) key.spec.push_back({kSpecOutputCk, outputCk_});
             if (std::string(pass) == "output" && outputRows_ != layout_.m) key.spec.push_back({kSpecOutputRb, outputRows_});
             if (wide) key.spec.push_back({kSpecOutputWide, 1u});
+            if (layout_.scaled) key.spec.push_back({kSpecScaled, 1u});
             return &ctx.pipelines->get(key);
         };
+        if (layout_.scaled) {
+            // The exponent budget: |M| <= C/groups x 2^(bU + bV) <= 2^14 (fp16's largest finite
+            // value is ~2^16), split between V and U, less log2 of each transform's growth bound:
+            // V <= (max row sum of |B^T|)^2 max|x| = 4 (F(2x2)) or 49 (F(4x4), 7^2), U <= (max row
+            // sum of |G|)^2 max|g| = 2.25 or (28/15)^2 ~ 3.5 (winograd.glsl's matrices).
+            int budget = 14;
+            for (uint64_t c = 1; c < uint64_t(d.channelsPerGroup()); c <<= 1) --budget;
+            const int bV = budget >= 0 ? budget / 2 : -((1 - budget) / 2), bU = budget - bV;
+            const int kV = bV - (layout_.m == 4 ? 6 : 2), kU = bU - 2;
+            auto range = [&](bool finalize, bool vec) {
+                PipelineKey key = convPipelineKey("winograd_range", d, wg_, sg_, kBindWorkspace + 1);
+                key.spec.push_back({kSpecScaled, finalize ? 1u : 0u});
+                key.spec.push_back({kSpecRangeKU, uint32_t(kU)});
+                key.spec.push_back({kSpecRangeKV, uint32_t(kV)});
+                key.spec.push_back({kSpecRangeVec, vec ? 1u : 0u});
+                key.spec.push_back({kSpecRangeBf16, d.dtype == DType::BF16 ? 1u : 0u});
+                return &ctx.pipelines->get(key);
+            };
+            range_ = range(false, false);
+            rangeVec_ = range(false, true);
+            finalize_ = range(true, false);
+        }
         // NCHW output from 16-bit M: 16 filters per block, so that a block's M reads fill whole
         // 32-byte sectors (perf-notes 110); VKCONV_WINOGRAD_NCHW_CK8=1 keeps 8 (measurements).
         if (d.outputLayout == TensorLayout::NCHW && layout_.mElem == 2 && wg_ % 16 == 0 && !envFlag("VKCONV_WINOGRAD_NCHW_CK8"))
@@ -294,7 +345,23 @@ public:
         const uint64_t gemmWs = std::max(gemm_->workspaceSize(), gemmLast_ ? gemmLast_->workspaceSize() : 0);
         const BufferView G = gemmWs ? view(layout_.gemmOff, gemmWs) : BufferView{};
 
-        if (!layout_.packedU) recordFilterTransform(cmd, t.filter, U);
+        // Scaled: the input's and the filter's largest magnitudes, then the exponents (binding 6
+        // of every transform).
+        const BufferView S = layout_.scaled ? view(layout_.sOff, layout_.sBytes) : view(layout_.vOff, layout_.vBytes);
+        if (layout_.scaled) {
+            const bool vec = t.input.offset % 16 == 0 && t.filter.offset % 16 == 0;
+            const ComputePipeline& rp = vec ? *rangeVec_ : *range_;
+            const ConvTensors rt{t.input, t.filter, {}, {}, S, S};
+            bindConvTensors(ctx_, cmd, rp, rt, kBindWorkspace + 1);
+            pushConstants(ctx_, cmd, rp, pc_);
+            cmdDispatch(ctx_, cmd, 2 * kScalePartials, 1, 1);
+            computeBarrier(ctx_, cmd);
+            bindConvTensors(ctx_, cmd, *finalize_, rt, kBindWorkspace + 1);
+            pushConstants(ctx_, cmd, *finalize_, pc_);
+            cmdDispatch(ctx_, cmd, 1, 1, 1);
+            computeBarrier(ctx_, cmd);
+        }
+        if (!layout_.packedU) recordFilterTransform(cmd, t.filter, U, S);
 
         ConvPushConstants pc = pc_;
         for (uint64_t c = 0; c < layout_.chunks; ++c) {
@@ -305,7 +372,7 @@ public:
             ConvTensors it{t.input, t.filter, {}, {}, V, V};
             const bool inPairs = inputPairs_ && t.input.offset % 4 == 0;
             const ComputePipeline& in = inPairs ? *inputPairs_ : *input_;
-            bindConvTensors(ctx_, cmd, in, it, kWinogradBindings);
+            bindTransform(cmd, in, it, S);
             pushConstants(ctx_, cmd, in, pc);
             dispatch1D(ctx_, cmd, inPairs ? tiles * uint64_t(desc_.c / 2) : transformItems(tiles, desc_.c, desc_.inputLayout), wg_);
             computeBarrier(ctx_, cmd);  // V (and, the first time, U) written
@@ -319,7 +386,7 @@ public:
             const bool outPairs = outputPairs_ && t.output.offset % 4 == 0;
             const bool outWide = outputWide_ && t.output.offset % (layout_.m * dtypeSize(desc_.dtype)) == 0;
             const ComputePipeline& out = outPairs ? *outputPairs_ : outWide ? *outputWide_ : *output_;
-            bindConvTensors(ctx_, cmd, out, ot, kWinogradBindings);
+            bindTransform(cmd, out, ot, S);
             pushConstants(ctx_, cmd, out, pc);
             dispatch1D(ctx_, cmd, outPairs ? tiles * uint64_t(desc_.k / 2) : transformItems(tiles, desc_.k, desc_.outputLayout, outputCk_), wg_);
         }
@@ -332,16 +399,28 @@ public:
     }
     VkDeviceSize packedFilterSize() const override { return layout_.packedU ? layout_.uBytes : 0; }
     void recordPackFilter(VkCommandBuffer cmd, const BufferView& filter, const BufferView& packed) const override {
-        recordFilterTransform(cmd, filter, BufferView{packed.buffer, packed.offset, layout_.uBytes});
+        const BufferView U{packed.buffer, packed.offset, layout_.uBytes};
+        recordFilterTransform(cmd, filter, U, U);  // never scaled (winogradScaled)
+    }
+    // A transform's bindings: the six of bindConvTensors, then the scale region at binding 6.
+    void bindTransform(VkCommandBuffer cmd, const ComputePipeline& p, const ConvTensors& t, const BufferView& scale) const {
+        bindConvTensors(ctx_, cmd, p, t, kBindWorkspace + 1);
+        VkDescriptorBufferInfo info{scale.buffer, scale.offset, scale.size};
+        VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+        w.dstBinding = kBindWorkspace + 1;
+        w.descriptorCount = 1;
+        w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        w.pBufferInfo = &info;
+        ctx_.dt.vkCmdPushDescriptorSetKHR(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0, 1, &w);
     }
     // The filter transform: `filter` (the desc's layout) into U.  Transforms bind their fp32
     // region at binding 5 (shaders/include/winograd.glsl); binding 4 (unused by the input and
     // filter transforms) gets the same region.
-    void recordFilterTransform(VkCommandBuffer cmd, const BufferView& filter, const BufferView& U) const {
+    void recordFilterTransform(VkCommandBuffer cmd, const BufferView& filter, const BufferView& U, const BufferView& scale) const {
         ConvTensors ft{filter, filter, {}, {}, U, U};
         const bool filterPairs = filterPairs_ && filter.offset % 4 == 0;
         const ComputePipeline& fp = filterPairs ? *filterPairs_ : *filter_;
-        bindConvTensors(ctx_, cmd, fp, ft, kWinogradBindings);
+        bindTransform(cmd, fp, ft, scale);
         pushConstants(ctx_, cmd, fp, pc_);
         dispatch1D(ctx_, cmd, uint64_t(desc_.k) * uint64_t(desc_.channelsPerGroup()) / (filterPairs ? 2 : 1), wg_);
     }
@@ -365,14 +444,18 @@ public:
     // (that amplification).
     double operandRounding() const override {
         if (!layout_.matrix) return 0.0;
-        const double u = desc_.dtype == DType::F16 ? std::ldexp(1.0, -11) : std::ldexp(1.0, -8);
+        const double u = desc_.dtype == DType::F16 || layout_.scaled ? std::ldexp(1.0, -11) : std::ldexp(1.0, -8);
         return (layout_.mElem == 2 ? 3.0 : 2.0) * u * (layout_.m == 4 ? 196.0 / 9.0 : 4.0);
     }
     std::string config() const override {
         std::string c = "F(" + variantName(layout_.m) + ",3x3) " + std::to_string(layout_.tiles) + " tiles";
         if (layout_.chunks > 1) c += " in " + std::to_string(layout_.chunks) + " chunks of " + std::to_string(layout_.chunk);
         c += "; gemm " + gemm_->name() + " [" + gemm_->config() + "]";
-        if (layout_.matrix) c += std::string(" V/U ") + dtypeSuffix(desc_.dtype) + " M " + (layout_.mElem == 2 ? dtypeSuffix(desc_.dtype) : "f32");
+        if (layout_.matrix) {
+            const std::string ops = layout_.scaled ? "f16" : dtypeSuffix(desc_.dtype);
+            c += " V/U " + ops + " M " + (layout_.mElem == 2 ? ops : "f32");
+            if (layout_.scaled) c += " scaled";
+        }
         if (layout_.packedU) c += " U packed";
         if (filterPairs_ || inputPairs_ || outputPairs_)
             c += std::string(" pairs ") + (filterPairs_ ? "f" : "") + (inputPairs_ ? "in" : "") + (outputPairs_ ? "out" : "");
@@ -394,6 +477,8 @@ private:
     // Two channels (filters) per invocation; null where they do not apply.
     const ComputePipeline *filterPairs_ = nullptr, *inputPairs_ = nullptr, *outputPairs_ = nullptr;
     const ComputePipeline* outputWide_ = nullptr;  // NCHW output with m-wide row stores
+    // Scaled: the range pass (16-bit or 16-byte loads) and its finalize.
+    const ComputePipeline *range_ = nullptr, *rangeVec_ = nullptr, *finalize_ = nullptr;
 };
 
 }  // namespace
@@ -415,12 +500,12 @@ std::string winogradWhyNot(const ContextImpl& ctx, const ConvDesc& d, const Plan
     std::string why;
     for (uint32_t m : {2u, 4u}) {
         if (!o.tile.empty() && o.tile != variantName(m)) continue;
-        WinogradLayout l = winogradLayout(ctx, d, m, o.workspaceLimit, matrix, o.packedFilter);
+        WinogradLayout l = winogradLayout(ctx, d, m, o.workspaceLimit, matrix, o.packedFilter, winogradScaled(ctx, d, o));
         if (l.why.empty() && uint64_t(l.taps) * uint64_t(d.k) * uint64_t(d.channelsPerGroup()) > std::numeric_limits<int32_t>::max())
             l.why = std::to_string(l.taps) + " x K x C/groups transformed filter values exceed 32-bit indexing";
         if (l.why.empty()) {
             try {
-                gemmDesc(d, l.taps, l.chunk, matrix).validate();
+                gemmDesc(d, l.taps, l.chunk, matrix, l.scaled).validate();
             } catch (const Error& e) {
                 l.why = std::string("its batched GEMM is invalid: ") + e.what();
             }
@@ -452,6 +537,7 @@ bool winogradPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& 
     if (!o.allowWinograd || !winogradWhyNot(ctx, d, o).empty()) return false;
     const bool matrix = winogradMatrixUnits(ctx, d, o);
     if (matrix && d.dtype == DType::BF16 && !envFlag("VKCONV_WINOGRAD_BF16", true)) return false;
+    const bool scaled = winogradScaled(ctx, d, o);
     // The variant winogradInstantiate takes (chooseM takes F(4x4) only where it fits, so a
     // declined pick means neither fits).
     const double best = modelCost(ctx, d, chooseM(ctx, d, o, matrix), o, matrix);
@@ -469,7 +555,7 @@ bool winogradPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& 
     if (d.outputLayout == TensorLayout::NCHW) direct -= kMatrixNchwOutputFlopsPerByte * double(d.outputBytes());
     if (double halo = haloCoopmatPaysCost(ctx, d, o); halo >= 0)
         direct = std::min(direct, halo + kMatrixPassFlops - smallGridShare(d) * (kMatrixPassFlops - kMatrixCallFloorFlops));
-    if (d.dtype == DType::BF16) return best < kMatrixMarginBf16 * direct;
+    if (d.dtype == DType::BF16 && !scaled) return best < kMatrixMarginBf16 * direct;
     const double small = smallGridShare(d);
     return best < (kMatrixMarginLarge - small * (kMatrixMarginLarge - kMatrixMarginSmall)) * direct;
 }
@@ -488,6 +574,12 @@ std::vector<std::pair<ConvDesc, PlanOptions>> winogradVariants(const ContextImpl
                     d.hasBias = true;
                     if (nhwc) makeNhwc(d);
                     v.push_back({d, PlanOptions{"winograd", sg, m}});
+                    // bf16 with a packed filter keeps bf16 V and U (winogradScaled).
+                    if (t == DType::BF16) {
+                        PlanOptions p{"winograd", sg, m};
+                        p.packedFilter = true;
+                        v.push_back({d, p});
+                    }
                 }
     return v;
 }

@@ -76,6 +76,10 @@ CheckResult compare(const vkconv::ConvDesc& d, const std::vector<float>& gpu, co
 
 CheckResult runAndCheck(vkconv::Context& ctx, const vkconv::ConvDesc& d, const vkconv::PlanOptions& opt,
                         uint64_t seed, DataMode mode = DataMode::Uniform);
+// The same with the input and the filter multiplied by inputScale and filterScale (powers of two
+// keep 16-bit data exact; 0 makes that tensor all zeros): data far outside fp16's range.
+CheckResult runAndCheckScaled(vkconv::Context& ctx, const vkconv::ConvDesc& d, const vkconv::PlanOptions& opt,
+                              uint64_t seed, DataMode mode, double inputScale, double filterScale);
 
 // "" when Plan::create accepts a forced configuration (PlanOptions::tile), else the library's reason.
 std::string planDeclines(vkconv::Context& ctx, const vkconv::ConvDesc& d, const vkconv::PlanOptions& opt);
