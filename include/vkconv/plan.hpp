@@ -43,9 +43,12 @@ struct PlanOptions {
     VkDeviceSize workspaceLimit = VkDeviceSize(512) << 20;
     // "auto" may pick winograd for 3x3 stride-1 layers.  Its transforms round ~2-20x more than
     // direct summation (roundingAmplification / operandRounding below; with 16-bit storage on
-    // the matrix units the transformed operands themselves are 16-bit: fp16 F(4x4) ~10x, bf16
-    // F(2x2), the only variant "auto" takes for bf16, 2-4x): false keeps "auto" to
-    // direct-summation algorithms.  A forced "winograd" ignores it.
+    // the matrix units the transformed operands themselves are fp16: fp16 F(4x4) ~10x; bf16
+    // 1-2x, its operands scaled by powers of two into fp16's range by a pass over the input and
+    // the filter; bf16 with packedFilter keeps bf16 operands and only F(2x2), 2-4x).  fp16
+    // F(4x4)'s transformed inputs reach 49x the largest input: fp16 inputs beyond ~1300 in
+    // magnitude overflow them.  false keeps "auto" to direct-summation algorithms.  A forced
+    // "winograd" ignores it.
     bool allowWinograd = true;
     // Constant weights (inference): the filter binding holds the plan's packed filter, written
     // once by Plan::recordPackFilter / packFilter, instead of the filter in the desc's layout.

@@ -2,6 +2,8 @@
 // (docs/design.md "Winograd").  Each m x m output block comes from an (m+2) x (m+2) input patch
 // through (m+2)^2 products instead of 9 m^2: 16/36 of the direct multiplies for F(2x2,3x3), 36/144
 // for F(4x4,3x3).  Per call:
+//   (scaled bf16)     the input's and filter's largest magnitudes -> the scales of V and U
+//                                                                 (shaders/winograd_range.comp)
 //   filter transform  U[xi][k][c] = (G g G^T)[xi]                 (shaders/winograd_filter.comp)
 //   per chunk of output tiles:
 //     input transform V[t][xi][c] = (B^T d B)[xi]                  (shaders/winograd_input.comp)
@@ -9,11 +11,14 @@
 //                     (m+2)^2 x groups groups, planned through the router like any other problem
 //     output transform y = epilogue(A^T M A)                        (shaders/winograd_output.comp)
 // The GEMM runs on the matrix units where the storage is 16-bit and implicit_gemm_coopmat takes
-// it: V and U are then stored in that 16-bit type (its operands), and M in fp16 for fp16 (an
-// ordinary grouped 1x1 convolution, planned by the router), in bf16 for bf16 F(2x2) (the same;
-// the router's only winograd for bf16, its errors 2-4x the direct kernels': perf-notes 113) and
-// in fp32 for bf16 F(4x4) (the raw accumulators of one split-K pass-1 dispatch: bf16's 8-bit
-// significand would add ~30 % to an error already ~10x direct summation's).  Otherwise V, U and
+// it: V and U are then stored in a 16-bit type (its operands) and M in fp16 (an ordinary grouped
+// 1x1 convolution, planned by the router).  fp16 layers use fp16.  bf16 layers use fp16 too,
+// scaled (winogradScaled): a range pass finds the input's and the filter's largest magnitudes
+// and the transforms scale V and U by powers of two that keep every fp16 V, U and M finite, so
+// the errors stay near the direct kernels' (perf-notes 114).  With a packed filter bf16 keeps
+// bf16 V and U: M in bf16 for F(2x2) (errors 2-4x direct's: perf-notes 113) and in fp32 for
+// F(4x4) (the raw accumulators of one split-K pass-1 dispatch; errors ~10x, so forced only).
+// Otherwise V, U and
 // M are fp32 whatever the storage dtype (16-bit tensors then round only where the direct kernels
 // do: on load and on the final store).  Chunks keep the workspace within
 // PlanOptions::workspaceLimit.
@@ -162,7 +167,7 @@ double smallGridShare(const ConvDesc& d) {
 // 5 % dearer.  Replayed over the sweep (perf-notes 107): 9247 -> 9201 us for the 3x3 layers,
 // against 9190 for the best of the three on every layer.
 constexpr double kMatrixMarginSmall = 0.90, kMatrixMarginLarge = 1.05;
-// bf16 (F(2x2) only) where its model is below 0.80 of the direct kernels' on any grid: the rule
+// bf16 with bf16 V and U (F(2x2) only) where its model is below 0.80 of the direct kernels' on any grid: the rule
 // above sent 27 bf16 layers of the suites to F(2x2) and lost at b32 (8588 -> 8847 us; H200, its
 // GEMM writes bf16 M without fp16's 16-bit epilogue scratch, perf-notes 113); of them, every layer
 // modelled below 0.80 won 4-74 us but RetinaNet cls_out_100 at b1 (+4.2 us), 14 of the 19 above lost.
@@ -198,7 +203,7 @@ double modelCost(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, const Pl
 }
 
 // PlanOptions::tile "2x2" / "4x4", else the cheaper of the two by the model; F(2x2) for bf16 on
-// the matrix units (F(4x4)'s errors there: winogradPays).
+// the matrix units with bf16 V and U (F(4x4)'s errors there: winogradPays).
 uint32_t chooseM(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, bool matrix) {
     if (o.tile == "2x2") return 2;
     if (o.tile == "4x4") return 4;
@@ -529,7 +534,8 @@ std::unique_ptr<AlgorithmInstance> winogradInstantiate(ContextImpl& ctx, const C
 
 // The router's question: is F(m x m,3x3) modelled clearly cheaper than the direct implicit GEMM
 // (implicit_gemm_coopmat where the batched GEMM runs on the matrix units, else implicit_gemm)?
-// For bf16 on the matrix units only F(2x2) (chooseM): with 8-bit significands in V and U its
+// bf16 with scaled fp16 V and U is routed as fp16 is (its model counts the range pass).  bf16
+// with bf16 V and U (packed filters) takes only F(2x2) (chooseM): with 8-bit significands its
 // F(4x4) errors reach ~3 % of the largest output (10x direct summation's; fp16's ~0.3 %), so that
 // one is forced only; F(2x2)'s exact transforms keep them at 2-4x direct's (perf-notes 58, 113).
 // Measurements only: VKCONV_WINOGRAD_BF16=0, never for bf16 (the rule before session 41).
