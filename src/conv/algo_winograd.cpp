@@ -87,13 +87,32 @@ bool winogradFp32M() { return envFlag("VKCONV_WINOGRAD_FP32_M"); }
 // 1x1 problem (C/groups a multiple of 16) in one pass writing raw fp32 products.  Asked for
 // F(4x4)'s 36 x groups groups (the larger grid) and at most 128 tiles: more tiles only lengthen
 // the grid's x dimension, which 32-bit indexing bounds well below maxWorkgroupCount.
-bool winogradMatrixUnits(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
-    if (d.dtype == DType::F32) return false;
-    if (winogradScaled(ctx, d, o)) return true;
+namespace {
+
+// The matrix units take the grouped GEMM of V and U in the storage type (scaled: fp16).
+bool gemmOnMatrixUnits(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, bool scaled) {
     PlanOptions inner;
     inner.subgroupSize = o.subgroupSize;
     const uint64_t tiles = std::max<uint64_t>(1, std::min<uint64_t>(kChunkAlign, uint64_t(d.n) * uint64_t(d.outH()) * uint64_t(d.outW())));
-    return coopmatRawWhyNot(ctx, gemmDesc(d, 36, tiles, true), inner).empty();
+    return coopmatRawWhyNot(ctx, gemmDesc(d, 36, tiles, true, scaled), inner).empty();
+}
+
+bool scaledAvailable(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    return d.dtype == DType::BF16 && !o.packedFilter && envFlag("VKCONV_WINOGRAD_BF16_F16", true) && gemmOnMatrixUnits(ctx, d, o, true);
+}
+
+double modelCost(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, const PlanOptions& o, bool matrix, bool scaled);
+
+// bf16 F(2x2) on bf16 V and U against the scaled path, both by their models as they stand
+// (h200_s42/scaled/, perf-notes 115): at 1.0 exactly the three layers that call measured faster
+// on bf16 operands keep them; at 0.85 three more would flip, two of them to no gain.
+constexpr double kUnscaledBf16Price = 1.0;
+
+}  // namespace
+
+bool winogradMatrixUnits(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    if (d.dtype == DType::F32) return false;
+    return scaledAvailable(ctx, d, o) || gemmOnMatrixUnits(ctx, d, o, false);
 }
 
 // bf16 with fp16 V, U and M where implicit_gemm_coopmat takes the fp16 GEMM: bf16's 8-bit
@@ -103,12 +122,16 @@ bool winogradMatrixUnits(const ContextImpl& ctx, const ConvDesc& d, const PlanOp
 // magnitudes (winograd_range.comp).  Not with PlanOptions::packedFilter (U's scale would change
 // with each call's filter range; packed plans keep bf16 V and U).  Measurements only:
 // VKCONV_WINOGRAD_BF16_F16=0 keeps bf16 V and U everywhere.
+// A layer whose scaled path costs its passes more than it saves (small grids: ResNet-50
+// layer4.1.conv2 b32 39.9 us on bf16 F(2x2), 46.3 scaled) keeps bf16 F(2x2) on bf16 V and U where
+// that is modelled cheaper (perf-notes 115); a forced tile is always scaled.
 bool winogradScaled(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
-    if (d.dtype != DType::BF16 || o.packedFilter || !envFlag("VKCONV_WINOGRAD_BF16_F16", true)) return false;
-    PlanOptions inner;
-    inner.subgroupSize = o.subgroupSize;
-    const uint64_t tiles = std::max<uint64_t>(1, std::min<uint64_t>(kChunkAlign, uint64_t(d.n) * uint64_t(d.outH()) * uint64_t(d.outW())));
-    return coopmatRawWhyNot(ctx, gemmDesc(d, 36, tiles, true, true), inner).empty();
+    if (!scaledAvailable(ctx, d, o)) return false;
+    if (!o.tile.empty() || !gemmOnMatrixUnits(ctx, d, o, false)) return true;
+    const double s2 = modelCost(ctx, d, 2, o, true, true), s4 = modelCost(ctx, d, 4, o, true, true);
+    const double s = s2 < 0 ? s4 : s4 < 0 ? s2 : std::min(s2, s4);
+    const double u2 = modelCost(ctx, d, 2, o, true, false);
+    return u2 < 0 || (s >= 0 && s <= kUnscaledBf16Price * u2);
 }
 
 namespace {
@@ -182,8 +205,8 @@ constexpr double kMatrixNchwOutputFlopsPerByte = 120.0;
 
 // Modelled time of F(m x m) (FLOP-equivalents of implicitGemmModelCost, or of coopmatModelCost
 // on the matrix units), < 0 when it declines.
-double modelCost(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, const PlanOptions& o, bool matrix) {
-    WinogradLayout l = winogradLayout(ctx, d, m, o.workspaceLimit, matrix, o.packedFilter, winogradScaled(ctx, d, o));
+double modelCost(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, const PlanOptions& o, bool matrix, bool scaled) {
+    WinogradLayout l = winogradLayout(ctx, d, m, o.workspaceLimit, matrix, o.packedFilter, scaled);
     if (!l.why.empty()) return -1;
     const ConvDesc g = gemmDesc(d, l.taps, l.chunk, matrix, l.scaled);
     const double one = matrix ? coopmatModelCost(ctx, g, gemmOptions(o, l), l.mElem == 4) : implicitGemmModelCost(ctx, g, gemmOptions(o, l));
@@ -207,8 +230,9 @@ double modelCost(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, const Pl
 uint32_t chooseM(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, bool matrix) {
     if (o.tile == "2x2") return 2;
     if (o.tile == "4x4") return 4;
-    if (matrix && d.dtype == DType::BF16 && !winogradScaled(ctx, d, o)) return 2;
-    double c2 = modelCost(ctx, d, 2, o, matrix), c4 = modelCost(ctx, d, 4, o, matrix);
+    const bool scaled = matrix && winogradScaled(ctx, d, o);
+    if (matrix && d.dtype == DType::BF16 && !scaled) return 2;
+    double c2 = modelCost(ctx, d, 2, o, matrix, scaled), c4 = modelCost(ctx, d, 4, o, matrix, scaled);
     return c4 >= 0 && (c2 < 0 || c4 < c2) ? 4 : 2;
 }
 
@@ -270,10 +294,9 @@ namespace {
 
 class WinogradInstance final : public AlgorithmInstance {
 public:
-    WinogradInstance(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, bool matrix)
+    WinogradInstance(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, bool matrix, bool scaled)
         : ctx_(ctx), desc_(d), pc_(makePushConstants(d)), sg_(o.subgroupSize),
-          layout_(winogradLayout(ctx, d, chooseM(ctx, d, o, matrix), o.workspaceLimit, matrix, o.packedFilter,
-                                 winogradScaled(ctx, d, o))),
+          layout_(winogradLayout(ctx, d, chooseM(ctx, d, o, matrix), o.workspaceLimit, matrix, o.packedFilter, scaled)),
           wg_(transformWorkgroup(ctx, o.subgroupSize)) {
         const PlanOptions inner = gemmOptions(o, layout_);
         auto plan = [&](uint64_t tiles) {
@@ -523,13 +546,15 @@ std::string winogradWhyNot(const ContextImpl& ctx, const ConvDesc& d, const Plan
 
 std::unique_ptr<AlgorithmInstance> winogradInstantiate(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     const bool matrix = winogradMatrixUnits(ctx, d, o);
+    // Scaled or not is decided on the caller's options (a tile chosen below is not a forced one).
+    const bool scaled = matrix && winogradScaled(ctx, d, o);
     if (o.tile.empty()) {  // the heuristic's pick, or the one that fits
         PlanOptions f = o;
         f.tile = variantName(chooseM(ctx, d, o, matrix));
         if (!winogradWhyNot(ctx, d, f).empty()) f.tile = f.tile == "2x2" ? "4x4" : "2x2";
-        return std::make_unique<WinogradInstance>(ctx, d, f, matrix);
+        return std::make_unique<WinogradInstance>(ctx, d, f, matrix, scaled);
     }
-    return std::make_unique<WinogradInstance>(ctx, d, o, matrix);
+    return std::make_unique<WinogradInstance>(ctx, d, o, matrix, scaled);
 }
 
 // The router's question: is F(m x m,3x3) modelled clearly cheaper than the direct implicit GEMM
@@ -543,10 +568,10 @@ bool winogradPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& 
     if (!o.allowWinograd || !winogradWhyNot(ctx, d, o).empty()) return false;
     const bool matrix = winogradMatrixUnits(ctx, d, o);
     if (matrix && d.dtype == DType::BF16 && !envFlag("VKCONV_WINOGRAD_BF16", true)) return false;
-    const bool scaled = winogradScaled(ctx, d, o);
+    const bool scaled = matrix && winogradScaled(ctx, d, o);
     // The variant winogradInstantiate takes (chooseM takes F(4x4) only where it fits, so a
     // declined pick means neither fits).
-    const double best = modelCost(ctx, d, chooseM(ctx, d, o, matrix), o, matrix);
+    const double best = modelCost(ctx, d, chooseM(ctx, d, o, matrix), o, matrix, scaled);
     double direct = matrix ? coopmatModelCost(ctx, d, o, false) : implicitGemmModelCost(ctx, d, o);
     if (best < 0 || direct < 0) return false;
     if (!matrix) return best < kWinogradMargin * direct;
