@@ -5,6 +5,7 @@ ranges over the variants of each (family, algorithm, wave size).
     python3 bench/compile_lab_summary.py docs/results/compile_lab/{navi10,navi21,navi31,gfx1201}.json
 """
 import json
+import lzma
 import re
 import sys
 from collections import defaultdict
@@ -19,9 +20,10 @@ def main(paths):
     print("| family | algorithm | wave | variants | VGPRs | waves/SIMD | LDS bytes | spills |")
     print("|---|---|---:|---:|---|---|---|---:|")
     for path in paths:
-        family = re.sub(r"\.json$", "", path.split("/")[-1])
+        family = re.sub(r"\.json(\.xz)?$", "", path.split("/")[-1])
         groups = defaultdict(list)
-        for p in json.load(open(path))["pipelines"]:
+        opener = lzma.open if path.endswith(".xz") else open
+        for p in json.load(opener(path, "rt"))["pipelines"]:
             for e in p["executables"]:
                 groups[(p["algorithm"], e["subgroup_size"])].append((e["stats"], p["spills"]))
         for (algo, wave), rows in groups.items():
