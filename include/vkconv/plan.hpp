@@ -45,7 +45,8 @@ struct PlanOptions {
     // direct summation (roundingAmplification / operandRounding below; with 16-bit storage on
     // the matrix units the transformed operands themselves are fp16: fp16 F(4x4) ~10x; bf16
     // 1-2x, its operands scaled by powers of two into fp16's range by a pass over the input and
-    // the filter; bf16 with packedFilter keeps bf16 operands and only F(2x2), 2-4x).  fp16
+    // the filter; bf16 F(2x2) on bf16 operands, 2-4x, where that pass would cost more than it
+    // saves, and with packedFilter).  fp16
     // F(4x4)'s transformed inputs reach 49x the largest input: fp16 inputs beyond ~1300 in
     // magnitude overflow them.  false keeps "auto" to direct-summation algorithms.  A forced
     // "winograd" ignores it.
