@@ -46,15 +46,51 @@ const uint LINE = TT * RUN + 1u;
 #define FROM_F32_VM(v) fromF32v2(v)
 #endif
 shared VECM sY[(1u - OUT_LAYOUT) * CK * LINE + OUT_LAYOUT];
+shared bool sBad[(1u - OUT_LAYOUT) * CK * TT + OUT_LAYOUT];  // NCHW: the (filter, tile) needs directOutput
 layout(set = 0, binding = 4, std430) writeonly buffer OutputBufM { VECM_T yM_[]; };
 layout(set = 0, binding = 4, std430) writeonly buffer OutputBuf2 { VEC2_T y2_[]; };
 
-// A^T m for the tile whose M values start at `base` (stride K between its WA x WA products).
-void transformCols(uint base, out float a[WM][WA]) {
+// Overflow: a non-finite M value means that a 16-bit V, U or M overflowed (fp16 F(4x4)'s V
+// reaches 49x the largest input) or that the input or the filter holds Inf / NaN.  That
+// (tile, filter) is then summed directly from the input and the filter in fp32, so the output is
+// what the direct kernels give (Inf / NaN only where they would).  The test is on the bits, which
+// no compiler's float assumptions can fold away.
+// FALLBACK (host: fp16 on the matrix units, the one case whose 16-bit V, U or M can overflow
+// finite data; scaled bf16 cannot, and bf16 and fp32 values overflow only near fp32's limit);
+// false compiles the test and the direct sums away (VKCONV_WINOGRAD_NO_FALLBACK=1 for fp16 too).
+layout(constant_id = 130) const bool FALLBACK = false;
+bool nonFinite(float v) { return FALLBACK && (floatBitsToUint(v) & 0x7F800000u) == 0x7F800000u; }
+
+// Output (p, q) of filter k of image n by direct summation (the padding reads as zero).
+float directOutput(uint n, uint k, uint p, uint q) {
+    uint Cg = pc.C / pc.groups, c0 = (k / (pc.K / pc.groups)) * Cg;
+    float acc = 0.0;
+    for (uint c = 0u; c < Cg; ++c)
+        [[unroll]] for (uint r = 0u; r < 3u; ++r) {
+            int h = int(p + r) - int(pc.padT);
+            if (h < 0 || h >= int(pc.H)) continue;
+            [[unroll]] for (uint t = 0u; t < 3u; ++t) {
+                int w = int(q + t) - int(pc.padL);
+                if (w < 0 || w >= int(pc.W)) continue;
+                acc += toF32(x_[activationOffset(IN_LAYOUT, n, c0 + c, uint(h), uint(w), pc.C, pc.H, pc.W)]) *
+                       toF32(w_[filterOffset(FILTER_LAYOUT, k, c, r, t, Cg, 3u, 3u)]);
+            }
+        }
+    return acc;
+}
+
+// A^T m for the tile whose M values start at `base` (stride K between its WA x WA products);
+// false where one of them is not finite.
+bool transformCols(uint base, out float a[WM][WA]) {
     float m[WA][WA];
+    bool ok = true;
     [[unroll]] for (uint i = 0u; i < WA; ++i)
-        [[unroll]] for (uint j = 0u; j < WA; ++j) m[i][j] = WS_LOAD(base + (WA * i + j) * pc.K);
+        [[unroll]] for (uint j = 0u; j < WA; ++j) {
+            m[i][j] = WS_LOAD(base + (WA * i + j) * pc.K);
+            ok = ok && !nonFinite(m[i][j]);
+        }
     atRows(m, a);
+    return ok;
 }
 
 VECM outputRow(in float a[WM][WA], uint i, float us) {
@@ -97,8 +133,10 @@ void mainNchw() {
     // Transform: filters fastest (M rows are read in whole sectors).
     uint kc = tid % CK, t = tid / CK;
     float a[WM][WA];
-    if (t0 + t < pc.aux1 && k0 + kc < pc.K) transformCols((t0 + t) * WA * WA * pc.K + k0 + kc, a);
+    bool ok = true;
+    if (t0 + t < pc.aux1 && k0 + kc < pc.K) ok = transformCols((t0 + t) * WA * WA * pc.K + k0 + kc, a);
     else [[unroll]] for (uint i = 0u; i < WM; ++i) [[unroll]] for (uint j = 0u; j < WA; ++j) a[i][j] = 0.0;
+    sBad[kc * TT + t] = !ok;
     // Store: tiles fastest, one (filter, tile) per invocation.
     uint ke = tid / TT, te = tid % TT, k = k0 + ke;
     bool live = t0 + te < pc.aux1 && k < pc.K;
@@ -113,6 +151,13 @@ void mainNchw() {
         [[unroll]] for (uint i = 0u; i < RB; ++i)
             if (live && p0 + r0 + i < pc.P) storeRowNchw(off0 + (r0 + i) * pc.Q, q0, k, sY[ke * LINE + te * RUN + i]);
     }
+    // Rewrite the (filter, tile)s whose M was not finite with direct sums: one copy of that code.
+    if (live && sBad[ke * TT + te])
+        [[dont_unroll]] for (uint o = 0u; o < WM * WM; ++o) {
+            uint p = p0 + o / WM, q = q0 + o % WM;
+            uint off = ((tile.x * pc.K + k) * pc.P + p) * pc.Q + q;
+            if (p < pc.P && q < pc.Q) y_[off] = fromF32(epilogueValue(directOutput(tile.x, k, p, q), k, off));
+        }
 }
 
 // PAIRS: filters k and k + 1 (k even) of one tile, 16-bit M, as two-wide values (y2_).
@@ -124,9 +169,21 @@ void mainPairs() {
     uvec3 tile = decodeTile(pc.aux0 + tl);
     vec2 m[WA][WA], a[WM][WA];
     uint base = tl * WA * WA * K2 + k2;
+    bvec2 ok = bvec2(true);
     [[unroll]] for (uint i = 0u; i < WA; ++i)
-        [[unroll]] for (uint j = 0u; j < WA; ++j) m[i][j] = WS2_LOAD(base + (WA * i + j) * K2);
+        [[unroll]] for (uint j = 0u; j < WA; ++j) {
+            m[i][j] = WS2_LOAD(base + (WA * i + j) * K2);
+            ok = bvec2(ok.x && !nonFinite(m[i][j].x), ok.y && !nonFinite(m[i][j].y));
+        }
     atRows(m, a);
+    if (!all(ok)) {  // one copy of the direct sums (both filters), not one per output
+        [[dont_unroll]] for (uint o = 0u; o < 2u * WM * WM; ++o) {
+            uint kk = k + o / (WM * WM), p = tile.y * WM + (o / WM) % WM, q = tile.z * WM + o % WM;
+            uint off = ((tile.x * pc.P + p) * pc.Q + q) * pc.K + kk;
+            if (p < pc.P && q < pc.Q) y_[off] = fromF32(epilogueValue(directOutput(tile.x, kk, p, q), kk, off));
+        }
+        return;
+    }
     float us = unscale();
     [[unroll]] for (uint i = 0u; i < WM; ++i) {
         uint p = tile.y * WM + i;
@@ -149,7 +206,14 @@ void main() {
     uint k = idx % pc.K, tl = idx / pc.K;
     uvec3 tile = decodeTile(pc.aux0 + tl);
     float a[WM][WA];
-    transformCols(tl * WA * WA * pc.K + k, a);
+    bool ok = transformCols(tl * WA * WA * pc.K + k, a);
+    if (!ok) {  // one copy of the direct sums, not one per output (code size: perf-notes 116)
+        [[dont_unroll]] for (uint o = 0u; o < WM * WM; ++o) {
+            uint p = tile.y * WM + o / WM, q = tile.z * WM + o % WM;
+            if (p < pc.P && q < pc.Q) storeOutput(((tile.x * pc.P + p) * pc.Q + q) * pc.K + k, k, directOutput(tile.x, k, p, q));
+        }
+        return;
+    }
     float us = unscale();
     [[unroll]] for (uint i = 0u; i < WM; ++i) {
         uint p = tile.y * WM + i;

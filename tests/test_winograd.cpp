@@ -373,6 +373,30 @@ TEST_P(WinogradCoopmat, MatchesReference) {
 
 INSTANTIATE_TEST_SUITE_P(winograd_coopmat, WinogradCoopmat, ::testing::Range(0, int(cmCases().size())), cmCaseName);
 
+// fp16 on the matrix units: inputs of ~2^12 overflow F(4x4)'s fp16 V (up to 49x the input) and,
+// at 2^14, F(2x2)'s (4x); the output transform must then sum those tiles directly (a non-finite M
+// value), not write Inf.  The filters are small enough (2^-8) that the true outputs fit fp16.
+// The NHWC transform in pairs (even K), one filter per invocation (odd K) and the NCHW one.
+TEST_F(WinogradPlan, winograd_coopmat_Fp16Overflow) {
+    for (int layout = 0; layout < 3; ++layout) {
+        ConvDesc d;
+        d.c = 32, d.h = 13, d.w = 11, d.k = layout == 1 ? 21 : 24, d.r = d.s = 3, d.dtype = DType::F16;
+        d.pad(1, 1);
+        d.hasBias = true;
+        if (layout < 2) nhwc(d);
+        const std::string why = vkconv::whyUnsupported(ctx(), d, "implicit_gemm_coopmat");
+        if (!why.empty()) GTEST_SKIP() << "implicit_gemm_coopmat declines " << d.toString() << ": " << why;
+        for (const char* tile : {"4x4", "2x2"}) {
+            const auto o = winoOptions(0, tile);
+            EXPECT_NE(vkconv::Plan::create(ctx(), d, o).config().find("V/U f16 M f16"), std::string::npos);
+            const double x = std::ldexp(1.0, std::string(tile) == "4x4" ? 12 : 14);
+            const auto r = runAndCheckScaled(ctx(), d, o, 7500 + uint64_t(layout), DataMode::Uniform, x, std::ldexp(1.0, -8));
+            EXPECT_TRUE(passed(r)) << "layout " << layout << " " << tile;
+            EXPECT_EQ(r.nonFinite, 0) << "layout " << layout << " " << tile;
+        }
+    }
+}
+
 // Scaled bf16 (fp16 V, U and M): data far outside fp16's range, both ways, must come out as the
 // direct sum does.  Inputs of ~2^20 (V up to 49 x that) overflow unscaled fp16 V; inputs of ~2^-30
 // and filters of ~2^-24 underflow it; 2^60 x 2^50 spans most of bf16's exponents; an all-zero

@@ -46,10 +46,10 @@ struct PlanOptions {
     // the matrix units the transformed operands themselves are fp16: fp16 F(4x4) ~10x; bf16
     // 1-2x, its operands scaled by powers of two into fp16's range by a pass over the input and
     // the filter; bf16 F(2x2) on bf16 operands, 2-4x, where that pass would cost more than it
-    // saves, and with packedFilter).  fp16
-    // F(4x4)'s transformed inputs reach 49x the largest input: fp16 inputs beyond ~1300 in
-    // magnitude overflow them.  false keeps "auto" to direct-summation algorithms.  A forced
-    // "winograd" ignores it.
+    // saves, and with packedFilter).  fp16 F(4x4)'s transformed inputs reach 49x the largest
+    // input; where an fp16 V, U or M overflows (inputs beyond ~1300 in magnitude), that tile's
+    // outputs are summed directly instead.  false keeps "auto" to direct-summation algorithms.
+    // A forced "winograd" ignores it.
     bool allowWinograd = true;
     // Constant weights (inference): the filter binding holds the plan's packed filter, written
     // once by Plan::recordPackFilter / packFilter, instead of the filter in the desc's layout.

@@ -58,6 +58,7 @@ constexpr uint32_t kSpecOutputRb = 123;  // winograd_output.comp RB: NCHW output
 constexpr uint32_t kSpecOutputWide = 124;  // winograd_output.comp WIDE: WM-wide NCHW row stores
 constexpr uint32_t kSpecScaled = 125;      // winograd.glsl SCALED; winograd_range.comp FINALIZE
 constexpr uint32_t kSpecRangeKU = 126, kSpecRangeKV = 127, kSpecRangeVec = 128, kSpecRangeBf16 = 129;
+constexpr uint32_t kSpecOutputFallback = 130;  // winograd_output.comp FALLBACK
 
 
 // The batched GEMM of a chunk of `tiles` output tiles as a grouped 1x1 NHWC convolution: one
@@ -317,6 +318,10 @@ public:
             if (std::string(pass) == "output" && outputRows_ != layout_.m) key.spec.push_back({kSpecOutputRb, outputRows_});
             if (wide) key.spec.push_back({kSpecOutputWide, 1u});
             if (layout_.scaled) key.spec.push_back({kSpecScaled, 1u});
+            // fp16 on the matrix units: direct sums for the (tile, filter)s whose M overflowed
+            // (perf-notes 116).  Measurements only: VKCONV_WINOGRAD_NO_FALLBACK=1.
+            if (std::string(pass) == "output" && matrix && d.dtype == DType::F16 && !envFlag("VKCONV_WINOGRAD_NO_FALLBACK"))
+                key.spec.push_back({kSpecOutputFallback, 1u});
             return &ctx.pipelines->get(key);
         };
         if (layout_.scaled) {
