@@ -84,13 +84,13 @@ bool winogradFp32M() { return envFlag("VKCONV_WINOGRAD_FP32_M"); }
 
 }  // namespace
 
-// The batched GEMM on the matrix units: 16-bit storage and implicit_gemm_coopmat takes the grouped
-// 1x1 problem (C/groups a multiple of 16) in one pass writing raw fp32 products.  Asked for
-// F(4x4)'s 36 x groups groups (the larger grid) and at most 128 tiles: more tiles only lengthen
-// the grid's x dimension, which 32-bit indexing bounds well below maxWorkgroupCount.
 namespace {
 
-// The matrix units take the grouped GEMM of V and U in the storage type (scaled: fp16).
+// The batched GEMM on the matrix units: implicit_gemm_coopmat takes the grouped 1x1 problem of V
+// and U in the storage type (scaled: fp16; C/groups a multiple of 16) in one pass writing raw
+// fp32 products.  Asked for F(4x4)'s 36 x groups groups (the larger grid) and at most 128 tiles:
+// more tiles only lengthen the grid's x dimension, which 32-bit indexing bounds well below
+// maxWorkgroupCount.
 bool gemmOnMatrixUnits(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, bool scaled) {
     PlanOptions inner;
     inner.subgroupSize = o.subgroupSize;
@@ -111,6 +111,7 @@ constexpr double kUnscaledBf16Price = 1.0;
 
 }  // namespace
 
+// 16-bit storage whose GEMM the matrix units take: scaled fp16 operands (bf16) or the storage type.
 bool winogradMatrixUnits(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     if (d.dtype == DType::F32) return false;
     return scaledAvailable(ctx, d, o) || gemmOnMatrixUnits(ctx, d, o, false);
