@@ -45,8 +45,11 @@ const uint LINE = TT * RUN + 1u;
 #define VECM_T VEC2_T
 #define FROM_F32_VM(v) fromF32v2(v)
 #endif
+// FALLBACK (host: fp16 on the matrix units, the one case whose 16-bit V, U or M can overflow
+// finite data; scaled bf16 cannot, and bf16 and fp32 values overflow only near fp32's limit);
+// false compiles the test and the direct sums away (VKCONV_WINOGRAD_NO_FALLBACK=1 for fp16 too).
+layout(constant_id = 130) const bool FALLBACK = false;
 shared VECM sY[(1u - OUT_LAYOUT) * CK * LINE + OUT_LAYOUT];
-shared bool sBad[(1u - OUT_LAYOUT) * CK * TT + OUT_LAYOUT];  // NCHW: the (filter, tile) needs directOutput
 layout(set = 0, binding = 4, std430) writeonly buffer OutputBufM { VECM_T yM_[]; };
 layout(set = 0, binding = 4, std430) writeonly buffer OutputBuf2 { VEC2_T y2_[]; };
 
@@ -55,21 +58,19 @@ layout(set = 0, binding = 4, std430) writeonly buffer OutputBuf2 { VEC2_T y2_[];
 // (tile, filter) is then summed directly from the input and the filter in fp32, so the output is
 // what the direct kernels give (Inf / NaN only where they would).  The test is on the bits, which
 // no compiler's float assumptions can fold away.
-// FALLBACK (host: fp16 on the matrix units, the one case whose 16-bit V, U or M can overflow
-// finite data; scaled bf16 cannot, and bf16 and fp32 values overflow only near fp32's limit);
-// false compiles the test and the direct sums away (VKCONV_WINOGRAD_NO_FALLBACK=1 for fp16 too).
-layout(constant_id = 130) const bool FALLBACK = false;
 bool nonFinite(float v) { return FALLBACK && (floatBitsToUint(v) & 0x7F800000u) == 0x7F800000u; }
 
-// Output (p, q) of filter k of image n by direct summation (the padding reads as zero).
+// Output (p, q) of filter k of image n by direct summation (the padding reads as zero).  Rare,
+// so built for few registers, not speed: one load pair in flight (unrolled taps raised the
+// fp16 output transforms' VGPRs on RDNA3/4 by 12-36).
 float directOutput(uint n, uint k, uint p, uint q) {
     uint Cg = pc.C / pc.groups, c0 = (k / (pc.K / pc.groups)) * Cg;
     float acc = 0.0;
-    for (uint c = 0u; c < Cg; ++c)
-        [[unroll]] for (uint r = 0u; r < 3u; ++r) {
+    [[dont_unroll]] for (uint c = 0u; c < Cg; ++c)
+        [[dont_unroll]] for (uint r = 0u; r < 3u; ++r) {
             int h = int(p + r) - int(pc.padT);
             if (h < 0 || h >= int(pc.H)) continue;
-            [[unroll]] for (uint t = 0u; t < 3u; ++t) {
+            [[dont_unroll]] for (uint t = 0u; t < 3u; ++t) {
                 int w = int(q + t) - int(pc.padL);
                 if (w < 0 || w >= int(pc.W)) continue;
                 acc += toF32(x_[activationOffset(IN_LAYOUT, n, c0 + c, uint(h), uint(w), pc.C, pc.H, pc.W)]) *
@@ -83,14 +84,14 @@ float directOutput(uint n, uint k, uint p, uint q) {
 // false where one of them is not finite.
 bool transformCols(uint base, out float a[WM][WA]) {
     float m[WA][WA];
-    bool ok = true;
     [[unroll]] for (uint i = 0u; i < WA; ++i)
-        [[unroll]] for (uint j = 0u; j < WA; ++j) {
-            m[i][j] = WS_LOAD(base + (WA * i + j) * pc.K);
-            ok = ok && !nonFinite(m[i][j]);
-        }
+        [[unroll]] for (uint j = 0u; j < WA; ++j) m[i][j] = WS_LOAD(base + (WA * i + j) * pc.K);
     atRows(m, a);
-    return ok;
+    // Every M value reaches a row of a (each column of A^T has a non-zero entry) and the rows'
+    // sum is non-finite exactly where one of them is (finite 16-bit M cannot overflow it).
+    float sum = 0.0;
+    [[unroll]] for (uint i = 0u; i < WM; ++i) [[unroll]] for (uint j = 0u; j < WA; ++j) sum += a[i][j];
+    return !nonFinite(sum);
 }
 
 VECM outputRow(in float a[WM][WA], uint i, float us) {
@@ -133,10 +134,8 @@ void mainNchw() {
     // Transform: filters fastest (M rows are read in whole sectors).
     uint kc = tid % CK, t = tid / CK;
     float a[WM][WA];
-    bool ok = true;
-    if (t0 + t < pc.aux1 && k0 + kc < pc.K) ok = transformCols((t0 + t) * WA * WA * pc.K + k0 + kc, a);
+    if (t0 + t < pc.aux1 && k0 + kc < pc.K) transformCols((t0 + t) * WA * WA * pc.K + k0 + kc, a);
     else [[unroll]] for (uint i = 0u; i < WM; ++i) [[unroll]] for (uint j = 0u; j < WA; ++j) a[i][j] = 0.0;
-    sBad[kc * TT + t] = !ok;
     // Store: tiles fastest, one (filter, tile) per invocation.
     uint ke = tid / TT, te = tid % TT, k = k0 + ke;
     bool live = t0 + te < pc.aux1 && k < pc.K;
@@ -144,15 +143,23 @@ void mainNchw() {
     uint p0 = tile.y * WM, q0 = tile.z * WM;
     uint off0 = ((tile.x * pc.K + k) * pc.P + p0) * pc.Q + q0;
     float us = unscale();
+    bool bad = false;
     [[unroll]] for (uint r0 = 0u; r0 < WM; r0 += RB) {
         if (r0 > 0u) barrier();  // the previous round's reads are done
         [[unroll]] for (uint i = 0u; i < RB; ++i) sY[kc * LINE + t * RUN + i] = outputRow(a, r0 + i, us);
         barrier();
-        [[unroll]] for (uint i = 0u; i < RB; ++i)
-            if (live && p0 + r0 + i < pc.P) storeRowNchw(off0 + (r0 + i) * pc.Q, q0, k, sY[ke * LINE + te * RUN + i]);
+        [[unroll]] for (uint i = 0u; i < RB; ++i) {
+            VECM v = sY[ke * LINE + te * RUN + i];
+            // A non-finite M value leaves its tile's outputs non-finite: their rows' sum tells,
+            // with no flag to share (perf-notes 116).
+            float rowSum = 0.0;
+            [[unroll]] for (uint j = 0u; j < WM; ++j) rowSum += v[j];
+            bad = bad || nonFinite(rowSum);
+            if (live && p0 + r0 + i < pc.P) storeRowNchw(off0 + (r0 + i) * pc.Q, q0, k, v);
+        }
     }
     // Rewrite the (filter, tile)s whose M was not finite with direct sums: one copy of that code.
-    if (live && sBad[ke * TT + te])
+    if (FALLBACK && live && bad)
         [[dont_unroll]] for (uint o = 0u; o < WM * WM; ++o) {
             uint p = p0 + o / WM, q = q0 + o % WM;
             uint off = ((tile.x * pc.K + k) * pc.P + p) * pc.Q + q;
@@ -169,14 +176,12 @@ void mainPairs() {
     uvec3 tile = decodeTile(pc.aux0 + tl);
     vec2 m[WA][WA], a[WM][WA];
     uint base = tl * WA * WA * K2 + k2;
-    bvec2 ok = bvec2(true);
     [[unroll]] for (uint i = 0u; i < WA; ++i)
-        [[unroll]] for (uint j = 0u; j < WA; ++j) {
-            m[i][j] = WS2_LOAD(base + (WA * i + j) * K2);
-            ok = bvec2(ok.x && !nonFinite(m[i][j].x), ok.y && !nonFinite(m[i][j].y));
-        }
+        [[unroll]] for (uint j = 0u; j < WA; ++j) m[i][j] = WS2_LOAD(base + (WA * i + j) * K2);
     atRows(m, a);
-    if (!all(ok)) {  // one copy of the direct sums (both filters), not one per output
+    vec2 sum = vec2(0.0);  // as transformCols: non-finite exactly where an M value is
+    [[unroll]] for (uint i = 0u; i < WM; ++i) [[unroll]] for (uint j = 0u; j < WA; ++j) sum += a[i][j];
+    if (nonFinite(sum.x + sum.y)) {  // one copy of the direct sums (both filters), not one per output
         [[dont_unroll]] for (uint o = 0u; o < 2u * WM * WM; ++o) {
             uint kk = k + o / (WM * WM), p = tile.y * WM + (o / WM) % WM, q = tile.z * WM + o % WM;
             uint off = ((tile.x * pc.P + p) * pc.Q + q) * pc.K + kk;
