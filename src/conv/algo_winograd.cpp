@@ -229,10 +229,10 @@ double modelCost(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, const Pl
 
 // PlanOptions::tile "2x2" / "4x4", else the cheaper of the two by the model; F(2x2) for bf16 on
 // the matrix units with bf16 V and U (F(4x4)'s errors there: winogradPays).
-uint32_t chooseM(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, bool matrix) {
+// `scaled`: winogradScaled's decision, made once by the caller.
+uint32_t chooseM(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, bool matrix, bool scaled) {
     if (o.tile == "2x2") return 2;
     if (o.tile == "4x4") return 4;
-    const bool scaled = matrix && winogradScaled(ctx, d, o);
     if (matrix && d.dtype == DType::BF16 && !scaled) return 2;
     double c2 = modelCost(ctx, d, 2, o, matrix, scaled), c4 = modelCost(ctx, d, 4, o, matrix, scaled);
     return c4 >= 0 && (c2 < 0 || c4 < c2) ? 4 : 2;
@@ -298,7 +298,7 @@ class WinogradInstance final : public AlgorithmInstance {
 public:
     WinogradInstance(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, bool matrix, bool scaled)
         : ctx_(ctx), desc_(d), pc_(makePushConstants(d)), sg_(o.subgroupSize),
-          layout_(winogradLayout(ctx, d, chooseM(ctx, d, o, matrix), o.workspaceLimit, matrix, o.packedFilter, scaled)),
+          layout_(winogradLayout(ctx, d, chooseM(ctx, d, o, matrix, scaled), o.workspaceLimit, matrix, o.packedFilter, scaled)),
           wg_(transformWorkgroup(ctx, o.subgroupSize)) {
         const PlanOptions inner = gemmOptions(o, layout_);
         auto plan = [&](uint64_t tiles) {
@@ -556,7 +556,7 @@ std::unique_ptr<AlgorithmInstance> winogradInstantiate(ContextImpl& ctx, const C
     const bool scaled = matrix && winogradScaled(ctx, d, o);
     if (o.tile.empty()) {  // the heuristic's pick, or the one that fits
         PlanOptions f = o;
-        f.tile = variantName(chooseM(ctx, d, o, matrix));
+        f.tile = variantName(chooseM(ctx, d, o, matrix, scaled));
         if (!winogradWhyNot(ctx, d, f).empty()) f.tile = f.tile == "2x2" ? "4x4" : "2x2";
         return std::make_unique<WinogradInstance>(ctx, d, f, matrix, scaled);
     }
@@ -577,7 +577,7 @@ bool winogradPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& 
     const bool scaled = matrix && winogradScaled(ctx, d, o);
     // The variant winogradInstantiate takes (chooseM takes F(4x4) only where it fits, so a
     // declined pick means neither fits).
-    const double best = modelCost(ctx, d, chooseM(ctx, d, o, matrix), o, matrix, scaled);
+    const double best = modelCost(ctx, d, chooseM(ctx, d, o, matrix, scaled), o, matrix, scaled);
     double direct = matrix ? coopmatModelCost(ctx, d, o, false) : implicitGemmModelCost(ctx, d, o);
     if (best < 0 || direct < 0) return false;
     if (!matrix) return best < kWinogradMargin * direct;
