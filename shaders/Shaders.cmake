@@ -74,6 +74,13 @@ foreach(dt f32 f16 bf16)
     endforeach()
   endforeach()
 endforeach()
+# Scaled bf16 with per-tile exponents (LOCAL_SCALE) on devices with subgroup arithmetic: the
+# groups' maxima through subgroupMax (shaders/include/winograd_scale.glsl WINO_SUBGROUP_MAX).
+foreach(m 2 4)
+  foreach(pass input filter)
+    vkconv_add_shader(NAME winograd${m}_${pass}_bf16_sg SOURCE winograd_${pass}.comp DEFINES DTYPE_BF16=1 WINO_M=${m} WINO_SUBGROUP_MAX=1)
+  endforeach()
+endforeach()
 # Scaled fp16 operands for bf16 layers: the inputs' and filters' largest magnitudes, then the
 # transforms' power-of-two scales (winograd_range.comp; any 16-bit dtype, decoded by a spec constant).
 vkconv_add_shader(NAME winograd_range SOURCE winograd_range.comp)

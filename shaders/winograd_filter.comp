@@ -13,20 +13,43 @@
 
 layout(constant_id = 100) const uint WG_SIZE = 256;
 layout(local_size_x_id = 100) in;
+#include "winograd_scale.glsl"
 
 // PAIRS (KRSC filters, an even C/groups, 16-bit U): channels c and c + 1 of one filter, as
-// two-wide values: 4-byte loads and stores instead of 2-byte ones.
+// two-wide values: 4-byte loads and stores instead of 2-byte ones.  LOCAL_SCALE takes this
+// mapping with or without PAIRS (without: two loads per pair, any filter layout or view), so
+// that a filter's channels are one group of invocations.
 layout(set = 0, binding = 1, std430) readonly buffer FilterBuf2 { VEC2_T w2_[]; };
+
+vec2 loadPair(uint k, uint c2, uint r, uint s, uint Cg2) {
+    if (PAIRS) return toF32v2(w2_[((k * 3u + r) * 3u + s) * Cg2 + c2]);
+    return vec2(toF32(w_[filterOffset(FILTER_LAYOUT, k, 2u * c2, r, s, 2u * Cg2, 3u, 3u)]),
+                toF32(w_[filterOffset(FILTER_LAYOUT, k, 2u * c2 + 1u, r, s, 2u * Cg2, 3u, 3u)]));
+}
 
 void mainPairs() {
     uint Cg2 = pc.C / pc.groups / 2u;
     uint idx = globalLinearIndex(WG_SIZE);
-    if (idx >= pc.K * Cg2) return;
+    bool live = idx < pc.K * Cg2;
+    if (!live && !LOCAL_SCALE) return;  // LOCAL_SCALE: every invocation reaches the barriers
+    if (LOCAL_SCALE) groupMaxInit(Cg2);
     uint c2 = idx % Cg2, k = idx / Cg2;
     vec2 g[3][3];
     [[unroll]] for (uint r = 0u; r < 3u; ++r)
-        [[unroll]] for (uint s = 0u; s < 3u; ++s) g[r][s] = toF32v2(w2_[((k * 3u + r) * 3u + s) * Cg2 + c2]);
-    float sc = scaleOf(0u);
+        [[unroll]] for (uint s = 0u; s < 3u; ++s) g[r][s] = live ? loadPair(k, c2, r, s, Cg2) : vec2(0.0);
+    float sc;
+    if (LOCAL_SCALE) {
+        float mx = 0.0;
+        [[unroll]] for (uint r = 0u; r < 3u; ++r)
+            [[unroll]] for (uint s = 0u; s < 3u; ++s) mx = max(mx, max(abs(g[r][s].x), abs(g[r][s].y)));
+        groupMaxAdd(mx, Cg2);
+        int e = groupScaleExp(Cg2, KU);
+        if (live && c2 == 0u) scaleExp_[k] = e;
+        if (!live) return;
+        sc = ldexp(1.0, e);
+    } else {
+        sc = scaleOf(0u);
+    }
     vec2 a[WA][3];  // G g
     [[unroll]] for (uint i = 0u; i < WA; ++i)
         [[unroll]] for (uint s = 0u; s < 3u; ++s) {
@@ -45,7 +68,7 @@ void mainPairs() {
 }
 
 void main() {
-    if (PAIRS) { mainPairs(); return; }
+    if (PAIRS || LOCAL_SCALE) { mainPairs(); return; }
     uint Cg = pc.C / pc.groups;
     uint idx = globalLinearIndex(WG_SIZE);
     if (idx >= pc.K * Cg) return;

@@ -21,6 +21,7 @@
 
 layout(constant_id = 100) const uint WG_SIZE = 256;
 layout(local_size_x_id = 100) in;
+#include "winograd_scale.glsl"
 
 // The NCHW block: CC channels (one 32-byte sector of a V row) x TT tiles; the host dispatches
 // ceil(tiles / TT) x ceil(C / CC) workgroups, channel blocks fastest.
@@ -72,34 +73,55 @@ void mainNchw() {
 // offset with no bounds check per value; the border tiles keep the checks.  Loading the whole
 // patch before B^T d keeps all 36 loads in flight: accumulating B^T d one input row at a time
 // (fewer live registers) made this pass 1.06-2.7x slower on an H100 (docs/perf-notes.md item 104).
+// LOCAL_SCALE takes this mapping with or without PAIRS (without: two 16-bit loads per pair, for
+// an input view PAIRS cannot read), so that a tile's channels are one group of invocations.
 layout(set = 0, binding = 0, std430) readonly buffer InputBuf2 { VEC2_T x2_[]; };
+
+vec2 loadPair(uint i) { return PAIRS ? toF32v2(x2_[i]) : vec2(toF32(x_[2u * i]), toF32(x_[2u * i + 1u])); }
 
 void mainPairs() {
     uint C2 = pc.C / 2u;
     uint idx = globalLinearIndex(WG_SIZE);
-    if (idx >= pc.aux1 * C2) return;
+    bool live = idx < pc.aux1 * C2;
+    if (!live && !LOCAL_SCALE) return;  // LOCAL_SCALE: every invocation reaches the barriers
+    if (LOCAL_SCALE) groupMaxInit(C2);
     uint c2 = idx % C2, tl = idx / C2;
+    vec2 d[WA][WA], b[WA][WA];
+    [[unroll]] for (uint i = 0u; i < WA; ++i) [[unroll]] for (uint j = 0u; j < WA; ++j) d[i][j] = vec2(0.0);
     uvec3 tc = decodeTile(pc.aux0 + tl);
     int h0 = int(tc.y * WM) - int(pc.padT), w0 = int(tc.z * WM) - int(pc.padL);
-    vec2 d[WA][WA], b[WA][WA];
-    if (h0 >= 0 && w0 >= 0 && h0 + int(WA) <= int(pc.H) && w0 + int(WA) <= int(pc.W)) {
+    if (!live) {
+    } else if (h0 >= 0 && w0 >= 0 && h0 + int(WA) <= int(pc.H) && w0 + int(WA) <= int(pc.W)) {
         uint base = activationOffset(1u, tc.x, 2u * c2, uint(h0), uint(w0), pc.C, pc.H, pc.W) >> 1, rowStep = pc.W * C2;
         [[unroll]] for (uint i = 0u; i < WA; ++i)
-            [[unroll]] for (uint j = 0u; j < WA; ++j) d[i][j] = toF32v2(x2_[base + i * rowStep + j * C2]);
+            [[unroll]] for (uint j = 0u; j < WA; ++j) d[i][j] = loadPair(base + i * rowStep + j * C2);
     } else {
         [[unroll]] for (uint i = 0u; i < WA; ++i) {
             int h = h0 + int(i);
             bool rowOk = h >= 0 && h < int(pc.H);
             [[unroll]] for (uint j = 0u; j < WA; ++j) {
                 int w = w0 + int(j);
-                d[i][j] = rowOk && w >= 0 && w < int(pc.W)
-                              ? toF32v2(x2_[activationOffset(1u, tc.x, 2u * c2, uint(h), uint(w), pc.C, pc.H, pc.W) >> 1])
-                              : vec2(0.0);
+                if (rowOk && w >= 0 && w < int(pc.W))
+                    d[i][j] = loadPair(activationOffset(1u, tc.x, 2u * c2, uint(h), uint(w), pc.C, pc.H, pc.W) >> 1);
             }
         }
     }
-    btRows(d, b);
-    float sc = scaleOf(1u);
+    if (LOCAL_SCALE) {
+        float mx = 0.0;
+        [[unroll]] for (uint i = 0u; i < WA; ++i)
+            [[unroll]] for (uint j = 0u; j < WA; ++j) mx = max(mx, max(abs(d[i][j].x), abs(d[i][j].y)));
+        groupMaxAdd(mx, C2);
+    }
+    btRows(d, b);  // before the exponent's barrier: it does not need it
+    float sc;
+    if (LOCAL_SCALE) {
+        int e = groupScaleExp(C2, KV);
+        if (live && c2 == 0u) scaleExp_[pc.K + tl] = e;
+        if (!live) return;
+        sc = ldexp(1.0, e);
+    } else {
+        sc = scaleOf(1u);
+    }
     uint vBase = tl * WA * WA * C2 + c2;
     [[unroll]] for (uint i = 0u; i < WA; ++i)
         [[unroll]] for (uint j = 0u; j < WA; ++j) WS2_STORE(vBase + (WA * i + j) * C2, btValue(b, i, j) * sc)
@@ -107,7 +129,7 @@ void mainPairs() {
 
 void main() {
     if (IN_LAYOUT == 0u) { mainNchw(); return; }
-    if (PAIRS) { mainPairs(); return; }
+    if (PAIRS || LOCAL_SCALE) { mainPairs(); return; }
     uint idx = globalLinearIndex(WG_SIZE);
     if (idx >= pc.aux1 * pc.C) return;
     uint c = idx % pc.C, tl = idx / pc.C;

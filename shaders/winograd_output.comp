@@ -142,7 +142,9 @@ void mainNchw() {
     uvec3 tile = live ? decodeTile(pc.aux0 + t0 + te) : uvec3(0u);
     uint p0 = tile.y * WM, q0 = tile.z * WM;
     uint off0 = ((tile.x * pc.K + k) * pc.P + p0) * pc.Q + q0;
-    float us = unscale();
+    // The scale of the (tile, filter) this invocation transformed (not the one it stores; past the
+    // block's edge, the last one's: those values are never stored).
+    float us = unscaleOf(min(t0 + t, pc.aux1 - 1u), min(k0 + kc, pc.K - 1u));
     bool bad = false;
     [[unroll]] for (uint r0 = 0u; r0 < WM; r0 += RB) {
         if (r0 > 0u) barrier();  // the previous round's reads are done
@@ -189,7 +191,7 @@ void mainPairs() {
         }
         return;
     }
-    float us = unscale();
+    vec2 us = vec2(unscaleOf(tl, k), unscaleOf(tl, k + 1u));
     [[unroll]] for (uint i = 0u; i < WM; ++i) {
         uint p = tile.y * WM + i;
         if (p >= pc.P) continue;
@@ -219,7 +221,7 @@ void main() {
         }
         return;
     }
-    float us = unscale();
+    float us = unscaleOf(tl, k);
     [[unroll]] for (uint i = 0u; i < WM; ++i) {
         uint p = tile.y * WM + i;
         if (p >= pc.P) continue;

@@ -6,6 +6,7 @@
 // it is allowed a workspace.  (Edges and Sweep run it too, on every 3x3 stride-1 case.)
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -53,11 +54,12 @@ bool scaledBf16(const ConvDesc& d, bool packed = false) {
 }
 
 // limitFor with 16-bit V and U (2 bytes) and M 16-bit (fp16; bf16 F(2x2); scaled bf16) or fp32
-// (bf16 F(4x4) with bf16 V and U); scaled bf16 adds its scale region (64 + 2 x 512 words).
-VkDeviceSize limitFor16(const ConvDesc& d, uint64_t tiles, VkDeviceSize taps) {
+// (bf16 F(4x4) with bf16 V and U); scaled bf16 adds its scale region: with the range pass 64 + 2 x
+// 512 words, per tile (`perTile`) K words, one per tile and one more alignment slot.
+VkDeviceSize limitFor16(const ConvDesc& d, uint64_t tiles, VkDeviceSize taps, bool perTile = false) {
     const VkDeviceSize u = roundUp(taps * VkDeviceSize(d.k * d.channelsPerGroup()) * 2, 256);
     const VkDeviceSize mElem = d.dtype == DType::F16 || taps == 16 || scaledBf16(d) ? 2 : 4;
-    const VkDeviceSize scale = scaledBf16(d) ? roundUp((64 + 2 * 512) * 4, 256) : 0;
+    const VkDeviceSize scale = !scaledBf16(d) ? 0 : perTile ? VkDeviceSize(d.k) * 4 + 256 + tiles * 4 : roundUp((64 + 2 * 512) * 4, 256);
     return u + scale + 2 * 256 + tiles * taps * (VkDeviceSize(d.c) * 2 + VkDeviceSize(d.k) * mElem);
 }
 
@@ -128,20 +130,31 @@ const std::vector<WinoCase>& cases() {
 
 std::string caseName(const ::testing::TestParamInfo<int>& info) { return sanitizeName(cases()[size_t(info.param)].name); }
 
-// The case's workspace limit (0: the default).  16-bit layers the matrix units take keep 16-bit V
-// and U (and M for fp16 and bf16 F(2x2)) in the workspace.
-VkDeviceSize caseLimit(vkconv::Context& ctx, const WinoCase& c) {
-    if (!c.chunkTiles) return 0;
-    const bool matrix = c.desc.dtype != DType::F32 && vkconv::whyUnsupported(ctx, c.desc, "implicit_gemm_coopmat").empty();
-    return matrix ? limitFor16(c.desc, c.chunkTiles, c.taps) : limitFor(c.desc, c.chunkTiles, c.taps);
-}
-
 vkconv::PlanOptions winoOptions(VkDeviceSize limit, const std::string& tile = "") {
     vkconv::PlanOptions o;
     o.algorithm = kAlgo;
     o.tile = tile;
     if (limit) o.workspaceLimit = limit;
     return o;
+}
+
+// Whether a scaled bf16 plan takes each tile's and each filter's exponent inside its transforms
+// (no range pass: NHWC input, a tile's and a filter's channel pairs whole workgroup groups),
+// asked of a plan with the default workspace (the choice does not depend on it).
+bool perTileScale(vkconv::Context& ctx, const ConvDesc& d, const std::string& tile, bool packed = false) {
+    if (!scaledBf16(d, packed)) return false;
+    auto o = winoOptions(0, tile);
+    o.packedFilter = packed;
+    return vkconv::Plan::create(ctx, d, o).config().find(" scaled per tile") != std::string::npos;
+}
+
+// The case's workspace limit (0: the default).  16-bit layers the matrix units take keep 16-bit V
+// and U (and M for fp16 and bf16 F(2x2)) in the workspace.
+VkDeviceSize caseLimit(vkconv::Context& ctx, const WinoCase& c) {
+    if (!c.chunkTiles) return 0;
+    const bool matrix = c.desc.dtype != DType::F32 && vkconv::whyUnsupported(ctx, c.desc, "implicit_gemm_coopmat").empty();
+    return matrix ? limitFor16(c.desc, c.chunkTiles, c.taps, perTileScale(ctx, c.desc, c.tile))
+                  : limitFor(c.desc, c.chunkTiles, c.taps);
 }
 
 }  // namespace
@@ -335,7 +348,7 @@ TEST_P(WinogradCoopmat, MatchesReference) {
     const std::string why = vkconv::whyUnsupported(ctx(), c.desc, "implicit_gemm_coopmat");
     if (!why.empty()) GTEST_SKIP() << "implicit_gemm_coopmat declines " << c.desc.toString() << ": " << why;
     const VkDeviceSize taps = c.tile == "4x4" ? 36 : 16;
-    auto o = winoOptions(c.chunkTiles ? limitFor16(c.desc, c.chunkTiles, taps) : 0, c.tile);
+    auto o = winoOptions(c.chunkTiles ? limitFor16(c.desc, c.chunkTiles, taps, perTileScale(ctx(), c.desc, c.tile, c.packed)) : 0, c.tile);
     o.packedFilter = c.packed;
     const vkconv::Plan plan = vkconv::Plan::create(ctx(), c.desc, o);
     EXPECT_LE(plan.workspaceSize(), o.workspaceLimit) << plan.config();
@@ -400,22 +413,43 @@ TEST_F(WinogradPlan, winograd_coopmat_Fp16Overflow) {
 // Scaled bf16 (fp16 V, U and M): data far outside fp16's range, both ways, must come out as the
 // direct sum does.  Inputs of ~2^20 (V up to 49 x that) overflow unscaled fp16 V; inputs of ~2^-30
 // and filters of ~2^-24 underflow it; 2^60 x 2^50 spans most of bf16's exponents; an all-zero
-// input leaves the bias and the residual.  Both variants, NHWC and NCHW transforms.
+// input leaves the bias and the residual; "spread" puts pixels, channels and filters up to 2^20
+// apart (per-tile and per-filter exponents must take every channel's largest value and stay with
+// their own tile and filter; every output is checked against its own magnitude).
+// Both variants, through the range pass (48 channels: their pairs do not divide a workgroup; NCHW
+// input; VKCONV_WINOGRAD_GLOBAL_SCALE=1) and per tile (64 channels, with 4-byte and, without
+// pairs, 2-byte loads; the groups' maxima through subgroupMax and through shared atomics alone).
 TEST_F(WinogradPlan, winograd_coopmat_ScaledRange) {
     struct Scale {
         const char* name;
         double x, w;
+        int spread;
     };
-    const Scale scales[] = {{"x2^20", std::ldexp(1.0, 20), 1.0},
-                            {"x2^-30_w2^-24", std::ldexp(1.0, -30), std::ldexp(1.0, -24)},
-                            {"x2^60_w2^50", std::ldexp(1.0, 60), std::ldexp(1.0, 50)},
-                            {"x0", 0.0, 1.0}};
-    for (bool nchw : {false, true}) {
+    const Scale scales[] = {{"x2^20", std::ldexp(1.0, 20), 1.0, 0},
+                            {"x2^-30_w2^-24", std::ldexp(1.0, -30), std::ldexp(1.0, -24), 0},
+                            {"x2^60_w2^50", std::ldexp(1.0, 60), std::ldexp(1.0, 50), 0},
+                            {"x0", 0.0, 1.0, 0},
+                            {"spread", 1.0, 1.0, 10}};
+    struct Shape {
+        const char* name;
+        int c;
+        bool nchw, perTile;
+        const char* env;
+    };
+    const Shape shapes[] = {{"nhwc_c48", 48, false, false, nullptr},
+                            {"nchw_c48", 48, true, false, nullptr},
+                            {"nhwc_c64", 64, false, true, nullptr},
+                            {"nhwc_c64_no_pairs", 64, false, true, "VKCONV_WINOGRAD_NO_PAIRS"},
+                            {"nhwc_c64_no_subgroup_max", 64, false, true, "VKCONV_WINOGRAD_SCALE_NO_SUBGROUP"},
+                            {"nhwc_c64_global", 64, false, false, "VKCONV_WINOGRAD_GLOBAL_SCALE"}};
+    for (const Shape& sh : shapes) {
+        std::optional<EnvOverride> env;
+        if (sh.env) env.emplace(sh.env, "1");
         ConvDesc d;
-        d.c = 48, d.h = 13, d.w = 11, d.k = 24, d.r = d.s = 3, d.dtype = DType::BF16;
+        d.c = sh.c, d.h = 13, d.w = 11, d.k = 24, d.r = d.s = 3, d.dtype = DType::BF16;
         d.pad(1, 1);
         d.hasBias = d.hasResidual = true;
-        if (!nchw) nhwc(d);
+        if (!sh.nchw) nhwc(d);
         const std::string why = vkconv::whyUnsupported(ctx(), d, "implicit_gemm_coopmat");
         if (!why.empty()) GTEST_SKIP() << "implicit_gemm_coopmat declines " << d.toString() << ": " << why;
         if (!scaledBf16(d)) GTEST_SKIP() << "VKCONV_WINOGRAD_BF16_F16=0";
@@ -423,10 +457,14 @@ TEST_F(WinogradPlan, winograd_coopmat_ScaledRange) {
             const auto o = winoOptions(0, tile);
             const vkconv::Plan plan = vkconv::Plan::create(ctx(), d, o);
             EXPECT_NE(plan.config().find(" scaled"), std::string::npos) << plan.config();
+            EXPECT_EQ(plan.config().find(" scaled per tile") != std::string::npos, sh.perTile) << sh.name << ": " << plan.config();
             for (size_t i = 0; i < std::size(scales); ++i) {
-                const auto r = runAndCheckScaled(ctx(), d, o, 7400 + i, DataMode::Uniform, scales[i].x, scales[i].w);
-                EXPECT_TRUE(passed(r)) << (nchw ? "NCHW " : "NHWC ") << tile << " " << scales[i].name;
-                EXPECT_EQ(r.nonFinite, 0) << tile << " " << scales[i].name;
+                // One scale for the whole call keeps fp16's ~2^30 between the largest V (U) and
+                // the smallest that still counts: 2^+-2 (products 2^16 apart) there, 2^+-10 per tile.
+                const int spread = scales[i].spread && !sh.perTile ? 2 : scales[i].spread;
+                const auto r = runAndCheckScaled(ctx(), d, o, 7400 + i, DataMode::Uniform, scales[i].x, scales[i].w, spread);
+                EXPECT_TRUE(passed(r)) << sh.name << " " << tile << " " << scales[i].name;
+                EXPECT_EQ(r.nonFinite, 0) << sh.name << " " << tile << " " << scales[i].name;
             }
         }
     }

@@ -47,9 +47,24 @@ layout(constant_id = 120) const bool WS16 = false;
 // stay fp32: VKCONV_WINOGRAD_FP32_M).  fp16's 11-bit significand keeps F(4x4)'s errors near the
 // direct kernels' where bf16 V and U would put them ~10x higher (perf-notes 114).
 layout(constant_id = 125) const bool SCALED = false;
-layout(set = 0, binding = 6, std430) readonly buffer WinogradScale { int scaleExp_[]; };
+// LOCAL_SCALE (SCALED, host: NHWC input, and a tile's channel pairs and a filter's fill whole
+// workgroups of the transforms): no range pass; each tile's V and each filter's U get their own
+// exponents, chosen inside the input and filter transforms from that tile's patch (all its
+// channels) and that filter's taps.  A tile's scale is common to every channel the GEMM sums
+// over, and a filter's to its row of U, so M[t][k] is only scaled by 2^(eV[t] + eU[k]), which the
+// output transform takes back.  Binding 6 then holds [k] eU of filter k, [K + t] eV of chunk
+// tile t.  Else (range pass) [0] eU, [1] eV for the whole call.
+layout(constant_id = 131) const bool LOCAL_SCALE = false;
+// |U| <= 2^KU x the filter's largest |value| x ... and |V| <= 2^KV x ...: the exponent budget of
+// winograd_range.comp's KU / KV (host), the transforms' growth bounds taken off.
+layout(constant_id = 126) const int KU = 0;
+layout(constant_id = 127) const int KV = 0;
+layout(set = 0, binding = 6, std430) buffer WinogradScale { int scaleExp_[]; };
 float scaleOf(uint which) { return SCALED ? ldexp(1.0, scaleExp_[which]) : 1.0; }
-float unscale() { return SCALED ? ldexp(1.0, -(scaleExp_[0] + scaleExp_[1])) : 1.0; }
+int expU(uint k) { return LOCAL_SCALE ? scaleExp_[k] : scaleExp_[0]; }
+int expV(uint t) { return LOCAL_SCALE ? scaleExp_[pc.K + t] : scaleExp_[1]; }
+// The output scale of chunk tile t, filter k.
+float unscaleOf(uint t, uint k) { return SCALED ? ldexp(1.0, -(expU(k) + expV(t))) : 1.0; }
 
 #if defined(DTYPE_F32)
 #define WS_STORE(i, v) ws_[i] = (v);

@@ -24,6 +24,7 @@
 // PlanOptions::workspaceLimit.
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 
 #include "conv/algorithm.hpp"
@@ -44,6 +45,7 @@ double haloCoopmatPaysCost(const ContextImpl& ctx, const ConvDesc& d, const Plan
 namespace {
 
 constexpr uint32_t kTransformWorkgroup = 256;  // at most; see transformWorkgroup
+constexpr uint32_t kLocalInputWorkgroup = 128;  // WinogradInstance::inWg_
 // NCHW transforms work on blocks of (workgroup / 8) tiles x 8 channels or filters
 // (winograd_input.comp / winograd_output.comp's CC and CK: one 32-byte sector of a V or M row).
 constexpr uint32_t kNchwBlockChannels = 8;
@@ -59,6 +61,7 @@ constexpr uint32_t kSpecOutputWide = 124;  // winograd_output.comp WIDE: WM-wide
 constexpr uint32_t kSpecScaled = 125;      // winograd.glsl SCALED; winograd_range.comp FINALIZE
 constexpr uint32_t kSpecRangeKU = 126, kSpecRangeKV = 127, kSpecRangeVec = 128, kSpecRangeBf16 = 129;
 constexpr uint32_t kSpecOutputFallback = 130;  // winograd_output.comp FALLBACK
+constexpr uint32_t kSpecLocalScale = 131;      // winograd.glsl LOCAL_SCALE (with KU / KV at 126 / 127)
 
 
 // The batched GEMM of a chunk of `tiles` output tiles as a grouped 1x1 NHWC convolution: one
@@ -143,6 +146,9 @@ namespace {
 // multiple of that subgroup size (full subgroups).
 uint32_t transformWorkgroup(const ContextImpl& ctx, uint32_t sg) {
     uint32_t wg = std::min({kTransformWorkgroup, ctx.caps.maxWorkgroupInvocations, ctx.caps.maxWorkgroupSize[0]});
+    // Measurements only: VKCONV_WINOGRAD_WG=N caps it (a power of two from 32).
+    if (const std::string cap = envString("VKCONV_WINOGRAD_WG"); !cap.empty())
+        wg = std::min(wg, std::max<uint32_t>(32, uint32_t(std::strtoul(cap.c_str(), nullptr, 10))));
     if (sg && ctx.caps.maxComputeWorkgroupSubgroups) wg = std::min(wg, sg * ctx.caps.maxComputeWorkgroupSubgroups);
     if (sg) wg = std::max(sg, wg / sg * sg);
     return wg;
@@ -170,6 +176,7 @@ constexpr double kWinogradMargin = 0.85;
 // per pass; median error 4 %, at most 16 % (the session-17-to-24 constants: median 29-35 %, up to
 // 72 %, over-pricing the large layers by 15-35 % once the transforms streamed at 2.7-4.1 TB/s).
 constexpr double kMatrixFlopsPerByte = 75.0;
+constexpr double kLocalInputExtra = 0.5;  // modelCost: LOCAL_SCALE's input transform
 constexpr double kMatrixGemmScaleF4 = 0.93, kMatrixGemmScaleF2 = 0.87;
 constexpr double kMatrixPassFlopsF4 = 0.786e9;  // ~2.9 us
 constexpr double kMatrixPassFlopsF2 = 0.656e9;  // ~2.4 us
@@ -208,7 +215,7 @@ constexpr double kMatrixNchwOutputFlopsPerByte = 120.0;
 // Modelled time of F(m x m) (FLOP-equivalents of implicitGemmModelCost, or of coopmatModelCost
 // on the matrix units), < 0 when it declines.
 double modelCost(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, const PlanOptions& o, bool matrix, bool scaled) {
-    WinogradLayout l = winogradLayout(ctx, d, m, o.workspaceLimit, matrix, o.packedFilter, scaled);
+    WinogradLayout l = winogradLayout(ctx, d, m, o.workspaceLimit, matrix, o.packedFilter, scaled, o.subgroupSize);
     if (!l.why.empty()) return -1;
     const ConvDesc g = gemmDesc(d, l.taps, l.chunk, matrix, l.scaled);
     const double one = matrix ? coopmatModelCost(ctx, g, gemmOptions(o, l), l.mElem == 4) : implicitGemmModelCost(ctx, g, gemmOptions(o, l));
@@ -219,9 +226,12 @@ double modelCost(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, const Pl
     double bytes = 2.0 * double(d.inputBytes()) + 2.0 * l.taps * T * (double(d.c) * l.vElem + double(d.k) * l.mElem) +
                          double(d.outputBytes()) + filterPass * (double(l.uBytes) + double(d.filterBytes()));
     double passes = double(3 * l.chunks) + filterPass;
-    // Scaled: the range pass reads the input and the filter once more; it and its finalize are two
-    // more dispatches behind barriers.
-    if (l.scaled) bytes += double(d.inputBytes()) + double(d.filterBytes()), passes += 2;
+    // Scaled with the range pass: it reads the input and the filter once more; it and its
+    // finalize are two more dispatches behind barriers (LOCAL_SCALE: neither).
+    if (l.scaled && !l.localScale) bytes += double(d.inputBytes()) + double(d.filterBytes()), passes += 2;
+    // LOCAL_SCALE: its input transform, held at two barriers, ran 1.25-1.5x fp16's on the H200
+    // (VGG-16 b32, perf-notes 117): half its bytes again.
+    if (l.localScale) bytes += kLocalInputExtra * (double(d.inputBytes()) + l.taps * T * double(d.c) * l.vElem);
     if (!matrix) return double(l.chunks) * one + bytes * kTransformFlopsPerByte + passes * kPassFlops;
     return (m == 2 ? kMatrixGemmScaleF2 : kMatrixGemmScaleF4) * double(l.chunks) * one + bytes * kMatrixFlopsPerByte +
            passes * (m == 2 ? kMatrixPassFlopsF2 : kMatrixPassFlopsF4);
@@ -241,7 +251,7 @@ uint32_t chooseM(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o
 }  // namespace
 
 WinogradLayout winogradLayout(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, VkDeviceSize workspaceLimit, bool matrix,
-                              bool packedU, bool scaled) {
+                              bool packedU, bool scaled, uint32_t subgroupSize) {
     WinogradLayout l;
     // The whole workspace is one binding-sized view (Plan::record checks it).
     workspaceLimit = std::min<VkDeviceSize>(workspaceLimit, ctx.caps.maxStorageBufferRange);
@@ -250,6 +260,12 @@ WinogradLayout winogradLayout(const ContextImpl& ctx, const ConvDesc& d, uint32_
     l.matrix = matrix;
     l.vElem = matrix ? 2 : 4;  // V and U: the GEMM's operand type
     l.scaled = matrix && scaled;
+    // Per-tile and per-filter exponents where a tile's channel pairs and a filter's are whole
+    // groups of a transform workgroup (winograd_scale.glsl); VKCONV_WINOGRAD_GLOBAL_SCALE=1 keeps
+    // the range pass (tests, measurements).
+    const uint64_t wg = transformWorkgroup(ctx, subgroupSize), c2 = uint64_t(d.c) / 2, cg2 = uint64_t(d.channelsPerGroup()) / 2;
+    l.localScale = l.scaled && d.inputLayout == TensorLayout::NHWC && d.c % 2 == 0 && d.channelsPerGroup() % 2 == 0 &&
+                   c2 > 0 && cg2 > 0 && wg % c2 == 0 && wg % cg2 == 0 && !envFlag("VKCONV_WINOGRAD_GLOBAL_SCALE");
     l.mElem = matrix && (d.dtype == DType::F16 || m == 2 || l.scaled) && !winogradFp32M() ? 2 : 4;
     const uint64_t es = 4;
     const uint64_t align = workspaceRegionAlignment(ctx);
@@ -259,11 +275,13 @@ WinogradLayout winogradLayout(const ContextImpl& ctx, const ConvDesc& d, uint32_
     // Chunk limits: 32-bit indexing of V and M, maxStorageBufferRange per view, the workspace.
     uint64_t most = uint64_t(std::numeric_limits<int32_t>::max()) / perTile;
     most = std::min(most, uint64_t(ctx.caps.maxStorageBufferRange) / (perTile * es));
-    const uint64_t perTileBytes = l.taps * (uint64_t(d.c) * l.vElem + uint64_t(d.k) * l.mElem);
+    // LOCAL_SCALE: one exponent word per tile besides V and M.
+    const uint64_t perTileBytes = l.taps * (uint64_t(d.c) * l.vElem + uint64_t(d.k) * l.mElem) + (l.localScale ? 4 : 0);
     l.packedU = packedU;
     const uint64_t uWorkspace = packedU ? 0 : l.uBytes;
-    const uint64_t sBytes = l.scaled ? alignUp((kScaleHeadWords + 2 * kScalePartials) * 4, align) : 0;
-    const uint64_t fixed = uWorkspace + sBytes + 2 * align;
+    const uint64_t sFixed = !l.scaled ? 0 : l.localScale ? uint64_t(d.k) * 4 : (kScaleHeadWords + 2 * kScalePartials) * 4;
+    // (LOCAL_SCALE: the scale region's own rounding is one more alignment.)
+    const uint64_t fixed = uWorkspace + (l.localScale ? sFixed + 3 * align : alignUp(sFixed, align) + 2 * align);
     if (workspaceLimit <= fixed || (workspaceLimit - fixed) / perTileBytes == 0) {
         l.why = "F(" + variantName(m) + ",3x3) needs at least " + std::to_string(fixed + perTileBytes) + " workspace bytes (" +
                 (packedU ? "" : "the transformed filters and ") + "one tile) and PlanOptions::workspaceLimit is " +
@@ -281,8 +299,8 @@ WinogradLayout winogradLayout(const ContextImpl& ctx, const ConvDesc& d, uint32_
     l.chunk = (l.tiles + l.chunks - 1) / l.chunks;
     if (l.chunks > 1 && alignUp(l.chunk, kChunkAlign) <= most) l.chunk = alignUp(l.chunk, kChunkAlign);
     l.chunks = (l.tiles + l.chunk - 1) / l.chunk;
-    l.sOff = uWorkspace, l.sBytes = sBytes;
-    l.vOff = uWorkspace + sBytes;
+    l.sOff = uWorkspace, l.sBytes = l.scaled ? alignUp(sFixed + (l.localScale ? l.chunk * 4 : 0), align) : 0;
+    l.vOff = uWorkspace + l.sBytes;
     l.vBytes = alignUp(l.chunk * l.taps * uint64_t(d.c) * l.vElem, align);
     l.mOff = l.vOff + l.vBytes;
     l.mBytes = alignUp(l.chunk * l.taps * uint64_t(d.k) * l.mElem, align);
@@ -298,8 +316,10 @@ class WinogradInstance final : public AlgorithmInstance {
 public:
     WinogradInstance(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, bool matrix, bool scaled)
         : ctx_(ctx), desc_(d), pc_(makePushConstants(d)), sg_(o.subgroupSize),
-          layout_(winogradLayout(ctx, d, chooseM(ctx, d, o, matrix, scaled), o.workspaceLimit, matrix, o.packedFilter, scaled)),
-          wg_(transformWorkgroup(ctx, o.subgroupSize)) {
+          layout_(winogradLayout(ctx, d, chooseM(ctx, d, o, matrix, scaled), o.workspaceLimit, matrix, o.packedFilter, scaled,
+                                 o.subgroupSize)),
+          wg_(transformWorkgroup(ctx, o.subgroupSize)),
+          inWg_(layout_.localScale ? std::max<uint32_t>(uint32_t(d.c / 2), std::min<uint32_t>(wg_, kLocalInputWorkgroup)) : wg_) {
         const PlanOptions inner = gemmOptions(o, layout_);
         auto plan = [&](uint64_t tiles) {
             ConvDesc g = gemmDesc(d, layout_.taps, tiles, matrix, layout_.scaled);
@@ -309,22 +329,6 @@ public:
         gemm_ = plan(layout_.chunk);
         const uint64_t last = layout_.tiles - (layout_.chunks - 1) * layout_.chunk;
         if (last != layout_.chunk) gemmLast_ = plan(last);
-        auto pipe = [&](const char* pass, bool pairs = false, bool wide = false) {
-            PipelineKey key = convPipelineKey("winograd" + std::to_string(layout_.m) + "_" + pass + "_" + dtypeSuffix(d.dtype), d, wg_,
-                                              sg_, kWinogradBindings);
-            // 16-bit workspace values: V and U on the matrix units, M where their GEMM stores 16-bit M.
-            if (std::string(pass) == "output" ? layout_.mElem == 2 : matrix) key.spec.push_back({kSpecWs16, 1u});
-            if (pairs) key.spec.push_back({kSpecPairs, 1u});
-            if (std::string(pass) == "output" && outputCk_ != kNchwBlockChannels) key.spec.push_back({kSpecOutputCk, outputCk_});
-            if (std::string(pass) == "output" && outputRows_ != layout_.m) key.spec.push_back({kSpecOutputRb, outputRows_});
-            if (wide) key.spec.push_back({kSpecOutputWide, 1u});
-            if (layout_.scaled) key.spec.push_back({kSpecScaled, 1u});
-            // fp16 on the matrix units: direct sums for the (tile, filter)s whose M overflowed
-            // (perf-notes 116).  Measurements only: VKCONV_WINOGRAD_NO_FALLBACK=1.
-            if (std::string(pass) == "output" && matrix && d.dtype == DType::F16 && !envFlag("VKCONV_WINOGRAD_NO_FALLBACK"))
-                key.spec.push_back({kSpecOutputFallback, 1u});
-            return &ctx.pipelines->get(key);
-        };
         if (layout_.scaled) {
             // The exponent budget: |M| <= C/groups x 2^(bU + bV) <= 2^14 (fp16's largest finite
             // value is ~2^16), split between V and U, less log2 of each transform's growth bound:
@@ -333,12 +337,14 @@ public:
             int budget = 14;
             for (uint64_t c = 1; c < uint64_t(d.channelsPerGroup()); c <<= 1) --budget;
             const int bV = budget >= 0 ? budget / 2 : -((1 - budget) / 2), bU = budget - bV;
-            const int kV = bV - (layout_.m == 4 ? 6 : 2), kU = bU - 2;
+            kV_ = bV - (layout_.m == 4 ? 6 : 2), kU_ = bU - 2;
+        }
+        if (layout_.scaled && !layout_.localScale) {
             auto range = [&](bool finalize, bool vec) {
                 PipelineKey key = convPipelineKey("winograd_range", d, wg_, sg_, kBindWorkspace + 1);
                 key.spec.push_back({kSpecScaled, finalize ? 1u : 0u});
-                key.spec.push_back({kSpecRangeKU, uint32_t(kU)});
-                key.spec.push_back({kSpecRangeKV, uint32_t(kV)});
+                key.spec.push_back({kSpecRangeKU, uint32_t(kU_)});
+                key.spec.push_back({kSpecRangeKV, uint32_t(kV_)});
                 key.spec.push_back({kSpecRangeVec, vec ? 1u : 0u});
                 key.spec.push_back({kSpecRangeBf16, d.dtype == DType::BF16 ? 1u : 0u});
                 return &ctx.pipelines->get(key);
@@ -347,6 +353,32 @@ public:
             rangeVec_ = range(false, true);
             finalize_ = range(true, false);
         }
+        // LOCAL_SCALE's input and filter transforms: the subgroup-maximum variant where the device
+        // has subgroup arithmetic (VKCONV_WINOGRAD_SCALE_NO_SUBGROUP=1: the atomics alone, for
+        // measurements).
+        const bool sgMax = layout_.localScale && ctx.caps.subgroupArithmetic && !envFlag("VKCONV_WINOGRAD_SCALE_NO_SUBGROUP");
+        auto pipe = [&](const char* pass, bool pairs = false, bool wide = false) {
+            const std::string variant = sgMax && std::string(pass) != "output" ? "_sg" : "";
+            PipelineKey key = convPipelineKey("winograd" + std::to_string(layout_.m) + "_" + pass + "_" + dtypeSuffix(d.dtype) + variant, d,
+                                              std::string(pass) == "input" ? inWg_ : wg_, sg_, kWinogradBindings);
+            // 16-bit workspace values: V and U on the matrix units, M where their GEMM stores 16-bit M.
+            if (std::string(pass) == "output" ? layout_.mElem == 2 : matrix) key.spec.push_back({kSpecWs16, 1u});
+            if (pairs) key.spec.push_back({kSpecPairs, 1u});
+            if (std::string(pass) == "output" && outputCk_ != kNchwBlockChannels) key.spec.push_back({kSpecOutputCk, outputCk_});
+            if (std::string(pass) == "output" && outputRows_ != layout_.m) key.spec.push_back({kSpecOutputRb, outputRows_});
+            if (wide) key.spec.push_back({kSpecOutputWide, 1u});
+            if (layout_.scaled) key.spec.push_back({kSpecScaled, 1u});
+            if (layout_.localScale) {
+                key.spec.push_back({kSpecLocalScale, 1u});
+                key.spec.push_back({kSpecRangeKU, uint32_t(kU_)});
+                key.spec.push_back({kSpecRangeKV, uint32_t(kV_)});
+            }
+            // fp16 on the matrix units: direct sums for the (tile, filter)s whose M overflowed
+            // (perf-notes 116).  Measurements only: VKCONV_WINOGRAD_NO_FALLBACK=1.
+            if (std::string(pass) == "output" && matrix && d.dtype == DType::F16 && !envFlag("VKCONV_WINOGRAD_NO_FALLBACK"))
+                key.spec.push_back({kSpecOutputFallback, 1u});
+            return &ctx.pipelines->get(key);
+        };
         // NCHW output from 16-bit M: 16 filters per block, so that a block's M reads fill whole
         // 32-byte sectors (perf-notes 110); VKCONV_WINOGRAD_NCHW_CK8=1 keeps 8 (measurements).
         if (d.outputLayout == TensorLayout::NCHW && layout_.mElem == 2 && wg_ % 16 == 0 && !envFlag("VKCONV_WINOGRAD_NCHW_CK8"))
@@ -382,7 +414,7 @@ public:
         // Scaled: the input's and the filter's largest magnitudes, then the exponents (binding 6
         // of every transform).
         const BufferView S = layout_.scaled ? view(layout_.sOff, layout_.sBytes) : view(layout_.vOff, layout_.vBytes);
-        if (layout_.scaled) {
+        if (layout_.scaled && !layout_.localScale) {
             const bool vec = t.input.offset % 16 == 0 && t.filter.offset % 16 == 0;
             const ComputePipeline& rp = vec ? *rangeVec_ : *range_;
             const ConvTensors rt{t.input, t.filter, {}, {}, S, S};
@@ -408,7 +440,9 @@ public:
             const ComputePipeline& in = inPairs ? *inputPairs_ : *input_;
             bindTransform(cmd, in, it, S);
             pushConstants(ctx_, cmd, in, pc);
-            dispatch1D(ctx_, cmd, inPairs ? tiles * uint64_t(desc_.c / 2) : transformItems(tiles, desc_.c, desc_.inputLayout), wg_);
+            // LOCAL_SCALE: one invocation per channel pair either way (winograd_input.comp).
+            const bool inPairMap = inPairs || layout_.localScale;
+            dispatch1D(ctx_, cmd, inPairMap ? tiles * uint64_t(desc_.c / 2) : transformItems(tiles, desc_.c, desc_.inputLayout), inWg_);
             computeBarrier(ctx_, cmd);  // V (and, the first time, U) written
 
             const AlgorithmInstance& g = tiles == layout_.chunk ? *gemm_ : *gemmLast_;
@@ -456,7 +490,7 @@ public:
         const ComputePipeline& fp = filterPairs ? *filterPairs_ : *filter_;
         bindTransform(cmd, fp, ft, scale);
         pushConstants(ctx_, cmd, fp, pc_);
-        dispatch1D(ctx_, cmd, uint64_t(desc_.k) * uint64_t(desc_.channelsPerGroup()) / (filterPairs ? 2 : 1), wg_);
+        dispatch1D(ctx_, cmd, uint64_t(desc_.k) * uint64_t(desc_.channelsPerGroup()) / (filterPairs || layout_.localScale ? 2 : 1), wg_);
     }
     // Invocations of a transform over `tiles` tiles x `channels`: one per pair (NHWC), or whole
     // workgroups of wg_ / 8 tiles x 8 channels (NCHW).
@@ -488,7 +522,7 @@ public:
         if (layout_.matrix) {
             const std::string ops = layout_.scaled ? "f16" : dtypeSuffix(desc_.dtype);
             c += " V/U " + ops + " M " + (layout_.mElem == 2 ? ops : "f32");
-            if (layout_.scaled) c += " scaled";
+            if (layout_.scaled) c += layout_.localScale ? " scaled per tile" : " scaled";
         }
         if (layout_.packedU) c += " U packed";
         if (filterPairs_ || inputPairs_ || outputPairs_)
@@ -504,6 +538,10 @@ private:
     uint32_t sg_;
     WinogradLayout layout_;
     uint32_t wg_;  // the transforms' workgroup size
+    // LOCAL_SCALE's input transform: whole tiles of at least 128 invocations where the channel
+    // pairs allow (its barriers hold fewer warps together: VGG-16 b32's C <= 256 layers ran
+    // 10-18 % faster at 128 than at 256 on the H200, perf-notes 117); else wg_.
+    uint32_t inWg_;
     uint32_t outputCk_ = kNchwBlockChannels;  // filters per block of the NCHW output transform
     uint32_t outputRows_ = layout_.m;  // output rows per shared-memory round of the NCHW output transform
     std::unique_ptr<AlgorithmInstance> gemm_, gemmLast_;  // full chunks, and a shorter last one
@@ -513,6 +551,7 @@ private:
     const ComputePipeline* outputWide_ = nullptr;  // NCHW output with m-wide row stores
     // Scaled: the range pass (16-bit or 16-byte loads) and its finalize.
     const ComputePipeline *range_ = nullptr, *rangeVec_ = nullptr, *finalize_ = nullptr;
+    int kU_ = 0, kV_ = 0;  // the exponent budget of U and V (scaled)
 };
 
 }  // namespace
@@ -534,7 +573,7 @@ std::string winogradWhyNot(const ContextImpl& ctx, const ConvDesc& d, const Plan
     std::string why;
     for (uint32_t m : {2u, 4u}) {
         if (!o.tile.empty() && o.tile != variantName(m)) continue;
-        WinogradLayout l = winogradLayout(ctx, d, m, o.workspaceLimit, matrix, o.packedFilter, winogradScaled(ctx, d, o));
+        WinogradLayout l = winogradLayout(ctx, d, m, o.workspaceLimit, matrix, o.packedFilter, winogradScaled(ctx, d, o), o.subgroupSize);
         if (l.why.empty() && uint64_t(l.taps) * uint64_t(d.k) * uint64_t(d.channelsPerGroup()) > std::numeric_limits<int32_t>::max())
             l.why = std::to_string(l.taps) + " x K x C/groups transformed filter values exceed 32-bit indexing";
         if (l.why.empty()) {

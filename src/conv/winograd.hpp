@@ -21,6 +21,9 @@ struct WinogradLayout {
     uint32_t mElem = 4;   // bytes per M value: 2 where the matrix units' GEMM stores fp16
     // bf16 with fp16 V, U and M, scaled by powers of two from the tensors' ranges (winograd_range.comp)
     bool scaled = false;
+    // Scaled, with each tile's and each filter's exponent chosen inside the input and filter
+    // transforms (winograd.glsl LOCAL_SCALE): no range pass.  Else one pair for the whole call.
+    bool localScale = false;
     uint64_t tiles = 0;   // m x m output tiles: N x ceil(P/m) x ceil(Q/m)
     uint64_t chunk = 0;   // tiles per chunk (all of them when the workspace allows)
     uint64_t chunks = 0;
@@ -30,9 +33,10 @@ struct WinogradLayout {
     std::string why;             // why no chunk fits ("" when one does)
 };
 WinogradLayout winogradLayout(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, VkDeviceSize workspaceLimit, bool matrix,
-                              bool packedU = false, bool scaled = false);
-// The scale region of a scaled layout (winograd_range.comp): two exponent words and padding, then
-// one partial maximum per range workgroup for the filter and for the input.
+                              bool packedU = false, bool scaled = false, uint32_t subgroupSize = 0);
+// The scale region of a scaled layout.  With the range pass (winograd_range.comp): two exponent
+// words and padding, then one partial maximum per range workgroup for the filter and for the
+// input.  LOCAL_SCALE: K filter exponents, then one per tile of a chunk.
 constexpr uint32_t kScaleHeadWords = 64, kScalePartials = 512;
 // Whether its batched GEMM runs on the matrix units (16-bit V and U, implicit_gemm_coopmat).
 bool winogradMatrixUnits(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o);

@@ -205,7 +205,7 @@ CheckResult runAndCheck(vkconv::Context& ctx, const vkconv::ConvDesc& d, const v
 }
 
 CheckResult runAndCheckScaled(vkconv::Context& ctx, const vkconv::ConvDesc& d, const vkconv::PlanOptions& opt, uint64_t seed,
-                              DataMode mode, double inputScale, double filterScale) {
+                              DataMode mode, double inputScale, double filterScale, int spread) {
     CheckResult r;
     std::string algorithm = opt.algorithm, config;
     double planMs = 0, runMs = 0;
@@ -218,6 +218,21 @@ CheckResult runAndCheckScaled(vkconv::Context& ctx, const vkconv::ConvDesc& d, c
         ConvData data = makeConvData(d, seed, mode);
         for (float& v : data.input) v = float(v * inputScale);
         for (float& v : data.filter) v = float(v * filterScale);
+        // One channel in 16 (5, 21, ...: no subgroup's first lane holds it at 32, 8 or 4 lanes
+        // and two channels a lane) 2^spread above, the rest 2^spread below.
+        auto channelExp = [&](int64_t c) { return c % 16 == 5 ? spread : -spread; };
+        if (spread > 0) {  // data.input is logical NCHW, data.filter KCRS
+            const int64_t span = 2 * int64_t(spread) + 1, hw = int64_t(d.h) * d.w, chw = int64_t(d.c) * hw;
+            for (size_t i = 0; i < data.input.size(); ++i) {
+                const int64_t n = int64_t(i) / chw, c = int64_t(i) / hw % d.c, p = int64_t(i) % hw, h = p / d.w, w = p % d.w;
+                data.input[i] = std::ldexp(data.input[i], int((h * 7 + w * 3 + n * 5) % span) - spread + channelExp(c));
+            }
+            const int64_t perFilter = int64_t(d.filterElements()) / d.k, rs = int64_t(d.r) * d.s;
+            for (size_t i = 0; i < data.filter.size(); ++i) {
+                const int64_t k = int64_t(i) / perFilter, c = int64_t(i) % perFilter / rs;
+                data.filter[i] = std::ldexp(data.filter[i], int(k * 5 % span) - spread + channelExp(c));
+            }
+        }
         DeviceConv dev = uploadConv(ctx, d, packConv(d, data), plan.workspaceSize());
         poison(dev, d.dtype);
         vkconv::ConvTensors t = dev.tensors(d);

@@ -78,8 +78,12 @@ CheckResult runAndCheck(vkconv::Context& ctx, const vkconv::ConvDesc& d, const v
                         uint64_t seed, DataMode mode = DataMode::Uniform);
 // The same with the input and the filter multiplied by inputScale and filterScale (powers of two
 // keep 16-bit data exact; 0 makes that tensor all zeros): data far outside fp16's range.
+// spread > 0 multiplies further by powers of two: 2^-spread to 2^spread by input pixel (n, h, w)
+// and by filter k, and 2^spread or 2^-spread by channel (one in 16 above).  Neighbouring tiles,
+// filters and channels then span different ranges (per-tile and per-filter scales must take
+// every channel's largest value and must not mix tiles or filters up).
 CheckResult runAndCheckScaled(vkconv::Context& ctx, const vkconv::ConvDesc& d, const vkconv::PlanOptions& opt,
-                              uint64_t seed, DataMode mode, double inputScale, double filterScale);
+                              uint64_t seed, DataMode mode, double inputScale, double filterScale, int spread = 0);
 
 // "" when Plan::create accepts a forced configuration (PlanOptions::tile), else the library's reason.
 std::string planDeclines(vkconv::Context& ctx, const vkconv::ConvDesc& d, const vkconv::PlanOptions& opt);
