@@ -312,6 +312,15 @@ WinogradLayout winogradLayout(const ContextImpl& ctx, const ConvDesc& d, uint32_
 
 namespace {
 
+// LOCAL_SCALE's input transform workgroup: whole tiles (C/2 invocations each) filling about
+// kLocalInputWorkgroup, a multiple of the required subgroup size; else the transforms' own.
+uint32_t localInputWorkgroup(const ConvDesc& d, uint32_t wg, uint32_t sg, bool localScale) {
+    const uint32_t c2 = uint32_t(d.c / 2);
+    if (!localScale || c2 == 0) return wg;
+    const uint32_t in = c2 * std::max<uint32_t>(1, std::min(wg, kLocalInputWorkgroup) / c2);
+    return in <= wg && (sg == 0 || in % sg == 0) ? in : wg;
+}
+
 class WinogradInstance final : public AlgorithmInstance {
 public:
     WinogradInstance(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, bool matrix, bool scaled)
@@ -319,7 +328,7 @@ public:
           layout_(winogradLayout(ctx, d, chooseM(ctx, d, o, matrix, scaled), o.workspaceLimit, matrix, o.packedFilter, scaled,
                                  o.subgroupSize)),
           wg_(transformWorkgroup(ctx, o.subgroupSize)),
-          inWg_(layout_.localScale ? std::max<uint32_t>(uint32_t(d.c / 2), std::min<uint32_t>(wg_, kLocalInputWorkgroup)) : wg_) {
+          inWg_(localInputWorkgroup(d, wg_, sg_, layout_.localScale)) {
         const PlanOptions inner = gemmOptions(o, layout_);
         auto plan = [&](uint64_t tiles) {
             ConvDesc g = gemmDesc(d, layout_.taps, tiles, matrix, layout_.scaled);
