@@ -17,6 +17,7 @@
 #extension GL_EXT_control_flow_attributes : require
 #extension GL_EXT_shader_16bit_storage : require
 #include "conv_params.glsl"
+#include "scale_exponent.glsl"
 
 layout(constant_id = 100) const uint WG_SIZE = 256;
 layout(local_size_x_id = 100) in;
@@ -77,15 +78,8 @@ uint mag8(uvec4 v) { return max(max(mag2(v.x), mag2(v.y)), max(mag2(v.z), mag2(v
         for (; i < count; i += stride) m = max(m, uint(V16[i]) & 0x7FFFu);                \
     }
 
-// The exponent e with |2^e x max| < 2^k (0 for an all-zero or non-finite tensor), within
-// +-120 so that 2^e and 2^-e stay finite fp32 values.
-int scaleExp(uint bits, int k) {
-    if (bits == 0u || bits >= (IS_BF16 ? 0x7F80u : 0x7C00u)) return 0;
-    float mx = IS_BF16 ? uintBitsToFloat(bits << 16) : unpackHalf2x16(bits).x;
-    int ex;
-    frexp(mx, ex);  // mx < 2^ex
-    return clamp(k - ex, -120, 120);
-}
+// The exponent of a tensor whose largest magnitude has the 16-bit magnitude bits `bits`.
+int scaleExp(uint bits, int k) { return scaleExpOf(IS_BF16 ? uintBitsToFloat(bits << 16) : unpackHalf2x16(bits).x, k); }
 
 void main() {
     uint tid = gl_LocalInvocationID.x;

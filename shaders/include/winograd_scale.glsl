@@ -16,17 +16,9 @@
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #endif
 
-shared uint sGroupMax[WG_SIZE];
+#include "scale_exponent.glsl"
 
-// The exponent e with |2^e x mx| < 2^k (mx >= 0), within +-120 so that 2^e and 2^-e stay finite
-// fp32 values; 0 for zero or non-finite mx (the result is then what unscaled fp16 gives).
-int scaleExpOf(float mx, int k) {
-    uint bits = floatBitsToUint(mx);
-    if (bits == 0u || (bits & 0x7F800000u) == 0x7F800000u) return 0;
-    int ex;
-    frexp(mx, ex);  // mx < 2^ex
-    return clamp(k - ex, -120, 120);
-}
+shared uint sGroupMax[WG_SIZE];
 
 // In three steps, so that a transform's loads are not held behind a barrier: groupMaxInit before
 // them (zeroes the maxima, then the one barrier nothing waits on), groupMaxAdd once its values are
