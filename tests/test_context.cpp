@@ -5,10 +5,12 @@
 #include <dlfcn.h>
 #include <vulkan/vulkan_core.h>
 
+#include <algorithm>
 #include <cstring>
 #include <iostream>
 
 #include "environment.hpp"
+#include "half.hpp"
 #include "harness.hpp"
 
 using namespace vkt;
@@ -345,6 +347,54 @@ TEST_F(ContextTest, BufferViewOffsetsKeepSentinels) {
                                   << " (output view [" << outOff << ", " << outOff + d.outputBytes() << "))";
         }
     }
+}
+
+// bf16 outputs round to nearest even on every path: with an all-zero input each output is the
+// bias plus the residual (one fp32 addition, as the kernels make it), so every stored value must
+// be exactly that sum's bf16 round-to-nearest-even; a store that truncates misses about half of
+// them (perf-notes 118: a device's own bf16 conversion did).  A 3x3, a depthwise and a 1x1 layer,
+// NCHW and NHWC, through every algorithm that takes each.
+TEST_F(ContextTest, Bf16StoresRoundToNearestEven) {
+    std::vector<ConvDesc> descs;
+    for (bool channelsLast : {false, true}) {
+        ConvDesc d;
+        d.c = 16, d.h = 9, d.w = 7, d.k = 16, d.r = d.s = 3, d.pad(1, 1), d.dtype = DType::BF16;
+        d.hasBias = d.hasResidual = true;
+        if (channelsLast) {
+            d.inputLayout = d.outputLayout = vkconv::TensorLayout::NHWC;
+            d.filterLayout = vkconv::FilterLayout::KRSC;
+        }
+        descs.push_back(d);
+        ConvDesc dw = d;
+        dw.groups = 16;
+        descs.push_back(dw);
+        ConvDesc pw = d;
+        pw.r = pw.s = 1, pw.pad(0, 0);
+        descs.push_back(pw);
+    }
+    for (const ConvDesc& d : descs)
+        for (const auto& a : acceptingAlgorithms(ctx(), d)) {
+            SCOPED_TRACE(a + " " + d.toString());
+            vkconv::PlanOptions o;
+            o.algorithm = a;
+            auto plan = vkconv::Plan::create(ctx(), d, o);
+            ConvData data = makeConvData(d, 41, DataMode::Uniform);
+            std::fill(data.input.begin(), data.input.end(), 0.0f);
+            DeviceConv dev = uploadConv(ctx(), d, packConv(d, data), plan.workspaceSize());
+            poison(dev, d.dtype);
+            plan.run(dev.tensors(d));
+            const std::vector<float> gpu = downloadOutput(d, dev.output);
+            const RefResult ref = referenceAll(d, data);
+            int64_t wrong = 0, first = -1;
+            for (size_t i = 0; i < ref.value.size(); ++i) {
+                const int64_t idx = ref.indices[i];
+                if (gpu[size_t(idx)] != roundToBf16(float(ref.value[i])) && wrong++ == 0) first = int64_t(i);
+            }
+            EXPECT_EQ(wrong, 0) << plan.config() << ": " << wrong << " of " << ref.value.size()
+                                << " outputs are not the round-to-nearest-even bf16 of bias + residual; first: gpu "
+                                << (first >= 0 ? gpu[size_t(ref.indices[size_t(first)])] : 0.0f) << ", exact "
+                                << (first >= 0 ? ref.value[size_t(first)] : 0.0);
+        }
 }
 
 namespace {
