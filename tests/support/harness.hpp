@@ -79,7 +79,7 @@ CheckResult runAndCheck(vkconv::Context& ctx, const vkconv::ConvDesc& d, const v
 // The same with the input and the filter multiplied by inputScale and filterScale (powers of two
 // keep 16-bit data exact; 0 makes that tensor all zeros): data far outside fp16's range.
 // spread > 0 multiplies further by powers of two: 2^-spread to 2^spread by input pixel (n, h, w)
-// and by filter k, and 2^spread or 2^-spread by channel (one in 16 above).  Neighbouring tiles,
+// and by filter k, and 2^spread or 2^-spread by channel (one in 16 above, past the first third).  Neighbouring tiles,
 // filters and channels then span different ranges (per-tile and per-filter scales must take
 // every channel's largest value and must not mix tiles or filters up).
 CheckResult runAndCheckScaled(vkconv::Context& ctx, const vkconv::ConvDesc& d, const vkconv::PlanOptions& opt,
