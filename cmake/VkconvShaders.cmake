@@ -5,6 +5,7 @@
 # devices.  Variants whose REQUIRES the compiler lacks are skipped (said at configure time).
 # REQUIRES BF16_COOPMAT variants are compiled and validated by the toolchain that passed the bf16
 # probe (VkconvToolchain.cmake: VKCONV_BF16_GLSLANG / VKCONV_BF16_SPIRV_VAL, maybe Debian forky's).
+# Every variant is also validated by the newest spirv-val at hand (VKCONV_SPIRV_VAL_NEWEST).
 # TRY: compile and validate the variant once at configure time and skip it (with a warning) if
 # that fails, so that an optional variant never breaks the build of the ones sharing its source.
 set_property(GLOBAL PROPERTY VKCONV_SHADER_NAMES "")
@@ -43,10 +44,16 @@ function(vkconv_add_shader)
       return()
     endif()
   endif()
+  # The newest spirv-val too, where it is not this variant's own (VkconvToolchain.cmake).
+  set(_newest_val "")
+  if(VKCONV_SPIRV_VAL_NEWEST AND NOT VKCONV_SPIRV_VAL_NEWEST STREQUAL _val)
+    set(_newest_val COMMAND ${VKCONV_SPIRV_VAL_NEWEST} --target-env vulkan1.2 "${_spv}")
+  endif()
   add_custom_command(
     OUTPUT "${_spv}"
     COMMAND ${_compile} -o "${_spv}"
     COMMAND ${_val} --target-env vulkan1.2 "${_spv}"
+    ${_newest_val}
     DEPENDS "${_src}" ${VKCONV_SHADER_INCLUDES}
     COMMENT "glslang + spirv-val: ${A_NAME}"
     VERBATIM)

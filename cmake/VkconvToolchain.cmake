@@ -98,6 +98,33 @@ if(NOT VKCONV_HAVE_COOPMAT)
   set(VKCONV_HAVE_BF16_COOPMAT OFF)  # no cooperative-matrix kernels at all
 endif()
 
+# Every variant is validated, besides by its own toolchain's spirv-val, by the newest one at hand
+# (VKCONV_SPIRV_VAL_NEWEST, or none where that is its own): drivers' validation layers check rules
+# older SPIRV-Tools do not, and a shader that breaks one would fail on the device, not here
+# (VUID-StandaloneSpirv-MemorySemantics-10871, a relaxed atomic naming WorkgroupMemory: Debian
+# 13's SPIRV-Tools 2025.1 passed it, the H200's layer 1.4.363 and forky's 2026.4 reject it;
+# docs/perf-notes.md item 117).
+function(_vkconv_spirv_val_version var exe)
+  execute_process(COMMAND ${exe} --version OUTPUT_VARIABLE _v ERROR_QUIET)
+  string(REGEX MATCH "v([0-9]+\\.[0-9]+)" _m "${_v}")
+  set(${var} "${CMAKE_MATCH_1}" PARENT_SCOPE)
+endfunction()
+set(VKCONV_SPIRV_VAL_NEWEST "")
+_vkconv_spirv_val_version(_main_val_version ${SPIRV_VAL})
+set(_newest_version "${_main_val_version}")
+foreach(_cand "${VKCONV_BF16_SPIRV_VAL}" "${VKCONV_TOOLCHAIN}/forky/bin/spirv-val")
+  if(_cand AND EXISTS "${_cand}")
+    _vkconv_spirv_val_version(_cand_version ${_cand})
+    if(_cand_version AND (NOT _newest_version OR _cand_version VERSION_GREATER _newest_version))
+      set(VKCONV_SPIRV_VAL_NEWEST "${_cand}")
+      set(_newest_version "${_cand_version}")
+    endif()
+  endif()
+endforeach()
+if(VKCONV_SPIRV_VAL_NEWEST)
+  message(STATUS "vkconv: every shader also validated by spirv-val ${_newest_version} (${VKCONV_SPIRV_VAL_NEWEST})")
+endif()
+
 message(STATUS "vkconv: shader compiler ${VKCONV_SHADER_COMPILER} (${GLSLANG_VALIDATOR})")
 message(STATUS "vkconv: Vulkan headers 1.x.${VKCONV_VK_HEADER_VERSION} in ${VKCONV_VULKAN_INCLUDE}; volk in ${VKCONV_VOLK_DIR}")
 message(STATUS "vkconv: cooperative-matrix kernels: ${VKCONV_HAVE_COOPMAT}")
