@@ -80,12 +80,14 @@ void main() {
         }
     }
 
+    // One condition per store, in the inner loop: with the filter tail skipped by a `continue` of
+    // the outer loop, Mesa 26.1's lavapipe (LLVM 21, 8 lanes) stored the skipped filters too (fp16
+    // NHWC: over the next pixel's first channels); Mesa 25, 4 lanes and the H200 did not.
     [[unroll]] for (uint i = 0u; i < KT; ++i) {
-        if (kn0 + i >= Kg) continue;
         uint k = g * Kg + kn0 + i;
         [[unroll]] for (uint j = 0u; j < QT; ++j) {
             uint q = q0 + j;
-            if (q >= pc.Q) continue;
+            if (i > kLast || q >= pc.Q) continue;
             uint off = OUT_LAYOUT == 0u ? ((n * pc.K + k) * pc.P + p) * pc.Q + q : ((n * pc.P + p) * pc.Q + q) * pc.K + k;
             storeOutput(off, k, acc[i][j]);
         }
