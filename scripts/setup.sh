@@ -57,17 +57,18 @@ setup_bookworm() {
 }
 
 # Optional: a current RADV (Debian forky's Mesa + its DRM shim) for the compile lab's RDNA4 and
-# current-compiler runs (scripts/radv_null_mesa.sh).  Like the forky glslang, never fatal: a
+# current-compiler runs, and forky's lavapipe with its validation layer for a test shard
+# (scripts/radv_null_mesa.sh).  Like the forky glslang, never fatal: a
 # failure is remembered in $mp/.unavailable; VKCONV_FORKY_MESA=0 skips it.
 setup_forky_mesa() {
   local mp=$prefix/mesa-forky
-  [ -f "$mp/.complete-v1" ] && return 0
-  local skip="the RDNA4 / current-Mesa compile-lab tests will not be registered"
+  [ -f "$mp/.complete-v2" ] && return 0  # v2: lavapipe and the validation layer too (lvp-current)
+  local skip="the RDNA4 / current-Mesa compile-lab tests and the current-lavapipe shard will not be registered"
   if [ "${VKCONV_FORKY_MESA:-1}" = 0 ]; then log "VKCONV_FORKY_MESA=0: $skip"; return 0; fi
   if [ -f "$mp/.unavailable" ]; then log "forky Mesa unavailable; $skip; rm $mp/.unavailable to retry"; return 0; fi
-  log "fetching Debian forky's Mesa + DRM shim into $mp (RDNA4 compile lab)"
-  if bash "$here/scripts/radv_null_mesa.sh" "$mp" && "$mp/bin/radv-null" gfx1201 /bin/true; then
-    touch "$mp/.complete-v1"
+  log "fetching Debian forky's Mesa, DRM shim and validation layer into $mp (RDNA4 compile lab, current-lavapipe shard)"
+  if bash "$here/scripts/radv_null_mesa.sh" "$mp" && "$mp/bin/radv-null" gfx1201 /bin/true && "$mp/bin/lvp-current" /bin/true; then
+    touch "$mp/.complete-v2"
   else
     rm -rf "$mp"; mkdir -p "$mp"; echo failed > "$mp/.unavailable"
     log "forky Mesa: fetching or running it failed; $skip"

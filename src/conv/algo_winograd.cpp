@@ -627,6 +627,15 @@ bool winogradPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& 
     // declined pick means neither fits).
     const double best = modelCost(ctx, d, chooseM(ctx, d, o, matrix, scaled), o, matrix, scaled);
     double direct = matrix ? coopmatModelCost(ctx, d, o, false) : implicitGemmModelCost(ctx, d, o);
+    // Scaled bf16 runs its GEMM in fp16 where the device has fp16 matrix units and no bf16 ones
+    // (VK_KHR_shader_bfloat16 missing, e.g. Mesa 26's lavapipe, or older drivers): the direct
+    // kernels then take bf16 on the scalar path, which the same layer in fp16 on the matrix units
+    // bounds from below, so winograd is held to that (it never loses to a scalar kernel it beats).
+    if (matrix && scaled && direct < 0) {
+        ConvDesc f16 = d;
+        f16.dtype = DType::F16;
+        direct = coopmatModelCost(ctx, f16, o, false);
+    }
     if (best < 0 || direct < 0) return false;
     if (!matrix) return best < kWinogradMargin * direct;
     // On the matrix units the fitted winograd cost counts its passes' fixed time; the direct
