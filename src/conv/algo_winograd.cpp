@@ -629,8 +629,8 @@ bool winogradPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& 
     double direct = matrix ? coopmatModelCost(ctx, d, o, false) : implicitGemmModelCost(ctx, d, o);
     // Scaled bf16 runs its GEMM in fp16 where the device has fp16 matrix units and no bf16 ones
     // (VK_KHR_shader_bfloat16 missing, e.g. Mesa 26's lavapipe, or older drivers): the direct
-    // kernels then take bf16 on the scalar path, which the same layer in fp16 on the matrix units
-    // bounds from below, so winograd is held to that (it never loses to a scalar kernel it beats).
+    // kernels then take bf16 on the scalar path, slower than the same layer in fp16 on the matrix
+    // units: winograd is taken where it beats that, a bound the scalar kernels cannot reach.
     if (matrix && scaled && direct < 0) {
         ConvDesc f16 = d;
         f16.dtype = DType::F16;
