@@ -282,7 +282,7 @@ std::vector<CheckResult> checkIntegerThenUniform(vkconv::Context& ctx, const vkc
     return out;
 }
 
-bool expectsHalfScratch(const vkconv::Context& ctx, const vkconv::ConvDesc& d) {
+bool expectsHalfScratch(const vkconv::Context& ctx, const vkconv::ConvDesc& d, uint32_t fragM, uint32_t fragN) {
     auto env = [](const char* n) {
         const char* v = std::getenv(n);
         return v ? std::string(v) : std::string();
@@ -293,14 +293,19 @@ bool expectsHalfScratch(const vkconv::Context& ctx, const vkconv::ConvDesc& d) {
         return false;
     if (env("VKCONV_COOPMAT_EMULATE") == "1") return true;
     for (const auto& c : ctx.caps().coopMatConfigs)
-        if (c.scope == VK_SCOPE_SUBGROUP_KHR && c.m == 16 && c.n == 16 && c.c == VK_COMPONENT_TYPE_FLOAT16_KHR &&
+        if (c.scope == VK_SCOPE_SUBGROUP_KHR && c.m == fragM && c.n == fragN && c.c == VK_COMPONENT_TYPE_FLOAT16_KHR &&
             c.result == VK_COMPONENT_TYPE_FLOAT16_KHR)
             return true;
     return false;
 }
 
 void expectHalfScratch(const vkconv::Context& ctx, const vkconv::ConvDesc& d, const std::string& config, bool possible) {
-    EXPECT_EQ(config.find(" epi16") != std::string::npos, possible && expectsHalfScratch(ctx, d)) << config;
+    uint32_t fragM = 16, fragN = 16;  // the plan's " cm MxNxK", where it names one
+    if (const size_t cm = config.find(" cm "); cm != std::string::npos) {
+        const std::string frag = config.substr(cm + 4);
+        fragM = uint32_t(std::stoul(frag)), fragN = uint32_t(std::stoul(frag.substr(frag.find('x') + 1)));
+    }
+    EXPECT_EQ(config.find(" epi16") != std::string::npos, possible && expectsHalfScratch(ctx, d, fragM, fragN)) << config;
 }
 
 std::string planDeclines(vkconv::Context& ctx, const vkconv::ConvDesc& d, const vkconv::PlanOptions& opt) {

@@ -118,9 +118,10 @@ std::vector<CheckResult> checkIntegerThenUniform(vkconv::Context& ctx, const vkc
 
 // Whether a matrix kernel's plan for d should use the fp16 scratch in its epilogue (" epi16" in
 // its configuration): fp16 NHWC output in 16-byte words (K/groups % 8 == 0) with nothing fused, on
-// the emulation or a device reporting a subgroup-scope 16x16 fp16 accumulator, unless
-// VKCONV_COOPMAT_EPI16=0.  Split-K and NCHW outputs never do.
-bool expectsHalfScratch(const vkconv::Context& ctx, const vkconv::ConvDesc& d);
+// the emulation or a device reporting a subgroup-scope fp16 accumulator of the plan's fragment
+// (fragM x fragN: 16x16, or 8x8 on Mesa 26's lavapipe), unless VKCONV_COOPMAT_EPI16=0.  Split-K
+// and NCHW outputs never do.
+bool expectsHalfScratch(const vkconv::Context& ctx, const vkconv::ConvDesc& d, uint32_t fragM = 16, uint32_t fragN = 16);
 // EXPECTs " epi16" in a matrix kernel plan's configuration exactly where expectsHalfScratch holds
 // and the plan can take it (`possible`: false for split-K or pointwise_coopmat's wide epilogue).
 void expectHalfScratch(const vkconv::Context& ctx, const vkconv::ConvDesc& d, const std::string& config, bool possible = true);
