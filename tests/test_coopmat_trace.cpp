@@ -63,10 +63,8 @@ TEST_F(CoopmatTrace, coopmat_TraceLayoutAndResult) {
     EXPECT_EQ(w[10], slices);
     // Subgroup blocks of 32x16: 2 x 1 accumulators of 16x16 fragments, 4 x 2 of 8x8 (the plan's
     // "cm MxNxK": Mesa 26's lavapipe has only 8x8x8).
-    const size_t cm = plan.config().find(" cm ");
-    ASSERT_NE(cm, std::string::npos) << plan.config();
-    const std::string frag = plan.config().substr(cm + 4);  // "MxNxK ..."
-    const uint32_t fragM = uint32_t(std::stoul(frag)), fragN = uint32_t(std::stoul(frag.substr(frag.find('x') + 1)));
+    uint32_t fragM = 0, fragN = 0;
+    ASSERT_TRUE(planFragment(plan.config(), fragM, fragN)) << plan.config();
     const uint32_t rounds = w[11], fmfn = (32 / fragM) * (16 / fragN);
     ASSERT_EQ(words, 8u + 3u * traced + 3u * rounds);
     ASSERT_EQ(plan.workspaceSize(), (8u + uint64_t(gx) * gy * subgroups * words) * 8u);

@@ -299,12 +299,17 @@ bool expectsHalfScratch(const vkconv::Context& ctx, const vkconv::ConvDesc& d, u
     return false;
 }
 
+bool planFragment(const std::string& config, uint32_t& fragM, uint32_t& fragN) {
+    const size_t cm = config.find(" cm ");
+    if (cm == std::string::npos) return false;
+    const std::string frag = config.substr(cm + 4);  // "MxNxK ..."
+    fragM = uint32_t(std::stoul(frag)), fragN = uint32_t(std::stoul(frag.substr(frag.find('x') + 1)));
+    return true;
+}
+
 void expectHalfScratch(const vkconv::Context& ctx, const vkconv::ConvDesc& d, const std::string& config, bool possible) {
-    uint32_t fragM = 16, fragN = 16;  // the plan's " cm MxNxK", where it names one
-    if (const size_t cm = config.find(" cm "); cm != std::string::npos) {
-        const std::string frag = config.substr(cm + 4);
-        fragM = uint32_t(std::stoul(frag)), fragN = uint32_t(std::stoul(frag.substr(frag.find('x') + 1)));
-    }
+    uint32_t fragM = 16, fragN = 16;  // kernels that name no fragment take 16x16 only
+    planFragment(config, fragM, fragN);
     EXPECT_EQ(config.find(" epi16") != std::string::npos, possible && expectsHalfScratch(ctx, d, fragM, fragN)) << config;
 }
 

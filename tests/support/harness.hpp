@@ -122,6 +122,8 @@ std::vector<CheckResult> checkIntegerThenUniform(vkconv::Context& ctx, const vkc
 // (fragM x fragN: 16x16, or 8x8 on Mesa 26's lavapipe), unless VKCONV_COOPMAT_EPI16=0.  Split-K
 // and NCHW outputs never do.
 bool expectsHalfScratch(const vkconv::Context& ctx, const vkconv::ConvDesc& d, uint32_t fragM = 16, uint32_t fragN = 16);
+// The matrix fragment a plan's configuration names (" cm MxNxK"): false where it names none.
+bool planFragment(const std::string& config, uint32_t& fragM, uint32_t& fragN);
 // EXPECTs " epi16" in a matrix kernel plan's configuration exactly where expectsHalfScratch holds
 // and the plan can take it (`possible`: false for split-K or pointwise_coopmat's wide epilogue).
 void expectHalfScratch(const vkconv::Context& ctx, const vkconv::ConvDesc& d, const std::string& config, bool possible = true);
