@@ -11,6 +11,11 @@
 // fastest, an NCHW read hit a separate channel plane per lane: ResNet-50 b32's 3x3 layers ran
 // 1.1-1.9x their NHWC times, docs/perf-notes.md item 34).  pc.aux0 = the chunk's first tile,
 // pc.aux1 = its tile count.
+// WITH_FILTER (the first chunk of a call whose filter is not packed): the grid's last workgroups
+// run the filter transform (winograd_filter_transform.glsl) into U at binding 4, which this pass
+// does not otherwise use; one dispatch for both, where the filter pass of its own cost ~0.5-2 us
+// more at batch 1 (docs/perf-notes.md item 121).  Last, in the input pass's tail, where SMs are
+// free; first in the grid (FILTER_FIRST, measurements only) they gained nothing.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
 #include "dtype.glsl"
@@ -23,11 +28,47 @@ layout(constant_id = 100) const uint WG_SIZE = 256;
 layout(local_size_x_id = 100) in;
 #include "winograd_scale.glsl"
 
+layout(constant_id = 132) const bool WITH_FILTER = false;
+layout(constant_id = 133) const bool FILTER_PAIRS = false;  // the filter transform's U_PAIRS
+layout(set = 0, binding = 4, std430) writeonly buffer UBuf { float u_[]; };
+layout(set = 0, binding = 4, std430) writeonly buffer UBuf2 { VEC2_T u2_[]; };
+#if !defined(DTYPE_F32)
+layout(set = 0, binding = 4, std430) writeonly buffer UBuf16 { ELEM_T u16_[]; };
+#endif
+#if defined(DTYPE_BF16)
+layout(set = 0, binding = 4, std430) writeonly buffer UBufH { float16_t uh_[]; };
+layout(set = 0, binding = 4, std430) writeonly buffer UBufH2 { f16vec2 uh2_[]; };
+#endif
+#define U_STORE(i, v) WS_STORE_IN(u_, u16_, uh_, i, v)
+#define U2_STORE(i, v) WS2_STORE_IN(u2_, uh2_, i, v)
+#define U_PAIRS FILTER_PAIRS
+#include "winograd_filter_transform.glsl"
+
 // The NCHW block: CC channels (one 32-byte sector of a V row) x TT tiles; the host dispatches
 // ceil(tiles / TT) x ceil(C / CC) workgroups, channel blocks fastest.
 const uint CC = 8u, TT = WG_SIZE / CC;
 const uint SV_LINE = TT * (CC + 1u);  // one V column j of the block, padded against bank conflicts
 shared float sV[(1u - IN_LAYOUT) * WA * SV_LINE + IN_LAYOUT];
+
+layout(constant_id = 134) const bool FILTER_FIRST = false;
+// WITH_FILTER: the filter transform's workgroups (whole ones, one invocation per value or pair as
+// in its own pass), after the input transform's (ahead of them with FILTER_FIRST).
+uint filterWorkgroups() {
+    uint items = pc.K * (FILTER_PAIRS || LOCAL_SCALE ? pc.C / pc.groups / 2u : pc.C / pc.groups);
+    return WITH_FILTER ? (items + WG_SIZE - 1u) / WG_SIZE : 0u;
+}
+uint inputWorkgroups() {
+    if (IN_LAYOUT == 0u) return (pc.aux1 + TT - 1u) / TT * ((pc.C + CC - 1u) / CC);
+    uint items = pc.aux1 * (PAIRS || LOCAL_SCALE ? pc.C / 2u : pc.C);
+    return (items + WG_SIZE - 1u) / WG_SIZE;
+}
+// This invocation's index in the input transform's own grid, and in the filter transform's.
+uint inputIndex() { return globalLinearIndex(WG_SIZE) - (FILTER_FIRST ? filterWorkgroups() * WG_SIZE : 0u); }
+uint filterIndex() { return globalLinearIndex(WG_SIZE) - (FILTER_FIRST ? 0u : inputWorkgroups() * WG_SIZE); }
+bool runsFilter() {
+    uint group = globalLinearIndex(WG_SIZE) / WG_SIZE;
+    return WITH_FILTER && (FILTER_FIRST ? group < filterWorkgroups() : group >= inputWorkgroups());
+}
 
 // The input patch of `tile`, channel c (zeros outside the image: the padding).
 void loadPatch(uint tile, uint c, out float d[WA][WA]) {
@@ -47,7 +88,7 @@ void loadPatch(uint tile, uint c, out float d[WA][WA]) {
 
 void mainNchw() {
     uint tid = gl_LocalInvocationID.x, t0, c0;
-    if (!nchwBlock(pc.C, TT, CC, WG_SIZE, t0, c0)) return;  // whole workgroups: no barrier skipped
+    if (!nchwBlock(pc.C, TT, CC, inputIndex() / WG_SIZE, t0, c0)) return;  // whole workgroups: no barrier skipped
     uint t = tid % TT, cc = tid / TT;
     bool mine = t0 + t < pc.aux1 && c0 + cc < pc.C;
     float d[WA][WA], b[WA][WA];
@@ -81,7 +122,7 @@ vec2 loadPair(uint i) { return PAIRS ? toF32v2(x2_[i]) : vec2(toF32(x_[2u * i]),
 
 void mainPairs() {
     uint C2 = pc.C / 2u;
-    uint idx = globalLinearIndex(WG_SIZE);
+    uint idx = inputIndex();
     bool live = idx < pc.aux1 * C2;
     if (!live && !LOCAL_SCALE) return;  // LOCAL_SCALE: every invocation reaches the barriers
     if (LOCAL_SCALE) groupMaxInit(C2);
@@ -128,9 +169,13 @@ void mainPairs() {
 }
 
 void main() {
+    if (runsFilter()) {
+        filterTransform(filterIndex());  // whole workgroups: its barriers are uniform
+        return;
+    }
     if (IN_LAYOUT == 0u) { mainNchw(); return; }
     if (PAIRS || LOCAL_SCALE) { mainPairs(); return; }
-    uint idx = globalLinearIndex(WG_SIZE);
+    uint idx = inputIndex();
     if (idx >= pc.aux1 * pc.C) return;
     uint c = idx % pc.C, tl = idx / pc.C;
     float d[WA][WA], b[WA][WA];

@@ -130,7 +130,7 @@ void storeRowNchw(uint off, uint q0, uint k, VECM v) {
 
 void mainNchw() {
     uint tid = gl_LocalInvocationID.x, t0, k0;
-    if (!nchwBlock(pc.K, TT, CK, WG_SIZE, t0, k0)) return;  // whole workgroups: no barrier skipped
+    if (!nchwBlock(pc.K, TT, CK, globalLinearIndex(WG_SIZE) / WG_SIZE, t0, k0)) return;  // whole workgroups: no barrier skipped
     // Transform: filters fastest (M rows are read in whole sectors).
     uint kc = tid % CK, t = tid / CK;
     float a[WM][WA];

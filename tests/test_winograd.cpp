@@ -6,6 +6,7 @@
 // it is allowed a workspace.  (Edges and Sweep run it too, on every 3x3 stride-1 case.)
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <vector>
@@ -519,4 +520,51 @@ TEST_F(WinogradPlan, winograd_coopmat_Router) {
     strided.strideH = strided.strideW = 2;
     EXPECT_EQ(vkconv::Plan::create(ctx(), strided, {}).algorithm(), "implicit_gemm_coopmat");
     std::cout << "[ info ] auto on " << d.toString() << ": " << p.algorithm() << " [" << p.config() << "]" << std::endl;
+}
+
+// The filter transform rides in the first input transform's dispatch (winograd_input.comp
+// WITH_FILTER): on every case above (the input's NCHW blocks, one channel or a pair per
+// invocation, the range pass, per-tile scales, groups, chunks, packed filters) the call writes the
+// same bits as with the filter transform in a pass of its own (VKCONV_WINOGRAD_SEPARATE_FILTER=1).
+// (That the pass is gone: bench_passes, bench/passes_check.py.)
+TEST_F(WinogradPlan, winograd_FilterInInputDispatch) {
+    auto run = [&](const ConvDesc& d, const vkconv::PlanOptions& o, bool separate, const ConvData& data) {
+        std::optional<EnvOverride> env;
+        if (separate) env.emplace("VKCONV_WINOGRAD_SEPARATE_FILTER", "1");
+        const vkconv::Plan plan = vkconv::Plan::create(ctx(), d, o);
+        DeviceConv dev = uploadConv(ctx(), d, packConv(d, data), plan.workspaceSize());
+        vkconv::ConvTensors t = dev.tensors(d);
+        const vkconv::Buffer packed = packFilterInto(ctx(), plan, dev, t, d.dtype);
+        poison(dev, d.dtype);
+        plan.run(t);
+        return downloadOutput(d, dev.output);
+    };
+    struct Case {
+        std::string name, tile;
+        ConvDesc desc;
+        VkDeviceSize limit;  // the case's workspace limit (its chunks), 0: the default
+        bool packed;
+    };
+    std::vector<Case> all;
+    for (const auto& c : cases()) all.push_back({c.name, c.tile, c.desc, caseLimit(ctx(), c), false});
+    for (const auto& c : cmCases()) {
+        if (!vkconv::whyUnsupported(ctx(), c.desc, "implicit_gemm_coopmat").empty()) continue;
+        const VkDeviceSize taps = c.tile == "4x4" ? 36 : 16;
+        all.push_back({c.name, c.tile, c.desc,
+                       c.chunkTiles ? limitFor16(c.desc, c.chunkTiles, taps, perTileScale(ctx(), c.desc, c.tile, c.packed)) : 0,
+                       c.packed});
+    }
+    for (size_t i = 0; i < all.size(); ++i) {
+        const Case& c = all[i];
+        SCOPED_TRACE(c.name + " " + c.desc.toString());
+        auto o = winoOptions(c.limit, c.tile);
+        o.packedFilter = c.packed;
+        const ConvData data = makeConvData(c.desc, 7700 + i, DataMode::Uniform);
+        const std::vector<float> one = run(c.desc, o, false, data), two = run(c.desc, o, true, data);
+        ASSERT_EQ(one.size(), two.size());
+        size_t differ = 0;
+        for (size_t e = 0; e < one.size(); ++e) differ += std::memcmp(&one[e], &two[e], sizeof(float)) != 0;
+        EXPECT_EQ(differ, 0u) << "of " << one.size() << " outputs";
+    }
+    std::cout << "[ info ] " << all.size() << " cases" << std::endl;
 }

@@ -66,28 +66,33 @@ int expV(uint t) { return LOCAL_SCALE ? scaleExp_[pc.K + t] : scaleExp_[1]; }
 // The output scale of chunk tile t, filter k.
 float unscaleOf(uint t, uint k) { return SCALED ? ldexp(1.0, -(expU(k) + expV(t))) : 1.0; }
 
+// WS_STORE_IN / WS2_STORE_IN: a workspace value (pair) into the views of one binding: fp32 F, the
+// storage type E, fp16 H (scaled bf16); E2 / H2 their two-wide views.  WS_STORE / WS2_STORE are
+// binding 5's; winograd_input.comp's WITH_FILTER workgroups store U through binding 4's.
 #if defined(DTYPE_F32)
+#define WS_STORE_IN(F, E, H, i, v) F[i] = (v);
 #define WS_STORE(i, v) ws_[i] = (v);
 #define WS_LOAD(i) ws_[i]
 #else
 layout(set = 0, binding = 5, std430) buffer WinogradBuf16 { ELEM_T ws16_[]; };
 #if defined(DTYPE_BF16)
 layout(set = 0, binding = 5, std430) buffer WinogradBufH { float16_t wsh_[]; };
-#define WS_STORE(i, v)                              \
-    {                                               \
-        if (WS16 && SCALED) wsh_[i] = float16_t(v); \
-        else if (WS16) ws16_[i] = fromF32(v);       \
-        else ws_[i] = (v);                          \
+#define WS_STORE_IN(F, E, H, i, v)                 \
+    {                                              \
+        if (WS16 && SCALED) H[i] = float16_t(v);   \
+        else if (WS16) E[i] = fromF32(v);          \
+        else F[i] = (v);                           \
     }
 #define WS_LOAD(i) (WS16 ? (SCALED ? float(wsh_[i]) : toF32(ws16_[i])) : ws_[i])
 #else
-#define WS_STORE(i, v)                    \
-    {                                     \
-        if (WS16) ws16_[i] = fromF32(v);  \
-        else ws_[i] = (v);                \
+#define WS_STORE_IN(F, E, H, i, v)       \
+    {                                    \
+        if (WS16) E[i] = fromF32(v);     \
+        else F[i] = (v);                 \
     }
 #define WS_LOAD(i) (WS16 ? toF32(ws16_[i]) : ws_[i])
 #endif
+#define WS_STORE(i, v) WS_STORE_IN(ws_, ws16_, wsh_, i, v)
 #endif
 // PAIRS (NHWC, 16-bit workspace values, an even channel count, 4-byte aligned views): each
 // invocation transforms two neighbouring channels (filters) with 4-byte loads and stores, so a
@@ -96,16 +101,17 @@ layout(constant_id = 121) const bool PAIRS = false;
 layout(set = 0, binding = 5, std430) buffer WinogradBuf2 { VEC2_T ws2_[]; };
 #if defined(DTYPE_BF16)
 layout(set = 0, binding = 5, std430) buffer WinogradBufH2 { f16vec2 wsh2_[]; };
-#define WS2_STORE(i, v)                          \
+#define WS2_STORE_IN(E2, H2, i, v)               \
     {                                            \
-        if (SCALED) wsh2_[i] = f16vec2(v);       \
-        else ws2_[i] = fromF32v2(v);             \
+        if (SCALED) H2[i] = f16vec2(v);          \
+        else E2[i] = fromF32v2(v);               \
     }
 #define WS2_LOAD(i) (SCALED ? vec2(wsh2_[i]) : toF32v2(ws2_[i]))
 #else
-#define WS2_STORE(i, v) ws2_[i] = fromF32v2(v);
+#define WS2_STORE_IN(E2, H2, i, v) E2[i] = fromF32v2(v);
 #define WS2_LOAD(i) toF32v2(ws2_[i])
 #endif
+#define WS2_STORE(i, v) WS2_STORE_IN(ws2_, wsh2_, i, v)
 
 // The input and output transforms' products, for one channel (float) and for PAIRS (vec2): GLSL
 // has no templates, so WINO_PRODUCTS defines each overload.  The loops unroll, so every
@@ -153,11 +159,11 @@ uvec3 decodeTile(uint t) {
 }
 
 // The NCHW transforms' workgroup block: tt tiles x cw channels (or filters), channel blocks fastest
-// (the host dispatches whole workgroups, ceil(tiles / tt) x ceil(channels / cw) of them).  False
-// for a workgroup past them (the grid's rounding); else the block's first tile and channel.
-bool nchwBlock(uint channels, uint tt, uint cw, uint workgroupSize, out uint t0, out uint c0) {
+// (the host dispatches whole workgroups, ceil(tiles / tt) x ceil(channels / cw) of them); `block`:
+// this workgroup's index among them.  False for a workgroup past them (the grid's rounding); else
+// the block's first tile and channel.
+bool nchwBlock(uint channels, uint tt, uint cw, uint block, out uint t0, out uint c0) {
     uint cBlocks = (channels + cw - 1u) / cw;
-    uint block = globalLinearIndex(workgroupSize) / workgroupSize;
     t0 = (block / cBlocks) * tt;
     c0 = (block % cBlocks) * cw;
     return block < ((pc.aux1 + tt - 1u) / tt) * cBlocks;

@@ -62,6 +62,9 @@ constexpr uint32_t kSpecScaled = 125;      // winograd.glsl SCALED; winograd_ran
 constexpr uint32_t kSpecRangeKU = 126, kSpecRangeKV = 127, kSpecRangeVec = 128, kSpecRangeBf16 = 129;
 constexpr uint32_t kSpecOutputFallback = 130;  // winograd_output.comp FALLBACK
 constexpr uint32_t kSpecLocalScale = 131;      // winograd.glsl LOCAL_SCALE (with KU / KV at 126 / 127)
+constexpr uint32_t kSpecWithFilter = 132;      // winograd_input.comp WITH_FILTER
+constexpr uint32_t kSpecFilterPairs = 133;     // winograd_input.comp FILTER_PAIRS
+constexpr uint32_t kSpecFilterFirst = 134;     // winograd_input.comp FILTER_FIRST
 
 
 // The batched GEMM of a chunk of `tiles` output tiles as a grouped 1x1 NHWC convolution: one
@@ -154,6 +157,25 @@ uint32_t transformWorkgroup(const ContextImpl& ctx, uint32_t sg) {
     return wg;
 }
 
+// LOCAL_SCALE's input transform workgroup: whole tiles (C/2 invocations each) filling about
+// kLocalInputWorkgroup, a multiple of the required subgroup size; else the transforms' own.
+uint32_t localInputWorkgroup(const ConvDesc& d, uint32_t wg, uint32_t sg, bool localScale) {
+    const uint32_t c2 = uint32_t(d.c / 2);
+    if (!localScale || c2 == 0) return wg;
+    const uint32_t in = c2 * std::max<uint32_t>(1, std::min(wg, kLocalInputWorkgroup) / c2);
+    return in <= wg && (sg == 0 || in % sg == 0) ? in : wg;
+}
+
+// Whether the first input transform's dispatch also transforms the filter (winograd_input.comp
+// WITH_FILTER): wherever the filter is not packed and, with per-tile scales, a filter's channel
+// pairs are whole groups of the input's workgroup too.  Measurements only:
+// VKCONV_WINOGRAD_SEPARATE_FILTER=1 keeps the filter pass.
+bool filterInInputDispatch(const ContextImpl& ctx, const ConvDesc& d, const WinogradLayout& l, uint32_t sg) {
+    if (l.packedU || envFlag("VKCONV_WINOGRAD_SEPARATE_FILTER")) return false;
+    const uint32_t cg2 = uint32_t(d.channelsPerGroup() / 2);
+    return !l.localScale || (cg2 > 0 && localInputWorkgroup(d, transformWorkgroup(ctx, sg), sg, true) % cg2 == 0);
+}
+
 // The batched GEMM's own plan options: the caller's subgroup size, what the workspace has left.
 PlanOptions gemmOptions(const PlanOptions& o, const WinogradLayout& l) {
     PlanOptions inner;
@@ -221,7 +243,10 @@ double modelCost(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, const Pl
     const double one = matrix ? coopmatModelCost(ctx, g, gemmOptions(o, l), l.mElem == 4) : implicitGemmModelCost(ctx, g, gemmOptions(o, l));
     if (one < 0) return -1;
     const double T = double(l.tiles);  // V and M each written once and read once
-    // The filter transform (read the filter, write U) only where the filter is not packed.
+    // The filter transform (read the filter, write U) only where the filter is not packed.  Still
+    // priced as a pass where it rides in the input transform's dispatch: the separate pass was
+    // not behind a barrier, so the dispatch saved only ~0.5-2 us (perf-notes 121), and pricing
+    // it at zero sent 46 small layers to winograd, each 1-4 us slower on the H200.
     const double filterPass = l.packedU ? 0.0 : 1.0;
     double bytes = 2.0 * double(d.inputBytes()) + 2.0 * l.taps * T * (double(d.c) * l.vElem + double(d.k) * l.mElem) +
                          double(d.outputBytes()) + filterPass * (double(l.uBytes) + double(d.filterBytes()));
@@ -312,15 +337,6 @@ WinogradLayout winogradLayout(const ContextImpl& ctx, const ConvDesc& d, uint32_
 
 namespace {
 
-// LOCAL_SCALE's input transform workgroup: whole tiles (C/2 invocations each) filling about
-// kLocalInputWorkgroup, a multiple of the required subgroup size; else the transforms' own.
-uint32_t localInputWorkgroup(const ConvDesc& d, uint32_t wg, uint32_t sg, bool localScale) {
-    const uint32_t c2 = uint32_t(d.c / 2);
-    if (!localScale || c2 == 0) return wg;
-    const uint32_t in = c2 * std::max<uint32_t>(1, std::min(wg, kLocalInputWorkgroup) / c2);
-    return in <= wg && (sg == 0 || in % sg == 0) ? in : wg;
-}
-
 class WinogradInstance final : public AlgorithmInstance {
 public:
     WinogradInstance(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, bool matrix, bool scaled)
@@ -366,7 +382,7 @@ public:
         // has subgroup arithmetic (VKCONV_WINOGRAD_SCALE_NO_SUBGROUP=1: the atomics alone, for
         // measurements).
         const bool sgMax = layout_.localScale && ctx.caps.subgroupArithmetic && !envFlag("VKCONV_WINOGRAD_SCALE_NO_SUBGROUP");
-        auto pipe = [&](const char* pass, bool pairs = false, bool wide = false) {
+        auto pipe = [&](const char* pass, bool pairs = false, bool wide = false, bool withFilter = false, bool filterPairs = false) {
             const std::string variant = sgMax && std::string(pass) != "output" ? "_sg" : "";
             PipelineKey key = convPipelineKey("winograd" + std::to_string(layout_.m) + "_" + pass + "_" + dtypeSuffix(d.dtype) + variant, d,
                                               std::string(pass) == "input" ? inWg_ : wg_, sg_, kWinogradBindings);
@@ -376,6 +392,11 @@ public:
             if (std::string(pass) == "output" && outputCk_ != kNchwBlockChannels) key.spec.push_back({kSpecOutputCk, outputCk_});
             if (std::string(pass) == "output" && outputRows_ != layout_.m) key.spec.push_back({kSpecOutputRb, outputRows_});
             if (wide) key.spec.push_back({kSpecOutputWide, 1u});
+            if (withFilter) key.spec.push_back({kSpecWithFilter, 1u});
+            if (filterPairs) key.spec.push_back({kSpecFilterPairs, 1u});
+            // Measurements only: VKCONV_WINOGRAD_FILTER_FIRST=1, the filter's workgroups ahead of
+            // the input's in the grid (perf-notes 121).
+            if (withFilter && envFlag("VKCONV_WINOGRAD_FILTER_FIRST")) key.spec.push_back({kSpecFilterFirst, 1u});
             if (layout_.scaled) key.spec.push_back({kSpecScaled, 1u});
             if (layout_.localScale) {
                 key.spec.push_back({kSpecLocalScale, 1u});
@@ -409,6 +430,10 @@ public:
         if (pairs && matrix && d.inputLayout == TensorLayout::NHWC && d.c % 2 == 0) inputPairs_ = pipe("input", true);
         if (pairs && layout_.mElem == 2 && d.outputLayout == TensorLayout::NHWC && d.k % 2 == 0) outputPairs_ = pipe("output", true);
         if (pairs && matrix && d.filterLayout == FilterLayout::KRSC && d.channelsPerGroup() % 2 == 0) filterPairs_ = pipe("filter", true);
+        // The filter transform in the first input transform's dispatch, built for the pair
+        // mappings the aligned views take; record() falls back to a pass of its own where the
+        // views choose others.
+        if (filterInInputDispatch(ctx, d, layout_, sg_)) inputFilter_ = pipe("input", inputPairs_ != nullptr, false, true, filterPairs_ != nullptr);
     }
 
     void record(VkCommandBuffer cmd, const ConvTensors& t) const override {
@@ -436,7 +461,11 @@ public:
             cmdDispatch(ctx_, cmd, 1, 1, 1);
             computeBarrier(ctx_, cmd);
         }
-        if (!layout_.packedU) recordFilterTransform(cmd, t.filter, U, S);
+        const bool inPairs = inputPairs_ && t.input.offset % 4 == 0;
+        // The first input dispatch takes the filter transform where its pipeline has the pair
+        // mappings these views take.
+        const bool withFilter = inputFilter_ && inPairs == (inputPairs_ != nullptr) && filterPairs(t.filter) == (filterPairs_ != nullptr);
+        if (!layout_.packedU && !withFilter) recordFilterTransform(cmd, t.filter, U, S);
 
         ConvPushConstants pc = pc_;
         for (uint64_t c = 0; c < layout_.chunks; ++c) {
@@ -444,14 +473,18 @@ public:
             pc.aux0 = uint32_t(first), pc.aux1 = uint32_t(tiles);
             // The previous chunk's GEMM has finished reading V: a barrier separates it from its
             // output transform, recorded before this.
-            ConvTensors it{t.input, t.filter, {}, {}, V, V};
-            const bool inPairs = inputPairs_ && t.input.offset % 4 == 0;
-            const ComputePipeline& in = inPairs ? *inputPairs_ : *input_;
+            const bool filterHere = withFilter && c == 0;
+            // WITH_FILTER writes U through binding 4 (the output binding, unused by this pass).
+            ConvTensors it{t.input, t.filter, {}, {}, filterHere ? U : V, V};
+            const ComputePipeline& in = filterHere ? *inputFilter_ : inPairs ? *inputPairs_ : *input_;
             bindTransform(cmd, in, it, S);
             pushConstants(ctx_, cmd, in, pc);
             // LOCAL_SCALE: one invocation per channel pair either way (winograd_input.comp).
             const bool inPairMap = inPairs || layout_.localScale;
-            dispatch1D(ctx_, cmd, inPairMap ? tiles * uint64_t(desc_.c / 2) : transformItems(tiles, desc_.c, desc_.inputLayout), inWg_);
+            const uint64_t items = inPairMap ? tiles * uint64_t(desc_.c / 2) : transformItems(tiles, desc_.c, desc_.inputLayout);
+            // WITH_FILTER: the filter transform's whole workgroups besides the input's (winograd_input.comp).
+            const uint64_t groups = (items + inWg_ - 1) / inWg_ + (filterHere ? (filterItems(t.filter) + inWg_ - 1) / inWg_ : 0);
+            dispatch1D(ctx_, cmd, groups * inWg_, inWg_);
             computeBarrier(ctx_, cmd);  // V (and, the first time, U) written
 
             const AlgorithmInstance& g = tiles == layout_.chunk ? *gemm_ : *gemmLast_;
@@ -495,11 +528,16 @@ public:
     // filter transforms) gets the same region.
     void recordFilterTransform(VkCommandBuffer cmd, const BufferView& filter, const BufferView& U, const BufferView& scale) const {
         ConvTensors ft{filter, filter, {}, {}, U, U};
-        const bool filterPairs = filterPairs_ && filter.offset % 4 == 0;
-        const ComputePipeline& fp = filterPairs ? *filterPairs_ : *filter_;
+        const ComputePipeline& fp = filterPairs(filter) ? *filterPairs_ : *filter_;
         bindTransform(cmd, fp, ft, scale);
         pushConstants(ctx_, cmd, fp, pc_);
-        dispatch1D(ctx_, cmd, uint64_t(desc_.k) * uint64_t(desc_.channelsPerGroup()) / (filterPairs || layout_.localScale ? 2 : 1), wg_);
+        dispatch1D(ctx_, cmd, filterItems(filter), wg_);
+    }
+    // The filter transform's mapping for this filter view: channel pairs (4-byte aligned KRSC), and
+    // its invocations (one per pair under it or LOCAL_SCALE).
+    bool filterPairs(const BufferView& filter) const { return filterPairs_ && filter.offset % 4 == 0; }
+    uint64_t filterItems(const BufferView& filter) const {
+        return uint64_t(desc_.k) * uint64_t(desc_.channelsPerGroup()) / (filterPairs(filter) || layout_.localScale ? 2 : 1);
     }
     // Invocations of a transform over `tiles` tiles x `channels`: one per pair (NHWC), or whole
     // workgroups of wg_ / 8 tiles x 8 channels (NCHW).
@@ -557,6 +595,8 @@ private:
     const ComputePipeline *input_ = nullptr, *filter_ = nullptr, *output_ = nullptr;
     // Two channels (filters) per invocation; null where they do not apply.
     const ComputePipeline *filterPairs_ = nullptr, *inputPairs_ = nullptr, *outputPairs_ = nullptr;
+    // The input transform that also transforms the filter (WITH_FILTER); null where it does not apply.
+    const ComputePipeline* inputFilter_ = nullptr;
     const ComputePipeline* outputWide_ = nullptr;  // NCHW output with m-wide row stores
     // Scaled: the range pass (16-bit or 16-byte loads) and its finalize.
     const ComputePipeline *range_ = nullptr, *rangeVec_ = nullptr, *finalize_ = nullptr;
