@@ -290,6 +290,25 @@ constexpr double kThinWork = 64;
 // the transpose's extra dispatch costs more than that.
 constexpr uint64_t kSmallWinogradInputBytes = uint64_t(1) << 20;
 
+bool winogradBeatsTransposedDirect(const ContextImpl& ctx, const ConvDesc& nhwc, const PlanOptions& o, double transposeBytes);
+
+// 16-bit NCHW activations of up to 1 MiB whose NHWC problem goes to a direct matrix kernel: plain
+// winograd (its input transform reads NCHW; no transposes, no NCHW staging) where its model beats
+// that kernel charged the transposes' dispatch and bytes (winogradBeatsTransposedDirect).  Asked
+// before coopmatNhwcPays.  Measurements only: VKCONV_NCHW_PLAIN_WINOGRAD=0 leaves them behind the
+// transposes (the rule before session 45).
+bool plainWinogradPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    InnerPlan p;
+    if (d.inputLayout != TensorLayout::NCHW || d.dtype == DType::F32 || uint64_t(d.inputBytes()) > kSmallWinogradInputBytes ||
+        !envFlag("VKCONV_NCHW_PLAIN_WINOGRAD", true) || !transformWhyNot(ctx, d, o, true, &p).empty())
+        return false;
+    const std::string& inner = p.opts.algorithm;
+    if (inner != "implicit_gemm_coopmat" && inner != "halo_coopmat") return false;
+    const bool filterPass = filterNeedsTranspose(d) && !o.packedFilter;
+    const double bytes = 2.0 * double(d.inputBytes()) + (filterPass ? 2.0 * double(d.filterBytes()) : 0.0);
+    return winogradBeatsTransposedDirect(ctx, p.desc, p.opts, bytes) && findAlgorithm("winograd")->whyNot(ctx, d, o).empty();
+}
+
 // The router's question for 16-bit NCHW activations: does the NHWC problem run on the matrix
 // units, behind transposes that fit the workspace, and do the transposes cost less than the NCHW
 // staging?  Measured on the H100 over the suites at b1 and b32, fp16 (perf-notes item 62): the

@@ -658,7 +658,10 @@ std::unique_ptr<AlgorithmInstance> winogradInstantiate(ContextImpl& ctx, const C
 // F(4x4) errors reach ~3 % of the largest output (10x direct summation's; fp16's ~0.3 %), so that
 // one is forced only; F(2x2)'s exact transforms keep them at 2-4x direct's (perf-notes 58, 113).
 // Measurements only: VKCONV_WINOGRAD_BF16=0, never for bf16 (the rule before session 41).
-bool winogradPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+namespace {
+
+// winogradPays with the direct alternative charged `directExtra` more (FLOP-equivalents).
+bool winogradPaysOver(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, double directExtra) {
     if (!o.allowWinograd || !winogradWhyNot(ctx, d, o).empty()) return false;
     const bool matrix = winogradMatrixUnits(ctx, d, o);
     if (matrix && d.dtype == DType::BF16 && !envFlag("VKCONV_WINOGRAD_BF16", true)) return false;
@@ -689,9 +692,25 @@ bool winogradPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& 
     if (d.outputLayout == TensorLayout::NCHW) direct -= kMatrixNchwOutputFlopsPerByte * double(d.outputBytes());
     if (double halo = haloCoopmatPaysCost(ctx, d, o); halo >= 0)
         direct = std::min(direct, halo + kMatrixPassFlops - smallGridShare(d) * (kMatrixPassFlops - kMatrixCallFloorFlops));
+    direct += directExtra;
     if (d.dtype == DType::BF16 && !scaled) return best < kMatrixMarginBf16 * direct;
     const double small = smallGridShare(d);
     return best < (kMatrixMarginLarge - small * (kMatrixMarginLarge - kMatrixMarginSmall)) * direct;
+}
+
+}  // namespace
+
+bool winogradPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) { return winogradPaysOver(ctx, d, o, 0.0); }
+
+// For a 16-bit NCHW layer whose NHWC problem (nhwc, with the inner plan's options) the router
+// gives a direct matrix kernel: does winograd beat that kernel once it is charged its transposes,
+// one more dispatch behind a barrier (the call floor) and `transposeBytes` read and written?
+// Plain winograd reads NCHW in its own input transform, with no transposes.  Measured at b1 on
+// the H200 (perf-notes 122): the 3x3 layers this sends to plain winograd ran 0.1-7 us faster
+// than behind the transposes (RetinaNet's 13x13-25x25 heads), two 1-4 us slower (box_out_50).
+bool winogradBeatsTransposedDirect(const ContextImpl& ctx, const ConvDesc& nhwc, const PlanOptions& o, double transposeBytes) {
+    if (!winogradMatrixUnits(ctx, nhwc, o)) return false;
+    return winogradPaysOver(ctx, nhwc, o, kMatrixCallFloorFlops + transposeBytes * kMatrixFlopsPerByte);
 }
 
 // Every dtype x layout pairing of the three transforms of both variants x (driver default, wave32,

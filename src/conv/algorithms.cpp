@@ -66,6 +66,7 @@ bool nhwcTransformPays(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::string coopmatNhwcWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::unique_ptr<AlgorithmInstance> coopmatNhwcInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
 bool coopmatNhwcPays(const ContextImpl&, const ConvDesc&, const PlanOptions&);
+bool plainWinogradPays(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 
 const std::vector<Algorithm>& algorithms() {
     static const std::vector<Algorithm> registry = {
@@ -161,7 +162,12 @@ bool nchwTailStaysScalar(const ConvDesc& d) {
 const Algorithm& chooseAlgorithm(const ContextImpl& ctx, const ConvDesc& desc, const PlanOptions& opts) {
     // 16-bit NCHW activations whose NHWC problem runs on the matrix units: behind transposes, as
     // NHWC (the NCHW staging loads one 16-bit value at a time; docs/perf-notes.md item 62).
-    if (!nchwTailStaysScalar(desc) && coopmatNhwcPays(ctx, desc, opts)) return *findAlgorithm("coopmat_nhwc");
+    // Small ones whose NHWC problem is a direct kernel's: plain winograd where that kernel's
+    // transposes cost more than winograd's own NCHW reads.
+    if (!nchwTailStaysScalar(desc)) {
+        if (plainWinogradPays(ctx, desc, opts)) return *findAlgorithm("winograd");
+        if (coopmatNhwcPays(ctx, desc, opts)) return *findAlgorithm("coopmat_nhwc");
+    }
     return chooseInLayout(ctx, desc, opts);
 }
 
