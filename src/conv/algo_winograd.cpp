@@ -246,7 +246,7 @@ double modelCost(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, const Pl
     // The filter transform (read the filter, write U) only where the filter is not packed.  Still
     // priced as a pass where it rides in the input transform's dispatch: the separate pass was
     // not behind a barrier, so the dispatch saved only ~0.5-2 us (perf-notes 121), and pricing
-    // it at zero sent 46 small layers to winograd, each 1-4 us slower on the H200.
+    // it at zero sent small NHWC layers to winograd, up to 4 us slower each on the H200.
     const double filterPass = l.packedU ? 0.0 : 1.0;
     double bytes = 2.0 * double(d.inputBytes()) + 2.0 * l.taps * T * (double(d.c) * l.vElem + double(d.k) * l.mElem) +
                          double(d.outputBytes()) + filterPass * (double(l.uBytes) + double(d.filterBytes()));
@@ -705,9 +705,9 @@ bool winogradPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& 
 // For a 16-bit NCHW layer whose NHWC problem (nhwc, with the inner plan's options) the router
 // gives a direct matrix kernel: does winograd beat that kernel once it is charged its transposes,
 // one more dispatch behind a barrier (the call floor) and `transposeBytes` read and written?
-// Plain winograd reads NCHW in its own input transform, with no transposes.  Measured at b1 on
-// the H200 (perf-notes 122): the 3x3 layers this sends to plain winograd ran 0.1-7 us faster
-// than behind the transposes (RetinaNet's 13x13-25x25 heads), two 1-4 us slower (box_out_50).
+// Plain winograd reads NCHW in its own input transform, with no transposes.  Measured on the
+// H200 (perf-notes 122): the 13 layers this moves, fp16 NCHW b1 249 -> 219 us (up to 11 us a
+// layer), bf16 260 -> 250, one 1.4 us slower (VGG-16 features.10 fp16 b1).
 bool winogradBeatsTransposedDirect(const ContextImpl& ctx, const ConvDesc& nhwc, const PlanOptions& o, double transposeBytes) {
     if (!winogradMatrixUnits(ctx, nhwc, o)) return false;
     return winogradPaysOver(ctx, nhwc, o, kMatrixCallFloorFlops + transposeBytes * kMatrixFlopsPerByte);
