@@ -11,8 +11,8 @@
 //    staging eight channels in one 16-byte load: 1.5-5.9x the NHWC time on every layer of the
 //    suites on the H100 (fp16, b1 and b32; winograd's transforms 1.2-1.9x), against transposes
 //    that stream the input once (perf-notes item 62).  cuDNN does the same for its NHWC kernels.
-//    The router takes it for such layers but first layers, thin layers on large inputs and
-//    winograd on small ones (coopmatNhwcPays).
+//    The router takes it for such layers but first layers, thin layers on large inputs, winograd
+//    on small ones, and small ones whose direct kernel plain winograd beats (nchwMatrixRoute).
 // Winograd reads KCRS filters in its own filter transform, so behind it the filters stay as given.
 // With PlanOptions::packedFilter the KRSC transpose is the packed filter (written once by
 // recordPackFilter), or behind winograd its transformed filters.
@@ -292,23 +292,6 @@ constexpr uint64_t kSmallWinogradInputBytes = uint64_t(1) << 20;
 
 bool winogradBeatsTransposedDirect(const ContextImpl& ctx, const ConvDesc& nhwc, const PlanOptions& o, double transposeBytes);
 
-// 16-bit NCHW activations of up to 1 MiB whose NHWC problem goes to a direct matrix kernel: plain
-// winograd (its input transform reads NCHW; no transposes, no NCHW staging) where its model beats
-// that kernel charged the transposes' dispatch and bytes (winogradBeatsTransposedDirect).  Asked
-// before coopmatNhwcPays.  Measurements only: VKCONV_NCHW_PLAIN_WINOGRAD=0 leaves them behind the
-// transposes (the rule before session 45).
-bool plainWinogradPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
-    InnerPlan p;
-    if (d.inputLayout != TensorLayout::NCHW || d.dtype == DType::F32 || uint64_t(d.inputBytes()) > kSmallWinogradInputBytes ||
-        !envFlag("VKCONV_NCHW_PLAIN_WINOGRAD", true) || !transformWhyNot(ctx, d, o, true, &p).empty())
-        return false;
-    const std::string& inner = p.opts.algorithm;
-    if (inner != "implicit_gemm_coopmat" && inner != "halo_coopmat") return false;
-    const bool filterPass = filterNeedsTranspose(d) && !o.packedFilter;
-    const double bytes = 2.0 * double(d.inputBytes()) + (filterPass ? 2.0 * double(d.filterBytes()) : 0.0);
-    return winogradBeatsTransposedDirect(ctx, p.desc, p.opts, bytes) && findAlgorithm("winograd")->whyNot(ctx, d, o).empty();
-}
-
 // The router's question for 16-bit NCHW activations: does the NHWC problem run on the matrix
 // units, behind transposes that fit the workspace, and do the transposes cost less than the NCHW
 // staging?  Measured on the H100 over the suites at b1 and b32, fp16 (perf-notes item 62): the
@@ -321,16 +304,31 @@ bool plainWinogradPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOpti
 //    ResNet-50's 56x56 1x1 layers at b32, 16-64 products per input element): 1.05-1.45x slower
 //    (halo_coopmat's few-filter tiles gain on them: SD-VAE l7, 3 filters, 218 -> 139 us);
 //  * winograd on inputs up to 1 MiB (b1 14-28 px, b32 7 px): 1-2.9 us slower.
-bool coopmatNhwcPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+// And one route besides (session 45, perf-notes 122): inputs of up to 1 MiB whose NHWC problem
+// goes to a direct matrix kernel take plain winograd (its input transform reads NCHW: no
+// transposes, no NCHW staging) where its model beats that kernel charged the transposes' dispatch
+// and bytes (winogradBeatsTransposedDirect).  Measurements only: VKCONV_NCHW_PLAIN_WINOGRAD=0
+// leaves them behind the transposes.
+NchwRoute nchwMatrixRoute(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     InnerPlan p;
-    if (d.inputLayout != TensorLayout::NCHW || d.dtype == DType::F32 || !transformWhyNot(ctx, d, o, true, &p).empty()) return false;
+    if (d.inputLayout != TensorLayout::NCHW || d.dtype == DType::F32 || !transformWhyNot(ctx, d, o, true, &p).empty())
+        return NchwRoute::InLayout;
     const uint64_t input = uint64_t(d.inputBytes());
-    const double work = double(d.filtersPerGroup()) * double(d.r * d.s) / double(d.strideH * d.strideW);
     const std::string& inner = p.opts.algorithm;
+    if ((inner == "implicit_gemm_coopmat" || inner == "halo_coopmat") && input <= kSmallWinogradInputBytes &&
+        envFlag("VKCONV_NCHW_PLAIN_WINOGRAD", true)) {
+        const bool filterPass = filterNeedsTranspose(d) && !o.packedFilter;
+        const double bytes = 2.0 * double(input) + (filterPass ? 2.0 * double(d.filterBytes()) : 0.0);
+        if (winogradBeatsTransposedDirect(ctx, p.desc, p.opts, bytes) && findAlgorithm("winograd")->whyNot(ctx, d, o).empty())
+            return NchwRoute::PlainWinograd;
+    }
+    const double work = double(d.filtersPerGroup()) * double(d.r * d.s) / double(d.strideH * d.strideW);
+    bool transposes;
     // (pointwise_coopmat, taken only with an NHWC output, moves the same bytes per product.)
-    if (inner == "implicit_gemm_coopmat" || inner == "pointwise_coopmat") return work > kThinWork || input < kLargeInputBytes;
-    if (inner == "winograd") return input > kSmallWinogradInputBytes;
-    return inner != "few_channels_coopmat";
+    if (inner == "implicit_gemm_coopmat" || inner == "pointwise_coopmat") transposes = work > kThinWork || input < kLargeInputBytes;
+    else if (inner == "winograd") transposes = input > kSmallWinogradInputBytes;
+    else transposes = inner != "few_channels_coopmat";
+    return transposes ? NchwRoute::Transposes : NchwRoute::InLayout;
 }
 
 // The router's question, asked where implicit_gemm would run an NCHW layer with scalar staging:

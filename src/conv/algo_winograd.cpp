@@ -166,16 +166,6 @@ uint32_t localInputWorkgroup(const ConvDesc& d, uint32_t wg, uint32_t sg, bool l
     return in <= wg && (sg == 0 || in % sg == 0) ? in : wg;
 }
 
-// Whether the first input transform's dispatch also transforms the filter (winograd_input.comp
-// WITH_FILTER): wherever the filter is not packed and, with per-tile scales, a filter's channel
-// pairs are whole groups of the input's workgroup too.  Measurements only:
-// VKCONV_WINOGRAD_SEPARATE_FILTER=1 keeps the filter pass.
-bool filterInInputDispatch(const ContextImpl& ctx, const ConvDesc& d, const WinogradLayout& l, uint32_t sg) {
-    if (l.packedU || envFlag("VKCONV_WINOGRAD_SEPARATE_FILTER")) return false;
-    const uint32_t cg2 = uint32_t(d.channelsPerGroup() / 2);
-    return !l.localScale || (cg2 > 0 && localInputWorkgroup(d, transformWorkgroup(ctx, sg), sg, true) % cg2 == 0);
-}
-
 // The batched GEMM's own plan options: the caller's subgroup size, what the workspace has left.
 PlanOptions gemmOptions(const PlanOptions& o, const WinogradLayout& l) {
     PlanOptions inner;
@@ -430,10 +420,14 @@ public:
         if (pairs && matrix && d.inputLayout == TensorLayout::NHWC && d.c % 2 == 0) inputPairs_ = pipe("input", true);
         if (pairs && layout_.mElem == 2 && d.outputLayout == TensorLayout::NHWC && d.k % 2 == 0) outputPairs_ = pipe("output", true);
         if (pairs && matrix && d.filterLayout == FilterLayout::KRSC && d.channelsPerGroup() % 2 == 0) filterPairs_ = pipe("filter", true);
-        // The filter transform in the first input transform's dispatch, built for the pair
-        // mappings the aligned views take; record() falls back to a pass of its own where the
-        // views choose others.
-        if (filterInInputDispatch(ctx, d, layout_, sg_)) inputFilter_ = pipe("input", inputPairs_ != nullptr, false, true, filterPairs_ != nullptr);
+        // The filter transform in the first input transform's dispatch (winograd_input.comp
+        // WITH_FILTER) wherever the filter is not packed and, with per-tile scales, a filter's
+        // channel pairs are whole groups of the input's workgroup too; built for the pair mappings
+        // the aligned views take (record() falls back to a pass of its own where the views choose
+        // others).  Measurements only: VKCONV_WINOGRAD_SEPARATE_FILTER=1 keeps the pass.
+        const uint32_t cg2 = uint32_t(d.channelsPerGroup() / 2);
+        if (!layout_.packedU && (!layout_.localScale || (cg2 > 0 && inWg_ % cg2 == 0)) && !envFlag("VKCONV_WINOGRAD_SEPARATE_FILTER"))
+            inputFilter_ = pipe("input", inputPairs_ != nullptr, false, true, filterPairs_ != nullptr);
     }
 
     void record(VkCommandBuffer cmd, const ConvTensors& t) const override {

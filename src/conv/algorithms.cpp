@@ -65,8 +65,6 @@ std::vector<std::pair<ConvDesc, PlanOptions>> nhwcTransformVariants(const Contex
 bool nhwcTransformPays(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::string coopmatNhwcWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::unique_ptr<AlgorithmInstance> coopmatNhwcInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
-bool coopmatNhwcPays(const ContextImpl&, const ConvDesc&, const PlanOptions&);
-bool plainWinogradPays(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 
 const std::vector<Algorithm>& algorithms() {
     static const std::vector<Algorithm> registry = {
@@ -165,8 +163,9 @@ const Algorithm& chooseAlgorithm(const ContextImpl& ctx, const ConvDesc& desc, c
     // Small ones whose NHWC problem is a direct kernel's: plain winograd where that kernel's
     // transposes cost more than winograd's own NCHW reads.
     if (!nchwTailStaysScalar(desc)) {
-        if (plainWinogradPays(ctx, desc, opts)) return *findAlgorithm("winograd");
-        if (coopmatNhwcPays(ctx, desc, opts)) return *findAlgorithm("coopmat_nhwc");
+        const NchwRoute route = nchwMatrixRoute(ctx, desc, opts);
+        if (route == NchwRoute::PlainWinograd) return *findAlgorithm("winograd");
+        if (route == NchwRoute::Transposes) return *findAlgorithm("coopmat_nhwc");
     }
     return chooseInLayout(ctx, desc, opts);
 }
