@@ -100,6 +100,17 @@ bool alignedRuns(const ConvDesc& d, const HaloTile& t) {
     return d.outputLayout == TensorLayout::NCHW && d.dtype == DType::F16 && d.outW() % 8 == 0 && t.bn() > kOneColumn &&
            d.channelsPerGroup() <= 128 && coopmatNchwRuns();
 }
+// fp16 NCHW outputs of an even width go out in runs of up to 8 pixels (epilogue_runs.glsl); the
+// others (bf16, odd widths) one element at a time: with bf16 the runs made this kernel's
+// 16-accumulator tiles 1.07-1.44x slower on the H100 (SD-VAE l5 904 -> 1286 µs, h100_s27/nchw3;
+// the suspect, unmeasured, is bf16's integer rounding beside those accumulators), where fp16
+// gained 5-6 %; an odd width leaves 2-byte pieces in every other row (RetinaNet cls_13 1.08x
+// slower, h100_s27/nchw2, perf-notes 66).
+// Measurements only: VKCONV_HALO_BF16_RUNS=1 gives bf16 the runs too.
+bool nchwRuns(const ConvDesc& d) {
+    return d.outputLayout == TensorLayout::NCHW && d.outW() % 2 == 0 && coopmatNchwRuns() &&
+           (d.dtype == DType::F16 || envFlag("VKCONV_HALO_BF16_RUNS", false));
+}
 // Flat columns that pad a strip's input width to a multiple of 8 (the shader's XPAD).
 uint64_t padTo8(const ConvDesc& d, uint64_t tq) { return (8 - (tq + uint64_t(d.s - 1) * d.dilationW) % 8) % 8; }
 // Strip input width and halo pixels, mirroring the shader's X and HP.
@@ -253,12 +264,8 @@ public:
         : SingleDispatchInstance(ctx, d), desc_(d), tile_(*c.tile), tq_(c.tq), xpad_(c.xpad), sg_(coopmatSubgroup(ctx.caps)) {
         vecW_ = d.filterLayout == FilterLayout::KRSC;
         // NHWC: 8 filters per 16-byte store; NCHW: runs of up to 8 pixels in 16-, 8- or 4-byte
-        // stores, with an even output width (an odd one leaves 2-byte pieces in every other row:
-        // RetinaNet cls_13 1.08x slower, docs/results/h100_s27/nchw2, perf-notes 66), fp16 only:
-        // with bf16 the runs made this kernel's 16-accumulator tiles 1.07-1.44x slower on the H100
-        // (SD-VAE l5 904 -> 1286 µs, h100_s27/nchw3; the suspect, unmeasured, is bf16's integer
-        // rounding beside those accumulators), where fp16 gained 5-6 %.
-        runs_ = d.outputLayout == TensorLayout::NCHW && d.outW() % 2 == 0 && d.dtype == DType::F16 && coopmatNchwRuns();
+        // stores where nchwRuns allows them.
+        runs_ = nchwRuns(d);
         vecOut_ = d.outputLayout == TensorLayout::NHWC ? d.filtersPerGroup() % 8 == 0 : runs_;
         prefetch_ = prefetch(ctx);
         epi16_ = coopmatHalfScratch(ctx.caps, d, vecOut_);
@@ -362,12 +369,22 @@ std::unique_ptr<AlgorithmInstance> haloCoopmatInstantiate(ContextImpl& ctx, cons
 // declines, the layer has one tap (a plain GEMM) or the tile fills less than half a wave
 // (fillsHalfWave).  VKCONV_HALO_COOPMAT=0 (measurements only) answers no.
 constexpr double kCoopmatUnitsPerUs = 2.65e8;
+constexpr double kElementNchwUsPerMiB = 0.8;
 double haloCoopmatPaysCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     if (!envFlag("VKCONV_HALO_COOPMAT", true)) return -1;
     if (d.r * d.s < 2 || !preconditionsWhyNot(ctx, d, o).empty()) return -1;
     HaloChoice c = chooseConfig(ctx, d, coopmatSubgroup(ctx.caps).size, o);  // unpadded: paddedStrip
     if (!c.tile || !fillsHalfWave(ctx, d, *c.tile, c.tq)) return -1;
-    const double halo = c.micros * kCoopmatUnitsPerUs;
+    double halo = c.micros * kCoopmatUnitsPerUs;
+    // Its fitted time is NHWC's; element-wise NCHW stores (nchwRuns) cost it what
+    // implicit_gemm_coopmat's runs do not.  bf16 NCHW b1 behind the transposes on the H200
+    // (perf-notes 123): ~3.7 µs per MiB of output over its NHWC time, and slower there than
+    // implicit_gemm_coopmat on VGG-16 features.2 (58.2 against 44.2 µs) and features.7 (40.2
+    // against 32.9), faster on features.10 (26.1 against 33.1) and features.12 (38.3 against
+    // 44.1), which the models put within ~1.6 µs of each other: the charge that separates them
+    // (features.12 moves from 1.0 µs per MiB).  Measurements only: VKCONV_HALO_NCHW_PRICE=0.
+    if (d.outputLayout == TensorLayout::NCHW && !nchwRuns(d) && envFlag("VKCONV_HALO_NCHW_PRICE", true))
+        halo += kElementNchwUsPerMiB * double(d.outputBytes()) / double(1 << 20) * kCoopmatUnitsPerUs;
     const double direct = coopmatModelCost(ctx, d, o, false);
     return direct < 0 || halo < direct + kDispatchUs * kCoopmatUnitsPerUs ? halo : -1;
 }

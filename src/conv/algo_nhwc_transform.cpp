@@ -6,7 +6,8 @@
 //    the time on the H200 (docs/perf-notes.md item 33), more than the transposes cost on the
 //    larger layers;
 //  * "coopmat_nhwc": 16-bit activations on the matrix units, behind the kernel the router picks
-//    for the NHWC problem (implicit_gemm_coopmat, halo_coopmat, few_channels_coopmat or winograd).
+//    for the NHWC problem (implicit_gemm_coopmat, halo_coopmat, few_channels_coopmat or winograd;
+//    a direct kernel charged the filter's transpose, which winograd does not need: innerPlan).
 //    Their NCHW staging moves one 16-bit value per load (pixels of one channel), their NHWC
 //    staging eight channels in one 16-byte load: 1.5-5.9x the NHWC time on every layer of the
 //    suites on the H100 (fp16, b1 and b32; winograd's transforms 1.2-1.9x), against transposes
@@ -33,6 +34,7 @@ double implicitGemmModelCost(const ContextImpl& ctx, const ConvDesc& d, const Pl
 bool implicitGemmSplitKPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o);
 bool implicitGemmFourPixelLoads(const ConvDesc& d);
 bool winogradMatrixUnits(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o);
+bool winogradBeatsTransposedDirect(const ContextImpl& ctx, const ConvDesc& nhwc, const PlanOptions& o, double dispatches, double bytes);
 
 namespace {
 
@@ -126,6 +128,18 @@ InnerPlan innerPlan(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions
     }
     if (o.tile.empty()) {
         p.opts.algorithm = chooseInLayout(ctx, p.desc, p.opts).name;
+        // The NHWC router does not see the filter's transpose, which a direct kernel needs and
+        // winograd (reading KCRS) does not: it is charged here.  Measurements only:
+        // VKCONV_NCHW_FILTER_TRANSPOSE_PRICE=0 leaves the NHWC router's pick.
+        if ((p.opts.algorithm == "implicit_gemm_coopmat" || p.opts.algorithm == "halo_coopmat") && filterNeedsTranspose(d) &&
+            !o.packedFilter && envFlag("VKCONV_NCHW_FILTER_TRANSPOSE_PRICE", true)) {
+            const ConvDesc kcrs = nhwcDesc(d, true);
+            PlanOptions w = p.opts;
+            w.workspaceLimit = transformLayout(ctx, d, o.workspaceLimit, false).innerLimit;
+            if (winogradBeatsTransposedDirect(ctx, kcrs, w, 0.0, 2.0 * double(d.filterBytes())) &&
+                findAlgorithm("winograd")->whyNot(ctx, kcrs, w).empty())
+                p.opts.algorithm = "winograd";
+        }
     } else {
         const size_t colon = o.tile.find(':');
         const std::string algo = o.tile.substr(0, colon);
@@ -290,8 +304,6 @@ constexpr double kThinWork = 64;
 // the transpose's extra dispatch costs more than that.
 constexpr uint64_t kSmallWinogradInputBytes = uint64_t(1) << 20;
 
-bool winogradBeatsTransposedDirect(const ContextImpl& ctx, const ConvDesc& nhwc, const PlanOptions& o, double transposeBytes);
-
 // The router's question for 16-bit NCHW activations: does the NHWC problem run on the matrix
 // units, behind transposes that fit the workspace, and do the transposes cost less than the NCHW
 // staging?  Measured on the H100 over the suites at b1 and b32, fp16 (perf-notes item 62): the
@@ -319,14 +331,15 @@ NchwRoute nchwMatrixRoute(const ContextImpl& ctx, const ConvDesc& d, const PlanO
         envFlag("VKCONV_NCHW_PLAIN_WINOGRAD", true)) {
         const bool filterPass = filterNeedsTranspose(d) && !o.packedFilter;
         const double bytes = 2.0 * double(input) + (filterPass ? 2.0 * double(d.filterBytes()) : 0.0);
-        if (winogradBeatsTransposedDirect(ctx, p.desc, p.opts, bytes) && findAlgorithm("winograd")->whyNot(ctx, d, o).empty())
+        if (winogradBeatsTransposedDirect(ctx, p.desc, p.opts, 1.0, bytes) && findAlgorithm("winograd")->whyNot(ctx, d, o).empty())
             return NchwRoute::PlainWinograd;
     }
     const double work = double(d.filtersPerGroup()) * double(d.r * d.s) / double(d.strideH * d.strideW);
     bool transposes;
     // (pointwise_coopmat, taken only with an NHWC output, moves the same bytes per product.)
     if (inner == "implicit_gemm_coopmat" || inner == "pointwise_coopmat") transposes = work > kThinWork || input < kLargeInputBytes;
-    else if (inner == "winograd") transposes = input > kSmallWinogradInputBytes;
+    else if (inner == "winograd" && input <= kSmallWinogradInputBytes)  // its own NCHW transforms
+        return findAlgorithm("winograd")->whyNot(ctx, d, o).empty() ? NchwRoute::PlainWinograd : NchwRoute::Transposes;
     else transposes = inner != "few_channels_coopmat";
     return transposes ? NchwRoute::Transposes : NchwRoute::InLayout;
 }

@@ -697,14 +697,20 @@ bool winogradPaysOver(const ContextImpl& ctx, const ConvDesc& d, const PlanOptio
 bool winogradPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) { return winogradPaysOver(ctx, d, o, 0.0); }
 
 // For a 16-bit NCHW layer whose NHWC problem (nhwc, with the inner plan's options) the router
-// gives a direct matrix kernel: does winograd beat that kernel once it is charged its transposes,
-// one more dispatch behind a barrier (the call floor) and `transposeBytes` read and written?
-// Plain winograd reads NCHW in its own input transform, with no transposes.  Measured on the
-// H200 (perf-notes 122): the 13 layers this moves, fp16 NCHW b1 249 -> 219 us (up to 11 us a
-// layer), bf16 260 -> 250, one 1.4 us slower (VGG-16 features.10 fp16 b1).
-bool winogradBeatsTransposedDirect(const ContextImpl& ctx, const ConvDesc& nhwc, const PlanOptions& o, double transposeBytes) {
+// gives a direct matrix kernel: does winograd beat that kernel once it is charged what its NCHW
+// route costs and winograd's does not: `dispatches` more dispatches behind a barrier (the call
+// floor each) and `bytes` read and written by transposes.  Two questions ask it (nchwMatrixRoute,
+// innerPlan):
+//  * plain winograd, reading NCHW in its own input transform, against the direct kernel behind
+//    the input's and the filter's transposes (one dispatch, their bytes).  Measured on the H200
+//    (perf-notes 122): the 13 layers this moves, fp16 NCHW b1 249 -> 219 us (up to 11 us a
+//    layer), bf16 260 -> 250, one 1.4 us slower (VGG-16 features.10 fp16 b1);
+//  * behind the input's transpose, winograd (whose filter transform reads KCRS) against the direct
+//    kernel that needs the filter's KCRS -> KRSC transpose too (no dispatch of its own: it runs
+//    beside the input's; its bytes).  Measured on the H200 (perf-notes 123).
+bool winogradBeatsTransposedDirect(const ContextImpl& ctx, const ConvDesc& nhwc, const PlanOptions& o, double dispatches, double bytes) {
     if (!winogradMatrixUnits(ctx, nhwc, o)) return false;
-    return winogradPaysOver(ctx, nhwc, o, kMatrixCallFloorFlops + transposeBytes * kMatrixFlopsPerByte);
+    return winogradPaysOver(ctx, nhwc, o, dispatches * kMatrixCallFloorFlops + bytes * kMatrixFlopsPerByte);
 }
 
 // Every dtype x layout pairing of the three transforms of both variants x (driver default, wave32,
