@@ -654,8 +654,9 @@ std::unique_ptr<AlgorithmInstance> winogradInstantiate(ContextImpl& ctx, const C
 // Measurements only: VKCONV_WINOGRAD_BF16=0, never for bf16 (the rule before session 41).
 namespace {
 
-// winogradPays with the direct alternative charged `directExtra` more (FLOP-equivalents).
-bool winogradPaysOver(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, double directExtra) {
+// winogradPays with the direct alternative charged `directExtra` more (FLOP-equivalents);
+// `bf16Margin` false holds bf16 on bf16 V and U to fp16's margins (winogradBeatsTransposedDirect).
+bool winogradPaysOver(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, double directExtra, bool bf16Margin = true) {
     if (!o.allowWinograd || !winogradWhyNot(ctx, d, o).empty()) return false;
     const bool matrix = winogradMatrixUnits(ctx, d, o);
     if (matrix && d.dtype == DType::BF16 && !envFlag("VKCONV_WINOGRAD_BF16", true)) return false;
@@ -687,7 +688,7 @@ bool winogradPaysOver(const ContextImpl& ctx, const ConvDesc& d, const PlanOptio
     if (double halo = haloCoopmatPaysCost(ctx, d, o); halo >= 0)
         direct = std::min(direct, halo + kMatrixPassFlops - smallGridShare(d) * (kMatrixPassFlops - kMatrixCallFloorFlops));
     direct += directExtra;
-    if (d.dtype == DType::BF16 && !scaled) return best < kMatrixMarginBf16 * direct;
+    if (d.dtype == DType::BF16 && !scaled && bf16Margin) return best < kMatrixMarginBf16 * direct;
     const double small = smallGridShare(d);
     return best < (kMatrixMarginLarge - small * (kMatrixMarginLarge - kMatrixMarginSmall)) * direct;
 }
@@ -708,9 +709,14 @@ bool winogradPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& 
 //  * behind the input's transpose, winograd (whose filter transform reads KCRS) against the direct
 //    kernel that needs the filter's KCRS -> KRSC transpose too (no dispatch of its own: it runs
 //    beside the input's; its bytes).  Measured on the H200 (perf-notes 123).
+// bf16 on bf16 V and U (F(2x2)) is held to fp16's margins here, not to the 0.80 that NHWC's bf16
+// layers need (its bf16 M, perf-notes 113): at bf16 NCHW b1 on the H200 the 0.80 kept ten layers
+// behind the transposes that plain winograd ran 1-9 µs faster (perf-notes 124).  Measurements
+// only: VKCONV_NCHW_BF16_MARGIN=0 keeps the 0.80.
 bool winogradBeatsTransposedDirect(const ContextImpl& ctx, const ConvDesc& nhwc, const PlanOptions& o, double dispatches, double bytes) {
     if (!winogradMatrixUnits(ctx, nhwc, o)) return false;
-    return winogradPaysOver(ctx, nhwc, o, dispatches * kMatrixCallFloorFlops + bytes * kMatrixFlopsPerByte);
+    return winogradPaysOver(ctx, nhwc, o, dispatches * kMatrixCallFloorFlops + bytes * kMatrixFlopsPerByte,
+                            !envFlag("VKCONV_NCHW_BF16_MARGIN", true));
 }
 
 // Every dtype x layout pairing of the three transforms of both variants x (driver default, wave32,
