@@ -245,7 +245,12 @@ HaloChoice chooseConfig(const ContextImpl& ctx, const ConvDesc& d, uint32_t sg, 
 // to a multiple of 8, if that fits shared memory.  The tile and the strip count stay the
 // unpadded choice's, and so does the modelled time the router compares (the padding computes up
 // to 13 % more flat positions, which the model would charge, to store faster, which it does not
-// see; it measured faster on every layer it took, perf-notes 70).
+// see; it measured faster on every layer it took, perf-notes 70) -- but where its extra tiles
+// cost more waves than the faster stores save (kPaddedTileGain a tile, the least measured:
+// RDNA1 ch_128_256 fp16 NCHW b1 on 128x64/2x2 went from one wave of 132 workgroups to two,
+// 23.6 -> 37.0 µs on the H200, perf-notes 125).  Measurements only: VKCONV_HALO_PAD_WAVES=0
+// pads regardless of the waves.
+constexpr double kPaddedTileGain = 0.12;
 HaloChoice paddedStrip(const ContextImpl& ctx, const ConvDesc& d, HaloChoice c, bool forcedTq) {
     if (!c.tile || !alignedRuns(d, *c.tile)) return c;
     const uint64_t Q = uint64_t(d.outW());
@@ -253,6 +258,12 @@ HaloChoice paddedStrip(const ContextImpl& ctx, const ConvDesc& d, HaloChoice c, 
     if (tq % 8 != 0 || (Q + tq - 1) / tq != (Q + c.tq - 1) / c.tq) return c;
     const uint64_t xpad = padTo8(d, tq);
     if (sharedBytes(d, *c.tile, tq, xpad) > ctx.caps.maxSharedMemory) return c;
+    if (!forcedTq && envFlag("VKCONV_HALO_PAD_WAVES", true)) {
+        const double units = modelComputeUnits(ctx.caps.computeUnits), y = double(gridY(d, *c.tile));
+        const double waves = std::ceil(double(gridX(d, *c.tile, c.tq)) * y / units);
+        const double padded = std::ceil(double(gridX(d, *c.tile, uint32_t(tq), uint32_t(xpad))) * y / units);
+        if (padded * (1.0 - kPaddedTileGain) > waves) return c;
+    }
     c.tq = uint32_t(tq);
     c.xpad = uint32_t(xpad);
     return c;
