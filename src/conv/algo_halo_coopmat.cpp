@@ -104,7 +104,7 @@ bool alignedRuns(const ConvDesc& d, const HaloTile& t) {
 // others (bf16, odd widths) one element at a time: with bf16 the runs made this kernel's
 // 16-accumulator tiles 1.07-1.44x slower on the H100 (SD-VAE l5 904 -> 1286 µs, h100_s27/nchw3;
 // the suspect, unmeasured, is bf16's integer rounding beside those accumulators), where fp16
-// gained 5-6 %; an odd width leaves 2-byte pieces in every other row (RetinaNet cls_13 1.08x
+// gained 5-6 %, and 1.08-1.28x slower on the H200 (perf-notes 123); an odd width leaves 2-byte pieces in every other row (RetinaNet cls_13 1.08x
 // slower, h100_s27/nchw2, perf-notes 66).
 // Measurements only: VKCONV_HALO_BF16_RUNS=1 gives bf16 the runs too.
 bool nchwRuns(const ConvDesc& d) {

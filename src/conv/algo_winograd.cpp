@@ -710,9 +710,10 @@ bool winogradPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& 
 //    kernel that needs the filter's KCRS -> KRSC transpose too (no dispatch of its own: it runs
 //    beside the input's; its bytes).  Measured on the H200 (perf-notes 123).
 // bf16 on bf16 V and U (F(2x2)) is held to fp16's margins here, not to the 0.80 that NHWC's bf16
-// layers need (its bf16 M, perf-notes 113): at bf16 NCHW b1 on the H200 the 0.80 kept ten layers
-// behind the transposes that plain winograd ran 1-9 µs faster (perf-notes 124).  Measurements
-// only: VKCONV_NCHW_BF16_MARGIN=0 keeps the 0.80.
+// layers need (its bf16 M, perf-notes 113): at bf16 NCHW b1 on the H200 the 0.80 kept twelve
+// layers on a direct kernel behind the transposes, where winograd (plain, or behind the input's
+// transpose) ran ten of them 1-9 µs faster and two 0.3-0.4 µs slower (perf-notes 124).
+// Measurements only: VKCONV_NCHW_BF16_MARGIN=0 keeps the 0.80.
 bool winogradBeatsTransposedDirect(const ContextImpl& ctx, const ConvDesc& nhwc, const PlanOptions& o, double dispatches, double bytes) {
     if (!winogradMatrixUnits(ctx, nhwc, o)) return false;
     return winogradPaysOver(ctx, nhwc, o, dispatches * kMatrixCallFloorFlops + bytes * kMatrixFlopsPerByte,
