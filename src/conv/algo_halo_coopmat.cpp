@@ -83,6 +83,17 @@ bool tile48() { return envFlag("VKCONV_HALO_TILE48", true); }
 
 std::string shaderName(DType t) { return std::string("halo_coopmat_") + (coopmatEmulated(t) ? "emu_" : "") + dtypeSuffix(t); }
 
+// fp16 NCHW outputs of an even width go out in runs of up to 8 pixels (epilogue_runs.glsl); the
+// others (bf16, odd widths) one element at a time: with bf16 the runs made this kernel's
+// 16-accumulator tiles 1.07-1.44x slower on the H100 (SD-VAE l5 904 -> 1286 µs, h100_s27/nchw3;
+// the suspect, unmeasured, is bf16's integer rounding beside those accumulators), where fp16
+// gained 5-6 %, and 1.08-1.28x slower on the H200 (perf-notes 123); an odd width leaves 2-byte
+// pieces in every other row (RetinaNet cls_13 1.08x slower, h100_s27/nchw2, perf-notes 66).
+// Measurements only: VKCONV_HALO_BF16_RUNS=1 gives bf16 the runs too.
+bool nchwRuns(const ConvDesc& d) {
+    return d.outputLayout == TensorLayout::NCHW && d.outW() % 2 == 0 && coopmatNchwRuns() &&
+           (d.dtype == DType::F16 || envFlag("VKCONV_HALO_BF16_RUNS", false));
+}
 // fp16 NCHW outputs go out in runs of 8 flat positions (epilogue_runs.glsl).  Where Q % 8 == 0,
 // strips of a multiple of 8 columns with X padded to a multiple of 8 make every run one aligned
 // 16-byte store; with VGG-16's 75 + 2 columns they started at every alignment and went out in 2-
@@ -97,19 +108,7 @@ std::string shaderName(DType t) { return std::string("halo_coopmat_") + (coopmat
 // VKCONV_HALO_ALIGN=0 (measurements only) keeps the unpadded strips everywhere.
 bool alignedRuns(const ConvDesc& d, const HaloTile& t) {
     if (!envFlag("VKCONV_HALO_ALIGN", true)) return false;
-    return d.outputLayout == TensorLayout::NCHW && d.dtype == DType::F16 && d.outW() % 8 == 0 && t.bn() > kOneColumn &&
-           d.channelsPerGroup() <= 128 && coopmatNchwRuns();
-}
-// fp16 NCHW outputs of an even width go out in runs of up to 8 pixels (epilogue_runs.glsl); the
-// others (bf16, odd widths) one element at a time: with bf16 the runs made this kernel's
-// 16-accumulator tiles 1.07-1.44x slower on the H100 (SD-VAE l5 904 -> 1286 µs, h100_s27/nchw3;
-// the suspect, unmeasured, is bf16's integer rounding beside those accumulators), where fp16
-// gained 5-6 %, and 1.08-1.28x slower on the H200 (perf-notes 123); an odd width leaves 2-byte pieces in every other row (RetinaNet cls_13 1.08x
-// slower, h100_s27/nchw2, perf-notes 66).
-// Measurements only: VKCONV_HALO_BF16_RUNS=1 gives bf16 the runs too.
-bool nchwRuns(const ConvDesc& d) {
-    return d.outputLayout == TensorLayout::NCHW && d.outW() % 2 == 0 && coopmatNchwRuns() &&
-           (d.dtype == DType::F16 || envFlag("VKCONV_HALO_BF16_RUNS", false));
+    return nchwRuns(d) && d.dtype == DType::F16 && d.outW() % 8 == 0 && t.bn() > kOneColumn && d.channelsPerGroup() <= 128;
 }
 // Flat columns that pad a strip's input width to a multiple of 8 (the shader's XPAD).
 uint64_t padTo8(const ConvDesc& d, uint64_t tq) { return (8 - (tq + uint64_t(d.s - 1) * d.dilationW) % 8) % 8; }
