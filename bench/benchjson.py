@@ -194,6 +194,7 @@ def validate(doc) -> None:
     _check(pro, "protocol", "statistic", "str")
     _check(pro, "protocol", "timer", "str")
     _check(pro, "protocol", "packed_filters", "bool", optional=True)
+    _check(pro, "protocol", "find", "bool", optional=True)
 
     _check(doc, "top level", "peaks", "dict", optional=True)
     peaks = doc.get("peaks") or {}
@@ -213,6 +214,33 @@ def validate(doc) -> None:
             raise SchemaError(f"rows[{i}]: duplicates rows[{seen[key]}] "
                               f"(same suite, layer, batch, dtype, layout, algo and config)")
         seen[key] = i
+
+
+def _validate_find(find, where) -> None:
+    """vkconv-bench --find: the candidates findAlgorithms() timed, fastest first, failures last,
+    one of them the router's pick."""
+    _check(find, where, "from_database", "bool")
+    _check(find, where, "wall_ms", "num", nullable=True)
+    _check(find, where, "candidates", "list")
+    last, failed, routers = 0.0, False, 0
+    for i, c in enumerate(find["candidates"]):
+        at = f"{where}.candidates[{i}]"
+        if not isinstance(c, dict):
+            raise SchemaError(f"{at}: expected an object")
+        for key in ("algo", "config"):
+            _check(c, at, key, "str")
+        _check(c, at, "router", "bool")
+        _check(c, at, "error", "str", optional=True)
+        _check(c, at, "us", "num", nullable="error" in c)
+        routers += c["router"]
+        if "error" in c:
+            failed = True
+        elif failed or c["us"] < last:
+            raise SchemaError(f"{at}: not in order (timed candidates fastest first, failed ones last)")
+        else:
+            last = c["us"]
+    if routers != 1:
+        raise SchemaError(f"{where}: {routers} candidates marked as the router's pick, expected 1")
 
 
 def _validate_row(row, where) -> None:
@@ -249,6 +277,9 @@ def _validate_row(row, where) -> None:
     _check(row, where, "check", "str", choices=CHECKS)
     _check(row, where, "max_rel_err", "num", nullable=True)
     _check(row, where, "checked_outputs", "int", nullable=True)
+    _check(row, where, "find", "dict", optional=True)
+    if "find" in row:
+        _validate_find(row["find"], f"{where}.find")
     if row["us"] is not None:
         if not 0 < row["us_min"] <= row["us"] <= row["us_max"]:
             raise SchemaError(f"{where}: need 0 < us_min <= us <= us_max, got "

@@ -49,6 +49,8 @@ struct Options {
     bool packedFilters = false; // --packed-filters: PlanOptions::packedFilter, the filter packed once before timing
     std::string traceDir;       // --trace DIR: implicit_gemm_coopmat's phase clocks per layer (profiling)
     bool passes = false;        // --passes: time each dispatch of a call (profiling)
+    bool find = false;          // --find: each row's plan is findPlan()'s (measured), not the router's
+    bool findFresh = false;     // --find-fresh: the same, timing afresh (FindOptions::useDatabase = false)
 };
 
 // Parses argv; prints usage and exits on --help or a bad flag.
@@ -94,6 +96,15 @@ struct Row {
     // --passes: each dispatch of one call in order, its shader and median time (timestamp after
     // it minus the one before; passes without a barrier between them overlap).
     std::vector<std::pair<std::string, double>> passes;
+    // --find: every candidate findAlgorithms() timed (fastest first), and its wall time.
+    struct FindCandidate {
+        std::string algo, config, error;
+        double us = -1;
+        bool router = false;
+    };
+    std::vector<FindCandidate> find;
+    std::optional<double> findMs;
+    bool findFromDatabase = false;
 };
 
 // Summary statistics.

@@ -19,6 +19,7 @@
 #include "tensor_data.hpp"
 #include "vkconv/buffer.hpp"
 #include "vkconv/error.hpp"
+#include "vkconv/find.hpp"
 #include "vkconv/plan.hpp"
 
 namespace vkbench {
@@ -157,11 +158,28 @@ std::vector<std::pair<std::string, double>> LayerRunner::timePasses(const std::f
     return out;
 }
 
+vkconv::Plan LayerRunner::findPlan(const vkconv::ConvDesc& desc, const vkconv::PlanOptions& po, Row& row) {
+    vkconv::FindOptions fo;
+    fo.useDatabase = !opts_.findFresh;
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::vector<vkconv::FindResult> results = vkconv::findAlgorithms(ctx_, desc, po, fo);
+    lastGpuWork_ = std::chrono::steady_clock::now();
+    row.findMs = std::chrono::duration<double, std::milli>(lastGpuWork_ - t0).count();
+    for (const vkconv::FindResult& r : results) {
+        row.find.push_back({r.algorithm, r.config, r.error, r.microseconds, r.router});
+        row.findFromDatabase = r.fromDatabase;
+    }
+    for (const vkconv::FindResult& r : results)
+        if (r.error.empty() && r.microseconds >= 0) return vkconv::Plan::create(ctx_, desc, r.options);
+    throw vkconv::Error(vkconv::ErrorCode::Unsupported, "--find: no candidate could be timed");
+}
+
 Row LayerRunner::runOne(const std::string& algo, const Row& base, LayerData& data) {
     Row row = base;
     row.algo = algo;
     try {
-        vkconv::Plan plan = vkconv::Plan::create(ctx_, data.desc, planOptions(opts_, algo));
+        vkconv::Plan plan = opts_.find ? findPlan(data.desc, planOptions(opts_, algo), row)
+                                       : vkconv::Plan::create(ctx_, data.desc, planOptions(opts_, algo));
         row.algo = plan.algorithm();
         row.config = plan.config();
         vkconv::Buffer workspace;

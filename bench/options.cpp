@@ -42,6 +42,11 @@ Problem:
   --trace DIR                   profiling: one-pass fp16 implicit_gemm_coopmat plans run the build that reads its
                                 clocks at every phase (VKCONV_COOPMAT_TRACE=1; VK_KHR_shader_clock); each such row
                                 writes DIR/<suite>__<layer>__b<N>.vktrace (bench/coopmat_trace.py reads it)
+  --find                        each row's plan is the fastest of findAlgorithms() (every configuration that accepts
+                                the layer, timed on this device; vkconv/find.hpp) instead of the router's; prints
+                                every candidate's time, marks the router's pick with '*', and writes them to the JSON
+                                row.  Results come from and go to the find database beside the pipeline cache
+  --find-fresh                  --find, timing afresh (FindOptions::useDatabase = false)
   --passes                      profiling: after timing, one more batch with a timestamp after every dispatch; prints
                                 each pass's shader and median time (winograd's transforms and GEMM, split-K's
                                 passes, coopmat_nhwc's transposes) and writes them to the JSON row
@@ -191,6 +196,10 @@ Options parseOptions(int argc, char** argv) {
             o.traceDir = next();
         } else if (f == "--passes") {
             o.passes = true;
+        } else if (f == "--find") {
+            o.find = true;
+        } else if (f == "--find-fresh") {
+            o.find = o.findFresh = true;
         } else if (f == "--calls") {
             o.calls = int(parseInt(f, next(), 1));
         } else if (f == "--repeats") {
@@ -222,6 +231,8 @@ Options parseOptions(int argc, char** argv) {
     if (o.planOnly && (o.peak || o.shaderStats || o.check))
         usageError("--plan-only / --caps list plans only: no --peak, --shader-stats or --check");
     if (!o.capsPath.empty() && (!o.device.empty() || o.validation)) usageError("--caps plans offline: no --device or --validation");
+    if (o.find && (o.planOnly || o.shaderStats || o.algo == "all"))
+        usageError("--find times the candidates on this device: not with --plan-only, --caps, --shader-stats or --algo all");
     if (o.algo != "auto" && o.algo != "all") {
         auto names = vkconv::algorithmNames();
         if (std::find(names.begin(), names.end(), o.algo) == names.end()) {

@@ -92,6 +92,13 @@ void printRow(std::FILE* f, const Row& r) {
         for (auto& [name, us] : r.passes) line += " " + name + " " + fmtNum(us) + ";", sum += us;
         std::fprintf(f, "%s sum %s\n", line.c_str(), fmtNum(sum).c_str());
     }
+    if (!r.find.empty()) {
+        std::fprintf(f, "    find (%s, %s ms; '*' the router's pick):\n", r.findFromDatabase ? "from the database" : "timed",
+                     r.findMs ? fmtNum(*r.findMs).c_str() : "-");
+        for (auto& c : r.find)
+            std::fprintf(f, "      %s %10s  %s [%s]%s\n", c.router ? "*" : " ", c.error.empty() ? fmtNum(c.us).c_str() : "-",
+                         c.algo.c_str(), c.config.c_str(), c.error.empty() ? "" : (" " + c.error).c_str());
+    }
     if (r.check.status == "fail" && !r.check.detail.empty())
         std::fprintf(f, "    check failed on %lld of %lld outputs; first: %s\n", (long long)r.check.bad, (long long)r.check.checked,
                      r.check.detail.c_str());
@@ -215,6 +222,7 @@ void writeJsonReport(const std::string& path, const RunInfo& info, const std::ve
     j.field("warmup", info.opts->warmup).field("warmup_ms", info.opts->warmupMs).field("batch", info.opts->calls).field("repeats", info.opts->repeats);
     j.field("statistic", "median").field("timer", info.timer);
     j.field("packed_filters", info.opts->packedFilters);  // constant weights packed once (--packed-filters)
+    j.field("find", info.opts->find);  // each row's plan measured fastest by findAlgorithms (--find)
     j.endObject();
     j.key("peaks");
     writePeaksRecord(j, *info.peaks);
@@ -246,6 +254,19 @@ void writeJsonReport(const std::string& path, const RunInfo& info, const std::ve
             j.key("passes").beginArray();
             for (auto& [name, us] : r.passes) j.beginObject().field("shader", name).field("us", us).endObject();
             j.endArray();
+        }
+        if (!r.find.empty()) {
+            j.key("find").beginObject();
+            j.field("from_database", r.findFromDatabase);
+            opt("wall_ms", r.findMs);
+            j.key("candidates").beginArray();
+            for (auto& c : r.find) {
+                j.beginObject().field("algo", c.algo).field("config", c.config).field("router", c.router);
+                opt("us", c.error.empty() ? std::optional<double>(c.us) : std::nullopt);
+                if (!c.error.empty()) j.field("error", c.error);
+                j.endObject();
+            }
+            j.endArray().endObject();
         }
         if (!r.error.empty()) j.field("error", r.error);
         j.endObject();

@@ -5,6 +5,7 @@
 #include "vkconv/conv_desc.hpp"
 #include "vkconv/device_caps.hpp"
 #include "vkconv/error.hpp"
+#include "vkconv/find.hpp"
 #include "vkconv/plan.hpp"
 #include "vkconv/types.hpp"
 #include "vkconv/version.hpp"

@@ -37,6 +37,9 @@ struct Algorithm {
     // Representative problems covering every pipeline variant this algorithm ships on this
     // device (dtype x tile x subgroup size): the compile lab builds a plan for each.
     std::vector<std::pair<ConvDesc, PlanOptions>> (*variants)(const ContextImpl& ctx);
+    // PlanOptions::tile values worth timing besides the algorithm's own choice ("") where
+    // findAlgorithms is asked for variants; each is offered to whyNot first.  nullptr: none.
+    std::vector<std::string> (*tuningTiles)() = nullptr;
 };
 
 // For the `variants` lists: 0 (the driver's choice) plus 32 and 64 where the device lets compute

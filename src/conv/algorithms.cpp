@@ -109,14 +109,19 @@ const std::vector<Algorithm>& algorithms() {
         {"winograd", "F(4x4,3x3) or F(2x2,3x3) for 3x3 stride-1 filters: input/filter/output transforms around a batched "
                      "GEMM (36/144 or 16/36 of the multiplies; transformed tensors in the workspace: fp32, or 16-bit operands "
                      "with the GEMM on the matrix units)",
-         winogradWhyNot, winogradInstantiate, winogradVariants},
+         winogradWhyNot, winogradInstantiate, winogradVariants, [] { return std::vector<std::string>{"2x2", "4x4"}; }},
         {"implicit_gemm_nhwc", "NCHW activations (and KCRS filters) transposed into the workspace as NHWC (KRSC), then implicit_gemm "
                                "with 4-wide channel loads, output in the caller's layout",
          nhwcTransformWhyNot, nhwcTransformInstantiate, nhwcTransformVariants},
         // Its own pipelines are implicit_gemm_nhwc's transposes and the inner kernels': no variants.
         {"coopmat_nhwc", "16-bit NCHW activations (and KCRS filters) transposed into the workspace as NHWC (KRSC), then the "
                          "matrix-unit kernel the router picks for the NHWC problem, output in the caller's layout",
-         coopmatNhwcWhyNot, coopmatNhwcInstantiate, nullptr},
+         coopmatNhwcWhyNot, coopmatNhwcInstantiate, nullptr,
+         // Each matrix-unit kernel behind the transposes (the NHWC router's pick is the "" candidate).
+         [] {
+             return std::vector<std::string>{"implicit_gemm_coopmat", "halo_coopmat", "pointwise_coopmat", "slicedk_coopmat",
+                                             "winograd:2x2", "winograd:4x4"};
+         }},
     };
     return registry;
 }

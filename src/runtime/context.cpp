@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "runtime/context_impl.hpp"
+#include "runtime/find_db.hpp"
 #include "runtime/pipeline_cache.hpp"
 #include "runtime/pipeline.hpp"
 #include "vkconv/context.hpp"
@@ -309,8 +310,10 @@ void ContextImpl::createHelpers(const std::string& cacheDir) {
     pci.queueFamilyIndex = queueFamily;
     VKCONV_CHECK(dt.vkCreateCommandPool(device, &pci, nullptr, &commandPool));
     it.getPhysicalDeviceMemoryProperties(physicalDevice, &memory);
-    pipelineCache = std::make_unique<PipelineCache>(*this, resolveCacheDir(cacheDir));
+    const std::string dir = resolveCacheDir(cacheDir);
+    pipelineCache = std::make_unique<PipelineCache>(*this, dir);
     pipelines = std::make_unique<PipelineRegistry>(*this);
+    findDb = std::make_unique<FindDb>(caps, dir);
     if (const char* t = std::getenv("VKCONV_TIMEOUT_S"); t && *t) waitTimeoutNs = std::strtoull(t, nullptr, 10) * 1000000000ull;
 }
 

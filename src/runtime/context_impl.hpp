@@ -15,6 +15,7 @@ namespace vkconv {
 
 class PipelineCache;
 class PipelineRegistry;
+class FindDb;
 
 class PassProbe;
 
@@ -40,6 +41,7 @@ struct ContextImpl {
     uint64_t waitTimeoutNs = 600ull * 1000000000ull;
     std::unique_ptr<PipelineCache> pipelineCache;
     std::unique_ptr<PipelineRegistry> pipelines;  // every pipeline this context made, shared by plans
+    std::unique_ptr<FindDb> findDb;               // findAlgorithms' measured rankings (vkconv/find.hpp)
     // Set before building plans to make every pipeline with VK_PIPELINE_CREATE_CAPTURE_STATISTICS
     // and _INTERNAL_REPRESENTATIONS (when the device has pipelineExecutableInfo): the registry ORs
     // it into each key it builds.  Used by vkconv-bench --shader-stats; off for normal use.

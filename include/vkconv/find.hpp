@@ -1,0 +1,75 @@
+// Measured algorithm selection, as cudnnFindConvolutionForwardAlgorithm and MIOpen's Find step:
+// every configuration that accepts a problem is built and timed on the context's device, and the
+// results come back fastest first.  "auto" (Plan::create) picks by models fitted on the cards we
+// measured; find measures the card it runs on, so it is the way to the fastest plan on a card the
+// models never saw (docs/design.md, "Find").
+//
+// Results are kept in the context's find database, in memory and next to the pipeline cache on
+// disk (ContextCreateInfo::pipelineCacheDir), keyed by the device, its driver, vkconv's version,
+// the ConvDesc and the PlanOptions that shape the candidates: a later find for the same problem
+// returns them without timing (FindResult::fromDatabase).
+//
+// Find allocates its own tensors (random data; the caller's are never touched) and submits to the
+// context's queue, waiting for each round: call it while planning, not inside a frame.
+#pragma once
+#include <vulkan/vulkan_core.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "vkconv/conv_desc.hpp"
+#include "vkconv/export.hpp"
+#include "vkconv/plan.hpp"
+
+namespace vkconv {
+
+class Context;
+
+struct FindOptions {
+    // Timed rounds.  A round runs every candidate still in the race once, one after another in
+    // one command buffer, so a change of the GPU's clock falls on all of them alike; a
+    // candidate's time is its median over the rounds.
+    uint32_t rounds = 5;
+    // Calls per candidate and round are repeated until they take about this much GPU time
+    // (back to back, each behind a compute barrier, as a network's layers run); at most 64.
+    double minIntervalUs = 100.0;
+    // Untimed rounds first, until this much wall time has passed (the GPU's clock rises under
+    // sustained load; docs/perf-notes.md item 14).
+    double warmupMs = 20.0;
+    // A candidate slower than this many times the fastest after the first round leaves the race
+    // (its first time is reported).
+    double dropSlowerThan = 4.0;
+    // Also time the variants an algorithm offers for tuning, not only its own heuristic choice
+    // (winograd's F(2x2) and F(4x4); coopmat_nhwc with each matrix-unit kernel behind its
+    // transposes).
+    bool variants = true;
+    // Read and record results in the context's find database.  false times afresh and records
+    // nothing.
+    bool useDatabase = true;
+};
+
+struct FindResult {
+    std::string algorithm;  // Plan::algorithm()
+    std::string config;     // Plan::config()
+    // Pass these to Plan::create for exactly this plan (the base PlanOptions with the algorithm
+    // and tile that made it).
+    PlanOptions options;
+    double microseconds = -1.0;  // median GPU time per call; < 0 where the candidate failed
+    VkDeviceSize workspaceSize = 0;
+    bool router = false;        // what "auto" picks
+    bool fromDatabase = false;  // read from the find database, not timed by this call
+    std::string error;          // why it could not be planned or timed ("" when it was timed)
+};
+
+// Every configuration that accepts `desc` under `options` (options.algorithm "auto": every
+// algorithm; a named one: that algorithm and its variants), timed; fastest first, failures last.
+// Throws Error like Plan::create for a problem nothing accepts, Error(Unsupported) on a
+// planning-only context (Context::createOffline).
+VKCONV_API std::vector<FindResult> findAlgorithms(Context& ctx, const ConvDesc& desc, const PlanOptions& options = {},
+                                                  const FindOptions& find = {});
+
+// The plan of findAlgorithms()'s fastest result.
+VKCONV_API Plan findPlan(Context& ctx, const ConvDesc& desc, const PlanOptions& options = {}, const FindOptions& find = {});
+
+}  // namespace vkconv

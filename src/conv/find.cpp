@@ -1,0 +1,321 @@
+// findAlgorithms / findPlan (vkconv/find.hpp): every configuration that accepts a problem, timed
+// on the context's device in interleaved rounds; rankings kept in the context's find database.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <sstream>
+
+#include "conv/algorithm.hpp"
+#include "conv/dispatch.hpp"
+#include "runtime/context_impl.hpp"
+#include "runtime/find_db.hpp"
+#include "runtime/gpu_timer.hpp"
+#include "vkconv/buffer.hpp"
+#include "vkconv/context.hpp"
+#include "vkconv/error.hpp"
+#include "vkconv/find.hpp"
+
+namespace vkconv {
+
+namespace {
+
+constexpr uint32_t kMaxCalls = 64;
+constexpr uint32_t kMaxRounds = 1000;
+constexpr VkDeviceSize kFillBlock = VkDeviceSize(1) << 20;
+
+void checkFindOptions(const FindOptions& f) {
+    auto bad = [](const std::string& what) { throw Error(ErrorCode::InvalidArgument, "FindOptions::" + what); };
+    if (f.rounds > kMaxRounds) bad("rounds " + std::to_string(f.rounds) + " is over " + std::to_string(kMaxRounds));
+    if (!std::isfinite(f.minIntervalUs) || f.minIntervalUs < 0) bad("minIntervalUs must be finite and >= 0");
+    if (!std::isfinite(f.warmupMs) || f.warmupMs < 0 || f.warmupMs > 60000) bad("warmupMs must be within 0..60000");
+    if (!(f.dropSlowerThan >= 1.0)) bad("dropSlowerThan must be >= 1 (it is a ratio to the fastest)");
+}
+
+// What the candidates and their times depend on besides the device, driver and version (the
+// database's file header holds those).
+std::string findKey(const ConvDesc& d, const PlanOptions& o, const FindOptions& f) {
+    std::ostringstream k;
+    k << d.toString() << " | algo " << (o.algorithm.empty() ? "auto" : o.algorithm) << " tile '" << o.tile << "' sg "
+      << o.subgroupSize << " ws " << o.workspaceLimit << " wino " << o.allowWinograd << " packed " << o.packedFilter
+      << " variants " << f.variants;
+    return k.str();
+}
+
+bool isAuto(const PlanOptions& o) { return o.algorithm.empty() || o.algorithm == "auto"; }
+
+// Candidate options: a named algorithm with a forced tile is that one configuration; otherwise
+// each accepting algorithm's own choice ("") and, with variants, its tuning tiles.
+std::vector<PlanOptions> candidateOptions(const ContextImpl& impl, const ConvDesc& d, const PlanOptions& base, bool variants) {
+    std::vector<PlanOptions> out;
+    auto offer = [&](const Algorithm& a, const std::string& tile) {
+        PlanOptions o = base;
+        o.algorithm = a.name;
+        o.tile = tile;
+        if (a.whyNot(impl, d, o).empty()) out.push_back(o);
+    };
+    for (const Algorithm& a : algorithms()) {
+        if (!isAuto(base) && base.algorithm != a.name) continue;
+        if (!isAuto(base) && !base.tile.empty()) {
+            offer(a, base.tile);
+            continue;
+        }
+        offer(a, "");
+        if (variants && a.tuningTiles)
+            for (const std::string& t : a.tuningTiles()) offer(a, t);
+    }
+    return out;
+}
+
+// Random values of moderate size (|x| in [0.25, 1)), as bit patterns of the dtype: timing data
+// that is neither zeros nor constants (the matrix units' power, and so the clock, depend on it).
+std::vector<uint8_t> randomBlock(DType t, size_t bytes, uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::vector<uint8_t> b(bytes);
+    const size_t es = dtypeSize(t);
+    for (size_t i = 0; i + es <= bytes; i += es) {
+        uint64_t r = rng();
+        uint32_t sign = uint32_t(r & 1), lo = uint32_t(r >> 1) & 1;
+        uint32_t bits;
+        if (t == DType::F16) bits = (sign << 15) | ((13u + lo) << 10) | uint32_t((r >> 8) & 0x3ff);
+        else if (t == DType::BF16) bits = (sign << 15) | ((125u + lo) << 7) | uint32_t((r >> 8) & 0x7f);
+        else bits = (sign << 31) | ((125u + lo) << 23) | uint32_t((r >> 8) & 0x7fffff);
+        std::memcpy(&b[i], &bits, es);  // little-endian: the low bytes
+    }
+    return b;
+}
+
+Buffer randomBuffer(Context& ctx, DType t, VkDeviceSize bytes, uint64_t seed) {
+    Buffer buf = Buffer::create(ctx, std::max<VkDeviceSize>(bytes, 4));
+    const std::vector<uint8_t> block = randomBlock(t, size_t(std::min(bytes, kFillBlock)), seed);
+    for (VkDeviceSize at = 0; at < bytes; at += block.size())
+        buf.upload(block.data(), std::min<VkDeviceSize>(block.size(), bytes - at), at);
+    return buf;
+}
+
+struct Candidate {
+    PlanOptions options;
+    std::unique_ptr<Plan> plan;
+    Buffer packed;                // PlanOptions::packedFilter: this plan's packed filter
+    std::vector<double> samples;  // µs per call, one per timed round
+    double estimate = -1.0;       // the first round's
+    uint32_t calls = 1;
+    bool racing = true;
+    FindResult result;
+};
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+FindResult fromRow(const FindDbRow& r, const PlanOptions& base) {
+    FindResult f;
+    f.algorithm = r.algorithm, f.config = r.config, f.error = r.error;
+    f.options = base;
+    f.options.algorithm = r.optAlgorithm, f.options.tile = r.optTile;
+    f.microseconds = r.microseconds, f.workspaceSize = r.workspaceSize, f.router = r.router;
+    f.fromDatabase = true;
+    return f;
+}
+
+FindDbRow toRow(const FindResult& f) {
+    return {f.options.algorithm, f.options.tile, f.algorithm, f.config, f.error, f.microseconds, f.workspaceSize, f.router};
+}
+
+// Times every racing candidate `calls` times in one command buffer per round; µs per call, by
+// candidate index (-1 for those not racing).
+class RoundTimer {
+public:
+    RoundTimer(Context& ctx, std::vector<Candidate>& cands, const ConvTensors& shared)
+        : ctx_(ctx), impl_(ctx.impl()), cands_(cands), shared_(shared),
+          gpu_(impl_.caps.timestamps && impl_.caps.timestampPeriod > 0) {
+        if (gpu_) timer_ = std::make_unique<GpuTimer>(impl_, uint32_t(cands.size()));
+    }
+
+    std::vector<double> run() {
+        std::vector<double> us(cands_.size(), -1.0);
+        std::vector<size_t> racing;
+        for (size_t i = 0; i < cands_.size(); ++i)
+            if (cands_[i].racing) racing.push_back(i);
+        if (gpu_) {
+            ctx_.submitAndWait([&](VkCommandBuffer cmd) {
+                timer_->reset(cmd);
+                for (size_t j = 0; j < racing.size(); ++j) {
+                    timer_->begin(cmd, uint32_t(j));
+                    recordCalls(cmd, cands_[racing[j]]);
+                    timer_->end(cmd, uint32_t(j));
+                }
+            });
+            const std::vector<double> ns = timer_->intervalsNs(uint32_t(racing.size()));
+            for (size_t j = 0; j < racing.size(); ++j) us[racing[j]] = ns[j] / 1000.0 / cands_[racing[j]].calls;
+            return us;
+        }
+        // No timestamps on this queue: wall time of one submission per candidate (includes the
+        // submission's own cost, the same for every candidate).
+        for (size_t i : racing) {
+            const auto t0 = std::chrono::steady_clock::now();
+            ctx_.submitAndWait([&](VkCommandBuffer cmd) { recordCalls(cmd, cands_[i]); });
+            const double wall = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+            us[i] = wall / cands_[i].calls;
+        }
+        return us;
+    }
+
+private:
+    void recordCalls(VkCommandBuffer cmd, const Candidate& c) const {
+        ConvTensors t = shared_;
+        if (c.packed.handle() != VK_NULL_HANDLE) t.filter = c.packed.view(0, c.plan->packedFilterSize());
+        if (c.plan->workspaceSize() == 0) t.workspace = {};
+        else t.workspace.size = c.plan->workspaceSize();
+        for (uint32_t k = 0; k < c.calls; ++k) {
+            c.plan->record(cmd, t);
+            computeBarrier(impl_, cmd);  // calls in sequence, as a network's layers run
+        }
+    }
+
+    Context& ctx_;
+    ContextImpl& impl_;
+    std::vector<Candidate>& cands_;
+    const ConvTensors& shared_;
+    bool gpu_;
+    std::unique_ptr<GpuTimer> timer_;
+};
+
+std::vector<FindResult> timeCandidates(Context& ctx, const ConvDesc& d, const PlanOptions& base, const FindOptions& f) {
+    ContextImpl& impl = ctx.impl();
+    // The router's plan first: it validates the problem as Plan::create does (and throws its
+    // errors), and it says which candidate "auto" is.
+    Plan routed = Plan::create(ctx, d, base);
+    std::vector<Candidate> cands;
+    for (PlanOptions& o : candidateOptions(impl, d, base, f.variants)) {
+        Candidate c;
+        c.options = o;
+        c.result.options = o;
+        try {
+            c.plan = std::make_unique<Plan>(Plan::create(ctx, d, o));
+            c.result.algorithm = c.plan->algorithm();
+            c.result.config = c.plan->config();
+            c.result.workspaceSize = c.plan->workspaceSize();
+        } catch (const Error& e) {
+            c.result.algorithm = o.algorithm;
+            c.result.error = e.what();
+            c.racing = false;
+        }
+        // Two options that make the same plan (a tuning tile the heuristic also picks) are one candidate.
+        bool dup = false;
+        for (const Candidate& other : cands)
+            dup |= c.plan && other.plan && other.result.algorithm == c.result.algorithm && other.result.config == c.result.config;
+        if (!dup) cands.push_back(std::move(c));
+    }
+    bool routerFound = false;
+    for (Candidate& c : cands)
+        if (c.plan && c.result.algorithm == routed.algorithm() && c.result.config == routed.config()) c.result.router = routerFound = true;
+    if (!routerFound) {  // the router's configuration is none of the candidates' own: time it as it is
+        Candidate c;
+        c.options = base;
+        c.result.options = base;
+        c.result.algorithm = routed.algorithm();
+        c.result.config = routed.config();
+        c.result.workspaceSize = routed.workspaceSize();
+        c.result.router = true;
+        c.plan = std::make_unique<Plan>(std::move(routed));
+        cands.push_back(std::move(c));
+    }
+
+    // The tensors, shared by every candidate; the workspace sized for the largest.
+    VkDeviceSize ws = 0;
+    for (const Candidate& c : cands)
+        if (c.plan) ws = std::max(ws, c.plan->workspaceSize());
+    Buffer input = randomBuffer(ctx, d.dtype, VkDeviceSize(d.inputBytes()), 1);
+    Buffer filter = randomBuffer(ctx, d.dtype, VkDeviceSize(d.filterBytes()), 2);
+    Buffer bias, residual, workspace;
+    if (d.hasBias) bias = randomBuffer(ctx, d.dtype, VkDeviceSize(d.biasBytes()), 3);
+    if (d.hasResidual) residual = randomBuffer(ctx, d.dtype, VkDeviceSize(d.outputBytes()), 4);
+    Buffer output = Buffer::create(ctx, VkDeviceSize(d.outputBytes()));
+    if (ws) workspace = Buffer::create(ctx, ws);
+    ConvTensors t;
+    t.input = input.view(0, VkDeviceSize(d.inputBytes()));
+    t.filter = filter.view(0, VkDeviceSize(d.filterBytes()));
+    if (d.hasBias) t.bias = bias.view(0, VkDeviceSize(d.biasBytes()));
+    if (d.hasResidual) t.residual = residual.view(0, VkDeviceSize(d.outputBytes()));
+    t.output = output.view(0, VkDeviceSize(d.outputBytes()));
+    if (ws) t.workspace = workspace.view(0, ws);
+    for (Candidate& c : cands)
+        if (c.plan && base.packedFilter) {
+            c.packed = Buffer::create(ctx, c.plan->packedFilterSize());
+            c.plan->packFilter(t.filter, c.packed.view(0, c.plan->packedFilterSize()));
+        }
+
+    // Round 1: one call each, the estimate; then the calls that fill minIntervalUs, and the slow
+    // ones out of the race.
+    RoundTimer timer(ctx, cands, t);
+    const auto start = std::chrono::steady_clock::now();
+    std::vector<double> first = timer.run();
+    double best = -1.0;
+    for (size_t i = 0; i < cands.size(); ++i)
+        if (cands[i].racing) {
+            cands[i].estimate = std::max(first[i], 1e-3);
+            best = best < 0 ? cands[i].estimate : std::min(best, cands[i].estimate);
+        }
+    for (Candidate& c : cands) {
+        if (!c.racing) continue;
+        c.calls = uint32_t(std::clamp(std::ceil(f.minIntervalUs / c.estimate), 1.0, double(kMaxCalls)));
+        if (c.estimate > f.dropSlowerThan * best) c.racing = false;
+    }
+    while (std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() < f.warmupMs) timer.run();
+    for (uint32_t r = 0; r < f.rounds; ++r) {
+        std::vector<double> us = timer.run();
+        for (size_t i = 0; i < cands.size(); ++i)
+            if (cands[i].racing) cands[i].samples.push_back(us[i]);
+    }
+
+    std::vector<FindResult> out;
+    for (Candidate& c : cands) {
+        if (c.plan) c.result.microseconds = c.samples.empty() ? c.estimate : median(c.samples);
+        out.push_back(std::move(c.result));
+    }
+    std::stable_sort(out.begin(), out.end(), [](const FindResult& a, const FindResult& b) {
+        const bool aok = a.error.empty(), bok = b.error.empty();
+        if (aok != bok) return aok;
+        return aok && a.microseconds < b.microseconds;
+    });
+    return out;
+}
+
+}  // namespace
+
+std::vector<FindResult> findAlgorithms(Context& ctx, const ConvDesc& desc, const PlanOptions& options, const FindOptions& find) {
+    ContextImpl& impl = ctx.impl();
+    impl.requireDevice("findAlgorithms");
+    checkFindOptions(find);
+    desc.validate();
+    const std::string key = findKey(desc, options, find);
+    if (find.useDatabase && impl.findDb)
+        if (const std::vector<FindDbRow>* rows = impl.findDb->lookup(key)) {
+            std::vector<FindResult> out;
+            for (const FindDbRow& r : *rows) out.push_back(fromRow(r, options));
+            return out;
+        }
+    std::vector<FindResult> out = timeCandidates(ctx, desc, options, find);
+    if (find.useDatabase && impl.findDb) {
+        std::vector<FindDbRow> rows;
+        for (const FindResult& r : out) rows.push_back(toRow(r));
+        impl.findDb->store(key, std::move(rows));
+    }
+    return out;
+}
+
+Plan findPlan(Context& ctx, const ConvDesc& desc, const PlanOptions& options, const FindOptions& find) {
+    std::string errors;
+    for (const FindResult& r : findAlgorithms(ctx, desc, options, find)) {
+        if (r.error.empty() && r.microseconds >= 0) return Plan::create(ctx, desc, r.options);
+        errors += "; " + r.algorithm + ": " + r.error;
+    }
+    throw Error(ErrorCode::Unsupported, "findPlan: no candidate for " + desc.toString() + " could be timed" + errors);
+}
+
+}  // namespace vkconv

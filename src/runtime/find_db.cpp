@@ -1,0 +1,123 @@
+#include "runtime/find_db.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "vkconv/device_caps.hpp"
+#include "vkconv/version.hpp"
+
+namespace vkconv {
+
+namespace {
+
+constexpr const char* kMagic = "vkconv-find-db 1";
+
+// Fields are tab-separated, one record per line: tabs and line breaks inside a field (an error
+// message) become spaces.
+std::string field(const std::string& s) {
+    std::string o = s;
+    for (char& ch : o)
+        if (ch == '\t' || ch == '\n' || ch == '\r') ch = ' ';
+    return o;
+}
+
+std::vector<std::string> split(const std::string& line) {
+    std::vector<std::string> f;
+    size_t start = 0;
+    for (;;) {
+        size_t tab = line.find('\t', start);
+        f.push_back(line.substr(start, tab == std::string::npos ? std::string::npos : tab - start));
+        if (tab == std::string::npos) return f;
+        start = tab + 1;
+    }
+}
+
+}  // namespace
+
+FindDb::FindDb(const DeviceCaps& c, std::string dir) {
+    char id[160];
+    std::snprintf(id, sizeof id, "%s\t%04x\t%04x\t%u\t%02x%02x%02x%02x%02x%02x%02x%02x\t%s", kMagic, c.vendorId, c.deviceId,
+                  c.driverVersion, c.pipelineCacheUUID[0], c.pipelineCacheUUID[1], c.pipelineCacheUUID[2], c.pipelineCacheUUID[3],
+                  c.pipelineCacheUUID[4], c.pipelineCacheUUID[5], c.pipelineCacheUUID[6], c.pipelineCacheUUID[7], versionString());
+    header_ = id;
+    if (!dir.empty()) {
+        char name[96];
+        std::snprintf(name, sizeof name, "find-%04x-%04x-%02x%02x%02x%02x.txt", c.vendorId, c.deviceId, c.pipelineCacheUUID[0],
+                      c.pipelineCacheUUID[1], c.pipelineCacheUUID[2], c.pipelineCacheUUID[3]);
+        path_ = dir + "/" + name;
+    }
+}
+
+void FindDb::load() {
+    loaded_ = true;
+    if (path_.empty()) return;
+    std::ifstream in(path_);
+    std::string line;
+    if (!in || !std::getline(in, line) || line != header_) return;  // another device, driver or version
+    std::string key;
+    std::map<std::string, std::vector<FindDbRow>> read;
+    while (std::getline(in, line)) {
+        std::vector<std::string> f = split(line);
+        if (f.size() == 2 && f[0] == "K") {
+            key = f[1];
+            read[key];
+        } else if (f.size() == 10 && f[0] == "R" && !key.empty()) {
+            FindDbRow r;
+            r.optAlgorithm = f[1], r.optTile = f[2], r.algorithm = f[3], r.config = f[4];
+            char* end = nullptr;
+            r.microseconds = std::strtod(f[5].c_str(), &end);
+            if (end == f[5].c_str()) continue;
+            r.workspaceSize = std::strtoull(f[6].c_str(), nullptr, 10);
+            r.router = f[7] == "1";
+            r.error = f[8];
+            if (f[9] != "end") continue;  // a line cut short
+            read[key].push_back(std::move(r));
+        }
+    }
+    for (auto& [k, rows] : read)
+        if (!rows.empty()) entries_[k] = std::move(rows);
+}
+
+const std::vector<FindDbRow>* FindDb::lookup(const std::string& key) {
+    if (!loaded_) load();
+    auto it = entries_.find(key);
+    return it == entries_.end() ? nullptr : &it->second;
+}
+
+void FindDb::store(const std::string& key, std::vector<FindDbRow> rows) {
+    if (!loaded_) load();
+    entries_[key] = std::move(rows);
+    if (path_.empty()) return;
+    std::ostringstream o;
+    o << header_ << "\n";
+    for (auto& [k, rs] : entries_) {
+        o << "K\t" << field(k) << "\n";
+        for (auto& r : rs) {
+            char us[32];
+            std::snprintf(us, sizeof us, "%.4f", r.microseconds);
+            o << "R\t" << field(r.optAlgorithm) << "\t" << field(r.optTile) << "\t" << field(r.algorithm) << "\t" << field(r.config)
+              << "\t" << us << "\t" << r.workspaceSize << "\t" << (r.router ? 1 : 0) << "\t" << field(r.error) << "\tend\n";
+        }
+    }
+    std::error_code ec;
+    std::filesystem::create_directories(std::filesystem::path(path_).parent_path(), ec);
+    std::string tmp = path_ + ".tmp" + std::to_string(reinterpret_cast<uintptr_t>(this));
+    {
+        std::ofstream out(tmp, std::ios::trunc);
+        out << o.str();
+        if (!out) {
+            std::fprintf(stderr, "[vkconv] could not write the find database %s\n", tmp.c_str());
+            std::filesystem::remove(tmp, ec);
+            return;
+        }
+    }
+    std::filesystem::rename(tmp, path_, ec);
+    if (ec) {
+        std::fprintf(stderr, "[vkconv] could not replace the find database %s: %s\n", path_.c_str(), ec.message().c_str());
+        std::filesystem::remove(tmp, ec);
+    }
+}
+
+}  // namespace vkconv
