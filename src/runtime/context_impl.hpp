@@ -1,6 +1,7 @@
 // What a Context holds.  Shared by the runtime's translation units; not installed.
 #pragma once
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -42,6 +43,8 @@ struct ContextImpl {
     std::unique_ptr<PipelineCache> pipelineCache;
     std::unique_ptr<PipelineRegistry> pipelines;  // every pipeline this context made, shared by plans
     std::unique_ptr<FindDb> findDb;               // findAlgorithms' measured rankings (vkconv/find.hpp)
+    // When findAlgorithms last had the GPU busy: a find soon after needs no long warm-up.
+    std::chrono::steady_clock::time_point lastFindWork{};
     // Set before building plans to make every pipeline with VK_PIPELINE_CREATE_CAPTURE_STATISTICS
     // and _INTERNAL_REPRESENTATIONS (when the device has pipelineExecutableInfo): the registry ORs
     // it into each key it builds.  Used by vkconv-bench --shader-stats; off for normal use.
