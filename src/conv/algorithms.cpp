@@ -160,6 +160,26 @@ bool nchwTailStaysScalar(const ConvDesc& d) {
            d.reductionLength() < kNchwTailMinReduction;
 }
 
+// 16-bit NCHW 1x1 stride-1 layers of at most 64 channels per group and few products, on a device
+// with matrix units: the scalar GEMM in the caller's layout, with per-load bounds arithmetic (no
+// mask prologue, which a 1x1 unpadded layer never needs).  One dispatch against coopmat_nhwc's
+// transposes around its kernel (three): on the H200 at b1 (vkconv-bench --find, perf-notes 126)
+// all seven such layers of the suites up to 38.5 MFLOP ran 0.6-3.1 us faster on it (MobileNetV2
+// features.1.conv.1 7.8 -> 4.8 us, features.2.conv.0.0 9.1 -> 6.7), and the next one, ResNet-50
+// layer1.0.conv3 (103 MFLOP), 1.3 us slower.  VKCONV_NCHW_SMALL_POINTWISE_SCALAR=0 (measurements
+// only) leaves them to the NCHW route below.
+constexpr int64_t kSmallPointwiseChannels = 64;
+constexpr double kSmallPointwiseFlops = 64e6;
+bool smallPointwiseStaysScalar(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    if (d.inputLayout != TensorLayout::NCHW || d.outputLayout != TensorLayout::NCHW || d.dtype == DType::F32 || d.r != 1 ||
+        d.s != 1 || d.strideH != 1 || d.strideW != 1 || d.padTop || d.padBottom || d.padLeft || d.padRight ||
+        d.channelsPerGroup() > kSmallPointwiseChannels || d.flops() > kSmallPointwiseFlops ||
+        !envFlag("VKCONV_NCHW_SMALL_POINTWISE_SCALAR", true))
+        return false;
+    const Algorithm* cm = findAlgorithm("implicit_gemm_coopmat");
+    return cm && cm->whyNot(ctx, d, o).empty() && findAlgorithm("implicit_gemm_analytic")->whyNot(ctx, d, o).empty();
+}
+
 }  // namespace
 
 const Algorithm& chooseAlgorithm(const ContextImpl& ctx, const ConvDesc& desc, const PlanOptions& opts) {
@@ -167,6 +187,7 @@ const Algorithm& chooseAlgorithm(const ContextImpl& ctx, const ConvDesc& desc, c
     // NHWC (the NCHW staging loads one 16-bit value at a time; docs/perf-notes.md item 62).
     // Small ones whose NHWC problem is a direct kernel's: plain winograd where that kernel's
     // transposes cost more than winograd's own NCHW reads.
+    if (smallPointwiseStaysScalar(ctx, desc, opts)) return *findAlgorithm("implicit_gemm_analytic");
     if (!nchwTailStaysScalar(desc)) {
         const NchwRoute route = nchwMatrixRoute(ctx, desc, opts);
         if (route == NchwRoute::PlainWinograd) return *findAlgorithm("winograd");
