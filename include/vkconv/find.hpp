@@ -32,13 +32,15 @@ struct FindOptions {
     // candidate's time is its median over the rounds.
     uint32_t rounds = 5;
     // Calls per candidate and round are repeated until they take about this much GPU time
-    // (back to back, each behind a compute barrier, as a network's layers run); at most 64.
-    double minIntervalUs = 100.0;
+    // (back to back, each behind a compute barrier, as a network's layers run); at most 256.
+    // Long enough that a call's first-after-another-candidate cost (caches, the pipeline switch)
+    // is spread thin: at 100 µs (2 calls) find read a 40.7 µs layer at 57 µs on the H200.
+    double minIntervalUs = 500.0;
     // Untimed rounds first, at least this much wall time (50 ms where this context's last find
-    // ended under 0.5 s ago), then until the rounds' time has settled (at most 1 s more): the
-    // GPU's clock falls while it idles (as it does while the candidates compile) and comes back
-    // only under sustained load, on the H200 after ~0.5 s at its lowest (docs/perf-notes.md items
-    // 14, 35).  0 on a device with a fixed clock.
+    // ended under 0.5 s ago), then until the fastest candidate's time has settled (at most 1 s
+    // more): the GPU's clock falls while it idles (as it does while the candidates compile) and
+    // comes back only under sustained load, on the H200 after ~0.5 s at its lowest
+    // (docs/perf-notes.md items 14, 35).  0 on a device with a fixed clock.
     double warmupMs = 1000.0;
     // A candidate slower than this many times the fastest after the first round leaves the race
     // (its first time is reported).

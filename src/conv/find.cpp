@@ -22,7 +22,7 @@ namespace vkconv {
 
 namespace {
 
-constexpr uint32_t kMaxCalls = 64;
+constexpr uint32_t kMaxCalls = 256;
 constexpr uint32_t kMaxRounds = 1000;
 constexpr VkDeviceSize kFillBlock = VkDeviceSize(1) << 20;
 
@@ -268,11 +268,13 @@ std::vector<FindResult> timeCandidates(Context& ctx, const ConvDesc& d, const Pl
             if (c.estimate > f.dropSlowerThan * best) c.racing = false;
         }
     };
-    auto roundTotal = [&](const std::vector<double>& us) {
-        double s = 0;
+    // The warm-up's clock signal: the fastest candidate's time per call (neither the calls that
+    // pace() sets nor a candidate leaving the race change it).
+    auto fastest = [&](const std::vector<double>& us) {
+        double m = -1.0;
         for (size_t i = 0; i < cands.size(); ++i)
-            if (cands[i].racing) s += us[i] * cands[i].calls;
-        return s;
+            if (cands[i].racing && us[i] > 0) m = m < 0 ? us[i] : std::min(m, us[i]);
+        return m;
     };
     using clock = std::chrono::steady_clock;
     RoundTimer timer(ctx, cands, t);
@@ -281,23 +283,23 @@ std::vector<FindResult> timeCandidates(Context& ctx, const ConvDesc& d, const Pl
     // Warm-up: the GPU's clock falls while it idles (here: while the candidates compiled) and
     // comes back only under sustained load, after ~0.5 s at its lowest on the H200 (perf-notes
     // items 14, 35).  So at least warmupMs of rounds unless this context's last find ended under
-    // kWarmGap ago, then until the rounds' time has settled: no new low by more than 3 % in the
-    // last kSettleRounds rounds (at most 1 s more).
+    // kWarmGap ago, then until the fastest candidate's time has settled: no new low by more than
+    // 3 % in the last kSettleRounds rounds (at most 1 s more).
     constexpr auto kWarmGap = std::chrono::milliseconds(500);
     constexpr size_t kSettleRounds = 10;
     const bool warm = impl.lastFindWork.time_since_epoch().count() != 0 && start - impl.lastFindWork < kWarmGap;
     const double minWarmMs = warm ? std::min(f.warmupMs, 50.0) : f.warmupMs;
-    std::vector<double> totals;
+    std::vector<double> lows;  // the fastest per-call time of each warm-up round
     for (;;) {
         const double ms = std::chrono::duration<double, std::milli>(clock::now() - start).count();
         if (ms >= minWarmMs + 1000.0) break;
-        if (ms >= minWarmMs && totals.size() > kSettleRounds) {
-            const double before = *std::min_element(totals.begin(), totals.end() - kSettleRounds);
-            const double recent = *std::min_element(totals.end() - kSettleRounds, totals.end());
+        if (ms >= minWarmMs && lows.size() > kSettleRounds) {
+            const double before = *std::min_element(lows.begin(), lows.end() - kSettleRounds);
+            const double recent = *std::min_element(lows.end() - kSettleRounds, lows.end());
             if (recent >= 0.97 * before) break;
         }
         std::vector<double> us = timer.run();
-        totals.push_back(roundTotal(us));  // before pace() changes the calls
+        lows.push_back(fastest(us));
         pace(us);
     }
     for (uint32_t r = 0; r < f.rounds; ++r) {
