@@ -166,8 +166,20 @@ std::unique_ptr<AlgorithmInstance> slicedKCoopmatInstantiate(ContextImpl& ctx, c
 // layers of at most 1024 pixels tied with the router's plans at best, except RetinaNet's 36-filter
 // and 7x7 ones (1.4-2.1 us faster on one forced tile): not routed.  VKCONV_SLICEDK=0 keeps the
 // 1x1 layers on the general kernel.
+// With an NCHW output (coopmat_nhwc's inner problem) from 96 channels and up to 2^17 outputs:
+// there the general kernel writes pixels of 7x7-28x28 maps element by element, this kernel does
+// not.  On the H200 at b1 (vkconv-bench --find, perf-notes 127) MobileNetV2's five such layers
+// (96-192 channels, 32-960 filters, 49-784 pixels) ran 0.7-2.9 us faster on it behind the
+// transposes (features.15.conv.0.0 10.0 -> 7.2, features.7.conv.2 8.8 -> 6.9), ResNet-50's two
+// with more outputs 1.2-3.6 us slower (layer2.0.conv3, 401K outputs, 8.1 against 11.8).
+// VKCONV_SLICEDK_NCHW=0 (measurements only) keeps the 320-channel bound for them too.
+constexpr int64_t kNchwOutMinChannels = 96;
+constexpr uint64_t kNchwOutMaxOutputs = uint64_t(1) << 17;
 bool slicedKCoopmatPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
-    if (!envFlag("VKCONV_SLICEDK", true) || im2col(d) || d.c < 320 || uint64_t(d.n) * d.outH() * d.outW() > 1024) return false;
+    const bool nchwOut = d.outputLayout == TensorLayout::NCHW && d.c >= kNchwOutMinChannels &&
+                         uint64_t(d.outputElements()) <= kNchwOutMaxOutputs && envFlag("VKCONV_SLICEDK_NCHW", true);
+    if (!envFlag("VKCONV_SLICEDK", true) || im2col(d) || (d.c < 320 && !nchwOut) || uint64_t(d.n) * d.outH() * d.outW() > 1024)
+        return false;
     return slicedKCoopmatWhyNot(ctx, d, o).empty();
 }
 
