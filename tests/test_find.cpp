@@ -4,9 +4,7 @@
 // reference; results are kept in the find database (memory, and a file beside the pipeline cache
 // that a later context reads, and that a foreign or broken file never poisons); misuse is an error
 // that names it.
-#include <unistd.h>
 
-#include <atomic>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -26,20 +24,6 @@ using vkconv::TensorLayout;
 namespace fs = std::filesystem;
 
 namespace {
-
-struct TempDir {
-    fs::path path;
-    TempDir() {
-        static std::atomic<int> counter{0};
-        path = fs::temp_directory_path() / ("vkconv_find_test_" + std::to_string(getpid()) + "_" + std::to_string(counter++));
-        fs::remove_all(path);
-        fs::create_directories(path);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
-};
 
 // Few rounds, no warm-up: lavapipe's times are what they are; the ranking logic is under test.
 FindOptions quick(bool useDatabase = false) {
@@ -158,7 +142,7 @@ TEST_F(Find, FusedEpilogueAndPackedFilters) {
 }
 
 TEST_F(Find, DatabaseKeepsRankingsAcrossContexts) {
-    TempDir dir;
+    TempDir dir("vkconv_find_test_");
     auto info = testContextInfo();
     info.pipelineCacheDir = dir.path.string();
     ConvDesc d = conv3x3();

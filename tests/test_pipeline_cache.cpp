@@ -1,9 +1,7 @@
 // The on-disk pipeline cache: written by one context, read by the next; a corrupted, truncated
 // or foreign file is ignored (never handed to the driver as if it were valid) and never crashes.
-#include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cstring>
 #include <functional>
 #include <optional>
@@ -19,21 +17,6 @@ using namespace vkt;
 namespace fs = std::filesystem;
 
 namespace {
-
-struct TempDir {
-    fs::path path;
-    TempDir() {
-        static std::atomic<int> counter{0};
-        path = fs::temp_directory_path() /
-               ("vkconv_cache_test_" + std::to_string(getpid()) + "_" + std::to_string(counter++));
-        fs::remove_all(path);
-        fs::create_directories(path);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
-};
 
 std::vector<fs::path> filesIn(const fs::path& dir) {
     std::vector<fs::path> v;
@@ -79,7 +62,7 @@ void useContext(const std::string& dir, bool saveExplicitly = false) {
 class PipelineCache : public VkconvTest {};
 
 TEST_F(PipelineCache, FirstContextWritesSecondReads) {
-    TempDir dir;
+    TempDir dir("vkconv_cache_test_");
     useContext(dir.path.string());
     const auto files = filesIn(dir.path);
     ASSERT_FALSE(files.empty()) << "no cache file written under " << dir.path;
@@ -92,7 +75,7 @@ TEST_F(PipelineCache, FirstContextWritesSecondReads) {
 }
 
 TEST_F(PipelineCache, SaveExplicitly) {
-    TempDir dir;
+    TempDir dir("vkconv_cache_test_");
     auto info = testContextInfo();
     info.pipelineCacheDir = dir.path.string();
     auto c = vkconv::Context::create(info);
@@ -104,7 +87,7 @@ TEST_F(PipelineCache, SaveExplicitly) {
 }
 
 TEST_F(PipelineCache, CorruptOrForeignFilesAreIgnored) {
-    TempDir dir;
+    TempDir dir("vkconv_cache_test_");
     useContext(dir.path.string());
     const auto files = filesIn(dir.path);
     ASSERT_FALSE(files.empty());
@@ -155,7 +138,7 @@ TEST_F(PipelineCache, CorruptOrForeignFilesAreIgnored) {
 }
 
 TEST_F(PipelineCache, NoneDisablesAndEnvironmentDirectoryIsUsed) {
-    TempDir envDir;
+    TempDir envDir("vkconv_cache_test_");
     EnvOverride env("VKCONV_CACHE_DIR", envDir.path.string());
     useContext("none");
     EXPECT_TRUE(filesIn(envDir.path).empty()) << "pipelineCacheDir \"none\" still wrote under $VKCONV_CACHE_DIR";
@@ -164,7 +147,7 @@ TEST_F(PipelineCache, NoneDisablesAndEnvironmentDirectoryIsUsed) {
 }
 
 TEST_F(PipelineCache, UnusableDirectoryIsNotFatal) {
-    TempDir dir;
+    TempDir dir("vkconv_cache_test_");
     const fs::path notADir = dir.path / "file";
     writeAll(notADir, {1, 2, 3});
     // The cache is an optimisation: a directory that cannot be created may be reported as Io,

@@ -4,8 +4,12 @@
 #include <gtest/gtest.h>
 #include <vkconv/vkconv.hpp>
 
+#include <unistd.h>
+
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
+#include <filesystem>
 #include <initializer_list>
 #include <optional>
 #include <string>
@@ -68,6 +72,24 @@ struct EnvOverride {
     }
     EnvOverride(const EnvOverride&) = delete;
     EnvOverride& operator=(const EnvOverride&) = delete;
+};
+
+// A fresh directory under the system's temporary one (a cache directory for a context of the
+// test's own), removed with everything in it at scope end.
+struct TempDir {
+    std::filesystem::path path;
+    explicit TempDir(const std::string& prefix = "vkconv_test_") {
+        static std::atomic<int> counter{0};
+        path = std::filesystem::temp_directory_path() / (prefix + std::to_string(getpid()) + "_" + std::to_string(counter++));
+        std::filesystem::remove_all(path);
+        std::filesystem::create_directories(path);
+    }
+    ~TempDir() {
+        std::error_code ec;
+        std::filesystem::remove_all(path, ec);
+    }
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
 };
 
 // One named problem of a test's case list (the name is the gtest parameter name's first part).
