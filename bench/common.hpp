@@ -51,6 +51,7 @@ struct Options {
     bool passes = false;        // --passes: time each dispatch of a call (profiling)
     bool find = false;          // --find: each row's plan is findPlan()'s (measured), not the router's
     bool findFresh = false;     // --find-fresh: the same, timing afresh (FindOptions::useDatabase = false)
+    bool findExhaustive = false;  // --find-exhaustive: every tile as a candidate too (FindOptions::exhaustive)
 };
 
 // Parses argv; prints usage and exits on --help or a bad flag.

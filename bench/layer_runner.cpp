@@ -161,6 +161,7 @@ std::vector<std::pair<std::string, double>> LayerRunner::timePasses(const std::f
 vkconv::Plan LayerRunner::findPlan(const vkconv::ConvDesc& desc, const vkconv::PlanOptions& po, Row& row) {
     vkconv::FindOptions fo;
     fo.useDatabase = !opts_.findFresh;
+    fo.exhaustive = opts_.findExhaustive;
     const auto t0 = std::chrono::steady_clock::now();
     const std::vector<vkconv::FindResult> results = vkconv::findAlgorithms(ctx_, desc, po, fo);
     lastGpuWork_ = std::chrono::steady_clock::now();

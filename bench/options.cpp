@@ -47,6 +47,8 @@ Problem:
                                 every candidate's time, marks the router's pick with '*', and writes them to the JSON
                                 row.  Results come from and go to the find database beside the pipeline cache
   --find-fresh                  --find, timing afresh (FindOptions::useDatabase = false)
+  --find-exhaustive             --find with every tile of implicit_gemm, implicit_gemm_coopmat and halo_coopmat as
+                                a candidate too (FindOptions::exhaustive; several times the candidates)
   --passes                      profiling: after timing, one more batch with a timestamp after every dispatch; prints
                                 each pass's shader and median time (winograd's transforms and GEMM, split-K's
                                 passes, coopmat_nhwc's transposes) and writes them to the JSON row
@@ -200,6 +202,8 @@ Options parseOptions(int argc, char** argv) {
             o.find = true;
         } else if (f == "--find-fresh") {
             o.find = o.findFresh = true;
+        } else if (f == "--find-exhaustive") {
+            o.find = o.findExhaustive = true;
         } else if (f == "--calls") {
             o.calls = int(parseInt(f, next(), 1));
         } else if (f == "--repeats") {

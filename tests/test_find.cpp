@@ -124,6 +124,27 @@ TEST_F(Find, NamedAlgorithmAndForcedTile) {
     EXPECT_EQ(vkconv::findAlgorithms(ctx(), d, o, noVariants).size(), 1u);
 }
 
+// Exhaustive: every tile of implicit_gemm as a candidate too, each accepted tile once.
+TEST_F(Find, ExhaustiveTimesEveryTile) {
+    const ConvDesc d = conv3x3();
+    vkconv::PlanOptions o;
+    o.algorithm = "implicit_gemm";
+    FindOptions f = quick();
+    const std::vector<FindResult> heuristic = vkconv::findAlgorithms(ctx(), d, o, f);
+    EXPECT_EQ(heuristic.size(), 1u);
+    f.exhaustive = true;
+    const std::vector<FindResult> rs = vkconv::findAlgorithms(ctx(), d, o, f);
+    expectWellFormed(ctx(), d, rs);
+    std::set<std::string> tiles;
+    for (const FindResult& r : rs) {
+        EXPECT_EQ(r.algorithm, "implicit_gemm");
+        if (!r.options.tile.empty()) tiles.insert(r.options.tile);
+    }
+    EXPECT_GE(tiles.size(), 4u) << "implicit_gemm's tiles that fit lavapipe";
+    const CheckResult cr = runAndCheck(ctx(), d, rs.front().options, 13);
+    EXPECT_TRUE(cr.ok) << cr.summary();
+}
+
 // 16-bit storage, bias + residual + activation, constant weights packed once per candidate.
 TEST_F(Find, FusedEpilogueAndPackedFilters) {
     ConvDesc d = conv3x3();

@@ -49,6 +49,11 @@ struct FindOptions {
     // (winograd's F(2x2) and F(4x4); coopmat_nhwc with each matrix-unit kernel behind its
     // transposes).
     bool variants = true;
+    // Also every tile configuration of the algorithms that have a tile list (implicit_gemm,
+    // implicit_gemm_coopmat, halo_coopmat), each as a forced tile (one pass, no split-K): MIOpen's
+    // exhaustive search.  Several times the candidates and the time; the router's tile choice was
+    // within 1-3 % of the best tile on the H200 (docs/perf-notes.md items 57, 74).
+    bool exhaustive = false;
     // Read and record results in the context's find database.  false times afresh and records
     // nothing.
     bool useDatabase = true;

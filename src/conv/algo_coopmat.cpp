@@ -501,6 +501,13 @@ private:
 
 }  // namespace
 
+// Every tile name PlanOptions::tile takes (findAlgorithms' exhaustive candidates).
+std::vector<std::string> coopmatTileNames() {
+    std::vector<std::string> v;
+    for (const auto& t : kCmTiles) v.emplace_back(t.name);
+    return v;
+}
+
 std::string coopmatWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     const auto& caps = ctx.caps;
     if (std::string w = coopmatDeviceWhyNot(ctx, d.dtype, shaderName(d.dtype)); !w.empty()) return w;

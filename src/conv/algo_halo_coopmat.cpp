@@ -329,6 +329,13 @@ private:
 
 }  // namespace
 
+// Every tile name PlanOptions::tile takes (findAlgorithms' exhaustive candidates).
+std::vector<std::string> haloCoopmatTileNames() {
+    std::vector<std::string> v;
+    for (const auto& t : kHaloTiles) v.emplace_back(t.name);
+    return v;
+}
+
 namespace {
 
 // Everything haloCoopmatWhyNot checks before the tile choice (the device, the layout, the

@@ -390,6 +390,13 @@ private:
 
 }  // namespace
 
+// Every tile name PlanOptions::tile takes (findAlgorithms' exhaustive candidates).
+std::vector<std::string> implicitGemmTileNames() {
+    std::vector<std::string> v;
+    for (const auto& t : kTiles) v.emplace_back(t.name);
+    return v;
+}
+
 std::string implicitGemmWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     if (!o.tile.empty()) {
         const TileConfig* t = findTile(o.tile);

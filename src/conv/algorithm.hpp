@@ -38,8 +38,9 @@ struct Algorithm {
     // device (dtype x tile x subgroup size): the compile lab builds a plan for each.
     std::vector<std::pair<ConvDesc, PlanOptions>> (*variants)(const ContextImpl& ctx);
     // PlanOptions::tile values worth timing besides the algorithm's own choice ("") where
-    // findAlgorithms is asked for variants; each is offered to whyNot first.  nullptr: none.
-    std::vector<std::string> (*tuningTiles)() = nullptr;
+    // findAlgorithms is asked for variants, and with `exhaustive` every tile it has; each is
+    // offered to whyNot first.  nullptr: none.
+    std::vector<std::string> (*tuningTiles)(bool exhaustive) = nullptr;
 };
 
 // For the `variants` lists: 0 (the driver's choice) plus 32 and 64 where the device lets compute

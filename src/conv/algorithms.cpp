@@ -65,6 +65,9 @@ std::vector<std::pair<ConvDesc, PlanOptions>> nhwcTransformVariants(const Contex
 bool nhwcTransformPays(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::string coopmatNhwcWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::unique_ptr<AlgorithmInstance> coopmatNhwcInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
+std::vector<std::string> implicitGemmTileNames();
+std::vector<std::string> coopmatTileNames();
+std::vector<std::string> haloCoopmatTileNames();
 
 const std::vector<Algorithm>& algorithms() {
     static const std::vector<Algorithm> registry = {
@@ -80,7 +83,8 @@ const std::vector<Algorithm>& algorithms() {
                                "channel groups outer, taps inner, filters staged in shared memory",
          directFewFiltersWhyNot, directFewFiltersInstantiate, directFewFiltersVariants},
         {"implicit_gemm", "tiled implicit GEMM, double-buffered shared memory, register tiles, padding masks",
-         implicitGemmWhyNot, implicitGemmInstantiate, implicitGemmVariants},
+         implicitGemmWhyNot, implicitGemmInstantiate, implicitGemmVariants,
+         [](bool exhaustive) { return exhaustive ? implicitGemmTileNames() : std::vector<std::string>{}; }},
         {"implicit_gemm_analytic", "implicit_gemm with per-load bounds arithmetic instead of precomputed masks",
          implicitGemmWhyNot, implicitGemmAnalyticInstantiate, nullptr},
         {"implicit_gemm_splitk", "implicit_gemm with the reduction split over workgroups (fp32 partials in the workspace), then a sum + epilogue pass",
@@ -91,13 +95,15 @@ const std::vector<Algorithm>& algorithms() {
                             "memory (fp32), then output blocks of 4 channels per invocation from it",
          depthwiseTiledWhyNot, depthwiseTiledInstantiate, depthwiseTiledVariants},
         {"implicit_gemm_coopmat", "implicit_gemm on the matrix units (VK_KHR_cooperative_matrix): 16-bit operands, fp32 accumulation",
-         coopmatWhyNot, coopmatInstantiate, coopmatVariants},
+         coopmatWhyNot, coopmatInstantiate, coopmatVariants,
+         [](bool exhaustive) { return exhaustive ? coopmatTileNames() : std::vector<std::string>{}; }},
         {"few_channels_coopmat", "first layers (C/groups <= 8) on the matrix units: a column-expanded halo makes each pixel's "
                                  "reduction one contiguous window that A fragments load directly; fp16/bf16",
          fewChannelsCoopmatWhyNot, fewChannelsCoopmatInstantiate, fewChannelsCoopmatVariants},
         {"halo_coopmat", "stride-1 layers on the matrix units: one staged channel slice of the input halo serves every "
                          "filter tap (A fragments at tap-shifted offsets of a flattened strip); fp16/bf16, NHWC input",
-         haloCoopmatWhyNot, haloCoopmatInstantiate, haloCoopmatVariants},
+         haloCoopmatWhyNot, haloCoopmatInstantiate, haloCoopmatVariants,
+         [](bool exhaustive) { return exhaustive ? haloCoopmatTileNames() : std::vector<std::string>{}; }},
         {"pointwise_coopmat", "1x1 stride-1 layers of at most 64 channels (NHWC, KRSC) on the matrix units: filters staged "
                               "once, each subgroup streams its pixel blocks with the next block's loads in flight during "
                               "the stores; fp16/bf16",
@@ -109,7 +115,7 @@ const std::vector<Algorithm>& algorithms() {
         {"winograd", "F(4x4,3x3) or F(2x2,3x3) for 3x3 stride-1 filters: input/filter/output transforms around a batched "
                      "GEMM (36/144 or 16/36 of the multiplies; transformed tensors in the workspace: fp32, or 16-bit operands "
                      "with the GEMM on the matrix units)",
-         winogradWhyNot, winogradInstantiate, winogradVariants, [] { return std::vector<std::string>{"2x2", "4x4"}; }},
+         winogradWhyNot, winogradInstantiate, winogradVariants, [](bool) { return std::vector<std::string>{"2x2", "4x4"}; }},
         {"implicit_gemm_nhwc", "NCHW activations (and KCRS filters) transposed into the workspace as NHWC (KRSC), then implicit_gemm "
                                "with 4-wide channel loads, output in the caller's layout",
          nhwcTransformWhyNot, nhwcTransformInstantiate, nhwcTransformVariants},
@@ -118,7 +124,7 @@ const std::vector<Algorithm>& algorithms() {
                          "matrix-unit kernel the router picks for the NHWC problem, output in the caller's layout",
          coopmatNhwcWhyNot, coopmatNhwcInstantiate, nullptr,
          // Each matrix-unit kernel behind the transposes (the NHWC router's pick is the "" candidate).
-         [] {
+         [](bool) {
              return std::vector<std::string>{"implicit_gemm_coopmat", "halo_coopmat", "pointwise_coopmat", "slicedk_coopmat",
                                              "winograd:2x2", "winograd:4x4"};
          }},

@@ -40,15 +40,16 @@ std::string findKey(const ConvDesc& d, const PlanOptions& o, const FindOptions& 
     std::ostringstream k;
     k << d.toString() << " | algo " << (o.algorithm.empty() ? "auto" : o.algorithm) << " tile '" << o.tile << "' sg "
       << o.subgroupSize << " ws " << o.workspaceLimit << " wino " << o.allowWinograd << " packed " << o.packedFilter
-      << " variants " << f.variants;
+      << " variants " << f.variants << " exhaustive " << f.exhaustive;
     return k.str();
 }
 
 bool isAuto(const PlanOptions& o) { return o.algorithm.empty() || o.algorithm == "auto"; }
 
 // Candidate options: a named algorithm with a forced tile is that one configuration; otherwise
-// each accepting algorithm's own choice ("") and, with variants, its tuning tiles.
-std::vector<PlanOptions> candidateOptions(const ContextImpl& impl, const ConvDesc& d, const PlanOptions& base, bool variants) {
+// each accepting algorithm's own choice ("") and, with variants, its tuning tiles (exhaustive:
+// every tile it has).
+std::vector<PlanOptions> candidateOptions(const ContextImpl& impl, const ConvDesc& d, const PlanOptions& base, const FindOptions& f) {
     std::vector<PlanOptions> out;
     auto offer = [&](const Algorithm& a, const std::string& tile) {
         PlanOptions o = base;
@@ -63,8 +64,8 @@ std::vector<PlanOptions> candidateOptions(const ContextImpl& impl, const ConvDes
             continue;
         }
         offer(a, "");
-        if (variants && a.tuningTiles)
-            for (const std::string& t : a.tuningTiles()) offer(a, t);
+        if ((f.variants || f.exhaustive) && a.tuningTiles)
+            for (const std::string& t : a.tuningTiles(f.exhaustive)) offer(a, t);
     }
     return out;
 }
@@ -194,7 +195,7 @@ std::vector<FindResult> timeCandidates(Context& ctx, const ConvDesc& d, const Pl
     // errors), and it says which candidate "auto" is.
     Plan routed = Plan::create(ctx, d, base);
     std::vector<Candidate> cands;
-    for (PlanOptions& o : candidateOptions(impl, d, base, f.variants)) {
+    for (PlanOptions& o : candidateOptions(impl, d, base, f)) {
         Candidate c;
         c.options = o;
         c.result.options = o;
