@@ -120,7 +120,8 @@ std::vector<CmCase> makeCmCases() {
     add("c24_grouped2_tail_nchw", [](ConvDesc& d) {
         d.c = 48, d.groups = 2, d.k = 32, d.inputLayout = d.outputLayout = TensorLayout::NCHW, d.filterLayout = FilterLayout::KCRS;
     });
-    // ... in NCHW with a short reduction the router keeps the scalar GEMM (algorithms.cpp).
+    // ... in NCHW with a short reduction the router keeps the scalar GEMM (algorithms.cpp; as a
+    // small 1x1 layer, the one with analytic bounds).
     add("c40_pointwise_nchw_scalar", [](ConvDesc& d) {
         d.c = 40, d.k = 48, d.r = d.s = 1, d.pad(0, 0), d.inputLayout = d.outputLayout = TensorLayout::NCHW;
         d.filterLayout = FilterLayout::KCRS;
@@ -180,6 +181,12 @@ TEST_P(CoopmatShapes, MatchesReference) {
                 EXPECT_EQ(r.algorithm, "direct_few_filters") << c.desc.toString();
             else if (wino && r.algorithm == "winograd") EXPECT_NE(r.config.find("V/U"), std::string::npos) << r.config;
             else if (stride1 && c.desc.r * c.desc.s > 1 && r.algorithm == "halo_coopmat") SUCCEED();
+            // 16-bit NCHW 1x1 stride-1 layers of <= 64 channels and <= 64 MFLOP: the scalar GEMM in
+            // layout with analytic bounds (smallPointwiseStaysScalar).
+            else if (c.desc.inputLayout == TensorLayout::NCHW && c.desc.outputLayout == TensorLayout::NCHW && c.desc.r == 1 &&
+                     c.desc.s == 1 && stride1 && c.desc.padTop + c.desc.padBottom + c.desc.padLeft + c.desc.padRight == 0 &&
+                     c.desc.channelsPerGroup() <= 64 && c.desc.flops() <= 64e6)
+                EXPECT_EQ(r.algorithm, "implicit_gemm_analytic") << c.desc.toString();
             else if (c.desc.inputLayout == TensorLayout::NCHW && c.desc.channelsPerGroup() % 16 != 0 &&
                      c.desc.reductionLength() < 96)
                 EXPECT_EQ(r.algorithm, "implicit_gemm") << c.desc.toString();
