@@ -97,7 +97,6 @@ Buffer randomBuffer(Context& ctx, DType t, VkDeviceSize bytes, uint64_t seed) {
 }
 
 struct Candidate {
-    PlanOptions options;
     std::unique_ptr<Plan> plan;
     Buffer packed;                // PlanOptions::packedFilter: this plan's packed filter
     std::vector<double> samples;  // µs per call, one per timed round
@@ -197,7 +196,6 @@ std::vector<FindResult> timeCandidates(Context& ctx, const ConvDesc& d, const Pl
     std::vector<Candidate> cands;
     for (PlanOptions& o : candidateOptions(impl, d, base, f)) {
         Candidate c;
-        c.options = o;
         c.result.options = o;
         try {
             c.plan = std::make_unique<Plan>(Plan::create(ctx, d, o));
@@ -220,7 +218,6 @@ std::vector<FindResult> timeCandidates(Context& ctx, const ConvDesc& d, const Pl
         if (c.plan && c.result.algorithm == routed.algorithm() && c.result.config == routed.config()) c.result.router = routerFound = true;
     if (!routerFound) {  // the router's configuration is none of the candidates' own: time it as it is
         Candidate c;
-        c.options = base;
         c.result.options = base;
         c.result.algorithm = routed.algorithm();
         c.result.config = routed.config();

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "runtime/pipeline_cache.hpp"
 #include "vkconv/device_caps.hpp"
 #include "vkconv/version.hpp"
 
@@ -43,10 +44,7 @@ FindDb::FindDb(const DeviceCaps& c, std::string dir) {
                   c.pipelineCacheUUID[4], c.pipelineCacheUUID[5], c.pipelineCacheUUID[6], c.pipelineCacheUUID[7], versionString());
     header_ = id;
     if (!dir.empty()) {
-        char name[96];
-        std::snprintf(name, sizeof name, "find-%04x-%04x-%02x%02x%02x%02x.txt", c.vendorId, c.deviceId, c.pipelineCacheUUID[0],
-                      c.pipelineCacheUUID[1], c.pipelineCacheUUID[2], c.pipelineCacheUUID[3]);
-        path_ = dir + "/" + name;
+        path_ = dir + "/" + deviceCacheFileName(c, "find", ".txt");
     }
 }
 

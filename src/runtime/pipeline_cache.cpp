@@ -52,14 +52,18 @@ bool driverHeaderMatches(const std::vector<uint8_t>& blob, const DeviceCaps& c) 
 
 }  // namespace
 
+std::string deviceCacheFileName(const DeviceCaps& c, const char* prefix, const char* suffix) {
+    char name[96];
+    std::snprintf(name, sizeof name, "%s-%04x-%04x-%02x%02x%02x%02x%s", prefix, c.vendorId, c.deviceId, c.pipelineCacheUUID[0],
+                  c.pipelineCacheUUID[1], c.pipelineCacheUUID[2], c.pipelineCacheUUID[3], suffix);
+    return name;
+}
+
 PipelineCache::PipelineCache(ContextImpl& ctx, std::string dir) : ctx_(ctx) {
     const auto& c = ctx.caps;
     std::vector<uint8_t> blob;
     if (!dir.empty()) {
-        char name[96];
-        std::snprintf(name, sizeof name, "pipelines-%04x-%04x-%02x%02x%02x%02x.bin", c.vendorId, c.deviceId, c.pipelineCacheUUID[0],
-                      c.pipelineCacheUUID[1], c.pipelineCacheUUID[2], c.pipelineCacheUUID[3]);
-        path_ = dir + "/" + name;
+        path_ = dir + "/" + deviceCacheFileName(c, "pipelines", ".bin");
         std::ifstream in(path_, std::ios::binary);
         FileHeader h{};
         FileHeader want = expectedHeader(c);

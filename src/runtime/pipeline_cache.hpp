@@ -10,6 +10,11 @@
 namespace vkconv {
 
 struct ContextImpl;
+struct DeviceCaps;
+
+// "<prefix>-<vendor>-<device>-<first 4 bytes of pipelineCacheUUID><suffix>": the name of a file
+// in the cache directory that belongs to this device (the pipeline cache, the find database).
+std::string deviceCacheFileName(const DeviceCaps& caps, const char* prefix, const char* suffix);
 
 class PipelineCache {
 public:
