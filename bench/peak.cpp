@@ -316,8 +316,17 @@ constexpr SmemShape kSmemShapes[] = {
 };
 
 // How a probe row loads its fragments and closes its slices.
-enum class SmemMode { Plain, Barrier, Staged, Double, Private, HeldB };
-constexpr SmemMode kSmemModes[] = {SmemMode::Plain, SmemMode::Barrier, SmemMode::Staged, SmemMode::Double, SmemMode::Private, SmemMode::HeldB};
+// The GlobalB modes stage A alone: B comes from a storage buffer laid out in fragment order, each
+// lane's elements of a fragment one 16-byte load, a slice ahead (filters pre-packed in the matrix
+// units' register layout).
+enum class SmemMode { Plain, Barrier, Staged, Double, Private, HeldB, GlobalBPlain, GlobalB, GlobalBDouble };
+constexpr SmemMode kSmemModes[] = {SmemMode::Plain,   SmemMode::Barrier, SmemMode::Staged,       SmemMode::Double,       SmemMode::Private,
+                                   SmemMode::HeldB,   SmemMode::GlobalBPlain, SmemMode::GlobalB, SmemMode::GlobalBDouble};
+bool globalB(SmemMode m) { return m == SmemMode::GlobalBPlain || m == SmemMode::GlobalB || m == SmemMode::GlobalBDouble; }
+bool staged(SmemMode m) {
+    return m == SmemMode::Staged || m == SmemMode::Private || m == SmemMode::Double || m == SmemMode::GlobalB || m == SmemMode::GlobalBDouble;
+}
+bool doubled(SmemMode m) { return m == SmemMode::Double || m == SmemMode::GlobalBDouble; }
 const char* smemModeName(SmemMode m) {
     switch (m) {
     case SmemMode::Plain: return "";
@@ -326,6 +335,9 @@ const char* smemModeName(SmemMode m) {
     case SmemMode::Double: return ", double-buffered: the other copy restaged, one barrier";
     case SmemMode::Private: return ", each subgroup restaging its own rows between two subgroup barriers";
     case SmemMode::HeldB: return ", B held in registers (A alone from shared memory)";
+    case SmemMode::GlobalBPlain: return ", B from global memory in fragment order (A alone from shared memory)";
+    case SmemMode::GlobalB: return ", B from global memory, A restaged between two barriers";
+    case SmemMode::GlobalBDouble: return ", B from global memory, A double-buffered: the other copy restaged, one barrier";
     }
     return "";
 }
@@ -359,16 +371,16 @@ std::vector<uint32_t> smemPadsKiB(const SmemShape& s) {
 bool smemOffered(const SmemShape& s, SmemMode mode) {
     if (mode == SmemMode::Private) return s.warpsM * s.warpsN <= 4;
     if (mode == SmemMode::Double) return s.ks == 2 && 16 * (s.warpsM * s.fm + s.warpsN * s.fn) <= 256;
-    return true;
+    return true;  // GlobalBDouble: wherever two copies of A fit (smemWhyNot)
 }
 
 // Shared bytes the shader declares for this shape and mode (its USED words).
 uint64_t smemBytes(const SmemShape& s, SmemMode mode) {
     const uint64_t ld = 2ull * s.ks + 1;
-    const uint64_t tile = 16ull * (s.warpsM * s.fm + s.warpsN * s.fn) + 16;
+    const uint64_t tile = globalB(mode) ? 16ull * s.warpsM * s.fm + 8 : 16ull * (s.warpsM * s.fm + s.warpsN * s.fn) + 16;
     const uint64_t rows = mode == SmemMode::Private ? uint64_t(s.warpsM) * s.warpsN * (16ull * (s.fm + s.fn) + 16)
-                          : mode == SmemMode::Double ? 2 * tile
-                                                     : tile;
+                          : doubled(mode)           ? 2 * tile
+                                                    : tile;
     return rows * ld * 16;
 }
 
@@ -390,10 +402,10 @@ const ComputePipeline& smemPipeline(Prober& p, const SmemShape& s, SmemMode mode
     return p.pipeline("peak_cm_smem_f16",
                       {{0, s.warpsM * s.warpsN * caps.subgroupSize}, {1, s.warpsM}, {2, s.warpsN}, {3, s.fm}, {4, s.fn},
                        {5, s.ks}, {6, mode == SmemMode::Barrier ? 1u : 0u}, {7, mode == SmemMode::HeldB ? 0u : 1u},
-                       {8, mode == SmemMode::Staged || mode == SmemMode::Private || mode == SmemMode::Double ? 1u : 0u},
-                       {9, mode == SmemMode::Private ? 1u : 0u}, {10, caps.subgroupSize}, {11, mode == SmemMode::Double ? 1u : 0u},
-                       {12, padTo > smemBytes(s, mode) ? uint32_t((padTo - smemBytes(s, mode)) / 16) : 0u}},
-                      8, 1, caps.subgroupSizeControl ? caps.subgroupSize : 0);
+                       {8, staged(mode) ? 1u : 0u}, {9, mode == SmemMode::Private ? 1u : 0u}, {10, caps.subgroupSize},
+                       {11, doubled(mode) ? 1u : 0u}, {12, padTo > smemBytes(s, mode) ? uint32_t((padTo - smemBytes(s, mode)) / 16) : 0u},
+                       {13, globalB(mode) ? 1u : 0u}},
+                      8, 2, caps.subgroupSizeControl ? caps.subgroupSize : 0);
 }
 
 // alone: one workgroup per compute unit (the grid), so that no second workgroup's products fill
@@ -417,10 +429,16 @@ ProbeResult smemProbe(Prober& p, const SmemShape& s, SmemMode mode, bool alone, 
     const uint32_t launched = Prober::launchedGroups(groups) * subgroupsPerGroup;
     Buffer out = Buffer::create(p.ctx(), VkDeviceSize(launched) * 256 * 4);
     p.fill(out, 0, VK_WHOLE_SIZE, 0xFFFFFFFFu);
+    // B in fragment order (the shader's B_SLICES slices of WARPS_N x FN x KS fragments, 16 bytes per
+    // lane and fragment where a lane holds 8 elements or fewer), all fp16 ones; bound in every mode.
+    const uint32_t elems = 256 / caps.subgroupSize, bwords = elems >= 8 ? elems / 8 : 1;
+    const VkDeviceSize bBytes = globalB(mode) ? VkDeviceSize(64) * s.warpsN * s.fn * s.ks * bwords * caps.subgroupSize * 16 : 16;
+    Buffer bbuf = Buffer::create(p.ctx(), bBytes);
+    p.fill(bbuf, 0, VK_WHOLE_SIZE, 0x3C003C00u);
     const auto& pipe = smemPipeline(p, s, mode, padTo);
     Recorder rec = [&](VkCommandBuffer cmd, uint32_t iters) {
         const uint32_t pc[2] = {iters, 0};
-        p.bind(cmd, pipe, {&out}, pc, 8);
+        p.bind(cmd, pipe, {&out, &bbuf}, pc, 8);
         p.dispatch(cmd, groups);
     };
     // Sums stay exact in fp32 while fm * fn * ks * iters <= 2^24.
@@ -732,7 +750,9 @@ PeakReport measurePeaks(vkconv::Context& ctx) {
         for (const auto& sh : kSmemShapes)
             for (SmemMode m : kSmemModes)
                 for (bool alone : {false, true}) {
-                    if (!smemOffered(sh, m) || (alone && m != SmemMode::Barrier && m != SmemMode::Staged && m != SmemMode::Double)) continue;
+                    if (!smemOffered(sh, m) || (alone && m != SmemMode::Barrier && m != SmemMode::Staged && m != SmemMode::Double &&
+                                                m != SmemMode::GlobalB && m != SmemMode::GlobalBDouble))
+                        continue;
                     std::string label = std::string("coopmat from shared memory ") + sh.tile + smemModeName(m) + (alone ? ", alone" : "");
                     run(label.c_str(), [&] { return smemProbe(p, sh, m, alone); });
                 }

@@ -47,16 +47,24 @@ layout(constant_id = 12) const uint PAD = 0;
 // With STAGE: two copies of the tile; each slice multiplies one and stores the other, then one
 // barrier (a double-buffered kernel's slice without its global loads).
 layout(constant_id = 11) const bool DOUBLE = false;
+// On: B is not staged at all.  Each lane loads its own elements of every B fragment straight from
+// a storage buffer laid out in fragment order (one 16-byte word per lane and 16x16 fragment at 32
+// lanes), one slice ahead, and writes them into the matrix element by element: the structure of
+// a kernel whose filters are pre-packed in the matrix units' register layout, so that only A is
+// restaged through shared memory.  B is all ones, so the lanes' element order does not matter here.
+layout(constant_id = 13) const bool GLOBAL_B = false;
+const uint B_SLICES = 64u;  // slices of B in the buffer, cycled (L2-resident, as a layer's filters)
 
 layout(push_constant) uniform SmemParams { uint iters; uint rot; } pc;
 layout(set = 0, binding = 0, std430) writeonly buffer OutBuf { float out_[]; };
+layout(set = 0, binding = 1, std430) readonly buffer BBuf { uvec4 bw[]; };
 
 const uint NSG = WARPS_M * WARPS_N;
 const uint LD = KS * 2u + 1u;  // 16-byte words per staged row
 // One region (the workgroup's tile), or one per subgroup (PRIVATE); 8 rows of slack after each of
 // its A and B parts for the (never taken) shift.
 const uint A_ROWS = (PRIVATE ? FM : WARPS_M * FM) * 16u + 8u;
-const uint B_ROWS = (PRIVATE ? FN : WARPS_N * FN) * 16u + 8u;
+const uint B_ROWS = GLOBAL_B ? 0u : (PRIVATE ? FN : WARPS_N * FN) * 16u + 8u;
 const uint REGION = (A_ROWS + B_ROWS) * LD;
 const uint WORDS = (PRIVATE ? NSG : 1u) * REGION;  // one copy
 const bool TWO = DOUBLE && STAGE && !PRIVATE;
@@ -75,6 +83,9 @@ const uint MINE = PRIVATE ? (DATA + SG - 1u) / SG : (DATA + gl_WorkGroupSize.x -
 #define MAT_A coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseA>
 #define MAT_B coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseB>
 #define MAT_C coopmat<float, gl_ScopeSubgroup, 16, 16, gl_MatrixUseAccumulator>
+const uint ELEMS = 256u / SG;                             // a 16x16 fragment's elements per lane
+const uint BWORDS = ELEMS >= 8u ? ELEMS / 8u : 1u;        // 16-byte words per lane and fragment
+const uint NB = GLOBAL_B ? FN * KS * BWORDS : 1u;         // words per lane and slice
 
 // Staged word e: 8 values per word, channels 8w .. 8w+7 of its row; A rows hold their 1 at
 // k == row % 16 of every 16-deep step, B rows are all ones, padding words zero.
@@ -122,14 +133,30 @@ void main() {
         [[unroll]] for (uint f = 0u; f < FN * KS; ++f)
             coopMatLoad(held[f], smem, region + (bRow0 + (f % FN) * 16u) * LD + (f / FN) * 2u, LD,
                         gl_CooperativeMatrixLayoutColumnMajor);
+    // GLOBAL_B: this lane's words of B for the next slice, in flight during this slice's products.
+    uvec4 nextB[NB];
+    const uint bLane = (wn * NB) * SG + lane;  // word w of slice s: (s * WARPS_N * NB + wn * NB + w) * SG + lane
+    if (GLOBAL_B)
+        [[unroll]] for (uint w = 0u; w < NB; ++w) nextB[w] = bw[bLane + w * SG];
     for (uint it = 0u; it < pc.iters; ++it) {
         const uint shift = (it * pc.rot) & 7u;
+        uvec4 curB[NB];
+        if (GLOBAL_B) {
+            [[unroll]] for (uint w = 0u; w < NB; ++w) curB[w] = nextB[w];
+            const uint s = (it + 1u + pc.rot) % B_SLICES;
+            [[unroll]] for (uint w = 0u; w < NB; ++w) nextB[w] = bw[s * WARPS_N * NB * SG + bLane + w * SG];
+        }
         const uint copy = TWO ? (it & 1u) * WORDS : 0u;  // the copy this slice multiplies
         const uint aBase = copy + region + (aRow0 + shift) * LD, bBase = copy + region + (bRow0 + shift) * LD;
         [[unroll]] for (uint ks = 0u; ks < KS; ++ks) {
             MAT_B b[FN];
             [[unroll]] for (uint j = 0u; j < FN; ++j) {
-                if (LOAD_B)
+                if (GLOBAL_B) {
+                    [[unroll]] for (uint e = 0u; e < ELEMS; ++e) {
+                        uvec4 word = curB[(ks * FN + j) * BWORDS + e / 8u];
+                        b[j][e] = unpackFloat2x16(word[(e / 2u) % 4u])[e % 2u];
+                    }
+                } else if (LOAD_B)
                     coopMatLoad(b[j], smem, bBase + j * 16u * LD + ks * 2u, LD, gl_CooperativeMatrixLayoutColumnMajor);
                 else
                     b[j] = held[ks * FN + j];
