@@ -240,3 +240,34 @@ TEST_F(OfflineTest, HalfScratchFollowsTheProfilesAccumulators) {
         EXPECT_FALSE(epi16(noHalfAccumulator, d, algo)) << config(noHalfAccumulator, d, algo);
     EXPECT_FALSE(epi16(noHalfAccumulator, pw, "pointwise_coopmat")) << config(noHalfAccumulator, pw, "pointwise_coopmat");
 }
+
+// bf16 winograd on the H200's profile (perf-notes 130): RetinaNet cls_50 at b1, where bf16 F(2x2)
+// on bf16 operands is modelled cheaper than the scaled path but misses its 0.80 margin against
+// the direct kernels, runs scaled F(2x2) (fp16 V and U, fp16's margins); the rule before
+// (VKCONV_WINOGRAD_BF16_SCALED_FALLBACK=0) left it on the direct kernels.  A b32 grid keeps its plan.
+TEST_F(OfflineTest, Bf16WinogradFallsBackToTheScaledPath) {
+    if (const char* emu = std::getenv("VKCONV_COOPMAT_EMULATE"); emu && std::string(emu) == "1")
+        GTEST_SKIP() << "the emulation has every configuration";
+    std::ifstream f(std::string(VKCONV_PROFILES_DIR) + "/nvidia_h200.json");
+    ASSERT_TRUE(f) << VKCONV_PROFILES_DIR << "/nvidia_h200.json";
+    std::stringstream text;
+    text << f.rdbuf();
+    vkconv::Context h200 = vkconv::Context::createOffline(vkconv::DeviceCaps::fromJson(text.str()));
+    const ConvDesc cls50 = layer(1, 256, 50, 256, 3, 1, DType::BF16, TensorLayout::NHWC);
+    const vkconv::Plan now = vkconv::Plan::create(h200, cls50);
+    EXPECT_EQ(now.algorithm(), "winograd") << now.config();
+    EXPECT_NE(now.config().find("F(2x2,3x3)"), std::string::npos) << now.config();
+    EXPECT_NE(now.config().find(" scaled"), std::string::npos) << now.config();
+    {
+        EnvOverride before("VKCONV_WINOGRAD_BF16_SCALED_FALLBACK", "0");
+        const vkconv::Plan old = vkconv::Plan::create(h200, cls50);
+        EXPECT_EQ(old.algorithm(), "implicit_gemm_coopmat") << old.config();
+    }
+    const ConvDesc b32 = layer(32, 256, 50, 256, 3, 1, DType::BF16, TensorLayout::NHWC);
+    std::string withRule = vkconv::Plan::create(h200, b32).config(), without;
+    {
+        EnvOverride before("VKCONV_WINOGRAD_BF16_SCALED_FALLBACK", "0");
+        without = vkconv::Plan::create(h200, b32).config();
+    }
+    EXPECT_EQ(withRule, without);
+}

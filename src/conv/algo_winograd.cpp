@@ -115,6 +115,11 @@ double modelCost(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, const Pl
 // on bf16 operands keep them; at 0.85 three more would flip, two of them to no gain.
 constexpr double kUnscaledBf16Price = 1.0;
 
+// The direct kernels the router weighs winograd on the matrix units against, and the margin a
+// winograd variant must beat them by (winogradPaysOver).
+double matrixDirectCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, bool scaled, double directExtra);
+double matrixMargin(const ConvDesc& d, bool scaled, bool bf16Margin);
+
 }  // namespace
 
 // 16-bit storage whose GEMM the matrix units take: scaled fp16 operands (bf16) or the storage type.
@@ -139,7 +144,17 @@ bool winogradScaled(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions
     const double s2 = modelCost(ctx, d, 2, o, true, true), s4 = modelCost(ctx, d, 4, o, true, true);
     const double s = s2 < 0 ? s4 : s4 < 0 ? s2 : std::min(s2, s4);
     const double u2 = modelCost(ctx, d, 2, o, true, false);
-    return u2 < 0 || (s >= 0 && s <= kUnscaledBf16Price * u2);
+    if (u2 < 0 || (s >= 0 && s <= kUnscaledBf16Price * u2)) return true;
+    // bf16 F(2x2) on bf16 operands is modelled cheaper but needs 0.80 of the direct kernels to be
+    // taken (kMatrixMarginBf16), which the scaled path, held to fp16's margins, may meet where it
+    // does not: then scaled.  bf16 NHWC b1 on the H200 (perf-notes 130): RetinaNet cls_50 and
+    // VGG-16 features.17 (scaled F(2x2)) and features.12 (scaled F(4x4)) ran 1.0-5.3 µs faster
+    // than on the direct kernels or halo_coopmat they had gone to.  Measurements only:
+    // VKCONV_WINOGRAD_BF16_SCALED_FALLBACK=0 keeps the unscaled choice there.
+    if (s < 0 || !envFlag("VKCONV_WINOGRAD_BF16_SCALED_FALLBACK", true)) return false;
+    const double unscaledDirect = matrixDirectCost(ctx, d, o, false, 0.0), scaledDirect = matrixDirectCost(ctx, d, o, true, 0.0);
+    return unscaledDirect >= 0 && scaledDirect >= 0 && !(u2 < matrixMargin(d, false, true) * unscaledDirect) &&
+           s < matrixMargin(d, true, true) * scaledDirect;
 }
 
 namespace {
@@ -223,6 +238,40 @@ constexpr double kMatrixMarginBf16 = 0.80;
 // transpose, perf-notes 107).  Neither model prices the layout, so against implicit_gemm_coopmat
 // winograd is charged the difference, ~0.4 us per MB of output.
 constexpr double kMatrixNchwOutputFlopsPerByte = 120.0;
+
+// The better of the two direct kernels, in the winograd model's units, charged one pass (the
+// fitted winograd cost counts its passes' fixed time; the direct GEMM's one pass pays the same
+// launch and barrier), its NCHW output's extra and `directExtra`; < 0 where neither runs.
+// halo_coopmat's own fit holds a per-call term (perf-notes 53): on small grids it is charged only
+// the call floor (the sweep: halo 36.0 us against F(4x4)'s 38.9 on RetinaNet cls_out_50 at b1,
+// which the 4.3 us charge sent to F(4x4) once F(4x4)'s passes cost less); on large ones the 4.3 us
+// it was fitted beside (SD-VAE l5 at b1 stays on F(4x4), 481 us, where halo would run ~590).
+double matrixDirectCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, bool scaled, double directExtra) {
+    double direct = coopmatModelCost(ctx, d, o, false);
+    // Scaled bf16 runs its GEMM in fp16 where the device has fp16 matrix units and no bf16 ones
+    // (VK_KHR_shader_bfloat16 missing, e.g. Mesa 26's lavapipe, or older drivers): the direct
+    // kernels then take bf16 on the scalar path, slower than the same layer in fp16 on the matrix
+    // units: winograd is taken where it beats that, a bound the scalar kernels cannot reach.
+    if (scaled && direct < 0) {
+        ConvDesc f16 = d;
+        f16.dtype = DType::F16;
+        direct = coopmatModelCost(ctx, f16, o, false);
+    }
+    if (direct < 0) return -1;
+    direct += kMatrixPassFlops;
+    if (d.outputLayout == TensorLayout::NCHW) direct -= kMatrixNchwOutputFlopsPerByte * double(d.outputBytes());
+    if (double halo = haloCoopmatPaysCost(ctx, d, o); halo >= 0)
+        direct = std::min(direct, halo + kMatrixPassFlops - smallGridShare(d) * (kMatrixPassFlops - kMatrixCallFloorFlops));
+    return direct + directExtra;
+}
+
+// bf16 on bf16 V and U: kMatrixMarginBf16 (unless `bf16Margin` is false); else fp16's, from
+// kMatrixMarginSmall on small grids to kMatrixMarginLarge on large ones.
+double matrixMargin(const ConvDesc& d, bool scaled, bool bf16Margin) {
+    if (d.dtype == DType::BF16 && !scaled && bf16Margin) return kMatrixMarginBf16;
+    const double small = smallGridShare(d);
+    return kMatrixMarginLarge - small * (kMatrixMarginLarge - kMatrixMarginSmall);
+}
 
 // Modelled time of F(m x m) (FLOP-equivalents of implicitGemmModelCost, or of coopmatModelCost
 // on the matrix units), < 0 when it declines.
@@ -664,33 +713,13 @@ bool winogradPaysOver(const ContextImpl& ctx, const ConvDesc& d, const PlanOptio
     // The variant winogradInstantiate takes (chooseM takes F(4x4) only where it fits, so a
     // declined pick means neither fits).
     const double best = modelCost(ctx, d, chooseM(ctx, d, o, matrix, scaled), o, matrix, scaled);
-    double direct = matrix ? coopmatModelCost(ctx, d, o, false) : implicitGemmModelCost(ctx, d, o);
-    // Scaled bf16 runs its GEMM in fp16 where the device has fp16 matrix units and no bf16 ones
-    // (VK_KHR_shader_bfloat16 missing, e.g. Mesa 26's lavapipe, or older drivers): the direct
-    // kernels then take bf16 on the scalar path, slower than the same layer in fp16 on the matrix
-    // units: winograd is taken where it beats that, a bound the scalar kernels cannot reach.
-    if (matrix && scaled && direct < 0) {
-        ConvDesc f16 = d;
-        f16.dtype = DType::F16;
-        direct = coopmatModelCost(ctx, f16, o, false);
+    if (!matrix) {
+        const double direct = implicitGemmModelCost(ctx, d, o);
+        return best >= 0 && direct >= 0 && best < kWinogradMargin * direct;
     }
+    const double direct = matrixDirectCost(ctx, d, o, scaled, directExtra);
     if (best < 0 || direct < 0) return false;
-    if (!matrix) return best < kWinogradMargin * direct;
-    // On the matrix units the fitted winograd cost counts its passes' fixed time; the direct
-    // GEMM's one pass pays the same launch and barrier, so it is charged one pass too.  The
-    // alternative is the better of the two direct kernels.  halo_coopmat's own fit holds a
-    // per-call term (perf-notes 53): on small grids it is charged only the call floor (the sweep:
-    // halo 36.0 us against F(4x4)'s 38.9 on RetinaNet cls_out_50 at b1, which the 4.3 us charge
-    // sent to F(4x4) once F(4x4)'s passes cost less); on large ones the 4.3 us it was fitted
-    // beside (SD-VAE l5 at b1 stays on F(4x4), 481 us, where halo would run ~590).
-    direct += kMatrixPassFlops;
-    if (d.outputLayout == TensorLayout::NCHW) direct -= kMatrixNchwOutputFlopsPerByte * double(d.outputBytes());
-    if (double halo = haloCoopmatPaysCost(ctx, d, o); halo >= 0)
-        direct = std::min(direct, halo + kMatrixPassFlops - smallGridShare(d) * (kMatrixPassFlops - kMatrixCallFloorFlops));
-    direct += directExtra;
-    if (d.dtype == DType::BF16 && !scaled && bf16Margin) return best < kMatrixMarginBf16 * direct;
-    const double small = smallGridShare(d);
-    return best < (kMatrixMarginLarge - small * (kMatrixMarginLarge - kMatrixMarginSmall)) * direct;
+    return best < matrixMargin(d, scaled, bf16Margin) * direct;
 }
 
 }  // namespace
