@@ -662,10 +662,11 @@ std::string winogradWhyNot(const ContextImpl& ctx, const ConvDesc& d, const Plan
         return "the NCHW transforms need a workgroup of a multiple of 8 invocations and this device allows " + std::to_string(wg);
     // A forced tile must fit; the heuristic needs one of the two to.
     const bool matrix = winogradMatrixUnits(ctx, d, o);
+    const bool scaled = winogradScaled(ctx, d, o);  // once: its bf16 fallback prices the direct kernels
     std::string why;
     for (uint32_t m : {2u, 4u}) {
         if (!o.tile.empty() && o.tile != variantName(m)) continue;
-        WinogradLayout l = winogradLayout(ctx, d, m, o.workspaceLimit, matrix, o.packedFilter, winogradScaled(ctx, d, o), o.subgroupSize);
+        WinogradLayout l = winogradLayout(ctx, d, m, o.workspaceLimit, matrix, o.packedFilter, scaled, o.subgroupSize);
         if (l.why.empty() && uint64_t(l.taps) * uint64_t(d.k) * uint64_t(d.channelsPerGroup()) > std::numeric_limits<int32_t>::max())
             l.why = std::to_string(l.taps) + " x K x C/groups transformed filter values exceed 32-bit indexing";
         if (l.why.empty()) {
