@@ -432,7 +432,8 @@ ProbeResult smemProbe(Prober& p, const SmemShape& s, SmemMode mode, bool alone, 
     // B in fragment order (the shader's B_SLICES slices of WARPS_N x FN x KS fragments, 16 bytes per
     // lane and fragment where a lane holds 8 elements or fewer), all fp16 ones; bound in every mode.
     const uint32_t elems = 256 / caps.subgroupSize, bwords = elems >= 8 ? elems / 8 : 1;
-    const VkDeviceSize bBytes = globalB(mode) ? VkDeviceSize(64) * s.warpsN * s.fn * s.ks * bwords * caps.subgroupSize * 16 : 16;
+    constexpr VkDeviceSize kBSlices = 64;  // the shader's B_SLICES
+    const VkDeviceSize bBytes = globalB(mode) ? kBSlices * s.warpsN * s.fn * s.ks * bwords * caps.subgroupSize * 16 : 16;
     Buffer bbuf = Buffer::create(p.ctx(), bBytes);
     p.fill(bbuf, 0, VK_WHOLE_SIZE, 0x3C003C00u);
     const auto& pipe = smemPipeline(p, s, mode, padTo);

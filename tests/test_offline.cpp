@@ -58,6 +58,20 @@ ConvDesc layer(int64_t n, int64_t c, int64_t hw, int64_t k, int64_t rs, int64_t 
     return d;
 }
 
+// The H200's recorded profile (bench/profiles/nvidia_h200.json), "" where it cannot be read.
+std::string h200ProfilePath() { return std::string(VKCONV_PROFILES_DIR) + "/nvidia_h200.json"; }
+std::string h200Profile() {
+    std::ifstream f(h200ProfilePath());
+    std::stringstream text;
+    text << f.rdbuf();
+    return text.str();
+}
+// The emulated matrix products offer every configuration, whatever a profile says.
+bool coopmatEmulated() {
+    const char* emu = std::getenv("VKCONV_COOPMAT_EMULATE");
+    return emu && std::string(emu) == "1";
+}
+
 }  // namespace
 
 class OfflineTest : public VkconvTest {};
@@ -201,13 +215,10 @@ TEST_F(OfflineTest, ProfileLimitsStillRejectBadProblems) {
 // configurations taken out of the profile no plan asks for that type (it would be a validation
 // error on such a device).
 TEST_F(OfflineTest, HalfScratchFollowsTheProfilesAccumulators) {
-    const char* emu = std::getenv("VKCONV_COOPMAT_EMULATE");
-    if (emu && std::string(emu) == "1") GTEST_SKIP() << "the emulation has every configuration";
-    std::ifstream f(std::string(VKCONV_PROFILES_DIR) + "/nvidia_h200.json");
-    ASSERT_TRUE(f) << VKCONV_PROFILES_DIR << "/nvidia_h200.json";
-    std::stringstream text;
-    text << f.rdbuf();
-    vkconv::DeviceCaps caps = vkconv::DeviceCaps::fromJson(text.str());
+    if (coopmatEmulated()) GTEST_SKIP() << "the emulation has every configuration";
+    const std::string profile = h200Profile();
+    ASSERT_FALSE(profile.empty()) << h200ProfilePath();
+    vkconv::DeviceCaps caps = vkconv::DeviceCaps::fromJson(profile);
     vkconv::Context h200 = vkconv::Context::createOffline(caps);
     const ConvDesc d = layer(8, 64, 56, 64, 3, 1, DType::F16, TensorLayout::NHWC);
     ConvDesc pw = layer(8, 16, 56, 96, 1, 1, DType::F16, TensorLayout::NHWC);
@@ -246,13 +257,10 @@ TEST_F(OfflineTest, HalfScratchFollowsTheProfilesAccumulators) {
 // the direct kernels, runs scaled F(2x2) (fp16 V and U, fp16's margins); the rule before
 // (VKCONV_WINOGRAD_BF16_SCALED_FALLBACK=0) left it on the direct kernels.  A b32 grid keeps its plan.
 TEST_F(OfflineTest, Bf16WinogradFallsBackToTheScaledPath) {
-    if (const char* emu = std::getenv("VKCONV_COOPMAT_EMULATE"); emu && std::string(emu) == "1")
-        GTEST_SKIP() << "the emulation has every configuration";
-    std::ifstream f(std::string(VKCONV_PROFILES_DIR) + "/nvidia_h200.json");
-    ASSERT_TRUE(f) << VKCONV_PROFILES_DIR << "/nvidia_h200.json";
-    std::stringstream text;
-    text << f.rdbuf();
-    vkconv::Context h200 = vkconv::Context::createOffline(vkconv::DeviceCaps::fromJson(text.str()));
+    if (coopmatEmulated()) GTEST_SKIP() << "the emulation has every configuration";
+    const std::string profile = h200Profile();
+    ASSERT_FALSE(profile.empty()) << h200ProfilePath();
+    vkconv::Context h200 = vkconv::Context::createOffline(vkconv::DeviceCaps::fromJson(profile));
     const ConvDesc cls50 = layer(1, 256, 50, 256, 3, 1, DType::BF16, TensorLayout::NHWC);
     const vkconv::Plan now = vkconv::Plan::create(h200, cls50);
     EXPECT_EQ(now.algorithm(), "winograd") << now.config();

@@ -152,9 +152,10 @@ bool winogradScaled(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions
     // than on the direct kernels or halo_coopmat they had gone to.  Measurements only:
     // VKCONV_WINOGRAD_BF16_SCALED_FALLBACK=0 keeps the unscaled choice there.
     if (s < 0 || !envFlag("VKCONV_WINOGRAD_BF16_SCALED_FALLBACK", true)) return false;
-    const double unscaledDirect = matrixDirectCost(ctx, d, o, false, 0.0), scaledDirect = matrixDirectCost(ctx, d, o, true, 0.0);
-    return unscaledDirect >= 0 && scaledDirect >= 0 && !(u2 < matrixMargin(d, false, true) * unscaledDirect) &&
-           s < matrixMargin(d, true, true) * scaledDirect;
+    // One price for both: where the direct kernels run at all, the scaled path's fp16 stand-in
+    // (matrixDirectCost) does not apply.
+    const double direct = matrixDirectCost(ctx, d, o, false, 0.0);
+    return direct >= 0 && !(u2 < matrixMargin(d, false, true) * direct) && s < matrixMargin(d, true, true) * direct;
 }
 
 namespace {
