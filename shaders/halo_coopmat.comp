@@ -50,7 +50,7 @@ layout(constant_id = 108) const uint DW = 1;
 layout(constant_id = 109) const uint TQ = 56;        // output columns per strip
 layout(constant_id = 110) const bool VEC_IN = false;   // 16-byte aligned input view: 16-byte loads
 layout(constant_id = 111) const bool VEC_W = false;    // KRSC filters, 16-byte aligned view
-layout(constant_id = 112) const bool VEC_OUT = false;  // 16-byte aligned output view: wide stores (NHWC: K/groups % 8 == 0)
+layout(constant_id = 112) const bool VEC_OUT = false;  // 16-byte aligned output view: wide stores (NHWC: K/groups % 4 == 0)
 layout(constant_id = 113) const uint EMU_LANES = 32;   // CM_EMULATE: the subgroup size
 // The next slice's global loads in flight (registers) while this one is multiplied; off, each
 // slice is loaded right before it is stored (fewer registers: two workgroups per SM).
@@ -82,6 +82,9 @@ layout(constant_id = 115) const bool NCHW_RUNS = true;
 const bool RUNS = NCHW_RUNS && OUT_LAYOUT == 0u;
 // The fp16 scratch (epilogue_half.glsl; the host's choice), rows of 3 words.
 layout(constant_id = 117) const bool EPI16 = false;
+// NHWC wide stores: filters per store, 8 (16 bytes) or 4 (8 bytes; K/groups % 8 != 0).
+layout(constant_id = 118) const uint OUT_WORD = 8;
+const uint OUT_GROUPS = 16u / OUT_WORD;  // stores per 16-filter accumulator row
 
 shared uvec4 smem[SMEM_WORDS];
 #include "epilogue_half.glsl"  // EPI16: MAT_C16, emuHalfScratch
@@ -272,25 +275,24 @@ void main() {
                 }
             } else if (EPI16) {
                 // Pixel fastest: 8 neighbouring invocations read 8 distinct bank groups.
-                for (uint e = lane; e < 32u; e += lanes) {
-                    uint row = e & 15u, kn = kb + (e >> 4) * 8u, f = fb + row;
+                for (uint e = lane; e < 16u * OUT_GROUPS; e += lanes) {
+                    uint row = e & 15u, grp = e >> 4, kn = kb + grp * OUT_WORD, f = fb + row;
                     uint p = f / X, x = f % X, q = q0 + x;
                     if (p < pc.P && x < TQ && q < pc.Q && kn < Kg)
-                        y8_[(((n * pc.P + p) * pc.Q + q) * pc.K + kBase + kn) >> 3] = smem[scratch + row * 3u + (e >> 4)];
+                        copyFiltersNhwc(OUT_WORD, ((n * pc.P + p) * pc.Q + q) * pc.K + kBase + kn,
+                                        smem[scratch + row * 3u + grp * OUT_WORD / 8u], grp & 1u);
                 }
             } else if (VEC_OUT && OUT_LAYOUT == 1u) {
-                // 8 consecutive filters of one pixel per store (K/groups % 8 == 0: a run of 8 is
-                // wholly inside the group's filters or wholly outside).
-                for (uint e = lane; e < 32u; e += lanes) {
-                    uint row = e >> 1, kn = kb + (e & 1u) * 8u, f = fb + row;
+                // OUT_WORD consecutive filters of one pixel per store (OUT_WORD divides K/groups: a
+                // group is wholly inside the group's filters or wholly outside).
+                for (uint e = lane; e < 16u * OUT_GROUPS; e += lanes) {
+                    uint row = e / OUT_GROUPS, grp = e % OUT_GROUPS, kn = kb + grp * OUT_WORD, f = fb + row;
                     uint p = f / X, x = f % X, q = q0 + x;
                     if (p < pc.P && x < TQ && q < pc.Q && kn < Kg) {
-                        uint w = scratch + row * 4u + (e & 1u) * 2u;
-                        float v[8] = words8(smem[w], smem[w + 1u]);
-                        uint k = kBase + kn, off = ((n * pc.P + p) * pc.Q + q) * pc.K + k;
-                        [[unroll]] for (uint u = 0u; u < 8u; ++u) v[u] = epilogueValue(v[u], k + u, off + u);
-                        y8_[off >> 3] = uvec4(PACK_OUT(v[0], v[1]), PACK_OUT(v[2], v[3]), PACK_OUT(v[4], v[5]),
-                                              PACK_OUT(v[6], v[7]));
+                        uint w = scratch + row * 4u + grp * OUT_WORD / 4u;
+                        float v[8] = words8(smem[w], OUT_WORD == 8u ? smem[w + 1u] : uvec4(0u));
+                        uint k = kBase + kn;
+                        storeFiltersNhwc(OUT_WORD, ((n * pc.P + p) * pc.Q + q) * pc.K + k, k, v);
                     }
                 }
             } else {

@@ -71,9 +71,11 @@ layout(constant_id = 107) const uint CM_N = 16;
 layout(constant_id = 108) const uint CM_K = 16;
 layout(constant_id = 112) const bool VEC_A = false;    // NHWC input, 16-byte loads
 layout(constant_id = 113) const bool VEC_B = false;    // KRSC filters, 16-byte loads
-// 16-byte aligned output view: 16-byte stores of 8 filters (NHWC, K/groups % 8 == 0) or of 8
-// pixels (NCHW runs).
+// 16-byte aligned output view: 16-byte stores of 8 filters (NHWC, K/groups % 8 == 0; 8-byte
+// stores of 4 where OUT_WORD is 4) or of 8 pixels (NCHW runs).
 layout(constant_id = 114) const bool VEC_OUT = false;
+layout(constant_id = 120) const uint OUT_WORD = 8;  // NHWC: filters per wide store, 8 or 4
+const uint OUT_GROUPS = CM_N / OUT_WORD;            // stores per accumulator row
 // Shared staging buffers: 2 = double-buffered (one barrier per slice); 1 = a single buffer (two
 // barriers per slice, half the shared memory: lets 64x64 subgroup blocks in 256-wide tiles and
 // 64-deep slices fit 48 KiB).  Either way the next slice's global loads are in flight in
@@ -526,26 +528,25 @@ void main() {
                         }
                     }
                 } else if (EPI16) {
-                    // 8 filters of one pixel per 16-byte word, copied as they are; the word order
+                    // OUT_WORD filters of one pixel per store, copied as they are; the word order
                     // (pixel fastest) keeps 8 neighbouring invocations' reads in distinct bank groups.
-                    for (uint e = lane; e < CM_M * CM_N / 8u; e += lanes) {
+                    for (uint e = lane; e < CM_M * OUT_GROUPS; e += lanes) {
                         uint row = e % CM_M, cg = e / CM_M;
-                        uint m = mBase + row, kn = nBase + cg * 8u;
-                        if (m < M && kn < Kg) y8_[(m * pc.K + kBase + kn) >> 3] = smem[scratch + row * LD16 + cg];
+                        uint m = mBase + row, kn = nBase + cg * OUT_WORD;
+                        if (m < M && kn < Kg)
+                            copyFiltersNhwc(OUT_WORD, m * pc.K + kBase + kn, smem[scratch + row * LD16 + cg * OUT_WORD / 8u], cg & 1u);
                     }
                 } else if (VEC_OUT && OUT_LAYOUT == 1u) {
-                    // 8 consecutive filters of one pixel per store; K/groups % 8 == 0, so a group of
-                    // 8 is either wholly inside the problem or wholly outside.
-                    for (uint e = lane; e < CM_M * CM_N / 8u; e += lanes) {
-                        uint row = e / (CM_N / 8u), cg = e % (CM_N / 8u);
-                        uint m = mBase + row, kn = nBase + cg * 8u;
+                    // OUT_WORD consecutive filters of one pixel per store; OUT_WORD divides K/groups,
+                    // so a group is either wholly inside the problem or wholly outside.
+                    for (uint e = lane; e < CM_M * OUT_GROUPS; e += lanes) {
+                        uint row = e / OUT_GROUPS, cg = e % OUT_GROUPS;
+                        uint m = mBase + row, kn = nBase + cg * OUT_WORD;
                         if (m < M && kn < Kg) {
-                            uint w = scratch + row * (CM_N / 4u) + cg * 2u;
-                            float v[8] = scratchWords8(w);
-                            uint k = kBase + kn, off = m * pc.K + k;  // NHWC: (n*PQ + pq)*K + k
-                            [[unroll]] for (uint t = 0u; t < 8u; ++t) v[t] = epilogueValue(v[t], k + t, off + t);
-                            y8_[off >> 3] = uvec4(PACK_OUT(v[0], v[1]), PACK_OUT(v[2], v[3]), PACK_OUT(v[4], v[5]),
-                                                  PACK_OUT(v[6], v[7]));
+                            uint w = scratch + row * (CM_N / 4u) + cg * (OUT_WORD / 4u);
+                            float v[8] = OUT_WORD == 8u ? scratchWords8(w) : words8(smem[w], uvec4(0u));
+                            uint k = kBase + kn;
+                            storeFiltersNhwc(OUT_WORD, m * pc.K + k, k, v);  // NHWC: (n*PQ + pq)*K + k
                         }
                     }
                 } else {

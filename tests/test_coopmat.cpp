@@ -42,7 +42,9 @@ std::vector<CmCase> makeCmCases() {
     };
     add("base", [](ConvDesc&) {});
     add("k8", [](ConvDesc& d) { d.k = 8; });
-    add("k20_no_vec_out", [](ConvDesc& d) { d.k = 20; });
+    add("k20_out4", [](ConvDesc& d) { d.k = 20; });  // 8-byte stores of 4 filters (4 but not 8 divides K)
+    add("k18_no_vec_out", [](ConvDesc& d) { d.k = 18; });
+    add("grouped2_kg12_out4_bias", [](ConvDesc& d) { d.c = 64, d.k = 24, d.groups = 2, d.hasBias = true; });
     add("k1", [](ConvDesc& d) { d.k = 1; });
     add("c64_k96_bias_res_relu", [](ConvDesc& d) {
         d.c = 64, d.k = 96, d.hasBias = d.hasResidual = true, d.activation = Activation::Relu;
@@ -228,7 +230,8 @@ TEST_P(CoopmatTiles, MatchesReference) {
         EXPECT_NE(r.config.find(" split "), std::string::npos) << r.config;
     }
     // The fp16 scratch where nothing is fused (the unsplit vector pipeline of fp16 NHWC outputs).
-    expectHalfScratch(ctx(), c.desc, r.config, r.config.find(" split ") == std::string::npos);
+    expectHalfScratch(ctx(), c.desc, r.config, r.config.find(" split ") == std::string::npos, 4);
+    expectNhwcOutWord4(c.desc, r.config);
 }
 
 // Indices of the named cmCases().
@@ -260,7 +263,7 @@ static const std::vector<std::string> kTileNames = {"128x128x32/2x4",   "128x64x
 
 INSTANTIATE_TEST_SUITE_P(coopmat, CoopmatTiles,
                          ::testing::Combine(::testing::ValuesIn(casesNamed(
-                                                {"base", "k20_no_vec_out", "stem7x7_s2", "grouped2", "many_tiles", "c48_slice16", "c40_tail",
+                                                {"base", "k20_out4", "stem7x7_s2", "grouped2", "many_tiles", "c48_slice16", "c40_tail",
                                                  "layout_nchw_nchw_kcrs", "layout_nchw_nhwc_krsc", "layout_nhwc_nchw_kcrs",
                                                  "nchw_many_tiles", "nchw_out_16x12_k40_bias_res", "bf16_nchw_kcrs_stride2", "deep_c128_stride2_k72",
                                                  "deep_bf16_c192_k64_asym"})),
@@ -268,9 +271,10 @@ INSTANTIATE_TEST_SUITE_P(coopmat, CoopmatTiles,
                          tileCaseName);
 
 // The 32-wide tile on fewer cases (the 12 s NCHW bf16 ones left out for CI's time): both staging
-// layouts, groups, K = 20 (a partial column tile), 16-deep slices and deep strided reductions.
+// layouts, groups, K = 20 (a partial column tile, 4-filter stores), K = 18 (element stores), 16-deep
+// slices and deep strided reductions.
 INSTANTIATE_TEST_SUITE_P(coopmat_wn32, CoopmatTiles,
-                         ::testing::Combine(::testing::ValuesIn(casesNamed({"base", "k20_no_vec_out", "grouped2", "c48_slice16",
+                         ::testing::Combine(::testing::ValuesIn(casesNamed({"base", "k20_out4", "k18_no_vec_out", "grouped2_kg12_out4_bias", "grouped2", "c48_slice16",
                                                                            "nchw_many_tiles", "deep_c128_stride2_k72"})),
                                             ::testing::Values(std::string("64x32x16/2x1"))),
                          tileCaseName);

@@ -62,6 +62,11 @@ std::vector<NamedDesc> makeHaloCases() {
     add("nchw_out_w32_k12_bias", [](ConvDesc& d) {
         d.h = 7, d.w = 32, d.k = 12, d.outputLayout = TensorLayout::NCHW, d.hasBias = true, d.activation = Activation::Relu;
     });
+    // 4 but not 8 divides K/groups (RetinaNet's 36-filter box heads): 8-byte stores of 4 filters,
+    // through the fp16 scratch (nothing fused) and the fp32 one (bias, groups).  Last: the suites
+    // below name cases by index.
+    add("k36_out4", [](ConvDesc& d) { d.k = 36; });
+    add("groups2_kg12_out4_bias", [](ConvDesc& d) { d.c = 64, d.groups = 2, d.k = 24, d.hasBias = true; });
     return v;
 }
 
@@ -95,8 +100,9 @@ TEST_P(HaloCoopmatTiles, MatchesReference) {
         } else if (!tile.empty()) {
             EXPECT_NE(r.config.find("tile " + tile + " "), std::string::npos) << r.config;
         }
-        // The fp16 scratch where nothing is fused (fp16 NHWC outputs in 16-byte words).
-        expectHalfScratch(ctx(), c.desc, r.config);
+        // The fp16 scratch where nothing is fused (fp16 NHWC outputs in 16- or 8-byte words).
+        expectHalfScratch(ctx(), c.desc, r.config, true, 4);
+        expectNhwcOutWord4(c.desc, r.config);
     }
 }
 

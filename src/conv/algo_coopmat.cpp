@@ -156,7 +156,7 @@ enum SpecCoopmat : uint32_t {
     kSpecBM = 101, kSpecBN = 102, kSpecBK = 103, kSpecWarpsM = 104, kSpecWarpsN = 105,
     kSpecCmM = 106, kSpecCmN = 107, kSpecCmK = 108, kSpecEmuLanes = 109,
     kSpecMaskMode = 110, kSpecVecA = 112, kSpecVecB = 113, kSpecVecOut = 114, kSpecNbuf = 115,
-    kSpecPrefetch2 = 116, kSpecCTail = 117, kSpecNchwRuns = 118, kSpecNchwRuns4 = 119, kSpecSwizzle = 123,
+    kSpecPrefetch2 = 116, kSpecCTail = 117, kSpecNchwRuns = 118, kSpecNchwRuns4 = 119, kSpecOutWord = 120, kSpecSwizzle = 123,
     kSpecLeanAddr = 124, kSpecEpi16 = 125, kSpecKSplit = 126, kSpecSmemPad = 127,
 };
 
@@ -357,7 +357,8 @@ public:
         prefetch2_ = wantPrefetch2(ctx, d, tile);
         vecB_ = d.filterLayout == FilterLayout::KRSC;
         // Split-K pass 1 writes fp32 partials element by element; pass 2 writes the output.
-        // NHWC: 8 filters per 16-byte store; NCHW: runs of 8 pixels in one 16-byte store, where 8
+        // NHWC: 8 filters per 16-byte store (4 per 8-byte store where only 4 divides K/groups);
+        // NCHW: runs of 8 pixels in one 16-byte store, where 8
         // divides P*Q (no run crosses an image and every run is aligned), or two 8-byte runs of 4
         // where only 4 does (14x14, 50x50: each half lies in one image).  Elsewhere (odd P*Q) the
         // runs' 2-byte pieces wrote each 32-byte sector in several partial writes: up to 1.47x
@@ -370,7 +371,8 @@ public:
         const bool runs4 = pq % 4 == 0 && tile_.warps() < 16 && coopmatNchwHalfRuns();
         runs_ = !raw_ && split_ == 1 && d.outputLayout == TensorLayout::NCHW && (pq % 8 == 0 || runs4) && coopmatNchwRuns();
         runs4_ = runs_ && pq % 8 != 0;
-        vecOut_ = !raw_ && split_ == 1 && (d.outputLayout == TensorLayout::NHWC ? d.filtersPerGroup() % 8 == 0 : runs_);
+        outWord_ = d.outputLayout == TensorLayout::NHWC ? coopmatNhwcOutWord(d) : 8;
+        vecOut_ = !raw_ && split_ == 1 && (d.outputLayout == TensorLayout::NHWC ? outWord_ != 0 : runs_);
         if (raw_) pc_.splitK = 1;
         if (split_ > 1) {
             pc_.splitK = split_;
@@ -403,7 +405,7 @@ public:
         std::string c = std::string("tile ") + tile_.name + " cm " + std::to_string(cm_.m) + "x" + std::to_string(cm_.n) + "x" +
                         std::to_string(cm_.k);
         if (vecA_ || vecB_ || vecOut_)
-            c += std::string(" vec8") + (vecA_ ? "A" : "") + (vecB_ ? "B" : "") + (vecOut_ ? "O" : "");
+            c += std::string(" vec8") + (vecA_ ? "A" : "") + (vecB_ ? "B" : "") + (vecOut_ ? (outWord_ == 4 ? "O4" : "O") : "");
         if (split_ > 1) c += " split " + std::to_string(split_);
         if (prefetch2_) c += " ahead2";
         if (epi16_) c += " epi16";
@@ -437,6 +439,7 @@ private:
         key.spec.push_back({kSpecSwizzle, swizzle_ ? 1u : 0u});
         key.spec.push_back({kSpecLeanAddr, coopmatLeanAddressing() ? 1u : 0u});
         key.spec.push_back({kSpecEpi16, vec && epi16_ ? 1u : 0u});
+        if (vec && vecOut_ && outWord_ == 4) key.spec.push_back({kSpecOutWord, 4u});
         key.spec.push_back({kSpecKSplit, tile_.ks});
         if (smemPad_) key.spec.push_back({kSpecSmemPad, smemPad_});
         if (coopmatEmulated(desc_.dtype)) key.spec.push_back({kSpecEmuLanes, sg_.size});
@@ -494,6 +497,7 @@ private:
     bool trace_ = false;  // the CM_TRACE build, its clocks in the workspace
     bool swizzle_ = false;  // SWIZZLE (wantSwizzle)
     bool epi16_ = false;    // EPI16: fp16 scratch in the epilogue (vector pipeline)
+    uint32_t outWord_ = 8;  // NHWC: filters per wide store (coopmatNhwcOutWord; 0: element stores)
     uint32_t smemPad_ = 0;  // SMEM_PAD words (smemPadWords)
     const ComputePipeline* vectorPipeline_ = nullptr;
     uint32_t gx_ = 0, gy_ = 0;
@@ -602,6 +606,10 @@ std::vector<std::pair<ConvDesc, PlanOptions>> coopmatVariants(const ContextImpl&
                 if (nhwc) {  // a channel tail (24 = 16 + 8), one pass: the bounds on every load
                     d.c = 24;
                     o.tile = tile.name;
+                    v.push_back({d, o});
+                    // 36 filters: 8-byte stores of 4 (OUT_WORD), from the fp16 scratch (fp16) or
+                    // the fp32 one (bf16, with a bias)
+                    d.c = 64, d.k = 36, d.hasBias = t == DType::BF16;
                     v.push_back({d, o});
                 } else {  // 14x14: P*Q % 8 == 4, the NCHW runs of 4, one pass
                     d.h = d.w = 14;

@@ -75,7 +75,7 @@ constexpr uint32_t kOneColumn = 16;  // BN of the one-column tiles; the most fil
 enum SpecHalo : uint32_t {
     kSpecWarpsM = 101, kSpecWarpsN = 102, kSpecFM = 103, kSpecFN = 104, kSpecFR = 105, kSpecFS = 106,
     kSpecDH = 107, kSpecDW = 108, kSpecTQ = 109, kSpecVecIn = 110, kSpecVecW = 111, kSpecVecOut = 112,
-    kSpecEmuLanes = 113, kSpecPrefetch = 114, kSpecNchwRuns = 115, kSpecXPad = 116, kSpecEpi16 = 117,
+    kSpecEmuLanes = 113, kSpecPrefetch = 114, kSpecNchwRuns = 115, kSpecXPad = 116, kSpecEpi16 = 117, kSpecOutWord = 118,
 };
 
 // VKCONV_HALO_TILE48=0 (measurements only): the heuristic without 256x48/4x1.
@@ -273,10 +273,11 @@ public:
     HaloCoopmatInstance(ContextImpl& ctx, const ConvDesc& d, const HaloChoice& c)
         : SingleDispatchInstance(ctx, d), desc_(d), tile_(*c.tile), tq_(c.tq), xpad_(c.xpad), sg_(coopmatSubgroup(ctx.caps)) {
         vecW_ = d.filterLayout == FilterLayout::KRSC;
-        // NHWC: 8 filters per 16-byte store; NCHW: runs of up to 8 pixels in 16-, 8- or 4-byte
-        // stores where nchwRuns allows them.
+        // NHWC: 8 (or 4) filters per 16- (8-) byte store; NCHW: runs of up to 8 pixels in 16-, 8-
+        // or 4-byte stores where nchwRuns allows them.
         runs_ = nchwRuns(d);
-        vecOut_ = d.outputLayout == TensorLayout::NHWC ? d.filtersPerGroup() % 8 == 0 : runs_;
+        outWord_ = d.outputLayout == TensorLayout::NHWC ? coopmatNhwcOutWord(d) : 8;
+        vecOut_ = d.outputLayout == TensorLayout::NHWC ? outWord_ != 0 : runs_;
         prefetch_ = prefetch(ctx);
         epi16_ = coopmatHalfScratch(ctx.caps, d, vecOut_);
         vectorPipeline_ = &pipeline(true);
@@ -286,7 +287,7 @@ public:
     std::string name() const override { return "halo_coopmat"; }
     std::string config() const override {
         return std::string("tile ") + tile_.name + " q" + std::to_string(tq_) +
-               (xpad_ ? " x" + std::to_string(stripWidth(desc_, tq_, xpad_)) : "") + " vec8I" + (vecW_ ? "W" : "") + (vecOut_ ? "O" : "") +
+               (xpad_ ? " x" + std::to_string(stripWidth(desc_, tq_, xpad_)) : "") + " vec8I" + (vecW_ ? "W" : "") + (vecOut_ ? (outWord_ == 4 ? "O4" : "O") : "") +
                (prefetch_ ? " pre" : "") + (epi16_ ? " epi16" : "") + " sg" + std::to_string(sg_.size) + (coopmatEmulated(desc_.dtype) ? " EMULATED" : "");
     }
 
@@ -306,6 +307,7 @@ private:
                          {kSpecVecW, vec && vecW_ ? 1u : 0u}, {kSpecVecOut, vec && vecOut_ ? 1u : 0u},
                          {kSpecPrefetch, prefetch_ ? 1u : 0u}, {kSpecNchwRuns, runs_ ? 1u : 0u},
                          {kSpecXPad, xpad_}, {kSpecEpi16, vec && epi16_ ? 1u : 0u}});
+        if (vec && vecOut_ && outWord_ == 4) key.spec.push_back({kSpecOutWord, 4u});
         if (coopmatEmulated(d.dtype)) key.spec.push_back({kSpecEmuLanes, sg_.size});
         key.fullSubgroups = true;  // gl_SubgroupID names a whole subgroup's block
         return ctx_.pipelines->get(key);
@@ -324,6 +326,7 @@ private:
     uint32_t tq_, xpad_;
     SubgroupChoice sg_;
     bool vecW_ = false, vecOut_ = false, runs_ = false, prefetch_ = true, epi16_ = false;
+    uint32_t outWord_ = 8;  // NHWC: filters per wide store (coopmatNhwcOutWord; 0: element stores)
     const ComputePipeline* vectorPipeline_ = nullptr;
 };
 
@@ -425,7 +428,7 @@ bool haloCoopmatTakesFewFilters(const ContextImpl& ctx, const ConvDesc& d, const
 std::vector<std::pair<ConvDesc, PlanOptions>> haloCoopmatVariants(const ContextImpl&) {
     std::vector<std::pair<ConvDesc, PlanOptions>> v;
     for (DType t : {DType::F16, DType::BF16})
-        for (int shape = 0; shape < 4; ++shape)
+        for (int shape = 0; shape < 5; ++shape)
             for (const auto& tile : kHaloTiles) {
                 if (shape == 3 && t != DType::F16) continue;
                 ConvDesc d;
@@ -438,6 +441,12 @@ std::vector<std::pair<ConvDesc, PlanOptions>> haloCoopmatVariants(const ContextI
                     d.outputLayout = TensorLayout::NCHW; d.filterLayout = FilterLayout::KCRS;
                 }
                 if (shape == 2) d.outputLayout = TensorLayout::NCHW;
+                // 36 filters: 8-byte stores of 4 (OUT_WORD), from the fp16 scratch (fp16, nothing
+                // fused) or the fp32 one (bf16, with the bias and ReLU)
+                if (shape == 4) {
+                    d.k = 36;
+                    if (t == DType::F16) d.hasBias = false, d.activation = Activation::None;
+                }
                 v.push_back({d, PlanOptions{"halo_coopmat", 0, tile.name}});
             }
     return v;

@@ -84,6 +84,12 @@ std::string coopmatFragment16WhyNot(const DeviceCaps& caps, DType t) {
            " + f32 -> f32 cooperative-matrix configuration (device reports: " + coopmatConfigList(caps) + ")";
 }
 
+uint32_t coopmatNhwcOutWord(const ConvDesc& d) {
+    const int64_t kg = d.filtersPerGroup();
+    if (kg % 8 == 0) return 8;
+    return kg % 4 == 0 && envFlag("VKCONV_NHWC_OUT4", true) ? 4 : 0;
+}
+
 bool coopmatHalfScratch(const DeviceCaps& caps, const ConvDesc& d, bool vecOut, uint32_t m, uint32_t n) {
     if (!vecOut || d.dtype != DType::F16 || d.outputLayout != TensorLayout::NHWC || d.hasBias || d.hasResidual ||
         d.activation != Activation::None || !envFlag("VKCONV_COOPMAT_EPI16", true))

@@ -282,16 +282,20 @@ std::vector<CheckResult> checkIntegerThenUniform(vkconv::Context& ctx, const vkc
     return out;
 }
 
-bool expectsHalfScratch(const vkconv::Context& ctx, const vkconv::ConvDesc& d, uint32_t fragM, uint32_t fragN) {
-    auto env = [](const char* n) {
-        const char* v = std::getenv(n);
-        return v ? std::string(v) : std::string();
-    };
-    if (env("VKCONV_COOPMAT_EPI16") == "0") return false;
-    if (d.dtype != vkconv::DType::F16 || d.outputLayout != vkconv::TensorLayout::NHWC || d.filtersPerGroup() % 8 != 0 ||
+namespace {
+std::string envValue(const char* n) {
+    const char* v = std::getenv(n);
+    return v ? std::string(v) : std::string();
+}
+uint32_t nhwcMinWord(uint32_t minWord) { return envValue("VKCONV_NHWC_OUT4") == "0" ? 8 : minWord; }
+}  // namespace
+
+bool expectsHalfScratch(const vkconv::Context& ctx, const vkconv::ConvDesc& d, uint32_t fragM, uint32_t fragN, uint32_t minWord) {
+    if (envValue("VKCONV_COOPMAT_EPI16") == "0") return false;
+    if (d.dtype != vkconv::DType::F16 || d.outputLayout != vkconv::TensorLayout::NHWC || d.filtersPerGroup() % nhwcMinWord(minWord) != 0 ||
         d.hasBias || d.hasResidual || d.activation != vkconv::Activation::None)
         return false;
-    if (env("VKCONV_COOPMAT_EMULATE") == "1") return true;
+    if (envValue("VKCONV_COOPMAT_EMULATE") == "1") return true;
     for (const auto& c : ctx.caps().coopMatConfigs)
         if (c.scope == VK_SCOPE_SUBGROUP_KHR && c.m == fragM && c.n == fragN && c.c == VK_COMPONENT_TYPE_FLOAT16_KHR &&
             c.result == VK_COMPONENT_TYPE_FLOAT16_KHR)
@@ -307,10 +311,17 @@ bool planFragment(const std::string& config, uint32_t& fragM, uint32_t& fragN) {
     return true;
 }
 
-void expectHalfScratch(const vkconv::Context& ctx, const vkconv::ConvDesc& d, const std::string& config, bool possible) {
+void expectHalfScratch(const vkconv::Context& ctx, const vkconv::ConvDesc& d, const std::string& config, bool possible,
+                       uint32_t minWord) {
     uint32_t fragM = 16, fragN = 16;  // kernels that name no fragment take 16x16 only
     planFragment(config, fragM, fragN);
-    EXPECT_EQ(config.find(" epi16") != std::string::npos, possible && expectsHalfScratch(ctx, d, fragM, fragN)) << config;
+    EXPECT_EQ(config.find(" epi16") != std::string::npos, possible && expectsHalfScratch(ctx, d, fragM, fragN, minWord)) << config;
+}
+
+void expectNhwcOutWord4(const vkconv::ConvDesc& d, const std::string& config) {
+    const bool four = d.outputLayout == vkconv::TensorLayout::NHWC && d.filtersPerGroup() % 8 != 0 && d.filtersPerGroup() % 4 == 0 &&
+                      nhwcMinWord(4) == 4 && config.find(" split ") == std::string::npos;
+    EXPECT_EQ(config.find("O4 ") != std::string::npos, four) << config;
 }
 
 std::string planDeclines(vkconv::Context& ctx, const vkconv::ConvDesc& d, const vkconv::PlanOptions& opt) {
