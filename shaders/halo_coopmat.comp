@@ -50,7 +50,7 @@ layout(constant_id = 108) const uint DW = 1;
 layout(constant_id = 109) const uint TQ = 56;        // output columns per strip
 layout(constant_id = 110) const bool VEC_IN = false;   // 16-byte aligned input view: 16-byte loads
 layout(constant_id = 111) const bool VEC_W = false;    // KRSC filters, 16-byte aligned view
-layout(constant_id = 112) const bool VEC_OUT = false;  // 16-byte aligned output view: wide stores (NHWC: K/groups % 4 == 0)
+layout(constant_id = 112) const bool VEC_OUT = false;  // 16-byte aligned output view: wide stores (NHWC: K/groups even)
 layout(constant_id = 113) const uint EMU_LANES = 32;   // CM_EMULATE: the subgroup size
 // The next slice's global loads in flight (registers) while this one is multiplied; off, each
 // slice is loaded right before it is stored (fewer registers: two workgroups per SM).
@@ -82,7 +82,7 @@ layout(constant_id = 115) const bool NCHW_RUNS = true;
 const bool RUNS = NCHW_RUNS && OUT_LAYOUT == 0u;
 // The fp16 scratch (epilogue_half.glsl; the host's choice), rows of 3 words.
 layout(constant_id = 117) const bool EPI16 = false;
-// NHWC wide stores: filters per store, 8 (16 bytes) or 4 (8 bytes; K/groups % 8 != 0).
+// NHWC wide stores: filters per store, 8 (16 bytes), 4 or 2 (the most that divides K/groups).
 layout(constant_id = 118) const uint OUT_WORD = 8;
 const uint OUT_GROUPS = 16u / OUT_WORD;  // stores per 16-filter accumulator row
 
@@ -280,7 +280,7 @@ void main() {
                     uint p = f / X, x = f % X, q = q0 + x;
                     if (p < pc.P && x < TQ && q < pc.Q && kn < Kg)
                         copyFiltersNhwc(OUT_WORD, ((n * pc.P + p) * pc.Q + q) * pc.K + kBase + kn,
-                                        smem[scratch + row * 3u + grp * OUT_WORD / 8u], grp & 1u);
+                                        smem[scratch + row * 3u + grp * OUT_WORD / 8u], grp % (8u / OUT_WORD));
                 }
             } else if (VEC_OUT && OUT_LAYOUT == 1u) {
                 // OUT_WORD consecutive filters of one pixel per store (OUT_WORD divides K/groups: a
@@ -292,7 +292,7 @@ void main() {
                         uint w = scratch + row * 4u + grp * OUT_WORD / 4u;
                         float v[8] = words8(smem[w], OUT_WORD == 8u ? smem[w + 1u] : uvec4(0u));
                         uint k = kBase + kn;
-                        storeFiltersNhwc(OUT_WORD, ((n * pc.P + p) * pc.Q + q) * pc.K + k, k, v);
+                        storeFiltersNhwc(OUT_WORD, ((n * pc.P + p) * pc.Q + q) * pc.K + k, k, v, grp * OUT_WORD % 4u);
                     }
                 }
             } else {

@@ -71,10 +71,10 @@ layout(constant_id = 107) const uint CM_N = 16;
 layout(constant_id = 108) const uint CM_K = 16;
 layout(constant_id = 112) const bool VEC_A = false;    // NHWC input, 16-byte loads
 layout(constant_id = 113) const bool VEC_B = false;    // KRSC filters, 16-byte loads
-// 16-byte aligned output view: 16-byte stores of 8 filters (NHWC, K/groups % 8 == 0; 8-byte
-// stores of 4 where OUT_WORD is 4) or of 8 pixels (NCHW runs).
+// 16-byte aligned output view: 16-byte stores of 8 filters (NHWC, K/groups % 8 == 0; 8- or
+// 4-byte stores of OUT_WORD = 4 or 2 where only those divide it) or of 8 pixels (NCHW runs).
 layout(constant_id = 114) const bool VEC_OUT = false;
-layout(constant_id = 120) const uint OUT_WORD = 8;  // NHWC: filters per wide store, 8 or 4
+layout(constant_id = 120) const uint OUT_WORD = 8;  // NHWC: filters per wide store, 8, 4 or 2
 const uint OUT_GROUPS = CM_N / OUT_WORD;            // stores per accumulator row
 // Shared staging buffers: 2 = double-buffered (one barrier per slice); 1 = a single buffer (two
 // barriers per slice, half the shared memory: lets 64x64 subgroup blocks in 256-wide tiles and
@@ -534,7 +534,8 @@ void main() {
                         uint row = e % CM_M, cg = e / CM_M;
                         uint m = mBase + row, kn = nBase + cg * OUT_WORD;
                         if (m < M && kn < Kg)
-                            copyFiltersNhwc(OUT_WORD, m * pc.K + kBase + kn, smem[scratch + row * LD16 + cg * OUT_WORD / 8u], cg & 1u);
+                            copyFiltersNhwc(OUT_WORD, m * pc.K + kBase + kn, smem[scratch + row * LD16 + cg * OUT_WORD / 8u],
+                                            cg % (8u / OUT_WORD));
                     }
                 } else if (VEC_OUT && OUT_LAYOUT == 1u) {
                     // OUT_WORD consecutive filters of one pixel per store; OUT_WORD divides K/groups,
@@ -543,10 +544,10 @@ void main() {
                         uint row = e / OUT_GROUPS, cg = e % OUT_GROUPS;
                         uint m = mBase + row, kn = nBase + cg * OUT_WORD;
                         if (m < M && kn < Kg) {
-                            uint w = scratch + row * (CM_N / 4u) + cg * (OUT_WORD / 4u);
+                            uint w = scratch + row * (CM_N / 4u) + cg * OUT_WORD / 4u;
                             float v[8] = OUT_WORD == 8u ? scratchWords8(w) : words8(smem[w], uvec4(0u));
                             uint k = kBase + kn;
-                            storeFiltersNhwc(OUT_WORD, m * pc.K + k, k, v);  // NHWC: (n*PQ + pq)*K + k
+                            storeFiltersNhwc(OUT_WORD, m * pc.K + k, k, v, cg * OUT_WORD % 4u);  // NHWC: (n*PQ + pq)*K + k
                         }
                     }
                 } else {

@@ -43,7 +43,9 @@ std::vector<CmCase> makeCmCases() {
     add("base", [](ConvDesc&) {});
     add("k8", [](ConvDesc& d) { d.k = 8; });
     add("k20_out4", [](ConvDesc& d) { d.k = 20; });  // 8-byte stores of 4 filters (4 but not 8 divides K)
-    add("k18_no_vec_out", [](ConvDesc& d) { d.k = 18; });
+    add("k18_out2", [](ConvDesc& d) { d.k = 18; });  // 4-byte stores of 2 filters
+    add("k9_no_vec_out", [](ConvDesc& d) { d.k = 9; });
+    add("bf16_k42_out2_bias", [](ConvDesc& d) { d.dtype = DType::BF16, d.k = 42, d.hasBias = true; });
     add("grouped2_kg12_out4_bias", [](ConvDesc& d) { d.c = 64, d.k = 24, d.groups = 2, d.hasBias = true; });
     add("k1", [](ConvDesc& d) { d.k = 1; });
     add("c64_k96_bias_res_relu", [](ConvDesc& d) {
@@ -231,7 +233,7 @@ TEST_P(CoopmatTiles, MatchesReference) {
     }
     // The fp16 scratch where nothing is fused (the unsplit vector pipeline of fp16 NHWC outputs).
     expectHalfScratch(ctx(), c.desc, r.config, r.config.find(" split ") == std::string::npos, 4);
-    expectNhwcOutWord4(c.desc, r.config);
+    expectNhwcOutWord(c.desc, r.config);
 }
 
 // Indices of the named cmCases().
@@ -271,10 +273,10 @@ INSTANTIATE_TEST_SUITE_P(coopmat, CoopmatTiles,
                          tileCaseName);
 
 // The 32-wide tile on fewer cases (the 12 s NCHW bf16 ones left out for CI's time): both staging
-// layouts, groups, K = 20 (a partial column tile, 4-filter stores), K = 18 (element stores), 16-deep
-// slices and deep strided reductions.
+// layouts, groups, K = 20 (a partial column tile, 4-filter stores), K = 18 and 42 (2-filter stores),
+// K = 9 (element stores), 16-deep slices and deep strided reductions.
 INSTANTIATE_TEST_SUITE_P(coopmat_wn32, CoopmatTiles,
-                         ::testing::Combine(::testing::ValuesIn(casesNamed({"base", "k20_out4", "k18_no_vec_out", "grouped2_kg12_out4_bias", "grouped2", "c48_slice16",
+                         ::testing::Combine(::testing::ValuesIn(casesNamed({"base", "k20_out4", "k18_out2", "bf16_k42_out2_bias", "k9_no_vec_out", "grouped2_kg12_out4_bias", "grouped2", "c48_slice16",
                                                                            "nchw_many_tiles", "deep_c128_stride2_k72"})),
                                             ::testing::Values(std::string("64x32x16/2x1"))),
                          tileCaseName);

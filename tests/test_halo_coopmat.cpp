@@ -62,11 +62,13 @@ std::vector<NamedDesc> makeHaloCases() {
     add("nchw_out_w32_k12_bias", [](ConvDesc& d) {
         d.h = 7, d.w = 32, d.k = 12, d.outputLayout = TensorLayout::NCHW, d.hasBias = true, d.activation = Activation::Relu;
     });
-    // 4 but not 8 divides K/groups (RetinaNet's 36-filter box heads): 8-byte stores of 4 filters,
-    // through the fp16 scratch (nothing fused) and the fp32 one (bias, groups).  Last: the suites
-    // below name cases by index.
+    // 4 or 2 is the most of 8, 4 and 2 that divides K/groups (RetinaNet's 36-filter box heads;
+    // 18 filters): 8- or 4-byte stores, through the fp16 scratch (nothing fused) and the fp32 one
+    // (bias, groups, bf16).  Last: the suites below name cases by index.
     add("k36_out4", [](ConvDesc& d) { d.k = 36; });
     add("groups2_kg12_out4_bias", [](ConvDesc& d) { d.c = 64, d.groups = 2, d.k = 24, d.hasBias = true; });
+    add("k18_out2", [](ConvDesc& d) { d.k = 18; });
+    add("bf16_k42_out2_bias_relu", [](ConvDesc& d) { d.dtype = DType::BF16, d.k = 42, d.hasBias = true, d.activation = Activation::Relu; });
     return v;
 }
 
@@ -102,7 +104,7 @@ TEST_P(HaloCoopmatTiles, MatchesReference) {
         }
         // The fp16 scratch where nothing is fused (fp16 NHWC outputs in 16- or 8-byte words).
         expectHalfScratch(ctx(), c.desc, r.config, true, 4);
-        expectNhwcOutWord4(c.desc, r.config);
+        expectNhwcOutWord(c.desc, r.config);
     }
 }
 

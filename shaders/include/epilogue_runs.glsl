@@ -50,25 +50,33 @@ void storeRun8(bool wide, uint off, uint cnt, uint k, float v[8]) {
     }
 }
 
-// NHWC: `word` consecutive filters of one pixel (the kernel's OUT_WORD specialization constant: 8
-// where K/groups % 8 == 0, 4 where only 4 divides it) in one 16- or 8-byte store.  Element stores
+// NHWC: `word` consecutive filters of one pixel (the kernel's OUT_WORD specialization constant:
+// 8, 4 or 2, the most that divides K/groups) in one 16-, 8- or 4-byte store.  Element stores
 // made RetinaNet's 36-filter box heads 1.26-1.29x the time of the same layers with 40 filters at
 // b32 on the H200 (docs/results/h200_s49/diag/, perf-notes 131).  `off` (element offset of filter
-// k) is a multiple of `word`; v holds raw accumulators, of which the first `word` are used.
-void storeFiltersNhwc(uint word, uint off, uint k, float v[8]) {
+// k) is a multiple of `word`; v holds raw accumulators from v[sub] on (sub: 0, or 2 for a 2-filter
+// word in the upper half of a 4-value scratch word).
+void storeFiltersNhwc(uint word, uint off, uint k, float v[8], uint sub) {
+    if (word == 2u && sub == 2u) {  // static indices: no local memory
+        v[0] = v[2];
+        v[1] = v[3];
+    }
     [[unroll]] for (uint t = 0u; t < 8u; ++t)
         if (t < word) v[t] = epilogueValue(v[t], k + t, off + t);
     if (word == 8u)
         y8_[off >> 3] = uvec4(PACK_OUT(v[0], v[1]), PACK_OUT(v[2], v[3]), PACK_OUT(v[4], v[5]), PACK_OUT(v[6], v[7]));
-    else
+    else if (word == 4u)
         y4w_[off >> 2] = uvec2(PACK_OUT(v[0], v[1]), PACK_OUT(v[2], v[3]));
+    else
+        y2w_[off >> 1] = PACK_OUT(v[0], v[1]);
 }
 
-// The same for words of the fp16 scratch (EPI16: nothing to apply): `w` holds 8 filters from
-// filter k0 (8-aligned), `off` is filter k0 + h * 4's offset; word 4 stores half h of w.
-void copyFiltersNhwc(uint word, uint off, uvec4 w, uint h) {
+// The same for words of the fp16 scratch (EPI16: nothing to apply; words of 8 or 4 filters, the
+// host's condition): `w` holds 8 filters from an 8-aligned one, `off` is the offset of the first
+// filter stored; word 4 stores half `part` of w.
+void copyFiltersNhwc(uint word, uint off, uvec4 w, uint part) {
     if (word == 8u) y8_[off >> 3] = w;
-    else y4w_[off >> 2] = h == 0u ? w.xy : w.zw;
+    else y4w_[off >> 2] = part == 0u ? w.xy : w.zw;
 }
 
 #endif

@@ -357,7 +357,8 @@ public:
         prefetch2_ = wantPrefetch2(ctx, d, tile);
         vecB_ = d.filterLayout == FilterLayout::KRSC;
         // Split-K pass 1 writes fp32 partials element by element; pass 2 writes the output.
-        // NHWC: 8 filters per 16-byte store (4 per 8-byte store where only 4 divides K/groups);
+        // NHWC: 8 filters per 16-byte store (4 or 2 per 8- or 4-byte store where only those divide
+        // K/groups);
         // NCHW: runs of 8 pixels in one 16-byte store, where 8
         // divides P*Q (no run crosses an image and every run is aligned), or two 8-byte runs of 4
         // where only 4 does (14x14, 50x50: each half lies in one image).  Elsewhere (odd P*Q) the
@@ -405,7 +406,7 @@ public:
         std::string c = std::string("tile ") + tile_.name + " cm " + std::to_string(cm_.m) + "x" + std::to_string(cm_.n) + "x" +
                         std::to_string(cm_.k);
         if (vecA_ || vecB_ || vecOut_)
-            c += std::string(" vec8") + (vecA_ ? "A" : "") + (vecB_ ? "B" : "") + (vecOut_ ? (outWord_ == 4 ? "O4" : "O") : "");
+            c += std::string(" vec8") + (vecA_ ? "A" : "") + (vecB_ ? "B" : "") + (vecOut_ ? (outWord_ == 8 ? "O" : "O" + std::to_string(outWord_)) : "");
         if (split_ > 1) c += " split " + std::to_string(split_);
         if (prefetch2_) c += " ahead2";
         if (epi16_) c += " epi16";
@@ -439,7 +440,7 @@ private:
         key.spec.push_back({kSpecSwizzle, swizzle_ ? 1u : 0u});
         key.spec.push_back({kSpecLeanAddr, coopmatLeanAddressing() ? 1u : 0u});
         key.spec.push_back({kSpecEpi16, vec && epi16_ ? 1u : 0u});
-        if (vec && vecOut_ && outWord_ == 4) key.spec.push_back({kSpecOutWord, 4u});
+        if (vec && vecOut_ && outWord_ != 8) key.spec.push_back({kSpecOutWord, outWord_});
         key.spec.push_back({kSpecKSplit, tile_.ks});
         if (smemPad_) key.spec.push_back({kSpecSmemPad, smemPad_});
         if (coopmatEmulated(desc_.dtype)) key.spec.push_back({kSpecEmuLanes, sg_.size});
@@ -497,7 +498,7 @@ private:
     bool trace_ = false;  // the CM_TRACE build, its clocks in the workspace
     bool swizzle_ = false;  // SWIZZLE (wantSwizzle)
     bool epi16_ = false;    // EPI16: fp16 scratch in the epilogue (vector pipeline)
-    uint32_t outWord_ = 8;  // NHWC: filters per wide store (coopmatNhwcOutWord; 0: element stores)
+    uint32_t outWord_ = 8;  // NHWC: filters per wide store, 8, 4 or 2 (coopmatNhwcOutWord; 0: element stores)
     uint32_t smemPad_ = 0;  // SMEM_PAD words (smemPadWords)
     const ComputePipeline* vectorPipeline_ = nullptr;
     uint32_t gx_ = 0, gy_ = 0;
@@ -607,9 +608,9 @@ std::vector<std::pair<ConvDesc, PlanOptions>> coopmatVariants(const ContextImpl&
                     d.c = 24;
                     o.tile = tile.name;
                     v.push_back({d, o});
-                    // 36 filters: 8-byte stores of 4 (OUT_WORD), from the fp16 scratch (fp16) or
-                    // the fp32 one (bf16, with a bias)
-                    d.c = 64, d.k = 36, d.hasBias = t == DType::BF16;
+                    // Narrow output words (OUT_WORD): fp16 36 filters, 8-byte stores of 4 from the
+                    // fp16 scratch; bf16 42 filters with a bias, 4-byte stores of 2 from the fp32 one
+                    d.c = 64, d.k = t == DType::BF16 ? 42 : 36, d.hasBias = t == DType::BF16;
                     v.push_back({d, o});
                 } else {  // 14x14: P*Q % 8 == 4, the NCHW runs of 4, one pass
                     d.h = d.w = 14;

@@ -273,8 +273,8 @@ public:
     HaloCoopmatInstance(ContextImpl& ctx, const ConvDesc& d, const HaloChoice& c)
         : SingleDispatchInstance(ctx, d), desc_(d), tile_(*c.tile), tq_(c.tq), xpad_(c.xpad), sg_(coopmatSubgroup(ctx.caps)) {
         vecW_ = d.filterLayout == FilterLayout::KRSC;
-        // NHWC: 8 (or 4) filters per 16- (8-) byte store; NCHW: runs of up to 8 pixels in 16-, 8-
-        // or 4-byte stores where nchwRuns allows them.
+        // NHWC: 8, 4 or 2 filters per 16-, 8- or 4-byte store; NCHW: runs of up to 8 pixels in
+        // 16-, 8- or 4-byte stores where nchwRuns allows them.
         runs_ = nchwRuns(d);
         outWord_ = d.outputLayout == TensorLayout::NHWC ? coopmatNhwcOutWord(d) : 8;
         vecOut_ = d.outputLayout == TensorLayout::NHWC ? outWord_ != 0 : runs_;
@@ -287,7 +287,7 @@ public:
     std::string name() const override { return "halo_coopmat"; }
     std::string config() const override {
         return std::string("tile ") + tile_.name + " q" + std::to_string(tq_) +
-               (xpad_ ? " x" + std::to_string(stripWidth(desc_, tq_, xpad_)) : "") + " vec8I" + (vecW_ ? "W" : "") + (vecOut_ ? (outWord_ == 4 ? "O4" : "O") : "") +
+               (xpad_ ? " x" + std::to_string(stripWidth(desc_, tq_, xpad_)) : "") + " vec8I" + (vecW_ ? "W" : "") + (vecOut_ ? (outWord_ == 8 ? "O" : "O" + std::to_string(outWord_)) : "") +
                (prefetch_ ? " pre" : "") + (epi16_ ? " epi16" : "") + " sg" + std::to_string(sg_.size) + (coopmatEmulated(desc_.dtype) ? " EMULATED" : "");
     }
 
@@ -307,7 +307,7 @@ private:
                          {kSpecVecW, vec && vecW_ ? 1u : 0u}, {kSpecVecOut, vec && vecOut_ ? 1u : 0u},
                          {kSpecPrefetch, prefetch_ ? 1u : 0u}, {kSpecNchwRuns, runs_ ? 1u : 0u},
                          {kSpecXPad, xpad_}, {kSpecEpi16, vec && epi16_ ? 1u : 0u}});
-        if (vec && vecOut_ && outWord_ == 4) key.spec.push_back({kSpecOutWord, 4u});
+        if (vec && vecOut_ && outWord_ != 8) key.spec.push_back({kSpecOutWord, outWord_});
         if (coopmatEmulated(d.dtype)) key.spec.push_back({kSpecEmuLanes, sg_.size});
         key.fullSubgroups = true;  // gl_SubgroupID names a whole subgroup's block
         return ctx_.pipelines->get(key);
@@ -326,7 +326,7 @@ private:
     uint32_t tq_, xpad_;
     SubgroupChoice sg_;
     bool vecW_ = false, vecOut_ = false, runs_ = false, prefetch_ = true, epi16_ = false;
-    uint32_t outWord_ = 8;  // NHWC: filters per wide store (coopmatNhwcOutWord; 0: element stores)
+    uint32_t outWord_ = 8;  // NHWC: filters per wide store, 8, 4 or 2 (coopmatNhwcOutWord; 0: element stores)
     const ComputePipeline* vectorPipeline_ = nullptr;
 };
 
@@ -441,10 +441,11 @@ std::vector<std::pair<ConvDesc, PlanOptions>> haloCoopmatVariants(const ContextI
                     d.outputLayout = TensorLayout::NCHW; d.filterLayout = FilterLayout::KCRS;
                 }
                 if (shape == 2) d.outputLayout = TensorLayout::NCHW;
-                // 36 filters: 8-byte stores of 4 (OUT_WORD), from the fp16 scratch (fp16, nothing
-                // fused) or the fp32 one (bf16, with the bias and ReLU)
+                // Narrow output words (OUT_WORD): fp16 36 filters, nothing fused, 8-byte stores of
+                // 4 from the fp16 scratch; bf16 42 filters with the bias and ReLU, 4-byte stores of
+                // 2 from the fp32 one
                 if (shape == 4) {
-                    d.k = 36;
+                    d.k = t == DType::BF16 ? 42 : 36;
                     if (t == DType::F16) d.hasBias = false, d.activation = Activation::None;
                 }
                 v.push_back({d, PlanOptions{"halo_coopmat", 0, tile.name}});

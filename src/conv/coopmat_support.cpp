@@ -87,11 +87,16 @@ std::string coopmatFragment16WhyNot(const DeviceCaps& caps, DType t) {
 uint32_t coopmatNhwcOutWord(const ConvDesc& d) {
     const int64_t kg = d.filtersPerGroup();
     if (kg % 8 == 0) return 8;
-    return kg % 4 == 0 && envFlag("VKCONV_NHWC_OUT4", true) ? 4 : 0;
+    if (kg % 2 != 0 || !envFlag("VKCONV_NHWC_OUT4", true)) return 0;
+    return kg % 4 == 0 ? 4 : 2;
 }
 
 bool coopmatHalfScratch(const DeviceCaps& caps, const ConvDesc& d, bool vecOut, uint32_t m, uint32_t n) {
-    if (!vecOut || d.dtype != DType::F16 || d.outputLayout != TensorLayout::NHWC || d.hasBias || d.hasResidual ||
+    // Not for 2-filter words: from the fp16 scratch they ran 1.14-1.22x the element stores on
+    // 192x128x64/4x4s1 (winograd's GEMM for 126 filters, H200), where the fp32 scratch's ran
+    // 0.89x (docs/results/h200_s49/grouped/, perf-notes 131).
+    if (!vecOut || d.filtersPerGroup() % 4 != 0 || d.dtype != DType::F16 || d.outputLayout != TensorLayout::NHWC || d.hasBias ||
+        d.hasResidual ||
         d.activation != Activation::None || !envFlag("VKCONV_COOPMAT_EPI16", true))
         return false;
     if (coopmatEmulated(DType::F16)) return true;

@@ -51,15 +51,15 @@ std::string coopmatDeviceWhyNot(const ContextImpl& ctx, DType t, const std::stri
 // operands and fp32 accumulation that the 16x16-fragment kernels are written for, else the reason.
 std::string coopmatFragment16WhyNot(const DeviceCaps& caps, DType t);
 
-// Filters per NHWC output store of halo_coopmat and implicit_gemm_coopmat (their OUT_WORD): 8
-// (16 bytes) where 8 divides K/groups, 4 (8 bytes) where only 4 does (RetinaNet's 36-filter box
-// heads), 0 where neither does (element stores).  VKCONV_NHWC_OUT4=0 (measurement only) keeps
-// the 4-filter case on the element stores.
+// Filters per NHWC output store of halo_coopmat and implicit_gemm_coopmat (their OUT_WORD): the
+// most of 8, 4 and 2 that divides K/groups (16-, 8- or 4-byte stores: 4 for RetinaNet's 36-filter
+// box heads, 2 for e.g. 18 or 42 filters), 0 for odd K/groups (element stores).
+// VKCONV_NHWC_OUT4=0 (measurement only) keeps everything but 8 on the element stores.
 uint32_t coopmatNhwcOutWord(const ConvDesc& d);
 
 // The matrix kernels' fp16 scratch (shaders/include/epilogue_half.glsl: accumulators converted to
 // fp16 in registers, half the scratch bytes, outputs copied as they are): fp16 NHWC output in
-// 16- or 8-byte words (vecOut) with nothing fused, so the output is the accumulator rounded once either
+// wide words of 8 or 4 filters (vecOut, 4 | K/groups) with nothing fused, so the output is the accumulator rounded once either
 // way; the device reports a subgroup-scope m x n configuration with fp16 C and result (the
 // emulation always has it); VKCONV_COOPMAT_EPI16=0 (measurements) turns it off.
 bool coopmatHalfScratch(const DeviceCaps& caps, const ConvDesc& d, bool vecOut, uint32_t m = 16, uint32_t n = 16);

@@ -318,10 +318,12 @@ void expectHalfScratch(const vkconv::Context& ctx, const vkconv::ConvDesc& d, co
     EXPECT_EQ(config.find(" epi16") != std::string::npos, possible && expectsHalfScratch(ctx, d, fragM, fragN, minWord)) << config;
 }
 
-void expectNhwcOutWord4(const vkconv::ConvDesc& d, const std::string& config) {
-    const bool four = d.outputLayout == vkconv::TensorLayout::NHWC && d.filtersPerGroup() % 8 != 0 && d.filtersPerGroup() % 4 == 0 &&
-                      nhwcMinWord(4) == 4 && config.find(" split ") == std::string::npos;
-    EXPECT_EQ(config.find("O4 ") != std::string::npos, four) << config;
+void expectNhwcOutWord(const vkconv::ConvDesc& d, const std::string& config) {
+    const int64_t kg = d.filtersPerGroup();
+    const bool narrow = d.outputLayout == vkconv::TensorLayout::NHWC && kg % 8 != 0 && kg % 2 == 0 && nhwcMinWord(2) == 2 &&
+                        config.find(" split ") == std::string::npos;
+    EXPECT_EQ(config.find("O4 ") != std::string::npos, narrow && kg % 4 == 0) << config;
+    EXPECT_EQ(config.find("O2 ") != std::string::npos, narrow && kg % 4 != 0) << config;
 }
 
 std::string planDeclines(vkconv::Context& ctx, const vkconv::ConvDesc& d, const vkconv::PlanOptions& opt) {

@@ -118,8 +118,8 @@ std::vector<CheckResult> checkIntegerThenUniform(vkconv::Context& ctx, const vkc
 
 // Whether a matrix kernel's plan for d should use the fp16 scratch in its epilogue (" epi16" in
 // its configuration): fp16 NHWC output in wide words (K/groups a multiple of `minWord`, the
-// kernel's narrowest: 8, or 4 for halo_coopmat and implicit_gemm_coopmat unless
-// VKCONV_NHWC_OUT4=0) with nothing fused, on the emulation or a device reporting a subgroup-scope
+// kernel's narrowest through that scratch: 8, or 4 for halo_coopmat and implicit_gemm_coopmat
+// unless VKCONV_NHWC_OUT4=0) with nothing fused, on the emulation or a device reporting a subgroup-scope
 // fp16 accumulator of the plan's fragment (fragM x fragN: 16x16, or 8x8 on Mesa 26's lavapipe),
 // unless VKCONV_COOPMAT_EPI16=0.  Split-K and NCHW outputs never do.
 bool expectsHalfScratch(const vkconv::Context& ctx, const vkconv::ConvDesc& d, uint32_t fragM = 16, uint32_t fragN = 16,
@@ -130,10 +130,10 @@ bool planFragment(const std::string& config, uint32_t& fragM, uint32_t& fragN);
 // and the plan can take it (`possible`: false for split-K or pointwise_coopmat's wide epilogue).
 void expectHalfScratch(const vkconv::Context& ctx, const vkconv::ConvDesc& d, const std::string& config, bool possible = true,
                        uint32_t minWord = 8);
-// halo_coopmat and implicit_gemm_coopmat (vector pipeline, one pass): where 4 but not 8 divides
-// K/groups of an NHWC output, EXPECTs the 8-byte stores of 4 filters ("O4" in the configuration),
-// unless VKCONV_NHWC_OUT4=0; elsewhere EXPECTs no "O4".
-void expectNhwcOutWord4(const vkconv::ConvDesc& d, const std::string& config);
+// halo_coopmat and implicit_gemm_coopmat (vector pipeline, one pass): where 4 or 2 is the most
+// of 8, 4 and 2 that divides K/groups of an NHWC output, EXPECTs stores of that many filters ("O4"
+// or "O2" in the configuration), unless VKCONV_NHWC_OUT4=0; elsewhere EXPECTs neither.
+void expectNhwcOutWord(const vkconv::ConvDesc& d, const std::string& config);
 
 // For EXPECT_TRUE(vkt::passed(r)): the failure message is r.summary().
 ::testing::AssertionResult passed(const CheckResult& r);
