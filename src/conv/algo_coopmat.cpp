@@ -358,8 +358,7 @@ public:
         vecB_ = d.filterLayout == FilterLayout::KRSC;
         // Split-K pass 1 writes fp32 partials element by element; pass 2 writes the output.
         // NHWC: 8 filters per 16-byte store (4 or 2 per 8- or 4-byte store where only those divide
-        // K/groups);
-        // NCHW: runs of 8 pixels in one 16-byte store, where 8
+        // K/groups); NCHW: runs of 8 pixels in one 16-byte store, where 8
         // divides P*Q (no run crosses an image and every run is aligned), or two 8-byte runs of 4
         // where only 4 does (14x14, 50x50: each half lies in one image).  Elsewhere (odd P*Q) the
         // runs' 2-byte pieces wrote each 32-byte sector in several partial writes: up to 1.47x
@@ -406,7 +405,7 @@ public:
         std::string c = std::string("tile ") + tile_.name + " cm " + std::to_string(cm_.m) + "x" + std::to_string(cm_.n) + "x" +
                         std::to_string(cm_.k);
         if (vecA_ || vecB_ || vecOut_)
-            c += std::string(" vec8") + (vecA_ ? "A" : "") + (vecB_ ? "B" : "") + (vecOut_ ? (outWord_ == 8 ? "O" : "O" + std::to_string(outWord_)) : "");
+            c += std::string(" vec8") + (vecA_ ? "A" : "") + (vecB_ ? "B" : "") + coopmatOutputTag(vecOut_, outWord_);
         if (split_ > 1) c += " split " + std::to_string(split_);
         if (prefetch2_) c += " ahead2";
         if (epi16_) c += " epi16";

@@ -287,7 +287,7 @@ public:
     std::string name() const override { return "halo_coopmat"; }
     std::string config() const override {
         return std::string("tile ") + tile_.name + " q" + std::to_string(tq_) +
-               (xpad_ ? " x" + std::to_string(stripWidth(desc_, tq_, xpad_)) : "") + " vec8I" + (vecW_ ? "W" : "") + (vecOut_ ? (outWord_ == 8 ? "O" : "O" + std::to_string(outWord_)) : "") +
+               (xpad_ ? " x" + std::to_string(stripWidth(desc_, tq_, xpad_)) : "") + " vec8I" + (vecW_ ? "W" : "") + coopmatOutputTag(vecOut_, outWord_) +
                (prefetch_ ? " pre" : "") + (epi16_ ? " epi16" : "") + " sg" + std::to_string(sg_.size) + (coopmatEmulated(desc_.dtype) ? " EMULATED" : "");
     }
 

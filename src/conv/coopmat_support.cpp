@@ -91,6 +91,11 @@ uint32_t coopmatNhwcOutWord(const ConvDesc& d) {
     return kg % 4 == 0 ? 4 : 2;
 }
 
+std::string coopmatOutputTag(bool vecOut, uint32_t outWord) {
+    if (!vecOut) return "";
+    return outWord == 8 ? "O" : "O" + std::to_string(outWord);
+}
+
 bool coopmatHalfScratch(const DeviceCaps& caps, const ConvDesc& d, bool vecOut, uint32_t m, uint32_t n) {
     // Not for 2-filter words: from the fp16 scratch they ran 1.14-1.22x the element stores on
     // 192x128x64/4x4s1 (winograd's GEMM for 126 filters, H200), where the fp32 scratch's ran

@@ -56,6 +56,9 @@ std::string coopmatFragment16WhyNot(const DeviceCaps& caps, DType t);
 // box heads, 2 for e.g. 18 or 42 filters), 0 for odd K/groups (element stores).
 // VKCONV_NHWC_OUT4=0 (measurement only) keeps everything but 8 on the element stores.
 uint32_t coopmatNhwcOutWord(const ConvDesc& d);
+// The configuration's wide-output letter: "O" (16-byte stores, or NCHW runs), "O4" / "O2" (the
+// narrow NHWC words), "" (element stores).
+std::string coopmatOutputTag(bool vecOut, uint32_t outWord);
 
 // The matrix kernels' fp16 scratch (shaders/include/epilogue_half.glsl: accumulators converted to
 // fp16 in registers, half the scratch bytes, outputs copied as they are): fp16 NHWC output in
