@@ -276,7 +276,8 @@ INSTANTIATE_TEST_SUITE_P(coopmat, CoopmatTiles,
 // layouts, groups, K = 20 (a partial column tile, 4-filter stores), K = 18 and 42 (2-filter stores),
 // K = 9 (element stores), 16-deep slices and deep strided reductions.
 INSTANTIATE_TEST_SUITE_P(coopmat_wn32, CoopmatTiles,
-                         ::testing::Combine(::testing::ValuesIn(casesNamed({"base", "k20_out4", "k18_out2", "bf16_k42_out2_bias", "k9_no_vec_out", "grouped2_kg12_out4_bias", "grouped2", "c48_slice16",
+                         ::testing::Combine(::testing::ValuesIn(casesNamed({"base", "k20_out4", "k18_out2", "bf16_k42_out2_bias", "k9_no_vec_out",
+                                                                           "grouped2_kg12_out4_bias", "grouped2", "c48_slice16",
                                                                            "nchw_many_tiles", "deep_c128_stride2_k72"})),
                                             ::testing::Values(std::string("64x32x16/2x1"))),
                          tileCaseName);

@@ -63,8 +63,9 @@ std::vector<NamedDesc> makeHaloCases() {
         d.h = 7, d.w = 32, d.k = 12, d.outputLayout = TensorLayout::NCHW, d.hasBias = true, d.activation = Activation::Relu;
     });
     // 4 or 2 is the most of 8, 4 and 2 that divides K/groups (RetinaNet's 36-filter box heads;
-    // 18 filters): 8- or 4-byte stores, through the fp16 scratch (nothing fused) and the fp32 one
-    // (bias, groups, bf16).  Last: the suites below name cases by index.
+    // 18 and 42 filters): 8-byte stores of 4 through the fp16 scratch (nothing fused) or the fp32
+    // one (bias, groups), 4-byte stores of 2 through the fp32 one always (fp16 and bf16).  Last:
+    // the suites below name cases by index.
     add("k36_out4", [](ConvDesc& d) { d.k = 36; });
     add("groups2_kg12_out4_bias", [](ConvDesc& d) { d.c = 64, d.groups = 2, d.k = 24, d.hasBias = true; });
     add("k18_out2", [](ConvDesc& d) { d.k = 18; });

@@ -119,9 +119,9 @@ std::vector<CheckResult> checkIntegerThenUniform(vkconv::Context& ctx, const vkc
 // Whether a matrix kernel's plan for d should use the fp16 scratch in its epilogue (" epi16" in
 // its configuration): fp16 NHWC output in wide words (K/groups a multiple of `minWord`, the
 // kernel's narrowest through that scratch: 8, or 4 for halo_coopmat and implicit_gemm_coopmat
-// unless VKCONV_NHWC_OUT4=0) with nothing fused, on the emulation or a device reporting a subgroup-scope
-// fp16 accumulator of the plan's fragment (fragM x fragN: 16x16, or 8x8 on Mesa 26's lavapipe),
-// unless VKCONV_COOPMAT_EPI16=0.  Split-K and NCHW outputs never do.
+// unless VKCONV_NHWC_OUT4=0) with nothing fused, on the emulation or a device reporting a
+// subgroup-scope fp16 accumulator of the plan's fragment (fragM x fragN: 16x16, or 8x8 on Mesa
+// 26's lavapipe), unless VKCONV_COOPMAT_EPI16=0.  Split-K and NCHW outputs never do.
 bool expectsHalfScratch(const vkconv::Context& ctx, const vkconv::ConvDesc& d, uint32_t fragM = 16, uint32_t fragN = 16,
                         uint32_t minWord = 8);
 // The matrix fragment a plan's configuration names (" cm MxNxK"): false where it names none.
