@@ -22,6 +22,11 @@
 // serve PSTEP row steps; each step stages its halo, multiplies with no barrier, and writes its
 // outputs through a per-subgroup scratch (the halo's memory, reused) in the output layout (NCHW:
 // runs of 8 columns of one filter, epilogue_runs.glsl).
+//
+// BREG (the host's choice where the fragments are few): each subgroup loads its NQ x NCHUNK B
+// fragments into registers once, after the staging, so a step's products read only A from shared
+// memory (on NVIDIA the fragment loads and the staging share one pipe, and B's were half of a
+// step's loads), and B is staged in the halo's memory, which it leaves before the first halo.
 #extension GL_GOOGLE_include_directive : require
 // Loops over cooperative-matrix arrays unroll fully (a rolled loop demotes them to local memory).
 #extension GL_EXT_control_flow_attributes : require
@@ -61,6 +66,7 @@ layout(constant_id = 116) const bool PREFETCH = false;
 // eight element loads.  Bit 0: the halo's (NHWC input); bit 1: the filters' (KRSC).  The host
 // sets them only where the views are 16-byte aligned.
 layout(constant_id = 117) const uint VEC_IN = 0u;
+layout(constant_id = 120) const bool BREG = false;  // B in registers (file comment)
 layout(local_size_x_id = 100) in;
 
 const uint TQ = SGQ * MQ * 16u, BN = SGN * NQ * 16u;
@@ -77,6 +83,15 @@ const uint B_WORDS = NCHUNK * BN * BSTR;
 const uint NSG = TP * SGQ * SGN;
 const uint SCR_WORDS = NSG * 64u;           // one 16 x 16 fp32 accumulator per subgroup
 const uint R_WORDS = HALO_WORDS > SCR_WORDS ? HALO_WORDS : SCR_WORDS;
+// B's offset and the shared words: with BREG, B is staged where the halo goes.  The emulated builds
+// read B from shared memory at every product, so they keep it apart.
+#if defined(CM_EMULATE)
+const uint B_OFF = R_WORDS;
+#else
+const uint B_OFF = BREG ? 0u : R_WORDS;
+#endif
+const uint SMEM_WORDS = B_OFF + B_WORDS > R_WORDS ? B_OFF + B_WORDS : R_WORDS;
+const uint BFRAGS = BREG ? NCHUNK * NQ : 1u;  // B fragments held per subgroup
 const uint FRAGS = MQ * NQ;
 const uint HALO_PER_T = (HALO_WORDS + WG_SIZE - 1u) / WG_SIZE;  // halo words per invocation
 // NCHW output with an even width (the host's condition): column-major scratch and pixel runs
@@ -87,7 +102,7 @@ const bool RUNS = NCHW_RUNS && OUT_LAYOUT == 0u;
 // The fp16 scratch (epilogue_half.glsl; the host's choice), rows of 3 words.
 layout(constant_id = 119) const bool EPI16 = false;
 
-shared uvec4 smem[R_WORDS + B_WORDS];  // [halo | epilogue scratch][B]
+shared uvec4 smem[SMEM_WORDS];  // [halo | epilogue scratch][B], or B over the halo (BREG)
 #include "epilogue_half.glsl"  // EPI16: MAT_C16, emuHalfScratch
 
 #if !defined(CM_EMULATE)
@@ -172,7 +187,7 @@ void main() {
         }
         [[unroll]] for (uint u = 0u; u < B_FLIGHT; ++u) {
             uint e = b0 + u * WG_SIZE + tid;
-            if (e < B_ITEMS) smem[R_WORDS + ((e >> 1) / BN * BN + (e >> 1) % BN) * BSTR + (e & 1u)] = v[u];
+            if (e < B_ITEMS) smem[B_OFF + ((e >> 1) / BN * BN + (e >> 1) % BN) * BSTR + (e & 1u)] = v[u];
         }
     }
 
@@ -181,12 +196,22 @@ void main() {
     uint lane = gl_SubgroupInvocationID;
     uint lanes = gl_SubgroupSize;
     uint aBase = wr * XW + wq * MQ * 16u * SW * CW;  // this subgroup's first pixel, window start
-    uint bBase = R_WORDS + wn * NQ * 16u * BSTR;
+    uint bBase = B_OFF + wn * NQ * 16u * BSTR;
     uint scratch = sg * 64u;
 
     uvec4 pre[HALO_PER_T];  // PREFETCH: the next step's halo words, in flight
     if (PREFETCH)
         [[unroll]] for (uint u = 0u; u < HALO_PER_T; ++u) pre[u] = haloWord(tid + u * WG_SIZE, n, cBase, tp * rowsPerWg, iw0);
+#if !defined(CM_EMULATE)
+    MAT_B breg[BFRAGS];
+    if (BREG) {
+        barrier();  // the staged filters are visible
+        [[unroll]] for (uint ch = 0u; ch < NCHUNK; ++ch)
+            [[unroll]] for (uint i = 0u; i < NQ; ++i)
+                coopMatLoad(breg[ch * NQ + i], smem, bBase + (ch * BN + i * 16u) * BSTR, BSTR, gl_CooperativeMatrixLayoutColumnMajor);
+        barrier();  // every subgroup holds its fragments: the first halo may overwrite them
+    }
+#endif
     for (uint ps = 0u; ps < PSTEP; ++ps) {
         uint p0 = tp * rowsPerWg + ps * TP;
         if (ps > 0u) barrier();  // the previous step's scratch (the halo's memory) is free
@@ -209,6 +234,16 @@ void main() {
 #if !defined(CM_EMULATE)
         MAT_C acc[FRAGS];
         [[unroll]] for (uint f = 0u; f < FRAGS; ++f) acc[f] = MAT_C(0.0);
+        if (BREG) {
+            [[unroll]] for (uint ch = 0u; ch < NCHUNK; ++ch) {
+                uint a0 = aBase + chunkStart(ch) / 8u;
+                [[unroll]] for (uint j = 0u; j < MQ; ++j) {
+                    MAT_A a;
+                    coopMatLoad(a, smem, a0 + j * 16u * SW * CW, SW * CW, gl_CooperativeMatrixLayoutRowMajor);
+                    [[unroll]] for (uint i = 0u; i < NQ; ++i) acc[j * NQ + i] = coopMatMulAdd(a, breg[ch * NQ + i], acc[j * NQ + i]);
+                }
+            }
+        } else
         for (uint ch = 0u; ch < NCHUNK; ++ch) {
             uint a0 = aBase + chunkStart(ch) / 8u;
             MAT_B b[NQ];

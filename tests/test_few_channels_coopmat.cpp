@@ -6,6 +6,8 @@
 // epilogue; then the router and the declines.
 // Test names contain "coopmat": the emulated runs (VKCONV_COOPMAT_EMULATE=1, lavapipe) take them,
 // and on devices without matrix units the plain runs skip them with the algorithm's reason.
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -71,6 +73,9 @@ std::vector<FcCase> makeFcCases() {
         d.dtype = DType::BF16, d.c = 5, d.h = 4, d.w = 3, d.r = 2, d.s = 5, d.pad(2, 3), d.k = 17;
         d.inputLayout = d.outputLayout = TensorLayout::NCHW, d.filterLayout = FilterLayout::KCRS;
     });
+    // 40 values per column x 11 columns: 28 chunks, too many fragments to hold: B stays in shared
+    // memory (the other cases hold theirs in registers with most tiles).
+    add("c3_11x11_b_in_shared", [](ConvDesc& d) { d.r = d.s = 11, d.pad(5, 5), d.h = 9; });
     return v;
 }
 
@@ -82,6 +87,25 @@ const std::vector<FcCase>& fcCases() {
 // "" is the heuristic's pick; then one row of single fragments, two column subgroups, two filter
 // subgroups with row steps (a ragged last step on most cases), and wide blocks.
 const std::vector<std::string> kTiles = {"", "1x16x16/1x1", "2x32x32/2x1", "1x32x64/1x2p3", "2x64x32/1x1p2", "1x128x16/2x1"};
+
+// Whether a plan's subgroups hold their filter fragments in registers, as the host decides it
+// (algo_few_channels_coopmat.cpp: on NVIDIA, or as VKCONV_FEW_COOPMAT_BREG says; at most 4 rows,
+// chunks x filter fragments per subgroup <= 24), from the shape and the configuration's tile
+// "TPxTQxBN/SGQxSGN".
+bool expectRegisterB(const vkconv::Context& ctx, const ConvDesc& d, const std::string& config) {
+    unsigned tp = 0, tq = 0, bn = 0, sgq = 0, sgn = 0;
+    size_t at = config.find("tile ");
+    if (at == std::string::npos || std::sscanf(config.c_str() + at, "tile %ux%ux%u/%ux%u", &tp, &tq, &bn, &sgq, &sgn) != 5) {
+        ADD_FAILURE() << "no tile in '" << config << "'";
+        return false;
+    }
+    uint64_t cpr = (uint64_t(d.r) * (d.c / d.groups) + 7) / 8 * 8;
+    while (uint64_t(d.s) * cpr < 16) cpr += 8;
+    uint64_t chunks = (uint64_t(d.s) * cpr + 15) / 16, nq = bn / (sgn * 16);
+    const char* env = std::getenv("VKCONV_FEW_COOPMAT_BREG");
+    bool on = env && *env ? std::string(env) != "0" : ctx.caps().vendorId == 0x10DE;
+    return on && tp <= 4 && chunks * nq <= 24;
+}
 
 using Param = std::tuple<int, std::string>;
 std::string paramName(const ::testing::TestParamInfo<Param>& info) { return caseTileName(fcCases(), info.param); }
@@ -103,6 +127,7 @@ TEST_P(FewChannelsCoopmatTiles, MatchesReference) {
         }
         // The fp16 scratch where nothing is fused (fp16 NHWC outputs in 16-byte words).
         expectHalfScratch(ctx(), c.desc, r.config);
+        EXPECT_EQ(r.config.find(" breg") != std::string::npos, expectRegisterB(ctx(), c.desc, r.config)) << r.config;
     }
 }
 

@@ -4,10 +4,12 @@
 // from shared memory with a stride of SW*CPR values; the filters are staged once per workgroup.
 // Tile choice, no timing: 64 filters (fewer when the group has fewer) in blocks of 32 per
 // subgroup, 32-column subgroup blocks (16 where 32 pads Q by more than an eighth), eight
-// subgroups (rows x filter blocks), fewer rows and filters until the shared memory fits (not on
-// small grids: each invocation's filter staging would grow), and up to 4 row steps per workgroup
-// while the grid stays at four workgroups per compute unit or more; the next step's halo
-// prefetched.  Eight channels per group stage 16-byte words.
+// subgroups (rows x filter blocks) and at most 4 rows where the grid is large, fewer rows and
+// filters until the shared memory fits (not on small grids: each invocation's filter staging would
+// grow), and up to 8 row steps per workgroup while the grid stays at four workgroups per compute
+// unit or more; the next step's halo prefetched.  Eight channels per group stage 16-byte words.
+// Where a subgroup's filter fragments are few, they are held in registers for the whole workgroup
+// (B in registers, below).
 #include <algorithm>
 #include <cstdio>
 
@@ -30,7 +32,7 @@ constexpr uint32_t kMaxAccumulators = 16;
 enum SpecFcCm : uint32_t {
     kSpecTP = 101, kSpecMQ = 102, kSpecNQ = 103, kSpecSGQ = 104, kSpecSGN = 105, kSpecCG = 106, kSpecFR = 107,
     kSpecFS = 108, kSpecSH = 109, kSpecSW = 110, kSpecDH = 111, kSpecCPR = 112, kSpecPStep = 113, kSpecVecOut = 114,
-    kSpecEmuLanes = 115, kSpecPrefetch = 116, kSpecVecIn = 117, kSpecNchwRuns = 118, kSpecEpi16 = 119,
+    kSpecEmuLanes = 115, kSpecPrefetch = 116, kSpecVecIn = 117, kSpecNchwRuns = 118, kSpecEpi16 = 119, kSpecBReg = 120,
 };
 
 // TP rows x TQ = SGQ*MQ*16 columns x BN = SGN*NQ*16 filters, PSTEP row steps per workgroup.
@@ -78,9 +80,28 @@ uint64_t haloWords(const ConvDesc& d, const Tile& t) {
     uint64_t x = (uint64_t(t.tq()) - 1) * d.strideW + d.s;
     return t.tp * x * (columnValues(d) / 8);
 }
-uint64_t sharedBytes(const ConvDesc& d, const Tile& t) {
-    return 16 * (std::max(haloWords(d, t), uint64_t(t.subgroups()) * 64) + chunks(d) * t.bn() * 3);
+// B in registers (BREG): each subgroup loads its NQ x chunks filter fragments once and its products
+// read only A from shared memory; B is staged in the halo's memory before the first halo.  On
+// NVIDIA the fragment loads share the shared-memory pipe with the staging, and in ResNet-50's stem
+// B's were half of every step's (22 fragments, 4 registers each on 32 lanes).  At most 24
+// fragments (96 registers on 32 lanes, 48 on 64), and tiles of at most 4 rows: on the H200
+// (h200_s50/sweep/, fp16 b32, six first layers, both layouts) every 4-row tile gained with it
+// (ResNet-50's stem 118.4 -> 107.5 µs NHWC, 133.7 -> 122.1 NCHW) bar two rows by 2-3 µs, while the
+// 8-row ones lost in NCHW (MobileNetV2 features.0.0 on 8x32x32/1x1p2 44.2 -> 56.3).  NVIDIA only,
+// where it was measured: an RDNA3 WMMA operand takes 8 VGPRs per lane at wave32 (its 16 values are
+// held by both halves of the wave), and Mesa 25's RADV spilled 106 registers on the stem with it.
+// VKCONV_FEW_COOPMAT_BREG=0 / 1 (measurements only) keeps B in shared memory / takes it anywhere.
+constexpr uint64_t kMaxRegisterFragments = 24;
+bool bRegisters(const ContextImpl& ctx, const ConvDesc& d, const Tile& t) {
+    return t.tp <= 4 && chunks(d) * t.nq <= kMaxRegisterFragments && envFlag("VKCONV_FEW_COOPMAT_BREG", ctx.caps.vendorId == 0x10DE);
 }
+// Shared bytes: the halo (or epilogue scratch) and B side by side, or B over the halo with BREG
+// (the emulated builds read B from shared memory at every product and keep it apart).
+uint64_t sharedBytes(const ConvDesc& d, const Tile& t, bool overlaid) {
+    uint64_t r = std::max(haloWords(d, t), uint64_t(t.subgroups()) * 64), b = chunks(d) * t.bn() * 3;
+    return 16 * (overlaid ? std::max(r, b) : r + b);
+}
+bool overlaid(const ContextImpl& ctx, const ConvDesc& d, const Tile& t) { return bRegisters(ctx, d, t) && !coopmatEmulated(d.dtype); }
 
 // The next row step's halo in registers while this one is multiplied: with row steps, and at most
 // 8 words (32 registers) per invocation.  Measured on the H200 (h200_s13/sweep/, each tile with and
@@ -107,7 +128,7 @@ uint64_t gridY(const ConvDesc& d, const Tile& t) {
 // The forced tile, else the rules in the file comment.  tp == 0: nothing fits.
 Tile chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& forced) {
     Tile t;
-    if (!forced.empty()) return parseTile(forced, t) && sharedBytes(d, t) <= ctx.caps.maxSharedMemory ? t : Tile{};
+    if (!forced.empty()) return parseTile(forced, t) && sharedBytes(d, t, overlaid(ctx, d, t)) <= ctx.caps.maxSharedMemory ? t : Tile{};
     const uint64_t Kg = d.filtersPerGroup(), Q = d.outW();
     uint32_t bn = 16;
     while (bn < 64 && bn < Kg) bn *= 2;
@@ -122,20 +143,30 @@ Tile chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& fo
         if (uint64_t tq = t.tq(), padded = (Q + tq - 1) / tq * tq; 8 * (padded - Q) > padded) t.mq = 1;
         // Eight subgroups: the staging spreads over 256 invocations.
         for (t.tp = std::min<uint32_t>(8, 8 / (t.sgq * t.sgn)); t.tp >= 1; t.tp /= 2)
-            if (sharedBytes(d, t) <= ctx.caps.maxSharedMemory) break;
+            if (sharedBytes(d, t, false) <= ctx.caps.maxSharedMemory) break;  // side by side: the tiles as measured
         if (t.tp >= 1) break;
     }
     if (bn < kFrag || t.tp == 0) return Tile{};
     const double units = modelComputeUnits(ctx.caps.computeUnits);
+    // 32-filter tiles (one filter subgroup, 8 rows) take 4 rows where their subgroups then hold B
+    // in registers and the grid stays at four workgroups per compute unit: 4x32x32/1x1p4 so ran
+    // 0.67-0.97x 8x32x32/1x1 at b32 on the H200 (h200_s50/sweep/: MobileNetV2 features.0.0 NHWC
+    // 47.2 -> 43.8 µs, NCHW 44.2 -> 42.1; 3x3 stride 1 with 32 filters 80.4 -> 71.9, 97.4 -> 94.7;
+    // with B in shared memory 4 rows lost in NCHW, 44.2 -> 51.1).
+    if (Tile four{4, t.mq, t.nq, t.sgq, t.sgn, 1};
+        t.tp == 8 && bRegisters(ctx, d, four) && double(gridX(d, four) * gridY(d, four)) >= 4.0 * units)
+        t.tp = 4;
     // Small grids keep the eight subgroups: fewer rows per workgroup would spread the grid, but
     // each halving doubles the filter words every invocation stages once per workgroup, and that
     // staging is most of a small grid's time.  On the H100 (docs/results/h100_s26/fc*/): ggml's
     // 8-channel 4x4 layer (16x16 outputs x 16 images, 8 chunks x 64 filters) 4.97 us at 4 rows,
     // 6.81 at 2, 14.3 at 1; the SD-VAE's l0 at b1 6.65 at 4 rows, 9.9 at 2.
 
-    // Up to 4 row steps share one filter staging while at least four workgroups per compute unit
-    // remain (8 steps measured slower than 2-4 on VGG-16 features.0 b32).
-    while (t.pstep < 4 && double(gridX(d, Tile{t.tp, t.mq, t.nq, t.sgq, t.sgn, t.pstep * 2}) * gridY(d, t)) >= 4.0 * units)
+    // Up to 8 row steps share one filter staging while at least four workgroups per compute unit
+    // remain.  Session 13 measured 8 slower than 2-4 on VGG-16 features.0 b32; with B in registers
+    // 8 ran faster on the 64-filter tiles that reach it (h200_s50/sweep/, fp16 b32: features.0
+    // NHWC 151.4 -> 144.6 µs, NCHW 190.6 -> 181.9; the SD-VAE's l0 95.4 -> 92.6, 119.6 -> 116.1).
+    while (t.pstep < 8 && double(gridX(d, Tile{t.tp, t.mq, t.nq, t.sgq, t.sgn, t.pstep * 2}) * gridY(d, t)) >= 4.0 * units)
         t.pstep *= 2;
     return t;
 }
@@ -160,6 +191,7 @@ public:
         vecIn_ = (c8 && d.inputLayout == TensorLayout::NHWC ? 1u : 0u) | (c8 && d.filterLayout == FilterLayout::KRSC ? 2u : 0u);
         prefetch_ = prefetch(d, tile_, sg_.size);
         epi16_ = coopmatHalfScratch(ctx.caps, d, vecOut_);
+        breg_ = bRegisters(ctx, d, tile_);
         vectorPipeline_ = &pipeline(true);
         gx_ = uint32_t(gridX(d, tile_));
         gy_ = uint32_t(gridY(d, tile_));
@@ -167,7 +199,7 @@ public:
     std::string name() const override { return "few_channels_coopmat"; }
     std::string config() const override {
         std::string vec = std::string(vecIn_ & 1u ? "I" : "") + (vecIn_ & 2u ? "W" : "") + (vecOut_ ? "O" : "");
-        return "tile " + tile_.name() + " cpr " + std::to_string(columnValues(desc_)) + (vec.empty() ? "" : " vec8" + vec) + (prefetch_ ? " pre" : "") + (epi16_ ? " epi16" : "") + " sg" +
+        return "tile " + tile_.name() + " cpr " + std::to_string(columnValues(desc_)) + (vec.empty() ? "" : " vec8" + vec) + (prefetch_ ? " pre" : "") + (breg_ ? " breg" : "") + (epi16_ ? " epi16" : "") + " sg" +
                std::to_string(sg_.size) + (coopmatEmulated(desc_.dtype) ? " EMULATED" : "");
     }
 
@@ -187,7 +219,7 @@ private:
                          {kSpecSH, uint32_t(d.strideH)}, {kSpecSW, uint32_t(d.strideW)}, {kSpecDH, uint32_t(d.dilationH)},
                          {kSpecCPR, columnValues(d)}, {kSpecPStep, t.pstep}, {kSpecVecOut, vec && vecOut_ ? 1u : 0u}, {kSpecVecIn, vec ? vecIn_ : 0u},
                          {kSpecPrefetch, prefetch_ ? 1u : 0u}, {kSpecNchwRuns, runs_ ? 1u : 0u},
-                         {kSpecEpi16, vec && epi16_ ? 1u : 0u}});
+                         {kSpecEpi16, vec && epi16_ ? 1u : 0u}, {kSpecBReg, breg_ ? 1u : 0u}});
         if (coopmatEmulated(d.dtype)) key.spec.push_back({kSpecEmuLanes, sg_.size});
         key.fullSubgroups = true;  // gl_SubgroupID names a whole subgroup's block
         return ctx_.pipelines->get(key);
@@ -196,7 +228,7 @@ private:
     ConvDesc desc_;
     Tile tile_;
     SubgroupChoice sg_;
-    bool vecOut_ = false, runs_ = false, prefetch_ = false, epi16_ = false;
+    bool vecOut_ = false, runs_ = false, prefetch_ = false, epi16_ = false, breg_ = false;
     uint32_t vecIn_ = 0;  // kSpecVecIn's bits
     const ComputePipeline* vectorPipeline_ = nullptr;
 };
@@ -220,7 +252,7 @@ std::string fewChannelsCoopmatWhyNot(const ContextImpl& ctx, const ConvDesc& d, 
     Tile t = chooseTile(ctx, d, o.tile);
     if (t.tp == 0) {
         Tile least = o.tile.empty() ? Tile{1, 1, 1, 1, 1, 1} : forced;
-        return "the input halo and filters of tile " + least.name() + " need " + std::to_string(sharedBytes(d, least)) +
+        return "the input halo and filters of tile " + least.name() + " need " + std::to_string(sharedBytes(d, least, !o.tile.empty() && overlaid(ctx, d, least))) +
                " bytes of shared memory; the device has " + std::to_string(ctx.caps.maxSharedMemory);
     }
     if (std::string w = workgroupWhyNot(ctx, uint64_t(t.subgroups()) * sg.size, sg.required); !w.empty()) return "tile " + t.name() + ": " + w;
