@@ -57,6 +57,20 @@ const uint RWIN = (PT - 1u) * SH + (FR - 1u) * DH + 1u;  // input rows under PT 
 // NHWC interior blocks load RB window rows (at most XREGS pixels, at least one row) before
 // using them.  The host sets XREGS (0: no such path; every row under its bounds test).
 layout(constant_id = 113) const uint XREGS = 0;
+// The NHWC path with the layer's sizes as specialization constants (the host's choice): at b32 the
+// kernel is bound by its index arithmetic, not its bytes (perf-notes 135: with no loads, products
+// or stores MobileNetV2's ten depthwise layers still took 65 of their 166 µs), and with constant
+// sizes the block decode's three divisions and every offset's products fold.  Off: the push
+// constants (any size; the batch stays one either way).
+layout(constant_id = 114) const bool SPEC_SHAPE = false;
+layout(constant_id = 115) const uint S_K = 1u;
+layout(constant_id = 116) const uint S_C = 1u;
+layout(constant_id = 117) const uint S_H = 1u;
+layout(constant_id = 118) const uint S_W = 1u;
+layout(constant_id = 119) const uint S_P = 1u;
+layout(constant_id = 120) const uint S_Q = 1u;
+layout(constant_id = 121) const uint S_PADT = 0u;
+layout(constant_id = 122) const uint S_PADL = 0u;
 const uint RB0 = XREGS / WIN;
 const uint RB = RB0 < 1u ? 1u : (RB0 > RWIN ? RWIN : RB0);
 // NCHW VEC_IN: the window starts LEAD elements into its first chunk; NCH chunks cover it.
@@ -195,9 +209,15 @@ void nchwPath(uint linear) {
 
 // ---- NHWC input: QT columns x PT rows of four consecutive output channels (a vec4) ----
 // Channels kb*4 .. kb*4+3 (or the lanes' cc) of one input pixel.
+uint shK() { return SPEC_SHAPE ? S_K : pc.K; }
+uint shC() { return SPEC_SHAPE ? S_C : pc.C; }
+uint shH() { return SPEC_SHAPE ? S_H : pc.H; }
+uint shW() { return SPEC_SHAPE ? S_W : pc.W; }
+uint shP() { return SPEC_SHAPE ? S_P : pc.P; }
+uint shQ() { return SPEC_SHAPE ? S_Q : pc.Q; }
 vec4 nhwcPixel(uint pix, uint kb, uvec4 cc) {
-    if (VEC_IN) return input4(pix * (pc.C / 4u) + kb);
-    uint e = pix * pc.C;
+    if (VEC_IN) return input4(pix * (shC() / 4u) + kb);
+    uint e = pix * shC();
     return vec4(toF32(x_[e + cc.x]), toF32(x_[e + cc.y]), toF32(x_[e + cc.z]), toF32(x_[e + cc.w]));
 }
 
@@ -220,18 +240,18 @@ void accumulatePixel(vec4 xv, uint ir, uint i) {
 }
 
 void nhwcPath(uint linear) {
-    uint KB = (pc.K + 3u) / 4u, QB = (pc.Q + QT - 1u) / QT, PB = (pc.P + PT - 1u) / PT;
+    uint KB = (shK() + 3u) / 4u, QB = (shQ() + QT - 1u) / QT, PB = (shP() + PT - 1u) / PT;
     uint kb = linear % KB; uint t = linear / KB;
     uint qb = t % QB; t /= QB;
     uint pb = t % PB; uint n = t / PB;
     if (n >= pc.N) return;
     uint k0 = kb * 4u;
     // Lanes past K compute a copy of channel K-1 and are never stored.
-    uvec4 kk = min(uvec4(k0) + uvec4(0u, 1u, 2u, 3u), uvec4(pc.K - 1u));
+    uvec4 kk = min(uvec4(k0) + uvec4(0u, 1u, 2u, 3u), uvec4(shK() - 1u));
     uvec4 cc = kk / pc.aux0;
     uint p0 = pb * PT, q0 = qb * QT;
-    int ih0 = int(p0 * SH) - int(pc.padT);
-    int iw0 = int(q0 * SW) - int(pc.padL);
+    int ih0 = int(p0 * SH) - int(SPEC_SHAPE ? S_PADT : pc.padT);
+    int iw0 = int(q0 * SW) - int(SPEC_SHAPE ? S_PADL : pc.padL);
 
     if (VEC_IN) {
         // M == 1 and K % 4 == 0: the four channels' filters are one run of 4*TAPS elements
@@ -249,18 +269,18 @@ void nhwcPath(uint linear) {
     }
     [[unroll]] for (uint i = 0u; i < PT * QT; ++i) acc4_[i] = vec4(0.0);
 
-    bool colsInside = iw0 >= 0 && iw0 + int(WIN) <= int(pc.W);
-    bool rowsInside = ih0 >= 0 && ih0 + int(RWIN) <= int(pc.H);
+    bool colsInside = iw0 >= 0 && iw0 + int(WIN) <= int(shW());
+    bool rowsInside = ih0 >= 0 && ih0 + int(RWIN) <= int(shH());
     if (XREGS > 0u && colsInside && rowsInside) {
         // Interior block: no test anywhere, and the rows' loads issued RB rows at a time before
         // their multiply-adds: one memory latency per RB rows instead of one per row, within a
         // budget of XREGS loaded pixels (rowUsed is constant per row).
-        uint pix0 = (n * pc.H + uint(ih0)) * pc.W + uint(iw0);
+        uint pix0 = (n * shH() + uint(ih0)) * shW() + uint(iw0);
         [[unroll]] for (uint r0 = 0u; r0 < RWIN; r0 += RB) {
             vec4 xw[RB * WIN];
             [[unroll]] for (uint rr = 0u; rr < RB; ++rr)
                 if (r0 + rr < RWIN && rowUsed(r0 + rr))
-                    [[unroll]] for (uint i = 0u; i < WIN; ++i) xw[rr * WIN + i] = nhwcPixel(pix0 + (r0 + rr) * pc.W + i, kb, cc);
+                    [[unroll]] for (uint i = 0u; i < WIN; ++i) xw[rr * WIN + i] = nhwcPixel(pix0 + (r0 + rr) * shW() + i, kb, cc);
             [[unroll]] for (uint rr = 0u; rr < RB; ++rr) {
                 if (r0 + rr < RWIN && rowUsed(r0 + rr))
                     [[unroll]] for (uint i = 0u; i < WIN; ++i) accumulatePixel(xw[rr * WIN + i], r0 + rr, i);
@@ -269,15 +289,15 @@ void nhwcPath(uint linear) {
     } else {
         [[unroll]] for (uint ir = 0u; ir < RWIN; ++ir) {
             int ih = ih0 + int(ir);
-            if (rowUsed(ir) && ih >= 0 && ih < int(pc.H)) {
-                uint rowPix = (n * pc.H + uint(ih)) * pc.W;  // pixel index of (n, ih, 0)
+            if (rowUsed(ir) && ih >= 0 && ih < int(shH())) {
+                uint rowPix = (n * shH() + uint(ih)) * shW();  // pixel index of (n, ih, 0)
                 vec4 xr[WIN];
                 if (colsInside) {
                     [[unroll]] for (uint i = 0u; i < WIN; ++i) xr[i] = nhwcPixel(rowPix + uint(iw0) + i, kb, cc);
                 } else {
                     [[unroll]] for (uint i = 0u; i < WIN; ++i) {
                         int iw = iw0 + int(i);
-                        bool ok = iw >= 0 && iw < int(pc.W);
+                        bool ok = iw >= 0 && iw < int(shW());
                         vec4 v = nhwcPixel(ok ? rowPix + uint(iw) : 0u, kb, cc);
                         xr[i] = ok ? v : vec4(0.0);
                     }
@@ -291,19 +311,19 @@ void nhwcPath(uint linear) {
     if (HAS_BIAS) b = vec4(toF32(bias_[kk.x]), toF32(bias_[kk.y]), toF32(bias_[kk.z]), toF32(bias_[kk.w]));
     [[unroll]] for (uint pt = 0u; pt < PT; ++pt) {
         uint p = p0 + pt;
-        if (p < pc.P) {
+        if (p < shP()) {
             [[unroll]] for (uint j = 0u; j < QT; ++j) {
                 uint q = q0 + j;
-                if (q < pc.Q) {
+                if (q < shQ()) {
                     vec4 v = acc4_[pt * QT + j] + b;
                     if (VEC_OUT) {
-                        uint off4 = ((n * pc.P + p) * pc.Q + q) * (pc.K / 4u) + kb;
+                        uint off4 = ((n * shP() + p) * shQ() + q) * (shK() / 4u) + kb;
                         if (HAS_RESIDUAL) v += toF32v4(res4_[off4]);
                         v = vec4(activate(v.x), activate(v.y), activate(v.z), activate(v.w));
                         y4_[off4] = fromF32v4(v);
                     } else {
                         [[unroll]] for (uint l = 0u; l < 4u; ++l) {
-                            if (k0 + l < pc.K) {
+                            if (k0 + l < shK()) {
                                 uint off = outputOffset(n, k0 + l, p, q);
                                 y_[off] = fromF32(finish(v[l], 0.0, off));
                             }

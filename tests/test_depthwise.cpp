@@ -74,6 +74,12 @@ TEST_P(DepthwiseTiles, IntegerDataIsExact) {
     const auto r = runAndCheck(ctx(), d, o, 5000 + uint64_t(i), DataMode::Integer);
     EXPECT_TRUE(passed(r)) << "case " << dwCases()[size_t(i)].name << " tile '" << tile << "'";
     RecordProperty("chosen", r.algorithm + " " + r.config);
+    // fp16 NHWC input: the path specialized on the layer's sizes (VKCONV_DEPTHWISE_SPEC_SHAPE=0 / 1:
+    // off / every dtype).
+    const char* env = std::getenv("VKCONV_DEPTHWISE_SPEC_SHAPE");
+    bool on = env && *env ? std::string(env) != "0" : d.dtype == DType::F16;
+    bool shape = on && d.inputLayout == TensorLayout::NHWC && r.config.find("generic") == std::string::npos;
+    EXPECT_EQ(r.config.find(" shape") != std::string::npos, shape) << r.config;
 }
 
 INSTANTIATE_TEST_SUITE_P(All, DepthwiseTiles,

@@ -26,7 +26,8 @@ constexpr uint64_t kFill = 8192;
 enum SpecDepthwise : uint32_t {
     kSpecFR = 101, kSpecFS = 102, kSpecSH = 103, kSpecSW = 104, kSpecDH = 105, kSpecDW = 106,
     kSpecQT = 107, kSpecPT = 108, kSpecVecIn = 109, kSpecVecOut = 110, kSpecGeneric = 111,
-    kSpecPadL = 112, kSpecRowLoads = 113,
+    kSpecPadL = 112, kSpecRowLoads = 113, kSpecShape = 114, kSpecShapeK = 115, kSpecShapeC = 116, kSpecShapeH = 117,
+    kSpecShapeW = 118, kSpecShapeP = 119, kSpecShapeQ = 120, kSpecShapePadT = 121, kSpecShapePadL = 122,
 };
 
 // NHWC blocks whose window is inside the input: an untested path that loads up to this many
@@ -106,6 +107,15 @@ public:
             vecIn_ = d.w % 4 == 0 && (blk_.qt * d.strideW) % 4 == 0;
             vecOut_ = d.outputLayout == TensorLayout::NCHW && blk_.qt % 4 == 0 && d.outW() % 4 == 0;
         }
+        // The NHWC path specialized on the layer's sizes (its index arithmetic is a third of its
+        // time at b32, perf-notes 135): one pipeline per layer shape, the batch left a push
+        // constant.  fp16 only, where it was measured faster: MobileNetV2's ten depthwise layers on
+        // the H200 at b32 166.0 -> 156.0 µs, every layer, and 50.6 -> 48.5 at b1; bf16 at b32 lost
+        // on the four largest (181.7 -> 187.0 in all; features.2.conv.1.0 38.9 -> 44.6), fp32 was
+        // not measured (perf-notes 136).  VKCONV_DEPTHWISE_SPEC_SHAPE=0 / 1 (measurements only)
+        // keeps the sizes in push constants / specializes every dtype.
+        specShape_ = !blk_.generic && d.inputLayout == TensorLayout::NHWC &&
+                     envFlag("VKCONV_DEPTHWISE_SPEC_SHAPE", d.dtype == DType::F16);
         vectorPipeline_ = &pipeline(vecIn_, vecOut_);
         items_ = blk_.generic ? uint64_t(d.outputElements()) : blockInvocations(d, blk_.pt, blk_.qt);
     }
@@ -128,6 +138,7 @@ public:
         else c += " block " + std::to_string(blk_.pt) + "x" + std::to_string(blk_.qt) +
                   (desc_.inputLayout == TensorLayout::NHWC ? "x4ch" : "");
         if (vecIn_ || vecOut_) c += std::string(" vec4") + (vecIn_ ? "In" : "") + (vecOut_ ? "Out" : "");
+        if (specShape_) c += " shape";
         if (desc_.k != desc_.c) c += " mult" + std::to_string(desc_.k / desc_.c);
         if (sg_) c += " sg" + std::to_string(sg_);
         if (nativeBf16()) c += " bf16-native";
@@ -168,6 +179,11 @@ private:
             key.spec.push_back({kSpecVecOut, vecOut ? 1u : 0u});
             if (vecIn && d.inputLayout == TensorLayout::NCHW) key.spec.push_back({kSpecPadL, uint32_t(d.padLeft)});
             if (d.inputLayout == TensorLayout::NHWC) key.spec.push_back({kSpecRowLoads, rowLoadPixels(d, vecIn)});
+            if (specShape_)
+                key.spec.insert(key.spec.end(), {{kSpecShape, 1u}, {kSpecShapeK, uint32_t(d.k)}, {kSpecShapeC, uint32_t(d.c)},
+                                                 {kSpecShapeH, uint32_t(d.h)}, {kSpecShapeW, uint32_t(d.w)}, {kSpecShapeP, uint32_t(d.outH())},
+                                                 {kSpecShapeQ, uint32_t(d.outW())}, {kSpecShapePadT, uint32_t(d.padTop)},
+                                                 {kSpecShapePadL, uint32_t(d.padLeft)}});
         }
         return ctx_.pipelines->get(key);  // made once per context, then a map lookup
     }
@@ -177,7 +193,7 @@ private:
     ConvPushConstants pc_;
     uint32_t wg_, sg_;
     Blocking blk_;
-    bool vecIn_ = false, vecOut_ = false;
+    bool vecIn_ = false, vecOut_ = false, specShape_ = false;
     const ComputePipeline* vectorPipeline_ = nullptr;
     uint64_t items_ = 0;
 };
