@@ -215,6 +215,8 @@ uint shH() { return SPEC_SHAPE ? S_H : pc.H; }
 uint shW() { return SPEC_SHAPE ? S_W : pc.W; }
 uint shP() { return SPEC_SHAPE ? S_P : pc.P; }
 uint shQ() { return SPEC_SHAPE ? S_Q : pc.Q; }
+uint shPadT() { return SPEC_SHAPE ? S_PADT : pc.padT; }
+uint shPadL() { return SPEC_SHAPE ? S_PADL : pc.padL; }
 vec4 nhwcPixel(uint pix, uint kb, uvec4 cc) {
     if (VEC_IN) return input4(pix * (shC() / 4u) + kb);
     uint e = pix * shC();
@@ -250,8 +252,8 @@ void nhwcPath(uint linear) {
     uvec4 kk = min(uvec4(k0) + uvec4(0u, 1u, 2u, 3u), uvec4(shK() - 1u));
     uvec4 cc = kk / pc.aux0;
     uint p0 = pb * PT, q0 = qb * QT;
-    int ih0 = int(p0 * SH) - int(SPEC_SHAPE ? S_PADT : pc.padT);
-    int iw0 = int(q0 * SW) - int(SPEC_SHAPE ? S_PADL : pc.padL);
+    int ih0 = int(p0 * SH) - int(shPadT());
+    int iw0 = int(q0 * SW) - int(shPadL());
 
     if (VEC_IN) {
         // M == 1 and K % 4 == 0: the four channels' filters are one run of 4*TAPS elements

@@ -234,6 +234,8 @@ void main() {
 #if !defined(CM_EMULATE)
         MAT_C acc[FRAGS];
         [[unroll]] for (uint f = 0u; f < FRAGS; ++f) acc[f] = MAT_C(0.0);
+        // Two loops: B in registers needs the chunk loop unrolled (constant fragment indices); the
+        // shared-memory one stays rolled, as measured before BREG.
         if (BREG) {
             [[unroll]] for (uint ch = 0u; ch < NCHUNK; ++ch) {
                 uint a0 = aBase + chunkStart(ch) / 8u;
