@@ -27,6 +27,15 @@
 // fragments into registers once, after the staging, so a step's products read only A from shared
 // memory (on NVIDIA the fragment loads and the staging share one pipe, and B's were half of a
 // step's loads), and B is staged in the halo's memory, which it leaves before the first halo.
+//
+// Raw rows (VEC_IN bit 2, the host's choice for 16-byte aligned inputs in NHWC with one group, or
+// in NCHW at stride 1): element loads gathered straight into the expanded halo touch 2 bytes per lane at a
+// spread of rows (ResNet-50's stem: 24 loads per staged column).  Instead each step first copies
+// the input rows it reads, as they lie in memory, into shared memory in 16-byte words (one segment
+// per input row, and per channel in NCHW; the segment keeps the row's misalignment within its
+// first word), and the halo is expanded from there: a column's FR x CG values are read as 32-bit
+// words of shared memory.  Rows and columns outside the input are masked at the expansion (their
+// reads kept inside the segment), so what a segment holds beyond the valid columns is never used.
 #extension GL_GOOGLE_include_directive : require
 // Loops over cooperative-matrix arrays unroll fully (a rolled loop demotes them to local memory).
 #extension GL_EXT_control_flow_attributes : require
@@ -63,8 +72,9 @@ layout(constant_id = 115) const uint EMU_LANES = 32;   // CM_EMULATE: the subgro
 // registers they take are few).
 layout(constant_id = 116) const bool PREFETCH = false;
 // CG == 8 makes a staged word (8 values) one (r, s) tap's channels: one 16-byte load instead of
-// eight element loads.  Bit 0: the halo's (NHWC input); bit 1: the filters' (KRSC).  The host
-// sets them only where the views are 16-byte aligned.
+// eight element loads.  Bit 0: the halo's (NHWC input); bit 1: the filters' (KRSC); bit 2: the
+// halo expanded from raw rows (file comment; not with bit 0).  The host sets them only where the
+// views are 16-byte aligned.
 layout(constant_id = 117) const uint VEC_IN = 0u;
 layout(constant_id = 120) const bool BREG = false;  // B in registers (file comment)
 layout(local_size_x_id = 100) in;
@@ -90,10 +100,27 @@ const uint B_OFF = R_WORDS;
 #else
 const uint B_OFF = BREG ? 0u : R_WORDS;
 #endif
-const uint SMEM_WORDS = B_OFF + B_WORDS > R_WORDS ? B_OFF + B_WORDS : R_WORDS;
+// Raw rows: SEGS segments of SEGW words, one word of slack for the pair reads past a segment's end.
+// With B in registers they may overlay B (stored after every subgroup loaded its fragments), not
+// the halo (the next step's rows are stored while this step's products read it).
+const bool RAW = (VEC_IN & 4u) != 0u;
+const uint RROWS = (TP - 1u) * SH + (FR - 1u) * DH + 1u;  // input rows a step reads
+const uint SEGS = RAW ? (IN_LAYOUT == 0u ? RROWS * CG : RROWS) : 0u;
+const uint SEGV = IN_LAYOUT == 0u ? X : X * CG;           // values per segment
+const uint SEGW = (SEGV + 14u) / 8u;                      // words: a misaligned start takes one more
+const uint RAW_WORDS = SEGS * SEGW;
+#if defined(CM_EMULATE)
+const uint RAW_OFF = B_OFF + B_WORDS;
+#else
+const uint RAW_OFF = BREG ? R_WORDS : B_OFF + B_WORDS;
+#endif
+const uint RAW_END = RAW ? RAW_OFF + RAW_WORDS + 1u : 0u;
+const uint SMEM_B = B_OFF + B_WORDS > R_WORDS ? B_OFF + B_WORDS : R_WORDS;
+const uint SMEM_WORDS = RAW_END > SMEM_B ? RAW_END : SMEM_B;
 const uint BFRAGS = BREG ? NCHUNK * NQ : 1u;  // B fragments held per subgroup
 const uint FRAGS = MQ * NQ;
-const uint HALO_PER_T = (HALO_WORDS + WG_SIZE - 1u) / WG_SIZE;  // halo words per invocation
+const uint STAGE_WORDS = RAW ? RAW_WORDS : HALO_WORDS;  // words a step loads from the input
+const uint STAGE_PER_T = (STAGE_WORDS + WG_SIZE - 1u) / WG_SIZE;  // per invocation
 // NCHW output with an even width (the host's condition): column-major scratch and pixel runs
 // (epilogue_runs.glsl); off, the element-wise stores of a row-major scratch (odd widths, and
 // VKCONV_NCHW_RUNS=0 to measure the difference).
@@ -102,7 +129,7 @@ const bool RUNS = NCHW_RUNS && OUT_LAYOUT == 0u;
 // The fp16 scratch (epilogue_half.glsl; the host's choice), rows of 3 words.
 layout(constant_id = 119) const bool EPI16 = false;
 
-shared uvec4 smem[SMEM_WORDS];  // [halo | epilogue scratch][B], or B over the halo (BREG)
+shared uvec4 smem[SMEM_WORDS];  // [halo | epilogue scratch][B][raw rows], or B over the halo (BREG)
 #include "epilogue_half.glsl"  // EPI16: MAT_C16, emuHalfScratch
 
 #if !defined(CM_EMULATE)
@@ -161,6 +188,90 @@ uvec4 haloWord(uint e, uint n, uint cBase, uint p0, int iw0) {
     return v;
 }
 
+// Raw rows.  Segment seg of the step whose first output row is p0: input row ri (and channel c in
+// NCHW).  The valid columns x in [xlo, xhi) of the step's X start at value gs of the input; the
+// segment holds the words from gs's word on, so column x's value c lies at delta + (x - xlo) * CG
+// + c (NHWC) or delta + x - xlo (NCHW), delta = gs % 8.
+struct Segment { bool ok; uint gs, words; };
+Segment segment(uint seg, uint n, uint cBase, uint p0, int iw0, uint xlo, uint xhi) {
+    uint ri = IN_LAYOUT == 0u ? seg / CG : seg, c = IN_LAYOUT == 0u ? seg % CG : 0u;
+    int ih = int(p0 * SH + ri) - int(pc.padT);
+    Segment g;
+    g.ok = ih >= 0 && ih < int(pc.H) && xlo < xhi;
+    g.gs = activationOffset(IN_LAYOUT, n, cBase + c, uint(max(ih, 0)), uint(iw0 + int(xlo)), pc.C, pc.H, pc.W);
+    g.words = g.ok ? ((g.gs & 7u) + (xhi - xlo) * (IN_LAYOUT == 0u ? 1u : CG) + 7u) / 8u : 0u;
+    return g;
+}
+
+// Raw word i of a step: a 16-byte load, or element loads for a last word that the view's 16-byte
+// words do not hold whole.
+uvec4 rawWord(uint i, uint n, uint cBase, uint p0, int iw0, uint xlo, uint xhi) {
+    if (i >= RAW_WORDS) return uvec4(0u);
+    Segment g = segment(i / SEGW, n, cBase, p0, iw0, xlo, xhi);
+    uint j = i % SEGW;
+    if (j >= g.words) return uvec4(0u);
+    uint gw = (g.gs >> 3) + j;
+    if (gw < uint(x8_.length())) return x8_[gw];
+    uvec4 v = uvec4(0u);
+    [[unroll]] for (uint u = 0u; u < 8u; ++u) {
+        uint e = gw * 8u + u;
+        uint bits = e < uint(x_.length()) ? ELEM_BITS(x_[min(e, uint(x_.length()) - 1u)]) : 0u;
+        v[u >> 1] |= bits << (16u * (u & 1u));
+    }
+    return v;
+}
+
+uint raw32(uint w) { return smem[RAW_OFF + (w >> 2)][w & 3u]; }  // 32-bit word w of the raw rows
+uint rawHalf(uint L) { return (raw32(L >> 1) >> (16u * (L & 1u))) & 0xFFFFu; }  // 16-bit value L
+
+// Expands the raw rows into halo column (pl, x): its FR x CG values, [r][c], zero outside the
+// input and past FR*CG.  A segment's misalignment is its first valid value's offset mod 8, found
+// once per filter row (an NCHW row's channels are H*W values apart), not per value.
+void expandColumn(uint item, uint n, uint cBase, uint p0, int iw0, uint xlo, uint xhi) {
+    uint pl = item / X, x = item % X;
+    uint h[CW * 4u];
+    [[unroll]] for (uint u = 0u; u < CW * 4u; ++u) h[u] = 0u;
+    bool colOk = x >= xlo && x < xhi;
+    uint xs = colOk ? x - xlo : 0u;  // the column in its segments (masked ones read column 0)
+    uint iwlo = uint(iw0 + int(xlo));
+    [[unroll]] for (uint r = 0u; r < FR; ++r) {
+        uint ri = pl * SH + r * DH;
+        int ih = int(p0 * SH + ri) - int(pc.padT);
+        bool ok = colOk && ih >= 0 && ih < int(pc.H);
+        uint g0 = activationOffset(IN_LAYOUT, n, cBase, uint(max(ih, 0)), iwlo, pc.C, pc.H, pc.W);
+        if (IN_LAYOUT == 1u) {
+            // NHWC: the CG values are consecutive; read the 32-bit words that hold them and take
+            // the halves at the run's parity.
+            uint L = ri * SEGW * 8u + (g0 & 7u) + xs * CG, odd = L & 1u;
+            uint w[CG / 2u + 1u];
+            [[unroll]] for (uint k = 0u; k < CG / 2u + 1u; ++k) w[k] = ok ? raw32((L >> 1) + k) : 0u;
+            [[unroll]] for (uint c = 0u; c < CG; ++c) {
+                uint lo = (w[c >> 1] >> (16u * (c & 1u))) & 0xFFFFu;
+                uint hi = (w[(c + 1u) >> 1] >> (16u * ((c + 1u) & 1u))) & 0xFFFFu;
+                uint rc = r * CG + c;
+                h[rc >> 1] |= (odd != 0u ? hi : lo) << (16u * (rc & 1u));
+            }
+        } else {
+            [[unroll]] for (uint c = 0u; c < CG; ++c) {
+                uint delta = (g0 + c * pc.H * pc.W) & 7u;
+                uint bits = ok ? rawHalf((ri * CG + c) * SEGW * 8u + delta + xs) : 0u;
+                uint rc = r * CG + c;
+                h[rc >> 1] |= bits << (16u * (rc & 1u));
+            }
+        }
+    }
+    [[unroll]] for (uint wd = 0u; wd < CW; ++wd)
+        smem[item * CW + wd] = uvec4(h[wd * 4u], h[wd * 4u + 1u], h[wd * 4u + 2u], h[wd * 4u + 3u]);
+}
+
+// Word i of a step's input: a raw word, or a halo word (stored where it goes).
+uvec4 stageWord(uint i, uint n, uint cBase, uint p0, int iw0, uint xlo, uint xhi) {
+    return RAW ? rawWord(i, n, cBase, p0, iw0, xlo, xhi) : haloWord(i, n, cBase, p0, iw0);
+}
+void storeStaged(uint i, uvec4 v) {
+    if (i < STAGE_WORDS) smem[(RAW ? RAW_OFF : 0u) + i] = v;
+}
+
 void main() {
     uint tid = gl_LocalInvocationID.x;
     uint Kg = pc.K / pc.groups;
@@ -199,9 +310,11 @@ void main() {
     uint bBase = B_OFF + wn * NQ * 16u * BSTR;
     uint scratch = sg * 64u;
 
-    uvec4 pre[HALO_PER_T];  // PREFETCH: the next step's halo words, in flight
+    // The step's valid columns (raw rows): x in [xlo, xhi) of its X lie inside the input.
+    uint xlo = uint(clamp(-iw0, 0, int(X))), xhi = uint(clamp(int(pc.W) - iw0, 0, int(X)));
+    uvec4 pre[STAGE_PER_T];  // PREFETCH: the next step's input words, in flight
     if (PREFETCH)
-        [[unroll]] for (uint u = 0u; u < HALO_PER_T; ++u) pre[u] = haloWord(tid + u * WG_SIZE, n, cBase, tp * rowsPerWg, iw0);
+        [[unroll]] for (uint u = 0u; u < STAGE_PER_T; ++u) pre[u] = stageWord(tid + u * WG_SIZE, n, cBase, tp * rowsPerWg, iw0, xlo, xhi);
 #if !defined(CM_EMULATE)
     MAT_B breg[BFRAGS];
     if (BREG) {
@@ -214,22 +327,30 @@ void main() {
 #endif
     for (uint ps = 0u; ps < PSTEP; ++ps) {
         uint p0 = tp * rowsPerWg + ps * TP;
-        if (ps > 0u) barrier();  // the previous step's scratch (the halo's memory) is free
+        // The previous step's scratch (the halo's memory) must be free before the halo is written:
+        // raw rows have a barrier of their own before their expansion.
+        if (!RAW && ps > 0u) barrier();
         if (PREFETCH) {
-            [[unroll]] for (uint u = 0u; u < HALO_PER_T; ++u)
-                if (tid + u * WG_SIZE < HALO_WORDS) smem[tid + u * WG_SIZE] = pre[u];
+            // Raw rows of later steps were stored after the previous step's products.
+            if (!RAW || ps == 0u)
+                [[unroll]] for (uint u = 0u; u < STAGE_PER_T; ++u) storeStaged(tid + u * WG_SIZE, pre[u]);
         } else {
-            // Two words (16 loads) in flight per invocation before their stores.
-            for (uint b0 = 0u; b0 < HALO_WORDS; b0 += 2u * WG_SIZE) {
-                uvec4 v0 = haloWord(b0 + tid, n, cBase, p0, iw0);
-                uvec4 v1 = haloWord(b0 + WG_SIZE + tid, n, cBase, p0, iw0);
-                if (b0 + tid < HALO_WORDS) smem[b0 + tid] = v0;
-                if (b0 + WG_SIZE + tid < HALO_WORDS) smem[b0 + WG_SIZE + tid] = v1;
+            // Two words (16 element loads, or two 16-byte raw words) in flight per invocation
+            // before their stores.
+            for (uint b0 = 0u; b0 < STAGE_WORDS; b0 += 2u * WG_SIZE) {
+                uvec4 v0 = stageWord(b0 + tid, n, cBase, p0, iw0, xlo, xhi);
+                uvec4 v1 = stageWord(b0 + WG_SIZE + tid, n, cBase, p0, iw0, xlo, xhi);
+                storeStaged(b0 + tid, v0);
+                storeStaged(b0 + WG_SIZE + tid, v1);
             }
+        }
+        if (RAW) {
+            barrier();  // the rows are visible, and the previous step's scratch is free
+            for (uint it = tid; it < TP * X; it += WG_SIZE) expandColumn(it, n, cBase, p0, iw0, xlo, xhi);
         }
         barrier();
         if (PREFETCH && ps + 1u < PSTEP)
-            [[unroll]] for (uint u = 0u; u < HALO_PER_T; ++u) pre[u] = haloWord(tid + u * WG_SIZE, n, cBase, p0 + TP, iw0);
+            [[unroll]] for (uint u = 0u; u < STAGE_PER_T; ++u) pre[u] = stageWord(tid + u * WG_SIZE, n, cBase, p0 + TP, iw0, xlo, xhi);
 
 #if !defined(CM_EMULATE)
         MAT_C acc[FRAGS];
@@ -272,6 +393,10 @@ void main() {
                     acc[f * EPL + u] = sum;
                 }
 #endif
+        // Raw rows: the next step's are stored now, after the products that hid their loads, into
+        // memory of their own (this step's expansion is past its barrier).
+        if (RAW && PREFETCH && ps + 1u < PSTEP)
+            [[unroll]] for (uint u = 0u; u < STAGE_PER_T; ++u) storeStaged(tid + u * WG_SIZE, pre[u]);
         barrier();  // every subgroup is done with the halo: its memory becomes the scratch
 
         // Epilogue, one accumulator at a time through this subgroup's scratch ([pixel][filter] fp32).

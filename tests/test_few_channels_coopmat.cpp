@@ -2,10 +2,12 @@
 // forced tiles ("TPxTQxBN/SGQxSGN[pSTEPS]") on shapes that exercise the column-expanded halo
 // (strides, row dilation, asymmetric padding, ragged rows and columns, a window of one column),
 // the overlapping last chunk, partial filter tiles, groups, both layouts, fp16 and bf16, the
-// 16-byte and element-wise output paths, the 16-byte staging of eight-channel groups and the
-// epilogue; then the router and the declines.
+// 16-byte and element-wise output paths, the 16-byte staging of eight-channel groups, the halo
+// expanded from raw input rows (a last partial 16-byte word of the input on the odd-sized cases)
+// and the epilogue; then the router and the declines.
 // Test names contain "coopmat": the emulated runs (VKCONV_COOPMAT_EMULATE=1, lavapipe) take them,
 // and on devices without matrix units the plain runs skip them with the algorithm's reason.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -73,6 +75,12 @@ std::vector<FcCase> makeFcCases() {
         d.dtype = DType::BF16, d.c = 5, d.h = 4, d.w = 3, d.r = 2, d.s = 5, d.pad(2, 3), d.k = 17;
         d.inputLayout = d.outputLayout = TensorLayout::NCHW, d.filterLayout = FilterLayout::KCRS;
     });
+    // Raw rows of an NCHW input of two groups (a segment per row and channel from the group's
+    // channel base), the input's last 16-byte word partial (13 x 37 x 4 values, 1924).
+    add("nchw_groups2_c4_k32", [](ConvDesc& d) {
+        d.c = 4, d.groups = 2;
+        d.inputLayout = d.outputLayout = TensorLayout::NCHW, d.filterLayout = FilterLayout::KCRS;
+    });
     // 40 values per column x 11 columns: 28 chunks, too many fragments to hold: B stays in shared
     // memory (the other cases hold theirs in registers with most tiles).
     add("c3_11x11_b_in_shared", [](ConvDesc& d) { d.r = d.s = 11, d.pad(5, 5), d.h = 9; });
@@ -107,6 +115,37 @@ bool expectRegisterB(const vkconv::Context& ctx, const ConvDesc& d, const std::s
     return on && tp <= 4 && chunks * nq <= 24;
 }
 
+// Whether a plan expands its halo from raw input rows (" raw"), as the host decides it
+// (algo_few_channels_coopmat.cpp): 16-byte aligned views (the harness's), an NHWC input of one
+// group or an NCHW one at stride 1 (any stride with VKCONV_FEW_COOPMAT_RAW=1, none with =0), not
+// eight channels staged in 16-byte words already ("vec8I"), and the rows fit in shared memory
+// beside the plan's tile.
+bool expectRawRows(const vkconv::Context& ctx, const ConvDesc& d, const std::string& config) {
+    const char* env = std::getenv("VKCONV_FEW_COOPMAT_RAW");
+    const std::string e = env ? env : "";
+    const bool nchwStride = (!e.empty() && e != "0") || (d.strideH == 1 && d.strideW == 1);
+    if (e == "0" || config.find("vec8I") != std::string::npos || (d.inputLayout == TensorLayout::NHWC && d.groups != 1) ||
+        (d.inputLayout == TensorLayout::NCHW && !nchwStride))
+        return false;
+    unsigned tp = 0, tq = 0, bn = 0, sgq = 0, sgn = 0;
+    size_t at = config.find("tile ");
+    if (at == std::string::npos || std::sscanf(config.c_str() + at, "tile %ux%ux%u/%ux%u", &tp, &tq, &bn, &sgq, &sgn) != 5) {
+        ADD_FAILURE() << "no tile in '" << config << "'";
+        return false;
+    }
+    const uint64_t cg = d.c / d.groups;
+    uint64_t cpr = (uint64_t(d.r) * cg + 7) / 8 * 8;
+    while (uint64_t(d.s) * cpr < 16) cpr += 8;
+    const uint64_t x = (tq - 1ull) * d.strideW + d.s, chunks = (d.s * cpr + 15) / 16;
+    const uint64_t halo = std::max<uint64_t>(tp * x * (cpr / 8), uint64_t(tp) * sgq * sgn * 64), b = chunks * bn * 3;
+    const uint64_t rows = (tp - 1ull) * d.strideH + (d.r - 1ull) * d.dilationH + 1;
+    const bool nchw = d.inputLayout == TensorLayout::NCHW;
+    const uint64_t raw = (nchw ? rows * cg : rows) * (((nchw ? x : x * cg) + 14) / 8) + 1;
+    const bool overlaid = config.find(" breg") != std::string::npos && config.find("EMULATED") == std::string::npos;
+    const uint64_t bytes = 16 * (overlaid ? std::max(std::max(halo, b), halo + raw) : halo + b + raw);
+    return bytes <= ctx.caps().maxSharedMemory;
+}
+
 using Param = std::tuple<int, std::string>;
 std::string paramName(const ::testing::TestParamInfo<Param>& info) { return caseTileName(fcCases(), info.param); }
 
@@ -128,12 +167,46 @@ TEST_P(FewChannelsCoopmatTiles, MatchesReference) {
         // The fp16 scratch where nothing is fused (fp16 NHWC outputs in 16-byte words).
         expectHalfScratch(ctx(), c.desc, r.config);
         EXPECT_EQ(r.config.find(" breg") != std::string::npos, expectRegisterB(ctx(), c.desc, r.config)) << r.config;
+        EXPECT_EQ(r.config.find(" raw") != std::string::npos, expectRawRows(ctx(), c.desc, r.config)) << r.config;
     }
 }
 
 INSTANTIATE_TEST_SUITE_P(coopmat, FewChannelsCoopmatTiles,
                          ::testing::Combine(::testing::Range(0, int(fcCases().size())), ::testing::ValuesIn(kTiles)),
                          paramName);
+
+class FewChannelsCoopmatRawRows : public VkconvTest {};
+
+// Raw rows where the host does not take them by default (NCHW at stride 2: measured slower on the
+// H200) but VKCONV_FEW_COOPMAT_RAW=1 does: the path stays correct for measurements.  A stem of
+// two images and an NCHW input of two groups, both stride 2, integer then uniform data.
+TEST_F(FewChannelsCoopmatRawRows, coopmat_NchwStride2WhenForced) {
+    ConvDesc stem;
+    stem.n = 2, stem.c = 3, stem.h = 19, stem.w = 45, stem.k = 64, stem.r = stem.s = 7, stem.pad(3, 3);
+    stem.strideH = stem.strideW = 2, stem.dtype = DType::F16, stem.hasBias = true;
+    ConvDesc grouped;
+    grouped.c = 4, grouped.groups = 2, grouped.h = 13, grouped.w = 37, grouped.k = 32, grouped.r = grouped.s = 3;
+    grouped.pad(1, 1), grouped.strideH = grouped.strideW = 2, grouped.dtype = DType::BF16;
+    const char* was = std::getenv("VKCONV_FEW_COOPMAT_RAW");
+    const std::string saved = was ? was : "";
+    setenv("VKCONV_FEW_COOPMAT_RAW", "1", 1);
+    struct Restore {
+        bool had;
+        std::string v;
+        ~Restore() { had ? (void)setenv("VKCONV_FEW_COOPMAT_RAW", v.c_str(), 1) : (void)unsetenv("VKCONV_FEW_COOPMAT_RAW"); }
+    } restore{was != nullptr, saved};
+    int seed = 7700;
+    for (const ConvDesc& d : {stem, grouped}) {
+        if (std::string why = vkconv::whyUnsupported(ctx(), d, kAlgo); !why.empty()) GTEST_SKIP() << kAlgo << ": " << why;
+        vkconv::PlanOptions o;
+        o.algorithm = kAlgo;
+        o.tile = "2x32x32/1x1p2";  // small enough for the emulation's shared memory with the rows
+        for (const auto& r : checkIntegerThenUniform(ctx(), d, o, uint64_t(seed++), "raw_nchw_s2")) {
+            EXPECT_NE(r.config.find(" raw"), std::string::npos) << r.config;
+            EXPECT_TRUE(expectRawRows(ctx(), d, r.config)) << r.config;
+        }
+    }
+}
 
 class FewChannelsCoopmatRouting : public VkconvTest {};
 

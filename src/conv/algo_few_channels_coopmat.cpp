@@ -7,9 +7,10 @@
 // subgroups (rows x filter blocks) and at most 4 rows where the grid is large, fewer rows and
 // filters until the shared memory fits (not on small grids: each invocation's filter staging would
 // grow), and up to 8 row steps per workgroup while the grid stays at four workgroups per compute
-// unit or more; the next step's halo prefetched.  Eight channels per group stage 16-byte words.
-// Where a subgroup's filter fragments are few, they are held in registers for the whole workgroup
-// (B in registers, below).
+// unit or more; the next step's input prefetched.  Eight channels per group stage 16-byte words;
+// otherwise the halo is expanded in shared memory from the input rows copied as 16-byte words
+// (raw rows, below).  Where a subgroup's filter fragments are few, they are held in registers for
+// the whole workgroup (B in registers, below).
 #include <algorithm>
 #include <cstdio>
 
@@ -95,11 +96,39 @@ constexpr uint64_t kMaxRegisterFragments = 24;
 bool bRegisters(const ContextImpl& ctx, const ConvDesc& d, const Tile& t) {
     return t.tp <= 4 && chunks(d) * t.nq <= kMaxRegisterFragments && envFlag("VKCONV_FEW_COOPMAT_BREG", ctx.caps.vendorId == 0x10DE);
 }
+// Raw rows (the shader's RAW): each step copies the input rows it reads into shared memory in
+// 16-byte words and expands its halo from there, instead of gathering the halo with element loads
+// (2 bytes per lane over a spread of rows: 24 per staged column of ResNet-50's stem).  For
+// 16-byte aligned inputs in NHWC with one group (a row's channels then are the group's), and in
+// NCHW at stride 1; not where eight channels already stage the halo in 16-byte words, and where
+// the rows fit beside the tile chosen without them.  On the H200 (h200_s51/final, fp16 b32,
+// against the gather in one binary) NHWC gained on all four first layers (ResNet-50's stem 108.2
+// -> 95.8 µs, MobileNetV2 features.0.0 43.8 -> 26.8, VGG-16 features.0 144.7 -> 114.9, the
+// SD-VAE's l0 92.7 -> 80.9; bf16 alike), NCHW at stride 1 on VGG-16 features.0 (182.1 -> 165.5;
+// the SD-VAE's l0 lost 1-4 %), and NCHW lost at stride 2 (h200_s51/nchw: the stem 122.4 -> 157.7,
+// features.0.0 42.4 -> 44.9) for a reason not found (perf-notes 137: neither its shared-memory
+// reads nor its arithmetic count to that).  VKCONV_FEW_COOPMAT_RAW=0 / 1 (measurements only)
+// keeps the gather everywhere / takes raw rows wherever they fit, NCHW stride 2 included.
+// Words: one segment per input row a step reads (and per channel in NCHW), of the step's columns
+// plus a word for a misaligned start; one word of slack for the shader's pair reads.
+uint64_t rawWords(const ConvDesc& d, const Tile& t) {
+    uint64_t x = (uint64_t(t.tq()) - 1) * d.strideW + d.s, cg = d.channelsPerGroup();
+    uint64_t rows = (uint64_t(t.tp) - 1) * d.strideH + (uint64_t(d.r) - 1) * d.dilationH + 1;
+    bool nchw = d.inputLayout == TensorLayout::NCHW;
+    return (nchw ? rows * cg : rows) * (((nchw ? x : x * cg) + 14) / 8) + 1;
+}
+bool rawRowsApply(const ConvDesc& d) {
+    if (d.inputLayout == TensorLayout::NHWC && d.groups != 1) return false;
+    const bool rule = d.inputLayout == TensorLayout::NHWC || (d.strideH == 1 && d.strideW == 1);
+    return envFlag("VKCONV_FEW_COOPMAT_RAW", rule);
+}
 // Shared bytes: the halo (or epilogue scratch) and B side by side, or B over the halo with BREG
-// (the emulated builds read B from shared memory at every product and keep it apart).
-uint64_t sharedBytes(const ConvDesc& d, const Tile& t, bool overlaid) {
+// (the emulated builds read B from shared memory at every product and keep it apart); the raw
+// rows after them, or after the halo over B with BREG.
+uint64_t sharedBytes(const ConvDesc& d, const Tile& t, bool overlaid, bool raw = false) {
     uint64_t r = std::max(haloWords(d, t), uint64_t(t.subgroups()) * 64), b = chunks(d) * t.bn() * 3;
-    return 16 * (overlaid ? std::max(r, b) : r + b);
+    uint64_t rw = raw ? rawWords(d, t) : 0;
+    return 16 * (overlaid ? std::max(std::max(r, b), r + rw) : r + b + rw);
 }
 bool overlaid(const ContextImpl& ctx, const ConvDesc& d, const Tile& t) { return bRegisters(ctx, d, t) && !coopmatEmulated(d.dtype); }
 
@@ -110,9 +139,11 @@ bool overlaid(const ContextImpl& ctx, const ConvDesc& d, const Tile& t) { return
 // stride-1 layers (registers: fewer workgroups per SM).
 // VKCONV_FEW_COOPMAT_PREFETCH=0 (measurements only) turns it off.
 constexpr uint64_t kMaxPrefetchWords = 8;
-bool prefetch(const ConvDesc& d, const Tile& t, uint32_t subgroupSize) {
+// With raw rows the words in flight are the next step's rows.
+bool prefetch(const ConvDesc& d, const Tile& t, uint32_t subgroupSize, bool raw) {
     if (t.pstep < 2) return false;
-    uint64_t threads = uint64_t(t.subgroups()) * subgroupSize, words = (haloWords(d, t) + threads - 1) / threads;
+    uint64_t threads = uint64_t(t.subgroups()) * subgroupSize;
+    uint64_t words = ((raw ? rawWords(d, t) - 1 : haloWords(d, t)) + threads - 1) / threads;
     if (words > kMaxPrefetchWords) return false;
     return envFlag("VKCONV_FEW_COOPMAT_PREFETCH", true);
 }
@@ -189,9 +220,11 @@ public:
         // VKCONV_FEW_COOPMAT_VEC_IN=0 (measurements only) keeps the element loads.
         const bool c8 = d.channelsPerGroup() == 8 && envFlag("VKCONV_FEW_COOPMAT_VEC_IN", true);
         vecIn_ = (c8 && d.inputLayout == TensorLayout::NHWC ? 1u : 0u) | (c8 && d.filterLayout == FilterLayout::KRSC ? 2u : 0u);
-        prefetch_ = prefetch(d, tile_, sg_.size);
         epi16_ = coopmatHalfScratch(ctx.caps, d, vecOut_);
         breg_ = bRegisters(ctx, d, tile_);
+        raw_ = !(vecIn_ & 1u) && rawRowsApply(d) &&
+               sharedBytes(d, tile_, breg_ && !coopmatEmulated(d.dtype), true) <= ctx.caps.maxSharedMemory;
+        prefetch_ = prefetch(d, tile_, sg_.size, raw_);
         vectorPipeline_ = &pipeline(true);
         gx_ = uint32_t(gridX(d, tile_));
         gy_ = uint32_t(gridY(d, tile_));
@@ -199,7 +232,8 @@ public:
     std::string name() const override { return "few_channels_coopmat"; }
     std::string config() const override {
         std::string vec = std::string(vecIn_ & 1u ? "I" : "") + (vecIn_ & 2u ? "W" : "") + (vecOut_ ? "O" : "");
-        return "tile " + tile_.name() + " cpr " + std::to_string(columnValues(desc_)) + (vec.empty() ? "" : " vec8" + vec) + (prefetch_ ? " pre" : "") + (breg_ ? " breg" : "") + (epi16_ ? " epi16" : "") + " sg" +
+        return "tile " + tile_.name() + " cpr " + std::to_string(columnValues(desc_)) + (vec.empty() ? "" : " vec8" + vec) + (raw_ ? " raw" : "") +
+               (prefetch_ ? " pre" : "") + (breg_ ? " breg" : "") + (epi16_ ? " epi16" : "") + " sg" +
                std::to_string(sg_.size) + (coopmatEmulated(desc_.dtype) ? " EMULATED" : "");
     }
 
@@ -217,8 +251,9 @@ private:
                         {{kSpecTP, t.tp}, {kSpecMQ, t.mq}, {kSpecNQ, t.nq}, {kSpecSGQ, t.sgq}, {kSpecSGN, t.sgn},
                          {kSpecCG, uint32_t(d.channelsPerGroup())}, {kSpecFR, uint32_t(d.r)}, {kSpecFS, uint32_t(d.s)},
                          {kSpecSH, uint32_t(d.strideH)}, {kSpecSW, uint32_t(d.strideW)}, {kSpecDH, uint32_t(d.dilationH)},
-                         {kSpecCPR, columnValues(d)}, {kSpecPStep, t.pstep}, {kSpecVecOut, vec && vecOut_ ? 1u : 0u}, {kSpecVecIn, vec ? vecIn_ : 0u},
-                         {kSpecPrefetch, prefetch_ ? 1u : 0u}, {kSpecNchwRuns, runs_ ? 1u : 0u},
+                         {kSpecCPR, columnValues(d)}, {kSpecPStep, t.pstep}, {kSpecVecOut, vec && vecOut_ ? 1u : 0u},
+                         {kSpecVecIn, vec ? vecIn_ | (raw_ ? 4u : 0u) : 0u},
+                         {kSpecPrefetch, (vec ? prefetch_ : prefetch(d, t, sg_.size, false)) ? 1u : 0u}, {kSpecNchwRuns, runs_ ? 1u : 0u},
                          {kSpecEpi16, vec && epi16_ ? 1u : 0u}, {kSpecBReg, breg_ ? 1u : 0u}});
         if (coopmatEmulated(d.dtype)) key.spec.push_back({kSpecEmuLanes, sg_.size});
         key.fullSubgroups = true;  // gl_SubgroupID names a whole subgroup's block
@@ -229,6 +264,7 @@ private:
     Tile tile_;
     SubgroupChoice sg_;
     bool vecOut_ = false, runs_ = false, prefetch_ = false, epi16_ = false, breg_ = false;
+    bool raw_ = false;  // the vector pipeline expands its halo from raw rows (rawWords)
     uint32_t vecIn_ = 0;  // kSpecVecIn's bits
     const ComputePipeline* vectorPipeline_ = nullptr;
 };
