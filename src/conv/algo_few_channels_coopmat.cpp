@@ -3,7 +3,8 @@
 // makes each output pixel's reduction one contiguous window, so the A fragments load straight
 // from shared memory with a stride of SW*CPR values; the filters are staged once per workgroup.
 // Tile choice, no timing: 64 filters (fewer when the group has fewer) in blocks of 32 per
-// subgroup, 32-column subgroup blocks (16 where 32 pads Q by more than an eighth), eight
+// subgroup, 32-column subgroup blocks (16 where 32 pads Q by more than an eighth, 64 for long
+// windows on large grids), eight
 // subgroups (rows x filter blocks) and at most 4 rows where the grid is large, fewer rows and
 // filters until the shared memory fits (not on small grids: each invocation's filter staging would
 // grow), and up to 8 row steps per workgroup while the grid stays at four workgroups per compute
@@ -187,6 +188,18 @@ Tile chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& fo
     if (Tile four{4, t.mq, t.nq, t.sgq, t.sgn, 1};
         t.tp == 8 && bRegisters(ctx, d, four) && double(gridX(d, four) * gridY(d, four)) >= 4.0 * units)
         t.tp = 4;
+    // Long windows (8 chunks or more: 7x7 stems) take 64-column subgroup blocks where their B is
+    // held in registers, the halo and B fit overlaid and the grid stays at four workgroups per
+    // compute unit: each workgroup then stages its 22 filter chunks for twice the outputs.  On the
+    // H200 (h200_s51/wide/, ResNet-50's stem at b32, 4x32x64/1x2p4 -> the rule's 4x64x64/1x2p2):
+    // fp16 NHWC 95.9 -> 89.8 µs, bf16 NHWC 104.2 -> 96.2, bf16 NCHW 129.4 -> 119.0, but fp16 NCHW
+    // 122.6 -> 125.1; the 3-chunk 3x3 layers lost with 64 columns (h200_s51/sweep/: VGG-16
+    // features.0 114.2 -> 133.2).  VKCONV_FEW_COOPMAT_WIDE=0 (measurements only) keeps 32.
+    if (Tile wide{t.tp, 4, t.nq, t.sgq, t.sgn, 1};
+        t.mq == 2 && chunks(d) >= 8 && bRegisters(ctx, d, wide) &&
+        sharedBytes(d, wide, overlaid(ctx, d, wide), rawRowsApply(d)) <= ctx.caps.maxSharedMemory &&
+        double(gridX(d, wide) * gridY(d, wide)) >= 4.0 * units && envFlag("VKCONV_FEW_COOPMAT_WIDE", true))
+        t.mq = 4;
     // Small grids keep the eight subgroups: fewer rows per workgroup would spread the grid, but
     // each halving doubles the filter words every invocation stages once per workgroup, and that
     // staging is most of a small grid's time.  On the H100 (docs/results/h100_s26/fc*/): ggml's
