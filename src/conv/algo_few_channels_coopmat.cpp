@@ -4,11 +4,10 @@
 // from shared memory with a stride of SW*CPR values; the filters are staged once per workgroup.
 // Tile choice, no timing: 64 filters (fewer when the group has fewer) in blocks of 32 per
 // subgroup, 32-column subgroup blocks (16 where 32 pads Q by more than an eighth, 64 for long
-// windows on large grids), eight
-// subgroups (rows x filter blocks) and at most 4 rows where the grid is large, fewer rows and
-// filters until the shared memory fits (not on small grids: each invocation's filter staging would
-// grow), and up to 8 row steps per workgroup while the grid stays at four workgroups per compute
-// unit or more; the next step's input prefetched.  Eight channels per group stage 16-byte words;
+// windows on large grids), eight subgroups (rows x filter blocks) and at most 4 rows where the
+// grid is large, fewer rows and filters until the shared memory fits (not on small grids: each
+// invocation's filter staging would grow), and up to 8 row steps per workgroup while the grid
+// stays at four workgroups per compute unit or more; the next step's input prefetched.  Eight channels per group stage 16-byte words;
 // otherwise the halo is expanded in shared memory from the input rows copied as 16-byte words
 // (raw rows, below).  Where a subgroup's filter fragments are few, they are held in registers for
 // the whole workgroup (B in registers, below).
