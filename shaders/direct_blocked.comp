@@ -80,16 +80,19 @@ void main() {
         }
     }
 
-    // One condition per store, in the inner loop: with the filter tail skipped by a `continue` of
-    // the outer loop, Mesa 26.1's lavapipe (LLVM 21, 8 lanes) stored the skipped filters too (fp16
-    // NHWC: over the next pixel's first channels); Mesa 25, 4 lanes and the H200 did not.
+    // Each store inside its own condition, no `continue`: with the filter tail skipped by a
+    // `continue` of the outer loop, Mesa 26.1's lavapipe (LLVM 21, 8 lanes) stored the skipped
+    // filters too (fp16 NHWC: over the next pixel's first channels), and Mesa 26.1.6 got the inner
+    // loop's `continue` wrong as well (the random sweep's case 7, fp16 NHWC with a residual: 108
+    // of 264 outputs); Mesa 25, 4 lanes and the H200 did not.
     [[unroll]] for (uint i = 0u; i < KT; ++i) {
         uint k = g * Kg + kn0 + i;
         [[unroll]] for (uint j = 0u; j < QT; ++j) {
             uint q = q0 + j;
-            if (i > kLast || q >= pc.Q) continue;
-            uint off = OUT_LAYOUT == 0u ? ((n * pc.K + k) * pc.P + p) * pc.Q + q : ((n * pc.P + p) * pc.Q + q) * pc.K + k;
-            storeOutput(off, k, acc[i][j]);
+            if (i <= kLast && q < pc.Q) {
+                uint off = OUT_LAYOUT == 0u ? ((n * pc.K + k) * pc.P + p) * pc.Q + q : ((n * pc.P + p) * pc.Q + q) * pc.K + k;
+                storeOutput(off, k, acc[i][j]);
+            }
         }
     }
 }
