@@ -234,8 +234,7 @@ public:
         vecIn_ = (c8 && d.inputLayout == TensorLayout::NHWC ? 1u : 0u) | (c8 && d.filterLayout == FilterLayout::KRSC ? 2u : 0u);
         epi16_ = coopmatHalfScratch(ctx.caps, d, vecOut_);
         breg_ = bRegisters(ctx, d, tile_);
-        raw_ = !(vecIn_ & 1u) && rawRowsApply(d) &&
-               sharedBytes(d, tile_, breg_ && !coopmatEmulated(d.dtype), true) <= ctx.caps.maxSharedMemory;
+        raw_ = !(vecIn_ & 1u) && rawRowsApply(d) && sharedBytes(d, tile_, overlaid(ctx, d, tile_), true) <= ctx.caps.maxSharedMemory;
         prefetch_ = prefetch(d, tile_, sg_.size, raw_);
         vectorPipeline_ = &pipeline(true);
         gx_ = uint32_t(gridX(d, tile_));
