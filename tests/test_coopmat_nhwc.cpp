@@ -123,8 +123,9 @@ TEST_F(CoopmatNhwcRouting, coopmat_NchwGoesThroughNhwc) {
     first.c = 3;
     EXPECT_EQ(vkconv::Plan::create(ctx(), first).algorithm(), "direct_few_channels");
     first.c = 6;  // 6: few_channels_coopmat, NCHW (forced behind the transposes: the tile test's last case)
-    if (vkconv::whyUnsupported(ctx(), first, "few_channels_coopmat").empty())  // 16x16x16 fragments
+    if (vkconv::whyUnsupported(ctx(), first, "few_channels_coopmat").empty()) {  // 16x16x16 fragments
         EXPECT_EQ(vkconv::Plan::create(ctx(), first).algorithm(), "few_channels_coopmat");
+    }
     // A 3x3 layer the router gives winograd: behind the transposes, with the filters as given.
     ConvDesc big = d;
     big.n = 8, big.c = big.k = 512, big.h = big.w = 28;
