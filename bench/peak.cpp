@@ -576,9 +576,13 @@ enum class FloorBarrier {
     Sync1,       // vkCmdPipelineBarrier with a VkMemoryBarrier, shader write -> read|write
     BufferOnly,  // sync2 buffer memory barrier on the destination buffer alone
     ExecOnly,    // execution dependency only: no memory barrier (not enough for a real chain)
+    Event,       // vkCmdSetEvent2 after the call, vkCmdWaitEvents2 on it: the same write -> read|write
+                 // dependency as Library, through an event (one fresh device-only event per call)
+    EventReset,  // the same on one event, reset (vkCmdResetEvent2, compute stage) after each wait
 };
 
-void recordFloorBarrier(const vkconv::ContextImpl& impl, VkCommandBuffer cmd, FloorBarrier form, VkBuffer buf) {
+void recordFloorBarrier(const vkconv::ContextImpl& impl, VkCommandBuffer cmd, FloorBarrier form, VkBuffer buf,
+                        std::vector<VkEvent>* events) {
     const auto& dt = impl.dt;
     VkMemoryBarrier2 mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
     mb.srcStageMask = mb.dstStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
@@ -619,6 +623,35 @@ void recordFloorBarrier(const vkconv::ContextImpl& impl, VkCommandBuffer cmd, Fl
         dt.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, nullptr, 0,
                                 nullptr, 0, nullptr);
         return;
+    case FloorBarrier::Event: {
+        // A fresh event per call: no reset to order against the next set (the probe destroys them).
+        VkEventCreateInfo eci{VK_STRUCTURE_TYPE_EVENT_CREATE_INFO};
+        eci.flags = VK_EVENT_CREATE_DEVICE_ONLY_BIT;
+        VkEvent e = VK_NULL_HANDLE;
+        VKCONV_CHECK(dt.vkCreateEvent(impl.device, &eci, nullptr, &e));
+        events->push_back(e);
+        di.memoryBarrierCount = 1;
+        di.pMemoryBarriers = &mb;
+        dt.vkCmdSetEvent2(cmd, e, &di);
+        dt.vkCmdWaitEvents2(cmd, 1, &e, &di);
+        return;
+    }
+    case FloorBarrier::EventReset: {
+        if (events->empty()) {
+            VkEventCreateInfo eci{VK_STRUCTURE_TYPE_EVENT_CREATE_INFO};
+            eci.flags = VK_EVENT_CREATE_DEVICE_ONLY_BIT;
+            VkEvent e = VK_NULL_HANDLE;
+            VKCONV_CHECK(dt.vkCreateEvent(impl.device, &eci, nullptr, &e));
+            events->push_back(e);
+        }
+        VkEvent e = events->front();
+        di.memoryBarrierCount = 1;
+        di.pMemoryBarriers = &mb;
+        dt.vkCmdSetEvent2(cmd, e, &di);
+        dt.vkCmdWaitEvents2(cmd, 1, &e, &di);
+        dt.vkCmdResetEvent2(cmd, e, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
+        return;
+    }
     }
 }
 
@@ -630,6 +663,8 @@ const char* floorBarrierName(FloorBarrier f) {
     case FloorBarrier::Sync1: return "call floor, vkCmdPipelineBarrier (sync1)";
     case FloorBarrier::BufferOnly: return "call floor, buffer barrier on the output";
     case FloorBarrier::ExecOnly: return "call floor, execution dependency only";
+    case FloorBarrier::Event: return "call floor, set and wait on an event";
+    case FloorBarrier::EventReset: return "call floor, set, wait and reset one event";
     }
     return "?";
 }
@@ -647,10 +682,18 @@ ProbeResult callFloorProbe(Prober& p, FloorBarrier form) {
     p.fill(dst, 0, VK_WHOLE_SIZE, 0);
     const auto& pipe = p.pipeline("peak_copy", {}, 4, 2);
     auto& impl = p.ctx().impl();
+    std::vector<VkEvent> events;
+    struct EventsGuard {
+        const vkconv::ContextImpl& impl;
+        std::vector<VkEvent>& events;
+        ~EventsGuard() {
+            for (VkEvent e : events) impl.dt.vkDestroyEvent(impl.device, e, nullptr);
+        }
+    } guard{impl, events};
     Recorder rec = [&](VkCommandBuffer cmd, uint32_t) {
         p.bind(cmd, pipe, {&src, &dst}, &kCount, 4);
         p.dispatch(cmd, 1);
-        recordFloorBarrier(impl, cmd, form, dst.handle());
+        recordFloorBarrier(impl, cmd, form, dst.handle(), &events);
     };
     // Warm-up long enough for the clock to come up from whatever ran before (~0.2 s of calls).
     p.time(rec, 1, 2000, 1, 0);
@@ -736,7 +779,8 @@ PeakReport measurePeaks(vkconv::Context& ctx) {
     if (auto r = run("call floor", [&] { return callFloorProbe(p, FloorBarrier::Library); }); ok(r)) rep.peaks.callFloorUs = r.value;
     run("dispatch alone", [&] { return callFloorProbe(p, FloorBarrier::None); });
     if (const char* e = std::getenv("VKCONV_PEAK_BARRIER_FORMS"); e && std::strcmp(e, "1") == 0)
-        for (FloorBarrier f : {FloorBarrier::ReadOnly, FloorBarrier::Sync1, FloorBarrier::BufferOnly, FloorBarrier::ExecOnly})
+        for (FloorBarrier f : {FloorBarrier::ReadOnly, FloorBarrier::Sync1, FloorBarrier::BufferOnly, FloorBarrier::ExecOnly,
+                                FloorBarrier::Event, FloorBarrier::EventReset})
             run(floorBarrierName(f), [&] { return callFloorProbe(p, f); });
     for (auto& cm : ctx.caps().coopMatConfigs) {
         std::string label = "coopmat " + cm.toString();
