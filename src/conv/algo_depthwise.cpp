@@ -69,10 +69,10 @@ uint64_t blockInvocations(const ConvDesc& d, uint32_t pt, uint32_t qt) {
 }
 
 // Block shape: 2 rows x 4 columns (the NHWC path holds 4 channels per entry, so 1 row there
-// when the filter is tall), shrunk to the output and to the register budget.  Small layers
-// (batch 1, 7x7 or 14x14 maps) trade input reuse for parallelism: below kFill invocations the
-// block loses its second row, then (NHWC, whose invocations already hold 4 channels) half its
-// columns; not more, as each NHWC invocation also loads 4 x R*S filter taps.
+// when the filter is tall or the rows strided), shrunk to the output and to the register
+// budget.  Small layers (batch 1, 7x7 or 14x14 maps) trade input reuse for parallelism: below
+// kFill invocations the block loses its second row, then (NHWC, whose invocations already hold
+// 4 channels) half its columns; not more, as each NHWC invocation also loads 4 x R*S filter taps.
 Blocking chooseBlocking(const ConvDesc& d, const std::string& tile) {
     Blocking b;
     int64_t span = (d.s - 1) * d.dilationW + 1, rspan = (d.r - 1) * d.dilationH + 1;
@@ -84,7 +84,13 @@ Blocking chooseBlocking(const ConvDesc& d, const std::string& tile) {
     bool nhwc = d.inputLayout == TensorLayout::NHWC;
     int64_t qt = std::min<int64_t>(4, d.outW());
     while (qt > 1 && (qt - 1) * d.strideW + span > kMaxWindow) --qt;
-    int64_t pt = std::min<int64_t>(nhwc && d.r * d.s > 25 ? 1 : 2, d.outH());
+    // NHWC rows taller than the stride share few input rows between two output rows (a 3x3
+    // stride-2 pair reads 5 rows against 3 for one), so such a block costs 2x the taps'
+    // accumulators for 1/6 of the loads: one row per block there (H200, MobileNetV2's four
+    // stride-2 depthwise layers at b32: fp16 64.8 -> 60.8 µs, bf16 and fp32 alike, perf-notes 142).
+    // VKCONV_DEPTHWISE_STRIDED_ONE_ROW=0 keeps the two-row block (measurements).
+    const bool oneRow = nhwc && (d.r * d.s > 25 || (d.strideH > 1 && envFlag("VKCONV_DEPTHWISE_STRIDED_ONE_ROW", true)));
+    int64_t pt = std::min<int64_t>(oneRow ? 1 : 2, d.outH());
     if (pt > 1 && (pt - 1) * d.strideH + rspan > kMaxRowWindow) pt = 1;
     if (pt > 1 && blockInvocations(d, uint32_t(pt), uint32_t(qt)) < kFill) pt = 1;
     if (nhwc && qt > 2 && blockInvocations(d, uint32_t(pt), uint32_t(qt)) < kFill) qt = 2;
