@@ -623,33 +623,23 @@ void recordFloorBarrier(const vkconv::ContextImpl& impl, VkCommandBuffer cmd, Fl
         dt.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, nullptr, 0,
                                 nullptr, 0, nullptr);
         return;
-    case FloorBarrier::Event: {
-        // A fresh event per call: no reset to order against the next set (the probe destroys them).
-        VkEventCreateInfo eci{VK_STRUCTURE_TYPE_EVENT_CREATE_INFO};
-        eci.flags = VK_EVENT_CREATE_DEVICE_ONLY_BIT;
-        VkEvent e = VK_NULL_HANDLE;
-        VKCONV_CHECK(dt.vkCreateEvent(impl.device, &eci, nullptr, &e));
-        events->push_back(e);
-        di.memoryBarrierCount = 1;
-        di.pMemoryBarriers = &mb;
-        dt.vkCmdSetEvent2(cmd, e, &di);
-        dt.vkCmdWaitEvents2(cmd, 1, &e, &di);
-        return;
-    }
+    case FloorBarrier::Event:
     case FloorBarrier::EventReset: {
-        if (events->empty()) {
+        // Event: a fresh event per call (no reset to order against the next set); EventReset: one
+        // event, reset after each wait.  The probe destroys them.
+        if (form == FloorBarrier::Event || events->empty()) {
             VkEventCreateInfo eci{VK_STRUCTURE_TYPE_EVENT_CREATE_INFO};
             eci.flags = VK_EVENT_CREATE_DEVICE_ONLY_BIT;
             VkEvent e = VK_NULL_HANDLE;
             VKCONV_CHECK(dt.vkCreateEvent(impl.device, &eci, nullptr, &e));
             events->push_back(e);
         }
-        VkEvent e = events->front();
+        VkEvent e = events->back();
         di.memoryBarrierCount = 1;
         di.pMemoryBarriers = &mb;
         dt.vkCmdSetEvent2(cmd, e, &di);
         dt.vkCmdWaitEvents2(cmd, 1, &e, &di);
-        dt.vkCmdResetEvent2(cmd, e, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
+        if (form == FloorBarrier::EventReset) dt.vkCmdResetEvent2(cmd, e, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
         return;
     }
     }
