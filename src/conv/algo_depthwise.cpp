@@ -84,9 +84,9 @@ Blocking chooseBlocking(const ConvDesc& d, const std::string& tile) {
     bool nhwc = d.inputLayout == TensorLayout::NHWC;
     int64_t qt = std::min<int64_t>(4, d.outW());
     while (qt > 1 && (qt - 1) * d.strideW + span > kMaxWindow) --qt;
-    // NHWC rows taller than the stride share few input rows between two output rows (a 3x3
-    // stride-2 pair reads 5 rows against 3 for one), so such a block costs 2x the taps'
-    // accumulators for 1/6 of the loads: one row per block there (H200, MobileNetV2's four
+    // Strided NHWC rows: two output rows share few input rows (a 3x3 stride-2 pair reads 5
+    // rows against 3 for one), so a second row costs 2x the accumulators for 1/6 fewer
+    // loads: one row per block there (H200, MobileNetV2's four
     // stride-2 depthwise layers at b32: fp16 64.8 -> 60.8 µs, bf16 and fp32 alike, perf-notes 142).
     // VKCONV_DEPTHWISE_STRIDED_ONE_ROW=0 keeps the two-row block (measurements).
     const bool oneRow = nhwc && (d.r * d.s > 25 || (d.strideH > 1 && envFlag("VKCONV_DEPTHWISE_STRIDED_ONE_ROW", true)));
