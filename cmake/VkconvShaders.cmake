@@ -8,6 +8,10 @@
 # Every variant is also validated by the newest spirv-val at hand (VKCONV_SPIRV_VAL_NEWEST).
 # TRY: compile and validate the variant once at configure time and skip it (with a warning) if
 # that fails, so that an optional variant never breaks the build of the ones sharing its source.
+# VKCONV_EMBEDDED_SHADERS: another build's generated/embedded_shaders.cpp, of this same source tree,
+# compiled in place of compiling and embedding the shaders again (scripts/test.sh's sanitizer
+# build: ~100 s of its ~250 on a 2-core machine).  Empty (the default): this build makes its own.
+set(VKCONV_EMBEDDED_SHADERS "" CACHE FILEPATH "Reuse this embedded_shaders.cpp instead of compiling the shaders")
 set_property(GLOBAL PROPERTY VKCONV_SHADER_NAMES "")
 set_property(GLOBAL PROPERTY VKCONV_SHADER_SPVS "")
 file(GLOB VKCONV_SHADER_INCLUDES CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/shaders/include/*.glsl")
@@ -26,6 +30,9 @@ function(vkconv_add_shader)
       set(_val ${VKCONV_BF16_SPIRV_VAL})
     endif()
   endforeach()
+  if(VKCONV_EMBEDDED_SHADERS)
+    return()
+  endif()
   set(_src "${CMAKE_SOURCE_DIR}/shaders/${A_SOURCE}")
   set(_spv "${CMAKE_BINARY_DIR}/spirv/${A_NAME}.spv")
   set(_defs "")
@@ -61,15 +68,29 @@ function(vkconv_add_shader)
   set_property(GLOBAL APPEND PROPERTY VKCONV_SHADER_SPVS "${_spv}")
 endfunction()
 
-# Generates one .cpp holding every compiled variant as an aligned byte array plus a lookup table.
+# Generates one .cpp holding every compiled variant as a word array plus a lookup table
+# (cmake/embed_spirv.cpp, a host tool built first).
 function(vkconv_embed_shaders target)
+  if(VKCONV_EMBEDDED_SHADERS)
+    if(NOT EXISTS "${VKCONV_EMBEDDED_SHADERS}")
+      message(FATAL_ERROR "VKCONV_EMBEDDED_SHADERS=${VKCONV_EMBEDDED_SHADERS} does not exist (build that tree first)")
+    endif()
+    add_library(${target} OBJECT "${VKCONV_EMBEDDED_SHADERS}")
+    target_include_directories(${target} PRIVATE "${CMAKE_SOURCE_DIR}/src")
+    return()
+  endif()
   get_property(_names GLOBAL PROPERTY VKCONV_SHADER_NAMES)
   get_property(_spvs GLOBAL PROPERTY VKCONV_SHADER_SPVS)
+  set(_args "")
+  foreach(_name _spv IN ZIP_LISTS _names _spvs)
+    list(APPEND _args "${_name}" "${_spv}")
+  endforeach()
+  add_executable(vkconv_embed_spirv "${CMAKE_SOURCE_DIR}/cmake/embed_spirv.cpp")
   set(_out "${CMAKE_BINARY_DIR}/generated/embedded_shaders.cpp")
   add_custom_command(
     OUTPUT "${_out}"
-    COMMAND ${CMAKE_COMMAND} "-DNAMES=${_names}" "-DSPVS=${_spvs}" "-DOUT=${_out}" -P "${CMAKE_SOURCE_DIR}/cmake/EmbedSpirv.cmake"
-    DEPENDS ${_spvs} "${CMAKE_SOURCE_DIR}/cmake/EmbedSpirv.cmake"
+    COMMAND vkconv_embed_spirv "${_out}" ${_args}
+    DEPENDS ${_spvs} vkconv_embed_spirv
     COMMENT "Embedding SPIR-V"
     VERBATIM)
   add_library(${target} OBJECT "${_out}")
