@@ -87,22 +87,25 @@ TEST_P(SlicedKCoopmatTiles, MatchesReference) {
 INSTANTIATE_TEST_SUITE_P(coopmat, SlicedKCoopmatTiles,
                          ::testing::Combine(::testing::Range(0, int(skCases().size())), ::testing::ValuesIn(kTiles)), paramName);
 
-class SlicedKCoopmatElementPath : public VkconvTest {};
+class SlicedKCoopmatElementPath : public VkconvParamTest<int> {};
 
 // The element-wise loads and stores that views without 16-byte alignment take, forced on aligned
-// views with VKCONV_SLICEDK_VEC=0.
-TEST_F(SlicedKCoopmatElementPath, coopmat_MatchesReference) {
+// views with VKCONV_SLICEDK_VEC=0: 1x1 layers (fp16 with bias + ReLU, bf16 with a residual and an
+// uneven split, element stores of 20 filters) and through the taps (3x3 with padding, a dilated
+// stride-2 3x3 with asymmetric padding).
+TEST_P(SlicedKCoopmatElementPath, MatchesReference) {
     EnvOverride vec("VKCONV_SLICEDK_VEC", "0");
-    for (int i : {0, 1, 3, 6, 8}) {
-        const NamedDesc& c = skCases()[size_t(i)];
-        const std::string why = vkconv::whyUnsupported(ctx(), c.desc, kAlgo);
-        if (!why.empty()) GTEST_SKIP() << kAlgo << " declines " << c.desc.toString() << ": " << why;
-        vkconv::PlanOptions o;
-        o.algorithm = kAlgo;
-        const auto r = runAndCheck(ctx(), c.desc, o, 8400 + uint64_t(i), DataMode::Integer);
-        EXPECT_TRUE(passed(r)) << "case " << c.name << " (element-wise path)";
-    }
+    const NamedDesc& c = skCases()[size_t(GetParam())];
+    const std::string why = vkconv::whyUnsupported(ctx(), c.desc, kAlgo);
+    if (!why.empty()) GTEST_SKIP() << kAlgo << " declines " << c.desc.toString() << ": " << why;
+    vkconv::PlanOptions o;
+    o.algorithm = kAlgo;
+    const auto r = runAndCheck(ctx(), c.desc, o, 8400 + uint64_t(GetParam()), DataMode::Integer);
+    EXPECT_TRUE(passed(r)) << "case " << c.name << " (element-wise path)";
 }
+
+INSTANTIATE_TEST_SUITE_P(coopmat, SlicedKCoopmatElementPath, ::testing::Values(0, 1, 3, 6, 8),
+                         [](const ::testing::TestParamInfo<int>& info) { return skCases()[size_t(info.param)].name; });
 
 class SlicedKCoopmatRouting : public VkconvTest {};
 
