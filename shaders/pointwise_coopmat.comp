@@ -1,6 +1,7 @@
 #version 460
 // "pointwise_coopmat": 1x1, stride-1, unpadded layers with few input channels (C <= 256, C % 8
-// == 0), NHWC activations and KRSC filters, on the matrix units.  Such a layer is a plain GEMM,
+// == 0), NHWC or NCHW activations (the output in the same layout; a 1x1 filter's KRSC and KCRS
+// are one layout), on the matrix units.  Such a layer is a plain GEMM,
 // (N*H*W pixels x C) x (C x K), whose time is its output's bytes: MobileNetV2's expansion layers
 // write 6x what they read, with one 16-32-deep reduction slice per output.
 //
@@ -11,6 +12,11 @@
 // own, with no workgroup barrier: it stores its block's pixels (16-byte words, zero past C and
 // past the last pixel) into its own shared buffer, multiplies, issues the loads of its next
 // block, and writes this block's outputs through its scratch while those loads are in flight.
+//
+// NCHW (spec constant): the block is staged channel-major as it arrives, CP rows of PB pixels
+// (PB/8 words, padded to an odd count), and its fragments load column-major; the accumulators go
+// to the scratch column-major, so that 8 consecutive pixels of one filter are one 16-byte output
+// word (16-byte words need H*W % 8 == 0: the host's VEC bits).
 //
 // Shared memory: [B: BN filters x LDW words][per subgroup: its block, PB pixels x LDW words, which
 // the epilogue reuses as its fp32 scratch: 16 x 16, or 16 x BN with WIDE].  Rows hold CP = KS*16 values (8 per 16-byte
@@ -48,17 +54,21 @@ layout(constant_id = 108) const uint VEC = 0u;
 layout(constant_id = 109) const bool WIDE = false;
 // The fp16 scratch (epilogue_half.glsl; the host's choice), rows of 3 words.
 layout(constant_id = 110) const bool EPI16 = false;
+// NCHW activations and output (the host leaves WIDE and EPI16 off there).
+layout(constant_id = 111) const bool NCHW = false;
 layout(local_size_x_id = 100) in;
 
 const uint PB = 16u * FM, BN = 16u * FN;
 const uint CW = 2u * KS;                  // words per staged row
 const uint LDW = CW + 1u;                 // ... padded to an odd count
 const uint B_WORDS = BN * LDW;
-const uint A_WORDS = PB * LDW;
+const uint PW = PB / 8u;                  // NCHW: words per staged channel row
+const uint LDA = PW + 1u;                 // ... padded to an odd count
+const uint A_WORDS = NCHW ? 16u * KS * LDA : PB * LDW;
 const uint SROW = 4u * FN + 1u;           // scratch words per pixel (BN fp32, padded to odd)
 const uint SCR_WORDS = WIDE ? 16u * SROW : 64u;
 const uint SG_WORDS = A_WORDS > SCR_WORDS ? A_WORDS : SCR_WORDS;  // a subgroup's block, then its scratch
-const uint A_PER_L = (PB * CW + LANES - 1u) / LANES;  // block words per invocation
+const uint A_PER_L = (PB * CW + LANES - 1u) / LANES;  // block words per invocation (either layout: PB x CP values)
 const uint B_PER_T = (BN * CW + WG_SIZE - 1u) / WG_SIZE;
 const uint FRAGS = FM * FN;
 
@@ -88,9 +98,22 @@ uvec4 rowWord(bool act, uint row, uint cw, uint C8) {
     return v;
 }
 
+// NCHW: the 8 pixels m0 .. m0+7 of channel c (one 16-byte word where the host made H*W % 8 == 0
+// and the views aligned), zero past C and past the last pixel.
+uvec4 channelWord(uint m0, uint c, uint M, uint HW) {
+    if (c >= pc.C) return uvec4(0u);
+    if ((VEC & 1u) != 0u) return m0 < M ? x8_[((m0 / HW * pc.C + c) * HW + m0 % HW) >> 3] : uvec4(0u);
+    uvec4 v = uvec4(0u);
+    [[unroll]] for (uint u = 0u; u < 8u; ++u) {
+        uint m = m0 + u;
+        if (m < M) v[u >> 1] |= ELEM_BITS(x_[(m / HW * pc.C + c) * HW + m % HW]) << (16u * (u & 1u));
+    }
+    return v;
+}
+
 void main() {
     uint tid = gl_LocalInvocationID.x;
-    uint M = pc.N * pc.P * pc.Q, K = pc.K, C8 = pc.C / 8u;
+    uint HW = pc.P * pc.Q, M = pc.N * HW, K = pc.K, C8 = pc.C / 8u;
     uint n0 = gl_WorkGroupID.y * BN;
 
     // The workgroup's filters, once: [filter][CP values], zero past K and past C.
@@ -125,8 +148,9 @@ void main() {
     uvec4 pre[A_PER_L];  // the next block's words, in flight
 #define LOAD_BLOCK(blk)                                                                         \
     [[unroll]] for (uint u = 0u; u < A_PER_L; ++u) {                                            \
-        uint e = lane + u * LANES, m = (blk) * PB + e / CW;                                     \
-        pre[u] = e < PB * CW && m < M ? rowWord(true, m, e % CW, C8) : uvec4(0u);               \
+        uint e = lane + u * LANES, m = (blk) * PB + (NCHW ? (e % PW) * 8u : e / CW);            \
+        if (NCHW) pre[u] = e < PB * CW ? channelWord(m, e / PW, M, HW) : uvec4(0u);             \
+        else pre[u] = e < PB * CW && m < M ? rowWord(true, m, e % CW, C8) : uvec4(0u);          \
     }
     LOAD_BLOCK(first)
 
@@ -138,7 +162,7 @@ void main() {
         uint blk = first + t * SGS;
         [[unroll]] for (uint u = 0u; u < A_PER_L; ++u) {
             uint e = lane + u * LANES;
-            if (e < PB * CW) smem[aBuf + (e / CW) * LDW + e % CW] = pre[u];
+            if (e < PB * CW) smem[aBuf + (NCHW ? (e / PW) * LDA + e % PW : (e / CW) * LDW + e % CW)] = pre[u];
         }
         subgroupMemoryBarrierShared();
         subgroupBarrier();
@@ -148,8 +172,10 @@ void main() {
         [[unroll]] for (uint f = 0u; f < FRAGS; ++f) acc[f] = MAT_C(0.0);
         [[unroll]] for (uint s = 0u; s < KS; ++s) {
             MAT_A a[FM];
-            [[unroll]] for (uint i = 0u; i < FM; ++i)
-                coopMatLoad(a[i], smem, aBuf + i * 16u * LDW + s * 2u, LDW, gl_CooperativeMatrixLayoutRowMajor);
+            [[unroll]] for (uint i = 0u; i < FM; ++i) {
+                if (NCHW) coopMatLoad(a[i], smem, aBuf + s * 16u * LDA + i * 2u, LDA, gl_CooperativeMatrixLayoutColumnMajor);
+                else coopMatLoad(a[i], smem, aBuf + i * 16u * LDW + s * 2u, LDW, gl_CooperativeMatrixLayoutRowMajor);
+            }
             [[unroll]] for (uint j = 0u; j < FN; ++j) {
                 MAT_B b;
                 if (B_RESIDENT) b = bR[s * FN + j];
@@ -166,7 +192,8 @@ void main() {
                     uint i = f / FN, j = f % FN, e = lane + u * LANES, row = e / 16u, col = e % 16u;
                     float sum = acc[f * EPL + u];
                     for (uint k = 0u; k < 16u; ++k)
-                        sum = fma(cmElem(aBuf + i * 16u * LDW + s * 2u, LDW, false, row, k),
+                        sum = fma(NCHW ? cmElem(aBuf + s * 16u * LDA + i * 2u, LDA, true, row, k)
+                                       : cmElem(aBuf + i * 16u * LDW + s * 2u, LDW, false, row, k),
                                   cmElem((j * 16u) * LDW + s * 2u, LDW, true, k, col), sum);
                     acc[f * EPL + u] = sum;
                 }
@@ -176,7 +203,7 @@ void main() {
 
         subgroupBarrier();  // every invocation is done reading the block: its memory becomes the scratch
 
-        if (WIDE) {
+        if (WIDE && !NCHW) {
             // Epilogue, 16 pixels x BN filters at a time through the scratch ([pixel][filter] fp32).
             [[unroll]] for (uint i = 0u; i < FM; ++i) {
 #if !defined(CM_EMULATE)
@@ -219,7 +246,8 @@ void main() {
                 subgroupBarrier();  // the scratch is rewritten next (the next 16 pixels, or the next block)
             }
         } else {
-            // Epilogue, one 16 x 16 accumulator at a time through the scratch (row-major fp32).
+            // Epilogue, one 16 x 16 accumulator at a time through the scratch (fp32, row-major:
+            // [pixel][filter]; NCHW column-major: [filter][pixel]).
             [[unroll]] for (uint i = 0u; i < FM; ++i) {
                 [[unroll]] for (uint j = 0u; j < FN; ++j) {
 #if !defined(CM_EMULATE)
@@ -228,7 +256,8 @@ void main() {
                     if (EPI16) coopMatStore(MAT_C16(16, 16)(acc[i * FN + j]), smem, scratch, 3u, gl_CooperativeMatrixLayoutRowMajor);
                     else
 #endif
-                    coopMatStore(acc[i * FN + j], smem, scratch, 4u, gl_CooperativeMatrixLayoutRowMajor);
+                    if (NCHW) coopMatStore(acc[i * FN + j], smem, scratch, 4u, gl_CooperativeMatrixLayoutColumnMajor);
+                    else coopMatStore(acc[i * FN + j], smem, scratch, 4u, gl_CooperativeMatrixLayoutRowMajor);
 #else
                     for (uint u = 0u; u < EPL; ++u) {
                         uint e = lane + u * LANES;
@@ -236,14 +265,37 @@ void main() {
                         if (EPI16) {
                             emuHalfScratch(scratch, 3u, 16u, e, v);
                         } else {
-                            smem[scratch + (e >> 2)][e & 3u] = floatBitsToUint(v);
+                            uint x = NCHW ? (e % 16u) * 16u + e / 16u : e;
+                            smem[scratch + (x >> 2)][x & 3u] = floatBitsToUint(v);
                         }
                     }
 #endif
                     subgroupMemoryBarrierShared();
                     subgroupBarrier();
                     uint mb = blk * PB + i * 16u, kb = n0 + j * 16u;
-                    if (EPI16) {
+                    if (NCHW) {
+                        // 8 consecutive pixels of one filter per 16-byte word (H*W % 8 == 0: a word
+                        // is wholly inside one image's pixels or wholly past the last); element-wise
+                        // otherwise.
+                        if ((VEC & 2u) != 0u) {
+                            for (uint e = lane; e < 32u; e += LANES) {
+                                uint col = e >> 1, m = mb + (e & 1u) * 8u, k = kb + col;
+                                if (m < M && k < K) {
+                                    uint w = scratch + col * 4u + (e & 1u) * 2u, off = (m / HW * K + k) * HW + m % HW;
+                                    float v[8] = words8(smem[w], smem[w + 1u]);
+                                    [[unroll]] for (uint q = 0u; q < 8u; ++q) v[q] = epilogueValue(v[q], k, off + q);
+                                    y8_[off >> 3] = uvec4(PACK_OUT(v[0], v[1]), PACK_OUT(v[2], v[3]), PACK_OUT(v[4], v[5]),
+                                                          PACK_OUT(v[6], v[7]));
+                                }
+                            }
+                        } else {
+                            for (uint e = lane; e < 256u; e += LANES) {
+                                uint m = mb + e % 16u, k = kb + e / 16u;
+                                if (m < M && k < K)
+                                    storeOutput((m / HW * K + k) * HW + m % HW, k, uintBitsToFloat(smem[scratch + (e >> 2)][e & 3u]));
+                            }
+                        }
+                    } else if (EPI16) {
                         // Pixel fastest: 8 neighbouring invocations read 8 distinct bank groups.
                         for (uint e = lane; e < 32u; e += LANES) {
                             uint row = e & 15u, m = mb + row, k = kb + (e >> 4) * 8u;

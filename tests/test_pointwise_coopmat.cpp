@@ -2,8 +2,9 @@
 // heuristic's tile and forced tiles ("PBxBN/SGS[pBPS]") on shapes that exercise a ragged last
 // block and a last block past the pixels, channels padded to the next 16 (C = 8, 24, 40), filters
 // in several slabs with a partial last one, the element-wise stores (K % 8 != 0), the epilogue
-// (bias, residual, activations), fp16 and bf16, blocks per subgroup beyond the grid's pixels;
-// then the router and the declines.
+// (bias, residual, activations), fp16 and bf16, blocks per subgroup beyond the grid's pixels,
+// NCHW activations and outputs (blocks across two images, H*W % 8 != 0 element-wise); then the
+// router and the declines.
 // Test names contain "coopmat": the emulated runs (VKCONV_COOPMAT_EMULATE=1, lavapipe) take them,
 // and on devices without matrix units the plain runs skip them with the algorithm's reason.
 #include <cstdlib>
@@ -49,6 +50,15 @@ std::vector<NamedDesc> makePwCases() {
     // with the last one half past C.
     add("c96_k24_projection", [](ConvDesc& d) { d.c = 96, d.k = 24, d.h = 7, d.w = 9; });
     add("bf16_c200_k32_bias", [](ConvDesc& d) { d.dtype = DType::BF16, d.c = 200, d.k = 32, d.n = 1, d.h = 9, d.w = 5, d.hasBias = true; });
+    // NCHW (KCRS filters): 48 pixels an image (16-byte words; blocks of 16 or 32 across two
+    // images), 143 (element-wise loads and stores), 40 with two slabs, a residual in NCHW.
+    auto nchw = [](ConvDesc& d) { d.inputLayout = d.outputLayout = TensorLayout::NCHW, d.filterLayout = FilterLayout::KCRS; };
+    add("nchw_c16_k96_bias_relu6", [&](ConvDesc& d) { nchw(d), d.h = 8, d.w = 6, d.hasBias = true, d.activation = Activation::Relu6; });
+    add("nchw_c24_k20_res_odd_pixels", [&](ConvDesc& d) { nchw(d), d.c = 24, d.k = 20, d.hasResidual = true; });
+    add("bf16_nchw_c64_k144_two_slabs_bias", [&](ConvDesc& d) {
+        nchw(d), d.dtype = DType::BF16, d.c = 64, d.k = 144, d.n = 3, d.h = 4, d.w = 10, d.hasBias = true;
+    });
+    add("nchw_c32_k48_res_silu", [&](ConvDesc& d) { nchw(d), d.c = 32, d.k = 48, d.h = 7, d.w = 8, d.hasResidual = true, d.activation = Activation::Silu; });
     return v;
 }
 
@@ -81,7 +91,7 @@ TEST_P(PointwiseCoopmatTiles, MatchesReference) {
             EXPECT_NE(r.config.find("tile " + tile + " "), std::string::npos) << r.config;
         }
         const char* wide = std::getenv("VKCONV_POINTWISE_WIDE");  // the wide epilogue keeps fp32
-        expectHalfScratch(ctx(), c.desc, r.config, !(wide && std::string(wide) == "1"));
+        expectHalfScratch(ctx(), c.desc, r.config, !(wide && std::string(wide) == "1") && c.desc.inputLayout == TensorLayout::NHWC);
     }
 }
 
@@ -91,7 +101,8 @@ INSTANTIATE_TEST_SUITE_P(coopmat, PointwiseCoopmatTiles,
 class PointwiseCoopmatRouting : public VkconvTest {};
 
 // Where the kernel runs, the router takes 16-bit 1x1 stride-1 NHWC layers of at most 64
-// channels (C % 8 == 0) to it; everything else it cannot do is declined with a reason.
+// channels (C % 8 == 0) to it, and NCHW ones of short reductions over H*W % 8 == 0 pixels;
+// everything else it cannot do is declined with a reason.
 TEST_F(PointwiseCoopmatRouting, coopmat_ChoosesAndDeclines) {
     ConvDesc d;
     d.n = 2, d.c = 16, d.h = d.w = 28, d.k = 96, d.r = d.s = 1, d.pad(0, 0), d.dtype = DType::F16;
@@ -126,7 +137,21 @@ TEST_F(PointwiseCoopmatRouting, coopmat_ChoosesAndDeclines) {
     declines("stride 2", [](ConvDesc& x) { x.strideH = x.strideW = 2; }, "stride");
     declines("padding", [](ConvDesc& x) { x.pad(1, 1); }, "padding");
     declines("groups", [](ConvDesc& x) { x.groups = 2; }, "groups");
-    declines("NCHW", [](ConvDesc& x) { x.inputLayout = x.outputLayout = TensorLayout::NCHW, x.filterLayout = FilterLayout::KCRS; }, "NHWC");
+    declines("NCHW in, NHWC out", [](ConvDesc& x) { x.inputLayout = TensorLayout::NCHW, x.filterLayout = FilterLayout::KCRS; }, "input's layout");
+    // NCHW in and out: routed where H*W % 8 == 0 and the reduction is short (unless
+    // VKCONV_POINTWISE_NCHW=0); 14x14 pixels (element-wise words) or 256 channels are accepted
+    // and left to the other routes.
+    ConvDesc nchw = d;
+    nchw.inputLayout = nchw.outputLayout = TensorLayout::NCHW, nchw.filterLayout = FilterLayout::KCRS;
+    EXPECT_EQ(vkconv::whyUnsupported(ctx(), nchw, kAlgo), "");
+    const char* nchwEnv = std::getenv("VKCONV_POINTWISE_NCHW");
+    EXPECT_EQ(vkconv::Plan::create(ctx(), nchw).algorithm() == kAlgo, !(nchwEnv && std::string(nchwEnv) == "0"));
+    for (auto change : {+[](ConvDesc& x) { x.h = x.w = 14; }, +[](ConvDesc& x) { x.c = 256, x.k = 64; }}) {
+        ConvDesc x = nchw;
+        change(x);
+        EXPECT_EQ(vkconv::whyUnsupported(ctx(), x, kAlgo), "") << x.toString();
+        EXPECT_NE(vkconv::Plan::create(ctx(), x).algorithm(), kAlgo) << x.toString();
+    }
     declines("C = 12", [](ConvDesc& x) { x.c = 12; }, "multiple of 8");
     declines("C = 264", [](ConvDesc& x) { x.c = 264; }, "above 256");
     // Past 64 channels: small layers (at most 192 channels and 2^18 outputs) in 32-filter slabs;
@@ -165,10 +190,11 @@ class PointwiseCoopmatElementPath : public VkconvTest {};
 
 // The element-wise loads and stores that views without 16-byte alignment take (RADV's storage
 // buffer offsets need only 4), forced on aligned views with VKCONV_POINTWISE_VEC=0: 16 channels
-// and bias, 8 channels with a residual and element stores, bf16 with 40 channels padded to 48.
+// and bias, 8 channels with a residual and element stores, bf16 with 40 channels padded to 48,
+// NCHW with a residual.
 TEST_F(PointwiseCoopmatElementPath, coopmat_MatchesReference) {
     EnvOverride vec("VKCONV_POINTWISE_VEC", "0");
-    for (int i : {0, 1, 5}) {
+    for (int i : {0, 1, 5, 13}) {
         const NamedDesc& c = pwCases()[size_t(i)];
         const std::string why = vkconv::whyUnsupported(ctx(), c.desc, kAlgo);
         if (!why.empty()) GTEST_SKIP() << kAlgo << " declines " << c.desc.toString() << ": " << why;

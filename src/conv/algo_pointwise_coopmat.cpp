@@ -1,6 +1,6 @@
 // "pointwise_coopmat" (shaders/pointwise_coopmat.comp): 1x1 stride-1 unpadded layers with at most
-// 256 input channels (C % 8 == 0; the router sends it those of at most 64), NHWC activations,
-// KRSC filters, fp16 / bf16, on the matrix units.  Streaming workgroups: the filters staged once,
+// 256 input channels (C % 8 == 0; the router sends it those of at most 64), NHWC or NCHW
+// activations with the output in the same layout, fp16 / bf16, on the matrix units.  Streaming workgroups: the filters staged once,
 // then each subgroup walks its pixel blocks with the next block's loads in flight during this
 // block's stores.
 // Tile "PBxBN/SGS[pBPS]": PB = 16 or 32 pixels per block, BN filters per workgroup (a multiple
@@ -32,14 +32,14 @@ constexpr uint32_t kMaxBlocksPerSubgroup = 16;
 
 enum SpecPw : uint32_t {
     kSpecFM = 101, kSpecFN = 102, kSpecKS = 103, kSpecSGS = 104, kSpecLanes = 105, kSpecBPS = 106, kSpecBResident = 107,
-    kSpecVec = 108, kSpecWide = 109, kSpecEpi16 = 110,
+    kSpecVec = 108, kSpecWide = 109, kSpecEpi16 = 110, kSpecNchw = 111,
 };
 
 // The epilogue one 16 x 16 accumulator at a time (32-byte output pieces), or 16 pixels x the whole
 // slab at a time (one contiguous output run per 16 pixels): the wide one measured 1.0-1.5x slower
 // on the H200 at b32 even with its stores unrolled (docs/results/h200_s32/pw3/, perf-notes 89), so
 // it is a measurement-only switch, VKCONV_POINTWISE_WIDE=1.
-bool wideEpilogue() { return envFlag("VKCONV_POINTWISE_WIDE", false); }
+bool wideEpilogue(const ConvDesc& d) { return d.inputLayout == TensorLayout::NHWC && envFlag("VKCONV_POINTWISE_WIDE", false); }
 
 struct Tile {
     uint32_t fm = 0, fn = 0, sgs = 4, bps = 1;
@@ -71,10 +71,12 @@ bool parseTile(const std::string& s, Tile& t) {
 uint32_t reductionSteps(const ConvDesc& d) { return uint32_t((d.c + kFrag - 1) / kFrag); }
 
 // Mirrors the shader's layout: rows of 2*KS words padded to an odd count; per subgroup its block
-// or (the same memory) a 16-pixel x BN fp32 scratch, rows padded to an odd count of words.
+// (NCHW: 16*KS channel rows of PB/8 words, padded to an odd count) or (the same memory) a
+// 16-pixel x BN fp32 scratch, rows padded to an odd count of words.
 uint64_t sharedBytes(const ConvDesc& d, const Tile& t) {
-    uint64_t ldw = 2 * reductionSteps(d) + 1, scratch = wideEpilogue() ? 16 * (4 * uint64_t(t.fn) + 1) : 64;
-    return 16 * (t.bn() * ldw + uint64_t(t.sgs) * std::max(t.pb() * ldw, scratch));
+    uint64_t ldw = 2 * reductionSteps(d) + 1, scratch = wideEpilogue(d) ? 16 * (4 * uint64_t(t.fn) + 1) : 64;
+    uint64_t block = d.inputLayout == TensorLayout::NCHW ? kFrag * reductionSteps(d) * (t.pb() / 8 + 1) : t.pb() * ldw;
+    return 16 * (t.bn() * ldw + uint64_t(t.sgs) * std::max(block, scratch));
 }
 
 uint64_t blocks(const ConvDesc& d, const Tile& t) {
@@ -137,8 +139,13 @@ public:
         // The filters in registers for the whole workgroup where they are at most 8 fragments
         // (32 registers per invocation on a 32-wide subgroup).
         bResident_ = reductionSteps(d) * tile_.fn <= 8 && !coopmatEmulated(d.dtype);
-        vecOut_ = d.k % 8 == 0;
-        epi16_ = !wideEpilogue() && coopmatHalfScratch(ctx.caps, d, vecOut_);
+        // 16-byte words: NHWC 8 channels of a pixel (C % 8 == 0 by contract) and 8 filters;
+        // NCHW 8 pixels of a channel or filter, which must not straddle two images.
+        nchw_ = d.inputLayout == TensorLayout::NCHW;
+        const bool hw8 = d.h * d.w % 8 == 0;
+        vecIn_ = !nchw_ || hw8;
+        vecOut_ = nchw_ ? hw8 : d.k % 8 == 0;
+        epi16_ = !nchw_ && !wideEpilogue(d) && coopmatHalfScratch(ctx.caps, d, vecOut_);
         vectorPipeline_ = &pipeline(true);
         gx_ = uint32_t(gridX(d, tile_));
         gy_ = uint32_t(gridY(d, tile_));
@@ -146,7 +153,8 @@ public:
     std::string name() const override { return "pointwise_coopmat"; }
     std::string config() const override {
         return "tile " + tile_.name() + " ks " + std::to_string(reductionSteps(desc_)) + (bResident_ ? " bres" : "") +
-               (vecOut_ ? " vec8IWO" : " vec8IW") + (epi16_ ? " epi16" : "") + " sg" + std::to_string(sg_.size) +
+               (vecIn_ ? (vecOut_ ? " vec8IWO" : " vec8IW") : "") + (nchw_ ? " nchw" : "") + (epi16_ ? " epi16" : "") +
+               " sg" + std::to_string(sg_.size) +
                (coopmatEmulated(desc_.dtype) ? " EMULATED" : "");
     }
 
@@ -161,11 +169,11 @@ private:
     const ComputePipeline& pipeline(bool vec) const {
         const Tile& t = tile_;
         PipelineKey key = convPipelineKey(shaderName(desc_.dtype), desc_, t.sgs * sg_.size, sg_.required);
-        uint32_t vecBits = vec ? 1u | (vecOut_ ? 2u : 0u) : 0u;
+        uint32_t vecBits = vec ? (vecIn_ ? 1u : 0u) | (vecOut_ ? 2u : 0u) : 0u;
         key.spec.insert(key.spec.end(), {{kSpecFM, t.fm}, {kSpecFN, t.fn}, {kSpecKS, reductionSteps(desc_)}, {kSpecSGS, t.sgs},
                                          {kSpecLanes, sg_.size}, {kSpecBPS, t.bps}, {kSpecBResident, bResident_ ? 1u : 0u},
-                                         {kSpecVec, vecBits}, {kSpecWide, wideEpilogue() ? 1u : 0u},
-                                         {kSpecEpi16, vec && epi16_ ? 1u : 0u}});
+                                         {kSpecVec, vecBits}, {kSpecWide, wideEpilogue(desc_) ? 1u : 0u},
+                                         {kSpecEpi16, vec && epi16_ ? 1u : 0u}, {kSpecNchw, nchw_ ? 1u : 0u}});
         key.fullSubgroups = true;  // gl_SubgroupID names a whole subgroup's blocks
         return ctx_.pipelines->get(key);
     }
@@ -173,7 +181,7 @@ private:
     ConvDesc desc_;
     Tile tile_;
     SubgroupChoice sg_;
-    bool bResident_ = false, vecOut_ = false, epi16_ = false;
+    bool bResident_ = false, nchw_ = false, vecIn_ = true, vecOut_ = false, epi16_ = false;
     const ComputePipeline* vectorPipeline_ = nullptr;
 };
 
@@ -190,9 +198,9 @@ std::string pointwiseCoopmatWhyNot(const ContextImpl& ctx, const ConvDesc& d, co
     if (d.strideH != 1 || d.strideW != 1) return "stride " + std::to_string(d.strideH) + "x" + std::to_string(d.strideW) + " (stride 1 only)";
     if (d.padTop || d.padBottom || d.padLeft || d.padRight) return "padding (a 1x1 stride-1 layer without padding only)";
     if (d.groups != 1) return "groups = " + std::to_string(d.groups) + " (one group only)";
-    if (d.inputLayout != TensorLayout::NHWC || d.outputLayout != TensorLayout::NHWC || d.filterLayout != FilterLayout::KRSC)
-        return "needs NHWC activations and KRSC filters (pixel rows are the GEMM's rows)";
-    if (d.c % 8 != 0) return "C = " + std::to_string(d.c) + " is not a multiple of 8 (16-byte pixel rows)";
+    // (A 1x1 filter's KRSC and KCRS are the same array.)
+    if (d.inputLayout != d.outputLayout) return "needs the output in the input's layout (NHWC or NCHW)";
+    if (d.c % 8 != 0) return "C = " + std::to_string(d.c) + " is not a multiple of 8 (16-byte filter rows)";
     if (d.c > kMaxChannels) return "C = " + std::to_string(d.c) + " is above " + std::to_string(kMaxChannels) + " (the reduction is staged whole)";
     if (std::string w = coopmatFixedSubgroupWhyNot(ctx.caps, o.subgroupSize, "the kernel's blocks are laid out"); !w.empty()) return w;
     SubgroupChoice sg = coopmatSubgroup(ctx.caps);
@@ -212,9 +220,29 @@ std::string pointwiseCoopmatWhyNot(const ContextImpl& ctx, const ConvDesc& d, co
 // time on the H200 at b32; with one slab, or 24-32 channels in two, 0.53-0.95x
 // (docs/results/h200_s32/pw/, perf-notes 89).
 bool pointwiseCoopmatPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
-    if (!pointwiseCoopmatWhyNot(ctx, d, o).empty()) return false;
+    // NCHW layers are pointwiseCoopmatNchwPays' question, asked before the NCHW routes.
+    if (d.inputLayout == TensorLayout::NCHW || !pointwiseCoopmatWhyNot(ctx, d, o).empty()) return false;
     if (!envFlag("VKCONV_POINTWISE_SMALL", true)) return fewChannelClass(d);  // measurements: the rule before
     return fewChannelClass(d) || smallLayerClass(d);
+}
+
+// 16-bit NCHW: where H*W % 8 == 0 (16-byte words of 8 pixels; the element-wise path ran 2-16x
+// slower) and the reduction is short: up to 144 channels with one slab's worth of filters (at
+// most 192) or up to 2^21 outputs, and up to 192 channels on small layers (2^18 outputs).  On the
+// H200 against the router's NCHW choices before (implicit_gemm_coopmat on its own NCHW staging,
+// coopmat_nhwc's transposes, the scalar GEMM), fp16 b32: MobileNetV2 features.1.conv.1 50.7 ->
+// 20.9 us, features.2.conv.0.0 87.7 -> 54.4, features.3.conv.0.0 47.3 -> 26.7, ResNet-50
+// layer1.0.conv1 28.3 -> 18.9; b1: 0.3-4.0 us less on each of 12 layers (features.3.conv.2 8.6 ->
+// 4.6, layer1.0.conv3 8.5 -> 5.6); slower with 192 channels at b32 (17.4 -> 20.6), 256 filters of
+// 64 channels at b32 (67.3 -> 82.7) and 256 channels anywhere (one subgroup per workgroup:
+// 2-30x) (docs/results/h200_s53/pw/, perf-notes 145).  VKCONV_POINTWISE_NCHW=0 (measurements
+// only): the routes before.
+bool pointwiseCoopmatNchwPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    if (d.inputLayout != TensorLayout::NCHW || d.h * d.w % 8 != 0 || !envFlag("VKCONV_POINTWISE_NCHW", true) ||
+        !pointwiseCoopmatWhyNot(ctx, d, o).empty())
+        return false;
+    const int64_t outputs = d.outputElements();
+    return (d.c <= 144 && (d.k <= 192 || outputs <= (int64_t(1) << 21))) || (d.c <= 192 && outputs <= (int64_t(1) << 18));
 }
 
 std::unique_ptr<AlgorithmInstance> pointwiseCoopmatInstantiate(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
@@ -235,6 +263,14 @@ std::vector<std::pair<ConvDesc, PlanOptions>> pointwiseCoopmatVariants(const Con
             d.c = s[0]; d.k = s[1]; d.h = d.w = s[2]; d.r = d.s = 1; d.pad(0, 0); d.dtype = dt;
             if (!s[3]) d.hasBias = true, d.activation = Activation::Relu6;
             makeNhwc(d);
+            v.push_back({d, PlanOptions{"pointwise_coopmat"}});
+        }
+    // NCHW: 16-byte pixel words (56x56) with bias + ReLU6, and element-wise ones (14x14: H*W % 8 == 4).
+    for (int64_t hw : {56, 14})
+        for (DType dt : {DType::F16, DType::BF16}) {
+            ConvDesc d;
+            d.c = 24; d.k = 144; d.h = d.w = hw; d.r = d.s = 1; d.pad(0, 0); d.dtype = dt;
+            d.hasBias = true, d.activation = Activation::Relu6;
             v.push_back({d, PlanOptions{"pointwise_coopmat"}});
         }
     return v;

@@ -48,6 +48,7 @@ std::string pointwiseCoopmatWhyNot(const ContextImpl&, const ConvDesc&, const Pl
 std::unique_ptr<AlgorithmInstance> pointwiseCoopmatInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::vector<std::pair<ConvDesc, PlanOptions>> pointwiseCoopmatVariants(const ContextImpl&);
 bool pointwiseCoopmatPays(const ContextImpl&, const ConvDesc&, const PlanOptions&);
+bool pointwiseCoopmatNchwPays(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::string slicedKCoopmatWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::unique_ptr<AlgorithmInstance> slicedKCoopmatInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::vector<std::pair<ConvDesc, PlanOptions>> slicedKCoopmatVariants(const ContextImpl&);
@@ -193,6 +194,9 @@ const Algorithm& chooseAlgorithm(const ContextImpl& ctx, const ConvDesc& desc, c
     // NHWC (the NCHW staging loads one 16-bit value at a time; docs/perf-notes.md item 62).
     // Small ones whose NHWC problem is a direct kernel's: plain winograd where that kernel's
     // transposes cost more than winograd's own NCHW reads.
+    // 16-bit NCHW 1x1 layers of short reductions: the streaming pointwise kernel in the caller's
+    // layout (channel-major staging), ahead of the scalar GEMM and the transposes.
+    if (pointwiseCoopmatNchwPays(ctx, desc, opts)) return *findAlgorithm("pointwise_coopmat");
     if (smallPointwiseStaysScalar(ctx, desc, opts)) return *findAlgorithm("implicit_gemm_analytic");
     if (!nchwTailStaysScalar(desc)) {
         const NchwRoute route = nchwMatrixRoute(ctx, desc, opts);
