@@ -33,6 +33,6 @@ if [ -z "${VKCONV_TEST_QUICK:-}" ]; then
   export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
   # Host-code memory errors are the target here: every host path (validation, adoption, cache,
   # buffers, each algorithm's setup once); pipeline compilation under ASan is ~10x slower.
-  (cd build-asan && ctest --output-on-failure -L asan)
+  (cd build-asan && ctest --output-on-failure -j"$jobs" -L asan)
   echo "[test] sanitizer build + fast suite: $(( $(date +%s) - t0 )) s"
 fi
