@@ -94,12 +94,16 @@ TEST_F(Find, RanksEveryAcceptingAlgorithmAndTheFastestIsCorrect) {
         f4 |= r.config.find("F(4x4,3x3)") != std::string::npos;
     }
     for (const std::string& name : vkconv::algorithmNames())
-        if (vkconv::whyUnsupported(ctx(), d, name).empty()) EXPECT_TRUE(algos.count(name)) << name << " accepts but was not timed";
+        if (vkconv::whyUnsupported(ctx(), d, name).empty()) {
+            EXPECT_TRUE(algos.count(name)) << name << " accepts but was not timed";
+        }
     EXPECT_TRUE(f2 && f4) << "winograd's variants";
     // The router's pick is the plan "auto" makes.
     const vkconv::Plan routed = vkconv::Plan::create(ctx(), d, {});
     for (const FindResult& r : rs)
-        if (r.router) EXPECT_EQ(r.algorithm + r.config, routed.algorithm() + routed.config());
+        if (r.router) {
+            EXPECT_EQ(r.algorithm + r.config, routed.algorithm() + routed.config());
+        }
     // The fastest candidate computes the convolution.
     const CheckResult cr = runAndCheck(ctx(), d, rs.front().options, 11);
     EXPECT_TRUE(cr.ok) << cr.summary();

@@ -133,7 +133,9 @@ TEST_P(PackedFilter, MatchesReferenceAndUnpacked) {
     const vkconv::Plan packed = vkconv::Plan::create(ctx(), c.desc, options(c, true));
     EXPECT_EQ(plain.packedFilterSize(), 0u);
     EXPECT_EQ(packed.algorithm(), plain.algorithm());
-    if (!c.configHas.empty()) EXPECT_NE(packed.config().find(c.configHas), std::string::npos) << packed.config();
+    if (!c.configHas.empty()) {
+        EXPECT_NE(packed.config().find(c.configHas), std::string::npos) << packed.config();
+    }
     EXPECT_EQ(packed.config().find("packed") != std::string::npos, c.packing != Packing::Copy) << packed.config();
     EXPECT_EQ(plain.config().find("packed"), std::string::npos) << plain.config();
     switch (c.packing) {

@@ -81,7 +81,9 @@ TEST_P(SlicedKCoopmatTiles, MatchesReference) {
     vkconv::PlanOptions o;
     VKT_FORCE_TILE_OR_SKIP(ctx(), kAlgo, c.desc, tile, o);  // a forced tile may exceed shared memory
     for (const auto& r : checkIntegerThenUniform(ctx(), c.desc, o, 8300 + uint64_t(i), c.name))
-        if (!tile.empty()) EXPECT_NE(r.config.find("tile " + tile + " "), std::string::npos) << r.config;
+        if (!tile.empty()) {
+            EXPECT_NE(r.config.find("tile " + tile + " "), std::string::npos) << r.config;
+        }
 }
 
 INSTANTIATE_TEST_SUITE_P(coopmat, SlicedKCoopmatTiles,

@@ -510,7 +510,9 @@ TEST_F(WinogradPlan, winograd_coopmat_Router) {
         vkconv::PlanOptions rb;
         rb.packedFilter = true;
         const vkconv::Plan pbp = vkconv::Plan::create(ctx(), b, rb);
-        if (pbp.algorithm() == kAlgo) EXPECT_EQ(pbp.config().rfind("F(2x2,3x3) ", 0), 0u) << pbp.config();
+        if (pbp.algorithm() == kAlgo) {
+            EXPECT_EQ(pbp.config().rfind("F(2x2,3x3) ", 0), 0u) << pbp.config();
+        }
     }
     o.allowWinograd = false;
     const vkconv::Plan direct = vkconv::Plan::create(ctx(), d, o);

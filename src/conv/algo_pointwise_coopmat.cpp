@@ -1,8 +1,8 @@
 // "pointwise_coopmat" (shaders/pointwise_coopmat.comp): 1x1 stride-1 unpadded layers with at most
-// 256 input channels (C % 8 == 0; the router sends it those of at most 64), NHWC or NCHW
-// activations with the output in the same layout, fp16 / bf16, on the matrix units.  Streaming workgroups: the filters staged once,
-// then each subgroup walks its pixel blocks with the next block's loads in flight during this
-// block's stores.
+// 256 input channels (C % 8 == 0; the router sends it NHWC ones of at most 64 and NCHW ones of
+// short reductions), NHWC or NCHW activations with the output in the same layout, fp16 / bf16,
+// on the matrix units.  Streaming workgroups: the filters staged once, then each subgroup walks
+// its pixel blocks with the next block's loads in flight during this block's stores.
 // Tile "PBxBN/SGS[pBPS]": PB = 16 or 32 pixels per block, BN filters per workgroup (a multiple
 // of 16, at most 256), SGS subgroups, BPS blocks per subgroup.  Choice, no timing: the filters in
 // the fewest slabs of at most 8 fragments, two pixel fragments per block while the accumulators
