@@ -190,13 +190,13 @@ bool smallPointwiseStaysScalar(const ContextImpl& ctx, const ConvDesc& d, const 
 }  // namespace
 
 const Algorithm& chooseAlgorithm(const ContextImpl& ctx, const ConvDesc& desc, const PlanOptions& opts) {
+    // 16-bit NCHW 1x1 layers of short reductions: the streaming pointwise kernel in the caller's
+    // layout (channel-major staging), ahead of the scalar GEMM and the transposes.
+    if (pointwiseCoopmatNchwPays(ctx, desc, opts)) return *findAlgorithm("pointwise_coopmat");
     // 16-bit NCHW activations whose NHWC problem runs on the matrix units: behind transposes, as
     // NHWC (the NCHW staging loads one 16-bit value at a time; docs/perf-notes.md item 62).
     // Small ones whose NHWC problem is a direct kernel's: plain winograd where that kernel's
     // transposes cost more than winograd's own NCHW reads.
-    // 16-bit NCHW 1x1 layers of short reductions: the streaming pointwise kernel in the caller's
-    // layout (channel-major staging), ahead of the scalar GEMM and the transposes.
-    if (pointwiseCoopmatNchwPays(ctx, desc, opts)) return *findAlgorithm("pointwise_coopmat");
     if (smallPointwiseStaysScalar(ctx, desc, opts)) return *findAlgorithm("implicit_gemm_analytic");
     if (!nchwTailStaysScalar(desc)) {
         const NchwRoute route = nchwMatrixRoute(ctx, desc, opts);
