@@ -53,7 +53,28 @@ def load(path):
     need = 8 + head["gx"] * head["gy"] * head["subgroups"] * head["words"]
     if n < need:
         raise ValueError("%s: %d words expected, file holds %d" % (path, need, n))
-    return head, words
+    return head, unwrap(head, list(words[:need]))
+
+
+def unwrap(head, words):
+    """Lavapipe's clocks are 32 bits wide (every high word 0) and wrap every 2^32 ticks; read each
+    reading as the nearest value to a reference that is congruent mod 2^32 (the record's first
+    subgroup-clock reading, the first record's device clock), so differences stay right."""
+    W, recs = head["words"], head["gx"] * head["gy"] * head["subgroups"]
+    clocks = [i for i in range(W) if i not in (6, 7)]
+    if any(hi(words[8 + r * W + i]) for r in range(recs) for i in range(6)):  # slots every record writes
+        return words  # 64-bit clocks
+
+    def near(v, ref):
+        return ref + ((v - ref + (1 << 31)) % (1 << 32)) - (1 << 31)
+
+    dev0 = words[8]
+    for r in range(recs):
+        b = 8 + r * W
+        sg0 = words[b + 1]
+        for i in clocks:
+            words[b + i] = near(words[b + i], dev0 if i in (0, 5) else sg0)
+    return words
 
 
 def analyse(path):

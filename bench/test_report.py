@@ -259,7 +259,9 @@ class Floors(unittest.TestCase):
 class CoopmatTrace(unittest.TestCase):
     """coopmat_trace.py on a synthetic trace of known phases (two workgroups of two subgroups)."""
 
-    def test_phases(self):
+    def trace(self, dev_off=0, sg_off=0):
+        """The analysis of the synthetic trace, its clocks shifted by dev_off / sg_off ticks and,
+        when shifted, kept to 32 bits (lavapipe's clocks) so they wrap inside the trace."""
         import struct
         S, T, E, nsl, rounds = 2, 64, 16, 3, 2
         W = 8 + 3 * T + 3 * E
@@ -286,6 +288,9 @@ class CoopmatTrace(unittest.TestCase):
                 r[7] = rounds
                 r[5] = r[0] + (r[4] - r[1])                  # 1 ns per cycle
                 r[6] = nsl | (sg << 32)
+                if dev_off or sg_off:
+                    r = [v if i in (6, 7) else (v + (dev_off if i in (0, 5) else sg_off)) & 0xFFFFFFFF
+                         for i, v in enumerate(r)]
                 recs += r
         with tempfile.TemporaryDirectory() as d:
             path = Path(d) / "t.vktrace"
@@ -294,7 +299,16 @@ class CoopmatTrace(unittest.TestCase):
             p = subprocess.run([sys.executable, str(HERE / "coopmat_trace.py"), str(path), "--json", str(out)],
                                capture_output=True, text=True)
             self.assertEqual(p.returncode, 0, p.stderr)
-            r = json.loads(out.read_text())[0]
+            return json.loads(out.read_text())[0]
+
+    def test_phases(self):
+        self.check(self.trace())
+
+    def test_phases_32bit_clocks_wrapping(self):
+        # The device clock wraps between the workgroups, the subgroup clock inside the second's slices.
+        self.check(self.trace(dev_off=(1 << 32) - 5000, sg_off=(1 << 32) - 1200))
+
+    def check(self, r):
         c = r["phase_cycles_per_workgroup"]
         self.assertEqual(c["prologue"], 100)
         self.assertEqual(c["products"], 150)
