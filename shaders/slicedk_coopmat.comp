@@ -8,6 +8,12 @@
 // row's word is one input word at the tap's shifted position, or zero in the padding (IM2COL; a
 // 1x1 stride-1 unpadded layer reads its pixel rows straight).
 //
+// NCHW activations (IN_NCHW; 1x1 stride-1 unpadded layers): a channel's 16 pixels of the block
+// are neighbours in memory, a pixel's channels are not, so the block is staged channel-major
+// (each channel's 16 pixels as two words, loaded as 16-bit pairs: a 7x7 or 14x14 map puts the
+// channel planes at 2- or 8-byte alignment) and A fragments load column-major.  This takes the
+// NHWC transpose (a dependent dispatch, ~4 us at b1) out of coopmat_nhwc's plan for these layers.
+//
 // Sliced-K.  A workgroup owns 16 pixels x BN filters, and its SGS subgroups split the reduction:
 // subgroup g walks its own run of 16-value steps in stages of KD steps, staging each stage's
 // pixel and filter words (16-byte loads, the next AHEAD stages' issued before this stage's products)
@@ -19,6 +25,8 @@
 // Shared memory, per subgroup: [16 pixel rows + BN filter rows] x LDW words (KD*16 values, 8 per
 // word, padded to an odd word count so the eight rows of a fragment-load phase fall in distinct
 // bank groups), which becomes its partial tile at the end (FN row-major 16 x 16 fp32 blocks).
+// With IN_NCHW the pixel rows are KD*16 channel columns of 2 words instead (contiguous: a
+// column-major fragment reads 512 consecutive bytes).
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
 #include "dtype.glsl"
@@ -43,16 +51,22 @@ layout(constant_id = 105) const uint VEC = 0u;
 // unpadded layer, whose pixel rows are the input's).
 layout(constant_id = 106) const bool IM2COL = false;
 layout(constant_id = 107) const uint AHEAD = 1u;  // stages in flight ahead of the one multiplied (1 or 2)
+layout(constant_id = 108) const bool IN_NCHW = false;  // NCHW activations (a 1x1 stride-1 unpadded layer)
 layout(local_size_x_id = 100) in;
 
 const uint BN = 16u * FN;
 const uint SW = 2u * KD;                 // words per staged row
 const uint LDW = SW + 1u;                // ... padded to an odd count
 const uint ROWS = 16u + BN;              // pixel rows, then filter rows
-const uint STAGE_WORDS = ROWS * LDW;
+const uint AW = IN_NCHW ? 32u * KD : 16u * LDW;  // words of the staged pixel block
+const uint ROW0 = IN_NCHW ? 16u : 0u;    // first row staged as 16-byte words
+const uint STAGE_WORDS = AW + BN * LDW;
 const uint TILE_WORDS = FN * 64u;        // the fp32 partial tile
 const uint SG_WORDS = STAGE_WORDS > TILE_WORDS ? STAGE_WORDS : TILE_WORDS;
-const uint PER_L = (ROWS * SW + LANES - 1u) / LANES;  // stage words per invocation
+const uint PER_L = ((ROWS - ROW0) * SW + LANES - 1u) / LANES;  // stage words per invocation
+// IN_NCHW: the block's (channel, pixel pair) items per stage, and per invocation.
+const uint A_ITEMS = 128u * KD;
+const uint PER_A = IN_NCHW ? (A_ITEMS + LANES - 1u) / LANES : 1u;
 
 shared uvec4 smem[SGS * SG_WORDS];
 
@@ -97,7 +111,7 @@ void main() {
     int ih0[PER_L], iw0[PER_L];
     uint rowBase[PER_L];
     [[unroll]] for (uint u = 0u; u < PER_L; ++u) {
-        uint e = lane + u * LANES, row = e / SW;
+        uint e = lane + u * LANES, row = ROW0 + e / SW;
         if (row < 16u) {
             uint m = m0 + row, pq = m % (pc.P * pc.Q);
             bool ok = m < M;
@@ -116,8 +130,8 @@ void main() {
 #define STAGE_WORD(u, st)                                                                       \
     uvec4 wv = uvec4(0u);                                                                      \
     {                                                                                           \
-        uint e = lane + (u) * LANES, row = e / SW, cw = 2u * (lo + (st) * KD) + e % SW;       \
-        if (e < ROWS * SW && cw < wEnd && ih0[u] > -0x40000000) {                               \
+        uint e = lane + (u) * LANES, row = ROW0 + e / SW, cw = 2u * (lo + (st) * KD) + e % SW; \
+        if (e < (ROWS - ROW0) * SW && cw < wEnd && ih0[u] > -0x40000000) {                      \
             if (row >= 16u) wv = loadWord(false, rowBase[u] + cw);                            \
             else if (!IM2COL) wv = loadWord(true, rowBase[u] + cw);                           \
             else {                                                                              \
@@ -128,13 +142,32 @@ void main() {
             }                                                                                   \
         }                                                                                       \
     }
-#define LOAD_STAGE(dst, st)                                                                     \
+    // IN_NCHW: item i is channel i / 8 of the stage and pixels 2 (i % 8) + {0, 1} of the block;
+    // pixOff holds each pixel's offset in the input less its channel's (~0u past M).
+    const uint PQ = pc.P * pc.Q, cEnd = 8u * wEnd;
+    uint pixOff[2u * PER_A];
+    [[unroll]] for (uint u = 0u; u < PER_A; ++u)
+        [[unroll]] for (uint t = 0u; t < 2u; ++t) {
+            uint m = m0 + 2u * ((lane + u * LANES) & 7u) + t;
+            pixOff[2u * u + t] = m < M ? (m / PQ) * pc.C * PQ + m % PQ : ~0u;
+        }
+    uint preA0[PER_A], preA1[PER_A];
+#define LOAD_STAGE(dst, dstA, st)                                                               \
     [[unroll]] for (uint u = 0u; u < PER_L; ++u) {                                              \
         STAGE_WORD(u, st)                                                                       \
         dst[u] = wv;                                                                             \
-    }
-    if (stages > 0u) LOAD_STAGE(pre0, 0u)
-    if (AHEAD > 1u && stages > 1u) LOAD_STAGE(pre1, 1u)
+    }                                                                                           \
+    if (IN_NCHW)                                                                                \
+        [[unroll]] for (uint u = 0u; u < PER_A; ++u) {                                          \
+            uint i = lane + u * LANES, c = 16u * (lo + (st) * KD) + i / 8u, v = 0u;             \
+            if (i < A_ITEMS && c < cEnd) {                                                      \
+                if (pixOff[2u * u] != ~0u) v = ELEM_BITS(x_[pixOff[2u * u] + c * PQ]);           \
+                if (pixOff[2u * u + 1u] != ~0u) v |= ELEM_BITS(x_[pixOff[2u * u + 1u] + c * PQ]) << 16; \
+            }                                                                                   \
+            dstA[u] = v;                                                                        \
+        }
+    if (stages > 0u) LOAD_STAGE(pre0, preA0, 0u)
+    if (AHEAD > 1u && stages > 1u) LOAD_STAGE(pre1, preA1, 1u)
 
 #if !defined(CM_EMULATE)
     MAT_C acc[FN];
@@ -149,10 +182,11 @@ void main() {
 #define PRODUCTS()                                                                              \
     [[unroll]] for (uint s = 0u; s < KD; ++s) {                                                 \
         MAT_A a;                                                                                \
-        coopMatLoad(a, smem, buf + s * 2u, LDW, gl_CooperativeMatrixLayoutRowMajor);             \
+        if (IN_NCHW) coopMatLoad(a, smem, buf + s * 32u, 2u, gl_CooperativeMatrixLayoutColumnMajor); \
+        else coopMatLoad(a, smem, buf + s * 2u, LDW, gl_CooperativeMatrixLayoutRowMajor);       \
         [[unroll]] for (uint j = 0u; j < FN; ++j) {                                             \
             MAT_B b;                                                                            \
-            coopMatLoad(b, smem, buf + (16u + j * 16u) * LDW + s * 2u, LDW, gl_CooperativeMatrixLayoutColumnMajor); \
+            coopMatLoad(b, smem, buf + AW + j * 16u * LDW + s * 2u, LDW, gl_CooperativeMatrixLayoutColumnMajor); \
             acc[j] = coopMatMulAdd(a, b, acc[j]);                                               \
         }                                                                                       \
     }
@@ -164,32 +198,38 @@ void main() {
                 uint e = lane + u * LANES, row = e / 16u, col = e % 16u;                        \
                 float sum = acc[j * EPL + u];                                                   \
                 for (uint k = 0u; k < 16u; ++k)                                                 \
-                    sum = fma(cmElem(buf + s * 2u, LDW, false, row, k),                         \
-                              cmElem(buf + (16u + j * 16u) * LDW + s * 2u, LDW, true, k, col), sum); \
+                    sum = fma(IN_NCHW ? cmElem(buf + s * 32u, 2u, true, row, k) : cmElem(buf + s * 2u, LDW, false, row, k), \
+                              cmElem(buf + AW + j * 16u * LDW + s * 2u, LDW, true, k, col), sum); \
                 acc[j * EPL + u] = sum;                                                         \
             }
 #endif
-#define RUN_STAGE(src, next)                                                                    \
+// Staged row r >= 16 is filter row r - 16, at word AW (16 pixel rows' worth without IN_NCHW).
+#define RUN_STAGE(src, srcA, next)                                                              \
     subgroupBarrier();                                                                          \
     [[unroll]] for (uint u = 0u; u < PER_L; ++u) {                                              \
-        uint e = lane + u * LANES;                                                              \
-        if (e < ROWS * SW) smem[buf + (e / SW) * LDW + e % SW] = src[u];                        \
+        uint e = lane + u * LANES, row = ROW0 + e / SW;                                         \
+        if (e < (ROWS - ROW0) * SW) smem[buf + row * LDW + AW - 16u * LDW + e % SW] = src[u];  \
     }                                                                                           \
+    if (IN_NCHW)                                                                                \
+        [[unroll]] for (uint u = 0u; u < PER_A; ++u) {                                          \
+            uint i = lane + u * LANES;                                                          \
+            if (i < A_ITEMS) smem[buf + (i / 8u) * 2u + ((i & 7u) >> 2)][i & 3u] = srcA[u];     \
+        }                                                                                       \
     subgroupMemoryBarrierShared();                                                              \
     subgroupBarrier();                                                                          \
-    if ((next) < stages) LOAD_STAGE(src, next)                                                  \
+    if ((next) < stages) LOAD_STAGE(src, srcA, next)                                            \
     PRODUCTS()
 
     if (AHEAD > 1u) {
         for (uint st = 0u; st < stages; st += 2u) {
-            RUN_STAGE(pre0, st + 2u)
+            RUN_STAGE(pre0, preA0, st + 2u)
             if (st + 1u < stages) {
-                RUN_STAGE(pre1, st + 3u)
+                RUN_STAGE(pre1, preA1, st + 3u)
             }
         }
     } else {
         for (uint st = 0u; st < stages; ++st) {
-            RUN_STAGE(pre0, st + 1u)
+            RUN_STAGE(pre0, preA0, st + 1u)
         }
     }
 
@@ -220,7 +260,7 @@ void main() {
         }
         uint off = m * K + k;
         if (OUT_LAYOUT == 0u) {
-            uint PQ = pc.P * pc.Q, o = ((m / PQ) * K + k) * PQ + m % PQ;
+            uint o = ((m / PQ) * K + k) * PQ + m % PQ;
             [[unroll]] for (uint q = 0u; q < 8u; ++q)
                 if (k + q < K) storeOutput(o + q * PQ, k + q, v[q]);
         } else if ((VEC & 2u) != 0u) {  // K % 8 == 0: the run is wholly inside the filters

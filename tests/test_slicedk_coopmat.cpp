@@ -54,6 +54,19 @@ std::vector<NamedDesc> makeSkCases() {
         d.c = 320, d.k = 40, d.n = 2, d.h = 5, d.w = 3, d.outputLayout = TensorLayout::NCHW, d.hasResidual = d.hasBias = true;
         d.activation = Activation::Relu6;
     });
+    // NCHW input (1x1 stride-1, KCRS filters): the channel-major staging with 16-bit pair loads;
+    // a 7x7 map (channel planes at odd element offsets), 15-pixel images that 16-pixel blocks
+    // straddle with an NHWC output (vector stores) and an uneven split, a 14x14 map with element
+    // stores.
+    auto nchwIn = [](ConvDesc& d) { d.inputLayout = TensorLayout::NCHW, d.filterLayout = FilterLayout::KCRS; };
+    add("nchw_c384_k64_7x7_bias_relu", [&](ConvDesc& d) {
+        nchwIn(d), d.outputLayout = TensorLayout::NCHW, d.hasBias = true, d.activation = Activation::Relu;
+    });
+    add("nchw_in_bf16_c520_k48_n3_res", [&](ConvDesc& d) { nchwIn(d), d.dtype = DType::BF16, d.c = 520, d.k = 48, d.n = 3, d.h = 5, d.w = 3, d.hasResidual = true; });
+    add("nchw_c136_k20_14x14_res_relu6", [&](ConvDesc& d) {
+        nchwIn(d), d.outputLayout = TensorLayout::NCHW, d.c = 136, d.k = 20, d.h = d.w = 14, d.hasResidual = d.hasBias = true;
+        d.activation = Activation::Relu6;
+    });
     return v;
 }
 
@@ -93,8 +106,8 @@ class SlicedKCoopmatElementPath : public VkconvParamTest<int> {};
 
 // The element-wise loads and stores that views without 16-byte alignment take, forced on aligned
 // views with VKCONV_SLICEDK_VEC=0: 1x1 layers (fp16 with bias + ReLU, bf16 with a residual and an
-// uneven split, element stores of 20 filters) and through the taps (3x3 with padding, a dilated
-// stride-2 3x3 with asymmetric padding).
+// uneven split, element stores of 20 filters, NCHW input) and through the taps (3x3 with padding,
+// a dilated stride-2 3x3 with asymmetric padding).
 TEST_P(SlicedKCoopmatElementPath, MatchesReference) {
     EnvOverride vec("VKCONV_SLICEDK_VEC", "0");
     const NamedDesc& c = skCases()[size_t(GetParam())];
@@ -106,14 +119,15 @@ TEST_P(SlicedKCoopmatElementPath, MatchesReference) {
     EXPECT_TRUE(passed(r)) << "case " << c.name << " (element-wise path)";
 }
 
-INSTANTIATE_TEST_SUITE_P(coopmat, SlicedKCoopmatElementPath, ::testing::Values(0, 1, 3, 6, 8),
+INSTANTIATE_TEST_SUITE_P(coopmat, SlicedKCoopmatElementPath, ::testing::Values(0, 1, 3, 6, 8, 12),
                          [](const ::testing::TestParamInfo<int>& info) { return skCases()[size_t(info.param)].name; });
 
 class SlicedKCoopmatRouting : public VkconvTest {};
 
 // The router takes 16-bit 1x1 stride-1 NHWC layers of at most 1024 pixels over at least 320
-// channels to it (VKCONV_SLICEDK=0: none); more pixels or fewer channels stay on the general
-// kernel; what it cannot do is declined with a reason, and bad tiles are refused.
+// channels to it (VKCONV_SLICEDK=0: none), and their NCHW twins in their own layout
+// (VKCONV_SLICEDK_NCHW_IN=0: behind coopmat_nhwc's transposes); more pixels or fewer channels stay
+// on the general kernel; what it cannot do is declined with a reason, and bad tiles are refused.
 TEST_F(SlicedKCoopmatRouting, coopmat_RoutesAndDeclines) {
     const ConvDesc d = skCases()[0].desc;
     const std::string why = vkconv::whyUnsupported(ctx(), d, kAlgo);
@@ -150,13 +164,31 @@ TEST_F(SlicedKCoopmatRouting, coopmat_RoutesAndDeclines) {
     EXPECT_EQ(vkconv::whyUnsupported(ctx(), taps, kAlgo), "");
     EXPECT_NE(vkconv::Plan::create(ctx(), taps).algorithm(), kAlgo);
     declines("groups", [](ConvDesc& x) { x.groups = 2; }, "groups");
-    declines("NCHW", [](ConvDesc& x) { x.inputLayout = x.outputLayout = TensorLayout::NCHW, x.filterLayout = FilterLayout::KCRS; }, "NHWC");
-    // 16-bit NCHW layers reach it behind coopmat_nhwc's transposes (NHWC input, NCHW output).
+    declines("NCHW 3x3", [](ConvDesc& x) {
+        x.inputLayout = x.outputLayout = TensorLayout::NCHW, x.filterLayout = FilterLayout::KRSC, x.r = x.s = 3, x.pad(1, 1);
+    }, "1x1 stride-1");
+    declines("KCRS 3x3", [](ConvDesc& x) { x.filterLayout = FilterLayout::KCRS, x.r = x.s = 3, x.pad(1, 1); }, "KRSC");
+    // 16-bit NCHW 1x1 layers run it reading NCHW, or (VKCONV_SLICEDK_NCHW_IN=0) behind
+    // coopmat_nhwc's transposes (NHWC input, NCHW output).
     ConvDesc nchw = d;
     nchw.inputLayout = nchw.outputLayout = TensorLayout::NCHW, nchw.filterLayout = FilterLayout::KCRS;
-    const auto viaNhwc = vkconv::Plan::create(ctx(), nchw);
-    EXPECT_EQ(viaNhwc.algorithm(), "coopmat_nhwc");
-    EXPECT_EQ(viaNhwc.config().find(kAlgo) != std::string::npos, !off) << viaNhwc.config();
+    EXPECT_EQ(vkconv::whyUnsupported(ctx(), nchw, kAlgo), "");
+    const char* inEnv = std::getenv("VKCONV_SLICEDK_NCHW_IN");
+    const bool inOff = inEnv && std::string(inEnv) == "0";
+    const auto nchwPlan = vkconv::Plan::create(ctx(), nchw);
+    if (!off && !inOff) {
+        EXPECT_EQ(nchwPlan.algorithm(), kAlgo) << nchwPlan.config();
+        EXPECT_NE(nchwPlan.config().find("nchwIn"), std::string::npos) << nchwPlan.config();
+    } else {
+        EXPECT_EQ(nchwPlan.algorithm(), "coopmat_nhwc");
+        EXPECT_EQ(nchwPlan.config().find(kAlgo) != std::string::npos, !off) << nchwPlan.config();
+    }
+    {
+        EnvOverride in("VKCONV_SLICEDK_NCHW_IN", "0");
+        const auto viaNhwc = vkconv::Plan::create(ctx(), nchw);
+        EXPECT_EQ(viaNhwc.algorithm(), "coopmat_nhwc");
+        EXPECT_EQ(viaNhwc.config().find(kAlgo) != std::string::npos, !off) << viaNhwc.config();
+    }
     declines("C = 12", [](ConvDesc& x) { x.c = 12; }, "multiple of 8");
     for (const char* bad : {"32x2", "48x2/8", "32x0/8", "32x5/8", "32x2/17", "32x2/8x", "32x2/8a3", "32x2/8a"}) {
         vkconv::PlanOptions o;

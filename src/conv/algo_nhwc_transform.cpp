@@ -334,6 +334,11 @@ NchwRoute nchwMatrixRoute(const ContextImpl& ctx, const ConvDesc& d, const PlanO
         if (winogradBeatsTransposedDirect(ctx, p.desc, p.opts, 1.0, bytes) && findAlgorithm("winograd")->whyNot(ctx, d, o).empty())
             return NchwRoute::PlainWinograd;
     }
+    // slicedk_coopmat reads NCHW 1x1 layers itself (channel-major staging): the same kernel and
+    // tile without the input transpose's dispatch.  VKCONV_SLICEDK_NCHW_IN=0 (measurements only)
+    // leaves them behind the transposes.
+    if (inner == "slicedk_coopmat" && envFlag("VKCONV_SLICEDK_NCHW_IN", true) && findAlgorithm(inner)->whyNot(ctx, d, o).empty())
+        return NchwRoute::SlicedK;
     const double work = double(d.filtersPerGroup()) * double(d.r * d.s) / double(d.strideH * d.strideW);
     bool transposes;
     // (pointwise_coopmat, taken only with an NHWC output, moves the same bytes per product.)

@@ -1,5 +1,6 @@
 // "slicedk_coopmat" (shaders/slicedk_coopmat.comp): layers of few output pixels over deep
-// reductions (NHWC input, KRSC filters, C % 8 == 0, one group; NHWC or NCHW output), fp16 / bf16, on the matrix
+// reductions (NHWC input, or NCHW for 1x1 stride-1 unpadded layers; KRSC filters, which a 1x1
+// layer's KCRS ones are; C % 8 == 0, one group; NHWC or NCHW output), fp16 / bf16, on the matrix
 // units: a workgroup owns 16 pixels x BN filters and its subgroups split the reduction (CUTLASS's
 // sliced-K), adding their fp32 partial tiles in shared memory at the end.  One dispatch, no
 // workspace.  Any filter, stride, dilation and padding runs (pixel rows through the taps); the
@@ -26,13 +27,16 @@ constexpr uint32_t kMaxSubgroups = 16;
 
 enum SpecSk : uint32_t {
     kSpecFN = 101, kSpecKD = 102, kSpecSGS = 103, kSpecLanes = 104, kSpecVec = 105, kSpecIm2col = 106, kSpecAhead = 107,
+    kSpecInNchw = 108,
 };
 
 struct Tile {
     uint32_t fn = 0, kd = 2, sgs = 8, ahead = 1;
     uint32_t bn() const { return fn * kFrag; }
     std::string name() const {
-        return std::to_string(bn()) + "x" + std::to_string(kd) + "/" + std::to_string(sgs) + (ahead > 1 ? "a" + std::to_string(ahead) : "");
+        std::string s = std::to_string(bn()) + "x" + std::to_string(kd) + "/" + std::to_string(sgs);
+        if (ahead > 1) s.append("a").append(std::to_string(ahead));
+        return s;
     }
 };
 
@@ -51,10 +55,12 @@ bool parseTile(const std::string& s, Tile& t) {
     return true;
 }
 
-// Mirrors the shader: per subgroup, 16 + BN rows of 2*KD words padded to an odd count, or its
-// FN 16 x 16 fp32 partial blocks, whichever is larger.
-uint64_t sharedBytes(const Tile& t) {
-    uint64_t stage = (16 + uint64_t(t.bn())) * (2 * t.kd + 1), tile = 64 * uint64_t(t.fn);
+// Mirrors the shader: per subgroup, 16 + BN rows of 2*KD words padded to an odd count (NCHW
+// input: the 16 pixel rows as KD*16 unpadded 2-word channel columns), or its FN 16 x 16 fp32
+// partial blocks, whichever is larger.
+uint64_t sharedBytes(const Tile& t, bool nchwIn) {
+    uint64_t pixels = nchwIn ? 32 * uint64_t(t.kd) : 16 * uint64_t(2 * t.kd + 1);
+    uint64_t stage = pixels + uint64_t(t.bn()) * (2 * t.kd + 1), tile = 64 * uint64_t(t.fn);
     return 16 * uint64_t(t.sgs) * std::max(stage, tile);
 }
 
@@ -63,6 +69,7 @@ uint64_t reductionSteps(const ConvDesc& d) { return (uint64_t(d.r) * d.s * d.c +
 bool im2col(const ConvDesc& d) {
     return d.r != 1 || d.s != 1 || d.strideH != 1 || d.strideW != 1 || d.padTop || d.padBottom || d.padLeft || d.padRight;
 }
+bool nchwIn(const ConvDesc& d) { return d.inputLayout == TensorLayout::NCHW; }
 uint64_t gridX(const ConvDesc& d) { return (uint64_t(d.n) * d.outH() * d.outW() + kFrag - 1) / kFrag; }
 uint64_t gridY(const ConvDesc& d, const Tile& t) { return (uint64_t(d.k) + t.bn() - 1) / t.bn(); }
 
@@ -75,7 +82,7 @@ uint64_t gridY(const ConvDesc& d, const Tile& t) { return (uint64_t(d.k) + t.bn(
 Tile chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& forced, uint32_t lanes) {
     Tile t;
     auto fits = [&](const Tile& x) {
-        return sharedBytes(x) <= ctx.caps.maxSharedMemory && uint64_t(x.sgs) * lanes <= ctx.caps.maxWorkgroupInvocations;
+        return sharedBytes(x, nchwIn(d)) <= ctx.caps.maxSharedMemory && uint64_t(x.sgs) * lanes <= ctx.caps.maxWorkgroupInvocations;
     };
     if (!forced.empty()) return parseTile(forced, t) && fits(t) ? t : Tile{};
     const double units = modelComputeUnits(ctx.caps.computeUnits);
@@ -98,7 +105,8 @@ public:
     }
     std::string name() const override { return "slicedk_coopmat"; }
     std::string config() const override {
-        return "tile " + tile_.name() + " ks " + std::to_string(reductionSteps(desc_)) + (vecOut_ ? " vec8IWO" : " vec8IW") + " sg" +
+        return "tile " + tile_.name() + " ks " + std::to_string(reductionSteps(desc_)) + (nchwIn(desc_) ? " nchwIn" : "") +
+               (vecOut_ ? " vec8IWO" : " vec8IW") + " sg" +
                std::to_string(sg_.size) + (coopmatEmulated(desc_.dtype) ? " EMULATED" : "");
     }
 
@@ -114,7 +122,8 @@ private:
         PipelineKey key = convPipelineKey(shaderName(desc_.dtype), desc_, tile_.sgs * sg_.size, sg_.required);
         uint32_t vecBits = vec ? 1u | (vecOut_ ? 2u : 0u) : 0u;
         key.spec.insert(key.spec.end(), {{kSpecFN, tile_.fn}, {kSpecKD, tile_.kd}, {kSpecSGS, tile_.sgs}, {kSpecLanes, sg_.size},
-                                         {kSpecVec, vecBits}, {kSpecIm2col, im2col(desc_) ? 1u : 0u}, {kSpecAhead, tile_.ahead}});
+                                         {kSpecVec, vecBits}, {kSpecIm2col, im2col(desc_) ? 1u : 0u}, {kSpecAhead, tile_.ahead},
+                                         {kSpecInNchw, nchwIn(desc_) ? 1u : 0u}});
         key.fullSubgroups = true;  // gl_SubgroupID names a whole subgroup's run of the reduction
         return ctx_.pipelines->get(key);
     }
@@ -136,15 +145,18 @@ std::string slicedKCoopmatWhyNot(const ContextImpl& ctx, const ConvDesc& d, cons
     if (std::string w = coopmatDeviceWhyNot(ctx, d.dtype, shaderName(d.dtype)); !w.empty()) return w;
     if (std::string w = coopmatFragment16WhyNot(ctx.caps, d.dtype); !w.empty()) return w;
     if (d.groups != 1) return "groups = " + std::to_string(d.groups) + " (one group only)";
-    if (d.inputLayout != TensorLayout::NHWC || d.filterLayout != FilterLayout::KRSC)
-        return "needs NHWC input activations and KRSC filters (pixel rows are the GEMM's rows)";
+    if (d.filterLayout != FilterLayout::KRSC && d.r * d.s != 1)
+        return "needs KRSC filters with more than one tap (a filter row is the reduction's order)";
+    if (nchwIn(d) && im2col(d))
+        return "NCHW input activations only for 1x1 stride-1 unpadded layers (a channel's pixels are the staged columns); "
+               "NHWC for the rest";
     if (d.c % 8 != 0) return "C = " + std::to_string(d.c) + " is not a multiple of 8 (16-byte words of one tap)";
     if (std::string w = coopmatFixedSubgroupWhyNot(ctx.caps, o.subgroupSize, "the reduction is split"); !w.empty()) return w;
     SubgroupChoice sg = coopmatSubgroup(ctx.caps);
     Tile t = chooseTile(ctx, d, o.tile, sg.size);
     if (t.fn == 0) {
         Tile least = o.tile.empty() ? Tile{1, 1, 1} : forced;
-        return "tile " + least.name() + " needs " + std::to_string(sharedBytes(least)) + " bytes of shared memory and " +
+        return "tile " + least.name() + " needs " + std::to_string(sharedBytes(least, nchwIn(d))) + " bytes of shared memory and " +
                std::to_string(least.sgs * sg.size) + " invocations; the device has " + std::to_string(ctx.caps.maxSharedMemory) +
                " and " + std::to_string(ctx.caps.maxWorkgroupInvocations);
     }
@@ -184,7 +196,8 @@ bool slicedKCoopmatPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOpt
 }
 
 // MobileNetV2's and ResNet-50's deep 1x1 layers at batch 1 (7x7 and 14x14 maps, 384-2048
-// channels), 20 filters (element stores), x fp16/bf16, with and without a fused epilogue.
+// channels; the 7x7 one in NCHW too), 20 filters (element stores), x fp16/bf16, with and without a
+// fused epilogue.
 std::vector<std::pair<ConvDesc, PlanOptions>> slicedKCoopmatVariants(const ContextImpl&) {
     std::vector<std::pair<ConvDesc, PlanOptions>> v;
     const int64_t shapes[][4] = {{960, 160, 7, 0}, {384, 64, 14, 1}, {2048, 512, 7, 0}, {1024, 256, 14, 1}, {512, 20, 7, 0}};
@@ -195,6 +208,11 @@ std::vector<std::pair<ConvDesc, PlanOptions>> slicedKCoopmatVariants(const Conte
             if (!s[3]) d.hasBias = true, d.activation = Activation::Relu;
             makeNhwc(d);
             v.push_back({d, PlanOptions{"slicedk_coopmat"}});
+            if (s[0] == 960) {  // the NCHW caller's layouts (channel-major staging, element stores)
+                d.inputLayout = d.outputLayout = TensorLayout::NCHW;
+                d.filterLayout = FilterLayout::KCRS;
+                v.push_back({d, PlanOptions{"slicedk_coopmat"}});
+            }
         }
     return v;
 }

@@ -52,8 +52,9 @@ const std::vector<Algorithm>& algorithms();              // registry, in level o
 const Algorithm* findAlgorithm(const std::string& name);
 
 // Where a 16-bit NCHW layer runs (algo_nhwc_transform.cpp): behind coopmat_nhwc's transposes, on
-// plain winograd reading NCHW, or as its own layout's router picks.
-enum class NchwRoute { InLayout, Transposes, PlainWinograd };
+// plain winograd reading NCHW, on slicedk_coopmat reading NCHW (what the transposes would run),
+// or as its own layout's router picks.
+enum class NchwRoute { InLayout, Transposes, PlainWinograd, SlicedK };
 NchwRoute nchwMatrixRoute(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o);
 // The router: picks algorithm (and leaves tile/subgroup choices to it) with no timing.
 const Algorithm& chooseAlgorithm(const ContextImpl& ctx, const ConvDesc& desc, const PlanOptions& opts);

@@ -109,9 +109,9 @@ const std::vector<Algorithm>& algorithms() {
                               "once, each subgroup streams its pixel blocks with the next block's loads in flight during "
                               "the stores; fp16/bf16",
          pointwiseCoopmatWhyNot, pointwiseCoopmatInstantiate, pointwiseCoopmatVariants},
-        {"slicedk_coopmat", "few output pixels over deep reductions (NHWC input, KRSC, any filter; routed for 1x1 layers) on "
-                            "the matrix units: the subgroups of a workgroup split the reduction and add their partial tiles "
-                            "in shared memory; fp16/bf16",
+        {"slicedk_coopmat", "few output pixels over deep reductions (NHWC input, KRSC, any filter; NCHW input for 1x1 "
+                            "stride-1 layers; routed for 1x1 layers) on the matrix units: the subgroups of a workgroup split "
+                            "the reduction and add their partial tiles in shared memory; fp16/bf16",
          slicedKCoopmatWhyNot, slicedKCoopmatInstantiate, slicedKCoopmatVariants},
         {"winograd", "F(4x4,3x3) or F(2x2,3x3) for 3x3 stride-1 filters: input/filter/output transforms around a batched "
                      "GEMM (36/144 or 16/36 of the multiplies; transformed tensors in the workspace: fp32, or 16-bit operands "
@@ -202,6 +202,7 @@ const Algorithm& chooseAlgorithm(const ContextImpl& ctx, const ConvDesc& desc, c
         const NchwRoute route = nchwMatrixRoute(ctx, desc, opts);
         if (route == NchwRoute::PlainWinograd) return *findAlgorithm("winograd");
         if (route == NchwRoute::Transposes) return *findAlgorithm("coopmat_nhwc");
+        if (route == NchwRoute::SlicedK) return *findAlgorithm("slicedk_coopmat");
     }
     return chooseInLayout(ctx, desc, opts);
 }
