@@ -8,11 +8,12 @@
 // row's word is one input word at the tap's shifted position, or zero in the padding (IM2COL; a
 // 1x1 stride-1 unpadded layer reads its pixel rows straight).
 //
-// NCHW activations (IN_NCHW; 1x1 stride-1 unpadded layers): a channel's 16 pixels of the block
-// are neighbours in memory, a pixel's channels are not, so the block is staged channel-major
-// (each channel's 16 pixels as two words, loaded as 16-bit pairs: a 7x7 or 14x14 map puts the
-// channel planes at 2- or 8-byte alignment) and A fragments load column-major.  This takes the
-// NHWC transpose (a dependent dispatch, ~4 us at b1) out of coopmat_nhwc's plan for these layers.
+// NCHW activations (IN_NCHW): a channel's pixels are neighbours in memory, a pixel's channels are
+// not, so the block is staged channel-major (each reduction value's 16 pixels as two words,
+// loaded as 16-bit pairs: a 7x7 or 14x14 map puts the channel planes at 2- or 8-byte alignment,
+// and through the taps each pixel has its own padding) and A fragments load column-major.  With
+// KCRS filters the reduction runs in (c, r, s) order (CRS), so their rows stay contiguous words.
+// This takes coopmat_nhwc's transposes (dependent dispatches, ~4 us each at b1) out of the plan.
 //
 // Sliced-K.  A workgroup owns 16 pixels x BN filters, and its SGS subgroups split the reduction:
 // subgroup g walks its own run of 16-value steps in stages of KD steps, staging each stage's
@@ -51,7 +52,9 @@ layout(constant_id = 105) const uint VEC = 0u;
 // unpadded layer, whose pixel rows are the input's).
 layout(constant_id = 106) const bool IM2COL = false;
 layout(constant_id = 107) const uint AHEAD = 1u;  // stages in flight ahead of the one multiplied (1 or 2)
-layout(constant_id = 108) const bool IN_NCHW = false;  // NCHW activations (a 1x1 stride-1 unpadded layer)
+layout(constant_id = 108) const bool IN_NCHW = false;  // NCHW activations
+// The reduction in (c, r, s) order (NCHW input with KCRS filters of several taps), not (r, s, c).
+layout(constant_id = 109) const bool CRS = false;
 layout(local_size_x_id = 100) in;
 
 const uint BN = 16u * FN;
@@ -67,6 +70,7 @@ const uint PER_L = ((ROWS - ROW0) * SW + LANES - 1u) / LANES;  // stage words pe
 // IN_NCHW: the block's (channel, pixel pair) items per stage, and per invocation.
 const uint A_ITEMS = 128u * KD;
 const uint PER_A = IN_NCHW ? (A_ITEMS + LANES - 1u) / LANES : 1u;
+const uint NPP = LANES >= 8u ? 1u : 8u / LANES;  // distinct pixel pairs among an invocation's items
 
 shared uvec4 smem[SGS * SG_WORDS];
 
@@ -142,15 +146,30 @@ void main() {
             }                                                                                   \
         }                                                                                       \
     }
-    // IN_NCHW: item i is channel i / 8 of the stage and pixels 2 (i % 8) + {0, 1} of the block;
-    // pixOff holds each pixel's offset in the input less its channel's (~0u past M).
-    const uint PQ = pc.P * pc.Q, cEnd = 8u * wEnd;
-    uint pixOff[2u * PER_A];
-    [[unroll]] for (uint u = 0u; u < PER_A; ++u)
+    // IN_NCHW: item i is reduction value i / 8 of the stage and pixels 2 (i % 8) + {0, 1} of the
+    // block.  Subgroup sizes are powers of two, so an invocation's items hold NPP distinct pixel
+    // pairs (one from 8 lanes up); per pixel: its image's offset in the input (~0u past M) and
+    // its input row and column origin (1x1 stride-1 unpadded: its offset in a channel plane).
+    const uint PQ = pc.P * pc.Q, HW = pc.H * pc.W, RS = pc.R * pc.S, jEnd = 8u * wEnd;
+    uint pxBase[2u * NPP];
+    int pxH[2u * NPP], pxW[2u * NPP];
+    [[unroll]] for (uint u = 0u; u < NPP; ++u)
         [[unroll]] for (uint t = 0u; t < 2u; ++t) {
-            uint m = m0 + 2u * ((lane + u * LANES) & 7u) + t;
-            pixOff[2u * u + t] = m < M ? (m / PQ) * pc.C * PQ + m % PQ : ~0u;
+            uint m = m0 + 2u * ((lane + u * LANES) & 7u) + t, pq = m % PQ;
+            pxBase[2u * u + t] = m < M ? (m / PQ) * pc.C * HW : ~0u;
+            pxH[2u * u + t] = IM2COL ? int((pq / pc.Q) * pc.strideH) - int(pc.padT) : 0;
+            pxW[2u * u + t] = IM2COL ? int((pq % pc.Q) * pc.strideW) - int(pc.padL) : int(pq);
         }
+    // Pixel slot p's value at channel c, tap `tap` (zero past M and in the padding).
+#define PIXEL_VALUE(p, c, tap, v)                                                               \
+    if (pxBase[p] != ~0u) {                                                                     \
+        if (!IM2COL) v = ELEM_BITS(x_[pxBase[p] + (c) * HW + uint(pxW[p])]);                    \
+        else {                                                                                  \
+            int ih = pxH[p] + int(((tap) / pc.S) * pc.dilH), iw = pxW[p] + int(((tap) % pc.S) * pc.dilW); \
+            if (ih >= 0 && ih < int(pc.H) && iw >= 0 && iw < int(pc.W))                          \
+                v = ELEM_BITS(x_[pxBase[p] + ((c) * pc.H + uint(ih)) * pc.W + uint(iw)]);        \
+        }                                                                                       \
+    }
     uint preA0[PER_A], preA1[PER_A];
 #define LOAD_STAGE(dst, dstA, st)                                                               \
     [[unroll]] for (uint u = 0u; u < PER_L; ++u) {                                              \
@@ -159,12 +178,14 @@ void main() {
     }                                                                                           \
     if (IN_NCHW)                                                                                \
         [[unroll]] for (uint u = 0u; u < PER_A; ++u) {                                          \
-            uint i = lane + u * LANES, c = 16u * (lo + (st) * KD) + i / 8u, v = 0u;             \
-            if (i < A_ITEMS && c < cEnd) {                                                      \
-                if (pixOff[2u * u] != ~0u) v = ELEM_BITS(x_[pixOff[2u * u] + c * PQ]);           \
-                if (pixOff[2u * u + 1u] != ~0u) v |= ELEM_BITS(x_[pixOff[2u * u + 1u] + c * PQ]) << 16; \
+            uint i = lane + u * LANES, j = 16u * (lo + (st) * KD) + i / 8u, v0 = 0u, v1 = 0u;   \
+            if (i < A_ITEMS && j < jEnd) {                                                      \
+                /* the reduction's order is the filter rows': (c, tap) for KCRS, (tap, c) for KRSC */ \
+                uint c = CRS ? j / RS : j % pc.C, tap = CRS ? j % RS : j / pc.C;                \
+                PIXEL_VALUE(2u * (u % NPP), c, tap, v0)                                         \
+                PIXEL_VALUE(2u * (u % NPP) + 1u, c, tap, v1)                                    \
             }                                                                                   \
-            dstA[u] = v;                                                                        \
+            dstA[u] = v0 | (v1 << 16);                                                          \
         }
     if (stages > 0u) LOAD_STAGE(pre0, preA0, 0u)
     if (AHEAD > 1u && stages > 1u) LOAD_STAGE(pre1, preA1, 1u)

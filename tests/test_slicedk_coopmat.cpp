@@ -4,7 +4,8 @@
 // split evenly (and a last step half past the end), more subgroups than steps, filters past the
 // last block (K % BN != 0) and element stores (K % 8 != 0), the fused epilogue, fp16 and bf16,
 // and layers through the filter taps (3x3, stride, dilation, asymmetric padding); the
-// element-wise loads and stores; then the router and the declines.
+// element-wise loads and stores; NCHW input (1x1, and through the taps with KCRS or KRSC filters);
+// then the router and the declines.
 // Test names contain "coopmat": the emulated runs (VKCONV_COOPMAT_EMULATE=1, lavapipe) take them,
 // and on devices without matrix units the plain runs skip them with the algorithm's reason.
 #include <cstdlib>
@@ -67,6 +68,22 @@ std::vector<NamedDesc> makeSkCases() {
         nchwIn(d), d.outputLayout = TensorLayout::NCHW, d.c = 136, d.k = 20, d.h = d.w = 14, d.hasResidual = d.hasBias = true;
         d.activation = Activation::Relu6;
     });
+    // NCHW input through the taps: KCRS filters of a padded 3x3 (the reduction in (c, r, s)
+    // order), KRSC filters of a dilated stride-2 3x3 with asymmetric padding ((r, s, c)), a 1x1
+    // stride-2 downsample over two images.
+    add("nchw_kcrs_c64_k48_3x3_pad1_bias_res", [&](ConvDesc& d) {
+        nchwIn(d), d.outputLayout = TensorLayout::NCHW, d.c = 64, d.k = 48, d.r = d.s = 3, d.pad(1, 1);
+        d.hasBias = d.hasResidual = true;
+    });
+    add("nchw_krsc_c32_k64_3x3_s2_dil2_asym", [&](ConvDesc& d) {
+        nchwIn(d), d.filterLayout = FilterLayout::KRSC, d.c = 32, d.k = 64, d.h = 13, d.w = 12, d.r = d.s = 3;
+        d.strideH = d.strideW = 2, d.dilationH = d.dilationW = 2, d.padTop = 2, d.padBottom = 1, d.padLeft = 0, d.padRight = 3;
+        d.activation = Activation::Relu;
+    });
+    add("nchw_bf16_c24_k40_1x1_s2_n2", [&](ConvDesc& d) {
+        nchwIn(d), d.outputLayout = TensorLayout::NCHW, d.dtype = DType::BF16, d.c = 24, d.k = 40, d.n = 2, d.h = 9, d.w = 11;
+        d.strideH = d.strideW = 2;
+    });
     return v;
 }
 
@@ -107,7 +124,7 @@ class SlicedKCoopmatElementPath : public VkconvParamTest<int> {};
 // The element-wise loads and stores that views without 16-byte alignment take, forced on aligned
 // views with VKCONV_SLICEDK_VEC=0: 1x1 layers (fp16 with bias + ReLU, bf16 with a residual and an
 // uneven split, element stores of 20 filters, NCHW input) and through the taps (3x3 with padding,
-// a dilated stride-2 3x3 with asymmetric padding).
+// a dilated stride-2 3x3 with asymmetric padding, NHWC and NCHW).
 TEST_P(SlicedKCoopmatElementPath, MatchesReference) {
     EnvOverride vec("VKCONV_SLICEDK_VEC", "0");
     const NamedDesc& c = skCases()[size_t(GetParam())];
@@ -119,7 +136,7 @@ TEST_P(SlicedKCoopmatElementPath, MatchesReference) {
     EXPECT_TRUE(passed(r)) << "case " << c.name << " (element-wise path)";
 }
 
-INSTANTIATE_TEST_SUITE_P(coopmat, SlicedKCoopmatElementPath, ::testing::Values(0, 1, 3, 6, 8, 12),
+INSTANTIATE_TEST_SUITE_P(coopmat, SlicedKCoopmatElementPath, ::testing::Values(0, 1, 3, 6, 8, 12, 14),
                          [](const ::testing::TestParamInfo<int>& info) { return skCases()[size_t(info.param)].name; });
 
 class SlicedKCoopmatRouting : public VkconvTest {};
@@ -164,9 +181,9 @@ TEST_F(SlicedKCoopmatRouting, coopmat_RoutesAndDeclines) {
     EXPECT_EQ(vkconv::whyUnsupported(ctx(), taps, kAlgo), "");
     EXPECT_NE(vkconv::Plan::create(ctx(), taps).algorithm(), kAlgo);
     declines("groups", [](ConvDesc& x) { x.groups = 2; }, "groups");
-    declines("NCHW 3x3", [](ConvDesc& x) {
-        x.inputLayout = x.outputLayout = TensorLayout::NCHW, x.filterLayout = FilterLayout::KRSC, x.r = x.s = 3, x.pad(1, 1);
-    }, "1x1 stride-1");
+    ConvDesc nchwTaps = taps;
+    nchwTaps.inputLayout = TensorLayout::NCHW, nchwTaps.filterLayout = FilterLayout::KCRS;
+    EXPECT_EQ(vkconv::whyUnsupported(ctx(), nchwTaps, kAlgo), "");
     declines("KCRS 3x3", [](ConvDesc& x) { x.filterLayout = FilterLayout::KCRS, x.r = x.s = 3, x.pad(1, 1); }, "KRSC");
     // 16-bit NCHW 1x1 layers run it reading NCHW, or (VKCONV_SLICEDK_NCHW_IN=0) behind
     // coopmat_nhwc's transposes (NHWC input, NCHW output).

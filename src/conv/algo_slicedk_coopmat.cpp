@@ -1,6 +1,6 @@
 // "slicedk_coopmat" (shaders/slicedk_coopmat.comp): layers of few output pixels over deep
-// reductions (NHWC input, or NCHW for 1x1 stride-1 unpadded layers; KRSC filters, which a 1x1
-// layer's KCRS ones are; C % 8 == 0, one group; NHWC or NCHW output), fp16 / bf16, on the matrix
+// reductions (NHWC input with KRSC filters, which a 1x1 layer's KCRS ones are; NCHW input with
+// either, the reduction in the filters' order; C % 8 == 0, one group; NHWC or NCHW output), fp16 / bf16, on the matrix
 // units: a workgroup owns 16 pixels x BN filters and its subgroups split the reduction (CUTLASS's
 // sliced-K), adding their fp32 partial tiles in shared memory at the end.  One dispatch, no
 // workspace.  Any filter, stride, dilation and padding runs (pixel rows through the taps); the
@@ -27,7 +27,7 @@ constexpr uint32_t kMaxSubgroups = 16;
 
 enum SpecSk : uint32_t {
     kSpecFN = 101, kSpecKD = 102, kSpecSGS = 103, kSpecLanes = 104, kSpecVec = 105, kSpecIm2col = 106, kSpecAhead = 107,
-    kSpecInNchw = 108,
+    kSpecInNchw = 108, kSpecCrs = 109,
 };
 
 struct Tile {
@@ -70,6 +70,9 @@ bool im2col(const ConvDesc& d) {
     return d.r != 1 || d.s != 1 || d.strideH != 1 || d.strideW != 1 || d.padTop || d.padBottom || d.padLeft || d.padRight;
 }
 bool nchwIn(const ConvDesc& d) { return d.inputLayout == TensorLayout::NCHW; }
+// The reduction in (c, r, s) order: KCRS filter rows as they are, for NCHW input (which stages
+// value by value in any order); NHWC input stages 8-channel words of one tap, (r, s, c).
+bool crsOrder(const ConvDesc& d) { return d.filterLayout == FilterLayout::KCRS && d.r * d.s > 1; }
 uint64_t gridX(const ConvDesc& d) { return (uint64_t(d.n) * d.outH() * d.outW() + kFrag - 1) / kFrag; }
 uint64_t gridY(const ConvDesc& d, const Tile& t) { return (uint64_t(d.k) + t.bn() - 1) / t.bn(); }
 
@@ -105,8 +108,8 @@ public:
     }
     std::string name() const override { return "slicedk_coopmat"; }
     std::string config() const override {
-        return "tile " + tile_.name() + " ks " + std::to_string(reductionSteps(desc_)) + (nchwIn(desc_) ? " nchwIn" : "") +
-               (vecOut_ ? " vec8IWO" : " vec8IW") + " sg" +
+        const std::string in = nchwIn(desc_) ? (crsOrder(desc_) ? " nchwIn crs" : " nchwIn") : "";
+        return "tile " + tile_.name() + " ks " + std::to_string(reductionSteps(desc_)) + in + (vecOut_ ? " vec8IWO" : " vec8IW") + " sg" +
                std::to_string(sg_.size) + (coopmatEmulated(desc_.dtype) ? " EMULATED" : "");
     }
 
@@ -123,7 +126,7 @@ private:
         uint32_t vecBits = vec ? 1u | (vecOut_ ? 2u : 0u) : 0u;
         key.spec.insert(key.spec.end(), {{kSpecFN, tile_.fn}, {kSpecKD, tile_.kd}, {kSpecSGS, tile_.sgs}, {kSpecLanes, sg_.size},
                                          {kSpecVec, vecBits}, {kSpecIm2col, im2col(desc_) ? 1u : 0u}, {kSpecAhead, tile_.ahead},
-                                         {kSpecInNchw, nchwIn(desc_) ? 1u : 0u}});
+                                         {kSpecInNchw, nchwIn(desc_) ? 1u : 0u}, {kSpecCrs, crsOrder(desc_) ? 1u : 0u}});
         key.fullSubgroups = true;  // gl_SubgroupID names a whole subgroup's run of the reduction
         return ctx_.pipelines->get(key);
     }
@@ -145,11 +148,8 @@ std::string slicedKCoopmatWhyNot(const ContextImpl& ctx, const ConvDesc& d, cons
     if (std::string w = coopmatDeviceWhyNot(ctx, d.dtype, shaderName(d.dtype)); !w.empty()) return w;
     if (std::string w = coopmatFragment16WhyNot(ctx.caps, d.dtype); !w.empty()) return w;
     if (d.groups != 1) return "groups = " + std::to_string(d.groups) + " (one group only)";
-    if (d.filterLayout != FilterLayout::KRSC && d.r * d.s != 1)
-        return "needs KRSC filters with more than one tap (a filter row is the reduction's order)";
-    if (nchwIn(d) && im2col(d))
-        return "NCHW input activations only for 1x1 stride-1 unpadded layers (a channel's pixels are the staged columns); "
-               "NHWC for the rest";
+    if (crsOrder(d) && !nchwIn(d))
+        return "NHWC input needs KRSC filters (8-channel words of one tap are the reduction's order); KCRS with NCHW input";
     if (d.c % 8 != 0) return "C = " + std::to_string(d.c) + " is not a multiple of 8 (16-byte words of one tap)";
     if (std::string w = coopmatFixedSubgroupWhyNot(ctx.caps, o.subgroupSize, "the reduction is split"); !w.empty()) return w;
     SubgroupChoice sg = coopmatSubgroup(ctx.caps);

@@ -109,8 +109,8 @@ const std::vector<Algorithm>& algorithms() {
                               "once, each subgroup streams its pixel blocks with the next block's loads in flight during "
                               "the stores; fp16/bf16",
          pointwiseCoopmatWhyNot, pointwiseCoopmatInstantiate, pointwiseCoopmatVariants},
-        {"slicedk_coopmat", "few output pixels over deep reductions (NHWC input, KRSC, any filter; NCHW input for 1x1 "
-                            "stride-1 layers; routed for 1x1 layers) on the matrix units: the subgroups of a workgroup split "
+        {"slicedk_coopmat", "few output pixels over deep reductions (NHWC input with KRSC filters, NCHW input with KCRS or "
+                            "KRSC; any filter; routed for 1x1 layers) on the matrix units: the subgroups of a workgroup split "
                             "the reduction and add their partial tiles in shared memory; fp16/bf16",
          slicedKCoopmatWhyNot, slicedKCoopmatInstantiate, slicedKCoopmatVariants},
         {"winograd", "F(4x4,3x3) or F(2x2,3x3) for 3x3 stride-1 filters: input/filter/output transforms around a batched "
