@@ -37,6 +37,7 @@
 #include "epilogue.glsl"
 
 layout(set = 0, binding = 0, std430) readonly buffer InputBuf8 { uvec4 x8_[]; };
+layout(set = 0, binding = 0, std430) readonly buffer InputBufQ { uvec2 xq_[]; };  // A_QUADS
 layout(set = 0, binding = 1, std430) readonly buffer FilterBuf8 { uvec4 w8_[]; };
 layout(set = 0, binding = 4, std430) writeonly buffer OutputBuf8 { uvec4 y8_[]; };
 #include "epilogue_runs.glsl"  // words8
@@ -55,6 +56,9 @@ layout(constant_id = 107) const uint AHEAD = 1u;  // stages in flight ahead of t
 layout(constant_id = 108) const bool IN_NCHW = false;  // NCHW activations
 // The reduction in (c, r, s) order (NCHW input with KCRS filters of several taps), not (r, s, c).
 layout(constant_id = 109) const bool CRS = false;
+// NCHW 1x1 stride-1 unpadded with H*W % 4 == 0 and an 8-byte aligned view: 4 pixels of a channel
+// per 8-byte load (an image's 4-pixel runs never straddle images), not 16-bit pairs.
+layout(constant_id = 110) const bool A_QUADS = false;
 layout(local_size_x_id = 100) in;
 
 const uint BN = 16u * FN;
@@ -68,9 +72,10 @@ const uint TILE_WORDS = FN * 64u;        // the fp32 partial tile
 const uint SG_WORDS = STAGE_WORDS > TILE_WORDS ? STAGE_WORDS : TILE_WORDS;
 const uint PER_L = ((ROWS - ROW0) * SW + LANES - 1u) / LANES;  // stage words per invocation
 // IN_NCHW: the block's (channel, pixel pair) items per stage, and per invocation.
-const uint A_ITEMS = 128u * KD;
+const uint A_ITEMS = A_QUADS ? 64u * KD : 128u * KD;
 const uint PER_A = IN_NCHW ? (A_ITEMS + LANES - 1u) / LANES : 1u;
 const uint NPP = LANES >= 8u ? 1u : 8u / LANES;  // distinct pixel pairs among an invocation's items
+const uint NPQ = LANES >= 4u ? 1u : 4u / LANES;  // ... pixel quads (A_QUADS)
 
 shared uvec4 smem[SGS * SG_WORDS];
 
@@ -153,13 +158,20 @@ void main() {
     const uint PQ = pc.P * pc.Q, HW = pc.H * pc.W, RS = pc.R * pc.S, jEnd = 8u * wEnd;
     uint pxBase[2u * NPP];
     int pxH[2u * NPP], pxW[2u * NPP];
-    [[unroll]] for (uint u = 0u; u < NPP; ++u)
-        [[unroll]] for (uint t = 0u; t < 2u; ++t) {
-            uint m = m0 + 2u * ((lane + u * LANES) & 7u) + t, pq = m % PQ;
-            pxBase[2u * u + t] = m < M ? (m / PQ) * pc.C * HW : ~0u;
-            pxH[2u * u + t] = IM2COL ? int((pq / pc.Q) * pc.strideH) - int(pc.padT) : 0;
-            pxW[2u * u + t] = IM2COL ? int((pq % pc.Q) * pc.strideW) - int(pc.padL) : int(pq);
+    if (A_QUADS)  // slot u: the quad of item u (quad q = i % 4 of the block at pixel 4q), in pxW
+        [[unroll]] for (uint u = 0u; u < NPQ; ++u) {
+            uint m = m0 + 4u * ((lane + u * LANES) & 3u);
+            pxBase[u] = m < M ? (m / PQ) * pc.C * HW : ~0u;
+            pxW[u] = int(m % PQ);
         }
+    else
+        [[unroll]] for (uint u = 0u; u < NPP; ++u)
+            [[unroll]] for (uint t = 0u; t < 2u; ++t) {
+                uint m = m0 + 2u * ((lane + u * LANES) & 7u) + t, pq = m % PQ;
+                pxBase[2u * u + t] = m < M ? (m / PQ) * pc.C * HW : ~0u;
+                pxH[2u * u + t] = IM2COL ? int((pq / pc.Q) * pc.strideH) - int(pc.padT) : 0;
+                pxW[2u * u + t] = IM2COL ? int((pq % pc.Q) * pc.strideW) - int(pc.padL) : int(pq);
+            }
     // Pixel slot p's value at channel c, tap `tap` (zero past M and in the padding).
 #define PIXEL_VALUE(p, c, tap, v)                                                               \
     if (pxBase[p] != ~0u) {                                                                     \
@@ -170,22 +182,28 @@ void main() {
                 v = ELEM_BITS(x_[pxBase[p] + ((c) * pc.H + uint(ih)) * pc.W + uint(iw)]);        \
         }                                                                                       \
     }
-    uint preA0[PER_A], preA1[PER_A];
+    uvec2 preA0[PER_A], preA1[PER_A];  // (.y: A_QUADS only)
 #define LOAD_STAGE(dst, dstA, st)                                                               \
     [[unroll]] for (uint u = 0u; u < PER_L; ++u) {                                              \
         STAGE_WORD(u, st)                                                                       \
         dst[u] = wv;                                                                             \
     }                                                                                           \
-    if (IN_NCHW)                                                                                \
+    if (A_QUADS)                                                                                \
+        [[unroll]] for (uint u = 0u; u < PER_A; ++u) {                                          \
+            uint i = lane + u * LANES, j = 16u * (lo + (st) * KD) + i / 4u, p = u % NPQ;        \
+            dstA[u] = i < A_ITEMS && j < jEnd && pxBase[p] != ~0u ? xq_[(pxBase[p] + j * HW + uint(pxW[p])) >> 2] : uvec2(0u); \
+        }                                                                                       \
+    else if (IN_NCHW)                                                                           \
         [[unroll]] for (uint u = 0u; u < PER_A; ++u) {                                          \
             uint i = lane + u * LANES, j = 16u * (lo + (st) * KD) + i / 8u, v0 = 0u, v1 = 0u;   \
             if (i < A_ITEMS && j < jEnd) {                                                      \
-                /* the reduction's order is the filter rows': (c, tap) for KCRS, (tap, c) for KRSC */ \
-                uint c = CRS ? j / RS : j % pc.C, tap = CRS ? j % RS : j / pc.C;                \
+                /* the reduction's order is the filter rows': (c, tap) for KCRS, (tap, c) for */ \
+                /* KRSC; one tap, no division */                                                \
+                uint c = !IM2COL ? j : CRS ? j / RS : j % pc.C, tap = !IM2COL ? 0u : CRS ? j % RS : j / pc.C; \
                 PIXEL_VALUE(2u * (u % NPP), c, tap, v0)                                         \
                 PIXEL_VALUE(2u * (u % NPP) + 1u, c, tap, v1)                                    \
             }                                                                                   \
-            dstA[u] = v0 | (v1 << 16);                                                          \
+            dstA[u] = uvec2(v0 | (v1 << 16), 0u);                                               \
         }
     if (stages > 0u) LOAD_STAGE(pre0, preA0, 0u)
     if (AHEAD > 1u && stages > 1u) LOAD_STAGE(pre1, preA1, 1u)
@@ -234,7 +252,12 @@ void main() {
     if (IN_NCHW)                                                                                \
         [[unroll]] for (uint u = 0u; u < PER_A; ++u) {                                          \
             uint i = lane + u * LANES;                                                          \
-            if (i < A_ITEMS) smem[buf + (i / 8u) * 2u + ((i & 7u) >> 2)][i & 3u] = srcA[u];     \
+            if (i >= A_ITEMS) continue;                                                         \
+            if (A_QUADS) { /* value i / 4, quad i % 4: half (i % 2) of word (i % 4) / 2 */      \
+                uint w = buf + (i / 4u) * 2u + ((i & 3u) >> 1), h = 2u * (i & 1u);                \
+                smem[w][h] = srcA[u].x;                                                          \
+                smem[w][h + 1u] = srcA[u].y;                                                     \
+            } else smem[buf + (i / 8u) * 2u + ((i & 7u) >> 2)][i & 3u] = srcA[u].x;               \
         }                                                                                       \
     subgroupMemoryBarrierShared();                                                              \
     subgroupBarrier();                                                                          \

@@ -57,8 +57,8 @@ std::vector<NamedDesc> makeSkCases() {
     });
     // NCHW input (1x1 stride-1, KCRS filters): the channel-major staging with 16-bit pair loads;
     // a 7x7 map (channel planes at odd element offsets), 15-pixel images that 16-pixel blocks
-    // straddle with an NHWC output (vector stores) and an uneven split, a 14x14 map with element
-    // stores.
+    // straddle with an NHWC output (vector stores) and an uneven split; a 14x14 map (4-pixel
+    // loads) with element stores.
     auto nchwIn = [](ConvDesc& d) { d.inputLayout = TensorLayout::NCHW, d.filterLayout = FilterLayout::KCRS; };
     add("nchw_c384_k64_7x7_bias_relu", [&](ConvDesc& d) {
         nchwIn(d), d.outputLayout = TensorLayout::NCHW, d.hasBias = true, d.activation = Activation::Relu;
@@ -67,6 +67,11 @@ std::vector<NamedDesc> makeSkCases() {
     add("nchw_c136_k20_14x14_res_relu6", [&](ConvDesc& d) {
         nchwIn(d), d.outputLayout = TensorLayout::NCHW, d.c = 136, d.k = 20, d.h = d.w = 14, d.hasResidual = d.hasBias = true;
         d.activation = Activation::Relu6;
+    });
+    // 4-pixel loads (H*W % 4 == 0) with 12-pixel images that blocks straddle, bf16, an uneven split.
+    add("nchw_in4_bf16_c200_k40_n3_3x4_res", [&](ConvDesc& d) {
+        nchwIn(d), d.outputLayout = TensorLayout::NCHW, d.dtype = DType::BF16, d.c = 200, d.k = 40, d.n = 3, d.h = 3, d.w = 4;
+        d.hasResidual = true;
     });
     // NCHW input through the taps: KCRS filters of a padded 3x3 (the reduction in (c, r, s)
     // order), KRSC filters of a dilated stride-2 3x3 with asymmetric padding ((r, s, c)), a 1x1
@@ -136,7 +141,7 @@ TEST_P(SlicedKCoopmatElementPath, MatchesReference) {
     EXPECT_TRUE(passed(r)) << "case " << c.name << " (element-wise path)";
 }
 
-INSTANTIATE_TEST_SUITE_P(coopmat, SlicedKCoopmatElementPath, ::testing::Values(0, 1, 3, 6, 8, 12, 14),
+INSTANTIATE_TEST_SUITE_P(coopmat, SlicedKCoopmatElementPath, ::testing::Values(0, 1, 3, 6, 8, 12, 15),
                          [](const ::testing::TestParamInfo<int>& info) { return skCases()[size_t(info.param)].name; });
 
 class SlicedKCoopmatRouting : public VkconvTest {};
@@ -193,12 +198,17 @@ TEST_F(SlicedKCoopmatRouting, coopmat_RoutesAndDeclines) {
     const char* inEnv = std::getenv("VKCONV_SLICEDK_NCHW_IN");
     const bool inOff = inEnv && std::string(inEnv) == "0";
     const auto nchwPlan = vkconv::Plan::create(ctx(), nchw);
+    // 7x7: 16-bit loads, which lose to the transposes; 14x14: 4-pixel loads, taken.
+    EXPECT_NE(vkconv::Plan::create(ctx(), nchw, vkconv::PlanOptions{kAlgo}).config().find("nchwIn "), std::string::npos);
+    EXPECT_EQ(nchwPlan.algorithm(), "coopmat_nhwc") << nchwPlan.config();
+    nchw.h = nchw.w = 14;
+    const auto quadPlan = vkconv::Plan::create(ctx(), nchw);
     if (!off && !inOff) {
-        EXPECT_EQ(nchwPlan.algorithm(), kAlgo) << nchwPlan.config();
-        EXPECT_NE(nchwPlan.config().find("nchwIn"), std::string::npos) << nchwPlan.config();
+        EXPECT_EQ(quadPlan.algorithm(), kAlgo) << quadPlan.config();
+        EXPECT_NE(quadPlan.config().find("nchwIn4"), std::string::npos) << quadPlan.config();
     } else {
-        EXPECT_EQ(nchwPlan.algorithm(), "coopmat_nhwc");
-        EXPECT_EQ(nchwPlan.config().find(kAlgo) != std::string::npos, !off) << nchwPlan.config();
+        EXPECT_EQ(quadPlan.algorithm(), "coopmat_nhwc");
+        EXPECT_EQ(quadPlan.config().find(kAlgo) != std::string::npos, !off) << quadPlan.config();
     }
     {
         EnvOverride in("VKCONV_SLICEDK_NCHW_IN", "0");

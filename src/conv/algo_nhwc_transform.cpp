@@ -335,9 +335,12 @@ NchwRoute nchwMatrixRoute(const ContextImpl& ctx, const ConvDesc& d, const PlanO
             return NchwRoute::PlainWinograd;
     }
     // slicedk_coopmat reads NCHW 1x1 layers itself (channel-major staging): the same kernel and
-    // tile without the input transpose's dispatch.  VKCONV_SLICEDK_NCHW_IN=0 (measurements only)
-    // leaves them behind the transposes.
-    if (inner == "slicedk_coopmat" && envFlag("VKCONV_SLICEDK_NCHW_IN", true) && findAlgorithm(inner)->whyNot(ctx, d, o).empty())
+    // tile without the input transpose's dispatch, where its 4-pixel loads apply (H*W % 4 == 0).
+    // With 16-bit loads it lost on the H200 at b1 (perf-notes 147: 7x7 maps, 1.5-13 us slower
+    // from 36 reduction steps).  VKCONV_SLICEDK_NCHW_IN=0 (measurements only) leaves them all
+    // behind the transposes.
+    if (inner == "slicedk_coopmat" && (uint64_t(d.h) * d.w) % 4 == 0 && envFlag("VKCONV_SLICEDK_NCHW_IN", true) &&
+        findAlgorithm(inner)->whyNot(ctx, d, o).empty())
         return NchwRoute::SlicedK;
     const double work = double(d.filtersPerGroup()) * double(d.r * d.s) / double(d.strideH * d.strideW);
     bool transposes;
