@@ -202,7 +202,7 @@ bool slicedKCoopmatPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOpt
 }
 
 // MobileNetV2's and ResNet-50's deep 1x1 layers at batch 1 (7x7 and 14x14 maps, 384-2048
-// channels; the 7x7 one in NCHW too), 20 filters (element stores), x fp16/bf16, with and without a
+// channels; the 7x7 and 14x14 ones in NCHW too), 20 filters (element stores), x fp16/bf16, with and without a
 // fused epilogue.
 std::vector<std::pair<ConvDesc, PlanOptions>> slicedKCoopmatVariants(const ContextImpl&) {
     std::vector<std::pair<ConvDesc, PlanOptions>> v;
@@ -214,7 +214,7 @@ std::vector<std::pair<ConvDesc, PlanOptions>> slicedKCoopmatVariants(const Conte
             if (!s[3]) d.hasBias = true, d.activation = Activation::Relu;
             makeNhwc(d);
             v.push_back({d, PlanOptions{"slicedk_coopmat"}});
-            if (s[0] == 960) {  // the NCHW caller's layouts (channel-major staging, element stores)
+            if (s[0] == 960 || s[0] == 384) {  // NCHW (16-bit and 4-pixel staging, element stores)
                 d.inputLayout = d.outputLayout = TensorLayout::NCHW;
                 d.filterLayout = FilterLayout::KCRS;
                 v.push_back({d, PlanOptions{"slicedk_coopmat"}});
