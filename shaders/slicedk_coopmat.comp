@@ -9,9 +9,10 @@
 // 1x1 stride-1 unpadded layer reads its pixel rows straight).
 //
 // NCHW activations (IN_NCHW): a channel's pixels are neighbours in memory, a pixel's channels are
-// not, so the block is staged channel-major (each reduction value's 16 pixels as two words,
-// loaded as 16-bit pairs: a 7x7 or 14x14 map puts the channel planes at 2- or 8-byte alignment,
-// and through the taps each pixel has its own padding) and A fragments load column-major.  With
+// not, so the block is staged channel-major (each reduction value's 16 pixels as two words; 4
+// pixels of a channel per 8-byte load where a 1x1 layer's H*W % 4 == 0, A_QUADS, else 16-bit
+// loads: a 7x7 map's channel planes are 2-byte aligned, and through the taps each pixel has its
+// own padding) and A fragments load column-major.  With
 // KCRS filters the reduction runs in (c, r, s) order (CRS), so their rows stay contiguous words.
 // This takes coopmat_nhwc's transposes (dependent dispatches, ~4 us each at b1) out of the plan.
 //
@@ -71,7 +72,7 @@ const uint STAGE_WORDS = AW + BN * LDW;
 const uint TILE_WORDS = FN * 64u;        // the fp32 partial tile
 const uint SG_WORDS = STAGE_WORDS > TILE_WORDS ? STAGE_WORDS : TILE_WORDS;
 const uint PER_L = ((ROWS - ROW0) * SW + LANES - 1u) / LANES;  // stage words per invocation
-// IN_NCHW: the block's (channel, pixel pair) items per stage, and per invocation.
+// IN_NCHW: the block's (reduction value, pixel pair or quad) items per stage, and per invocation.
 const uint A_ITEMS = A_QUADS ? 64u * KD : 128u * KD;
 const uint PER_A = IN_NCHW ? (A_ITEMS + LANES - 1u) / LANES : 1u;
 const uint NPP = LANES >= 8u ? 1u : 8u / LANES;  // distinct pixel pairs among an invocation's items

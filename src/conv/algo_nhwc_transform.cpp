@@ -34,6 +34,7 @@ double implicitGemmModelCost(const ContextImpl& ctx, const ConvDesc& d, const Pl
 bool implicitGemmSplitKPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o);
 bool implicitGemmFourPixelLoads(const ConvDesc& d);
 bool winogradMatrixUnits(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o);
+bool slicedKCoopmatQuadLoads(const ConvDesc& d);
 bool winogradBeatsTransposedDirect(const ContextImpl& ctx, const ConvDesc& nhwc, const PlanOptions& o, double dispatches, double bytes);
 
 namespace {
@@ -339,7 +340,7 @@ NchwRoute nchwMatrixRoute(const ContextImpl& ctx, const ConvDesc& d, const PlanO
     // With 16-bit loads it lost on the H200 at b1 (perf-notes 147: 7x7 maps, 1.5-13 us slower
     // from 36 reduction steps).  VKCONV_SLICEDK_NCHW_IN=0 (measurements only) leaves them all
     // behind the transposes.
-    if (inner == "slicedk_coopmat" && (uint64_t(d.h) * d.w) % 4 == 0 && envFlag("VKCONV_SLICEDK_NCHW_IN", true) &&
+    if (inner == "slicedk_coopmat" && slicedKCoopmatQuadLoads(d) && envFlag("VKCONV_SLICEDK_NCHW_IN", true) &&
         findAlgorithm(inner)->whyNot(ctx, d, o).empty())
         return NchwRoute::SlicedK;
     const double work = double(d.filtersPerGroup()) * double(d.r * d.s) / double(d.strideH * d.strideW);

@@ -20,6 +20,8 @@
 
 namespace vkconv {
 
+bool slicedKCoopmatQuadLoads(const ConvDesc& d);
+
 namespace {
 
 constexpr uint32_t kFrag = 16;
@@ -73,11 +75,6 @@ bool nchwIn(const ConvDesc& d) { return d.inputLayout == TensorLayout::NCHW; }
 // The reduction in (c, r, s) order: KCRS filter rows as they are, for NCHW input (which stages
 // value by value in any order); NHWC input stages 8-channel words of one tap, (r, s, c).
 bool crsOrder(const ConvDesc& d) { return d.filterLayout == FilterLayout::KCRS && d.r * d.s > 1; }
-// NCHW 1x1 stride-1 unpadded layers whose channel planes are 4-pixel aligned load 4 pixels of a
-// channel at a time (on 16-byte aligned views); others 16-bit values, a division per value
-// through the taps.  On the H200 at b1 the 16-bit loads ran ResNet-50's 1024-channel 14x14 layer
-// 24.0 us against 10.3 behind the transposes (docs/perf-notes.md item 147).
-bool quadLoads(const ConvDesc& d) { return nchwIn(d) && !im2col(d) && (uint64_t(d.h) * d.w) % 4 == 0; }
 uint64_t gridX(const ConvDesc& d) { return (uint64_t(d.n) * d.outH() * d.outW() + kFrag - 1) / kFrag; }
 uint64_t gridY(const ConvDesc& d, const Tile& t) { return (uint64_t(d.k) + t.bn() - 1) / t.bn(); }
 
@@ -113,7 +110,7 @@ public:
     }
     std::string name() const override { return "slicedk_coopmat"; }
     std::string config() const override {
-        const std::string in = !nchwIn(desc_) ? "" : crsOrder(desc_) ? " nchwIn crs" : quadLoads(desc_) ? " nchwIn4" : " nchwIn";
+        const std::string in = !nchwIn(desc_) ? "" : crsOrder(desc_) ? " nchwIn crs" : slicedKCoopmatQuadLoads(desc_) ? " nchwIn4" : " nchwIn";
         return "tile " + tile_.name() + " ks " + std::to_string(reductionSteps(desc_)) + in + (vecOut_ ? " vec8IWO" : " vec8IW") + " sg" +
                std::to_string(sg_.size) + (coopmatEmulated(desc_.dtype) ? " EMULATED" : "");
     }
@@ -132,7 +129,7 @@ private:
         key.spec.insert(key.spec.end(), {{kSpecFN, tile_.fn}, {kSpecKD, tile_.kd}, {kSpecSGS, tile_.sgs}, {kSpecLanes, sg_.size},
                                          {kSpecVec, vecBits}, {kSpecIm2col, im2col(desc_) ? 1u : 0u}, {kSpecAhead, tile_.ahead},
                                          {kSpecInNchw, nchwIn(desc_) ? 1u : 0u}, {kSpecCrs, crsOrder(desc_) ? 1u : 0u},
-                                         {kSpecAQuads, vec && quadLoads(desc_) ? 1u : 0u}});
+                                         {kSpecAQuads, vec && slicedKCoopmatQuadLoads(desc_) ? 1u : 0u}});
         key.fullSubgroups = true;  // gl_SubgroupID names a whole subgroup's run of the reduction
         return ctx_.pipelines->get(key);
     }
@@ -145,6 +142,12 @@ private:
 };
 
 }  // namespace
+
+// NCHW 1x1 stride-1 unpadded layers whose channel planes are 4-pixel aligned load 4 pixels of a
+// channel at a time (on 16-byte aligned views); others 16-bit values, a division per value
+// through the taps.  On the H200 at b1 the 16-bit loads ran ResNet-50's 1024-channel 14x14 layer
+// 24.0 us against 10.3 behind the transposes (docs/perf-notes.md item 147).
+bool slicedKCoopmatQuadLoads(const ConvDesc& d) { return nchwIn(d) && !im2col(d) && (uint64_t(d.h) * d.w) % 4 == 0; }
 
 std::string slicedKCoopmatWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     Tile forced;
