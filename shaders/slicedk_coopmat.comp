@@ -10,9 +10,9 @@
 //
 // NCHW activations (IN_NCHW): a channel's pixels are neighbours in memory, a pixel's channels are
 // not, so the block is staged channel-major (each reduction value's 16 pixels as two words; 4
-// pixels of a channel per 8-byte load where a 1x1 layer's H*W % 4 == 0, A_QUADS, else 16-bit
-// loads: a 7x7 map's channel planes are 2-byte aligned, and through the taps each pixel has its
-// own padding) and A fragments load column-major.  With
+// pixels of a channel per 8-byte load where a 1x1 layer's H*W % 4 == 0, A_QUADS, or it has one
+// image, A_SHIFT: a 7x7 map's channel planes are 2-byte aligned, so two loads and a shift; else
+// 16-bit loads: through the taps each pixel has its own padding) and A fragments load column-major.  With
 // KCRS filters the reduction runs in (c, r, s) order (CRS), so their rows stay contiguous words.
 // This takes coopmat_nhwc's transposes (dependent dispatches, ~4 us each at b1) out of the plan.
 //
@@ -60,6 +60,10 @@ layout(constant_id = 109) const bool CRS = false;
 // NCHW 1x1 stride-1 unpadded with H*W % 4 == 0 and an 8-byte aligned view: 4 pixels of a channel
 // per 8-byte load (an image's 4-pixel runs never straddle images), not 16-bit pairs.
 layout(constant_id = 110) const bool A_QUADS = false;
+// With A_QUADS, one image whose H*W % 4 != 0 (a 7x7 map at batch 1): a channel's quad starts at any
+// 2-byte offset, so it is the two aligned 8-byte words around it, shifted (a quad that runs past
+// the plane reads the next channel's pixels, rows past M that no output takes).
+layout(constant_id = 111) const bool A_SHIFT = false;
 layout(local_size_x_id = 100) in;
 
 const uint BN = 16u * FN;
@@ -88,6 +92,21 @@ shared uvec4 smem[SGS * SG_WORDS];
 const uint EPL = 256u / LANES;  // accumulator elements per invocation
 CM_ELEM_FUNCTION
 #endif
+
+// A_SHIFT: the aligned 8-byte words at and after element e (the one after is zero past the
+// tensor's last word: it then holds only elements past the last pixel); shiftQuad takes the 4
+// elements from e out of them.  The shift waits for the loads, so it runs when the stage is
+// stored, not when it is loaded (on the H200 a shift at load time exposed the loads' latency
+// every stage: ResNet-50 layer4.1.conv1 12.8 us against 10.3 behind the transposes).
+uvec4 quadWords(uint e) {
+    const uint q = e >> 2;
+    return uvec4(xq_[q], q + 1u < (pc.N * pc.C * pc.H * pc.W) >> 2 ? xq_[q + 1u] : uvec2(0u));
+}
+uvec2 shiftQuad(uvec4 ab, uint e) {
+    const uint o = e & 3u;
+    const uint w0 = o < 2u ? ab.x : ab.y, w1 = o < 2u ? ab.y : ab.z, w2 = o < 2u ? ab.z : ab.w;  // pairs from element o & ~1
+    return (o & 1u) == 0u ? uvec2(w0, w1) : uvec2((w0 >> 16) | (w1 << 16), (w1 >> 16) | (w2 << 16));
+}
 
 // 16-byte word `word` of the input (act) or the filters; element loads where the host could not
 // make the views 16-byte aligned.
@@ -183,7 +202,10 @@ void main() {
                 v = ELEM_BITS(x_[pxBase[p] + ((c) * pc.H + uint(ih)) * pc.W + uint(iw)]);        \
         }                                                                                       \
     }
-    uvec2 preA0[PER_A], preA1[PER_A];  // (.y: A_QUADS only)
+    uvec4 preA0[PER_A], preA1[PER_A];  // (.zw: A_SHIFT only)
+    // A_QUADS: item i is reduction value i / 4 of the stage and pixels 4 (i % 4) + {0..3}; its
+    // first element (past M, ~0u-based: its words are zero).
+#define QUAD_ELEMENT(u, st) (pxBase[(u) % NPQ] + (16u * (lo + (st) * KD) + (lane + (u) * LANES) / 4u) * HW + uint(pxW[(u) % NPQ]))
 #define LOAD_STAGE(dst, dstA, st)                                                               \
     [[unroll]] for (uint u = 0u; u < PER_L; ++u) {                                              \
         STAGE_WORD(u, st)                                                                       \
@@ -191,8 +213,8 @@ void main() {
     }                                                                                           \
     if (A_QUADS)                                                                                \
         [[unroll]] for (uint u = 0u; u < PER_A; ++u) {                                          \
-            uint i = lane + u * LANES, j = 16u * (lo + (st) * KD) + i / 4u, p = u % NPQ;        \
-            dstA[u] = i < A_ITEMS && j < jEnd && pxBase[p] != ~0u ? xq_[(pxBase[p] + j * HW + uint(pxW[p])) >> 2] : uvec2(0u); \
+            uint i = lane + u * LANES, j = 16u * (lo + (st) * KD) + i / 4u, e = QUAD_ELEMENT(u, st); \
+            dstA[u] = i >= A_ITEMS || j >= jEnd || pxBase[u % NPQ] == ~0u ? uvec4(0u) : A_SHIFT ? quadWords(e) : uvec4(xq_[e >> 2], 0u, 0u); \
         }                                                                                       \
     else if (IN_NCHW)                                                                           \
         [[unroll]] for (uint u = 0u; u < PER_A; ++u) {                                          \
@@ -204,7 +226,7 @@ void main() {
                 PIXEL_VALUE(2u * (u % NPP), c, tap, v0)                                         \
                 PIXEL_VALUE(2u * (u % NPP) + 1u, c, tap, v1)                                    \
             }                                                                                   \
-            dstA[u] = uvec2(v0 | (v1 << 16), 0u);                                               \
+            dstA[u] = uvec4(v0, v1, 0u, 0u);  /* paired when stored, as the shifted quads */     \
         }
     if (stages > 0u) LOAD_STAGE(pre0, preA0, 0u)
     if (AHEAD > 1u && stages > 1u) LOAD_STAGE(pre1, preA1, 1u)
@@ -244,6 +266,7 @@ void main() {
             }
 #endif
 // Staged row r >= 16 is filter row r - 16, at word AW (16 pixel rows' worth without IN_NCHW).
+// src holds stage `next` - AHEAD.
 #define RUN_STAGE(src, srcA, next)                                                              \
     subgroupBarrier();                                                                          \
     [[unroll]] for (uint u = 0u; u < PER_L; ++u) {                                              \
@@ -256,9 +279,10 @@ void main() {
             if (i >= A_ITEMS) continue;                                                         \
             if (A_QUADS) { /* value i / 4, quad i % 4: half (i % 2) of word (i % 4) / 2 */      \
                 uint w = buf + (i / 4u) * 2u + ((i & 3u) >> 1), h = 2u * (i & 1u);                \
-                smem[w][h] = srcA[u].x;                                                          \
-                smem[w][h + 1u] = srcA[u].y;                                                     \
-            } else smem[buf + (i / 8u) * 2u + ((i & 7u) >> 2)][i & 3u] = srcA[u].x;               \
+                uvec2 quad = A_SHIFT ? shiftQuad(srcA[u], QUAD_ELEMENT(u, (next) - AHEAD)) : srcA[u].xy; \
+                smem[w][h] = quad.x;                                                             \
+                smem[w][h + 1u] = quad.y;                                                        \
+            } else smem[buf + (i / 8u) * 2u + ((i & 7u) >> 2)][i & 3u] = srcA[u].x | (srcA[u].y << 16); \
         }                                                                                       \
     subgroupMemoryBarrierShared();                                                              \
     subgroupBarrier();                                                                          \

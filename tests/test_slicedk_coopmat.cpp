@@ -55,10 +55,10 @@ std::vector<NamedDesc> makeSkCases() {
         d.c = 320, d.k = 40, d.n = 2, d.h = 5, d.w = 3, d.outputLayout = TensorLayout::NCHW, d.hasResidual = d.hasBias = true;
         d.activation = Activation::Relu6;
     });
-    // NCHW input (1x1 stride-1, KCRS filters): the channel-major staging with 16-bit pair loads;
-    // a 7x7 map (channel planes at odd element offsets), 15-pixel images that 16-pixel blocks
-    // straddle with an NHWC output (vector stores) and an uneven split; a 14x14 map (4-pixel
-    // loads) with element stores.
+    // NCHW input (1x1 stride-1, KCRS filters): the channel-major staging; a 7x7 map of one image
+    // (channel planes at odd element offsets: shifted 4-pixel loads; 16-bit ones on the element
+    // path), 15-pixel images that 16-pixel blocks straddle with an NHWC output (vector stores) and
+    // an uneven split (16-bit pair loads); a 14x14 map (4-pixel loads) with element stores.
     auto nchwIn = [](ConvDesc& d) { d.inputLayout = TensorLayout::NCHW, d.filterLayout = FilterLayout::KCRS; };
     add("nchw_c384_k64_7x7_bias_relu", [&](ConvDesc& d) {
         nchwIn(d), d.outputLayout = TensorLayout::NCHW, d.hasBias = true, d.activation = Activation::Relu;
@@ -88,6 +88,11 @@ std::vector<NamedDesc> makeSkCases() {
     add("nchw_bf16_c24_k40_1x1_s2_n2", [&](ConvDesc& d) {
         nchwIn(d), d.outputLayout = TensorLayout::NCHW, d.dtype = DType::BF16, d.c = 24, d.k = 40, d.n = 2, d.h = 9, d.w = 11;
         d.strideH = d.strideW = 2;
+    });
+    // Shifted 4-pixel loads with planes 2 elements off alignment every other channel (5x6), an
+    // uneven split and a ragged last step (72 channels), bf16, an NHWC output.
+    add("nchw_in4s_bf16_c72_k40_5x6_res", [&](ConvDesc& d) {
+        nchwIn(d), d.dtype = DType::BF16, d.c = 72, d.k = 40, d.h = 5, d.w = 6, d.hasResidual = true;
     });
     return v;
 }
@@ -198,17 +203,48 @@ TEST_F(SlicedKCoopmatRouting, coopmat_RoutesAndDeclines) {
     const char* inEnv = std::getenv("VKCONV_SLICEDK_NCHW_IN");
     const bool inOff = inEnv && std::string(inEnv) == "0";
     const auto nchwPlan = vkconv::Plan::create(ctx(), nchw);
-    // 7x7: 16-bit loads, which lose to the transposes; 14x14: 4-pixel loads, taken.
-    EXPECT_NE(vkconv::Plan::create(ctx(), nchw, vkconv::PlanOptions{kAlgo}).config().find("nchwIn "), std::string::npos);
-    EXPECT_EQ(nchwPlan.algorithm(), "coopmat_nhwc") << nchwPlan.config();
+    // Two 7x7 images: 16-bit loads, which lose to the transposes; one 7x7 image: shifted 4-pixel
+    // loads, taken; 14x14: aligned 4-pixel loads, taken.
+    auto takenIf = [&](const vkconv::Plan& p, const char* staging) {
+        if (!off && !inOff) {
+            EXPECT_EQ(p.algorithm(), kAlgo) << p.config();
+            EXPECT_NE(p.config().find(staging), std::string::npos) << p.config();
+        } else {
+            EXPECT_EQ(p.algorithm(), "coopmat_nhwc");
+            EXPECT_EQ(p.config().find(kAlgo) != std::string::npos, !off) << p.config();
+        }
+    };
+    takenIf(nchwPlan, "nchwIn4s ");
+    ConvDesc two = nchw;
+    two.n = 2;
+    EXPECT_NE(vkconv::Plan::create(ctx(), two, vkconv::PlanOptions{kAlgo}).config().find("nchwIn "), std::string::npos);
+    EXPECT_EQ(vkconv::Plan::create(ctx(), two).algorithm(), "coopmat_nhwc");
     nchw.h = nchw.w = 14;
-    const auto quadPlan = vkconv::Plan::create(ctx(), nchw);
-    if (!off && !inOff) {
-        EXPECT_EQ(quadPlan.algorithm(), kAlgo) << quadPlan.config();
-        EXPECT_NE(quadPlan.config().find("nchwIn4"), std::string::npos) << quadPlan.config();
-    } else {
-        EXPECT_EQ(quadPlan.algorithm(), "coopmat_nhwc");
-        EXPECT_EQ(quadPlan.config().find(kAlgo) != std::string::npos, !off) << quadPlan.config();
+    takenIf(vkconv::Plan::create(ctx(), nchw), "nchwIn4 ");
+    // Fewer channels (64 -> 384 at 14x14: the scalar GEMM's or pointwise_coopmat's otherwise) up to
+    // 2^18 outputs, from 32 channels; 256 channels at 56x56 (coopmat_nhwc around the general kernel
+    // otherwise).  VKCONV_SLICEDK_NCHW_WIDE=0: none of them.
+    ConvDesc few = nchw;
+    few.c = 64, few.k = 384;
+    ConvDesc big = few, thin = few, wide = nchw;
+    big.k = 1344;  // 263424 outputs
+    thin.c = 24;
+    wide.c = 256, wide.k = 64, wide.h = wide.w = 56;
+    const bool wideOn = !off && !inOff && !(std::getenv("VKCONV_SLICEDK_NCHW_WIDE") && std::string(std::getenv("VKCONV_SLICEDK_NCHW_WIDE")) == "0");
+    EXPECT_EQ(vkconv::Plan::create(ctx(), few).algorithm() == kAlgo, wideOn) << vkconv::Plan::create(ctx(), few).config();
+    EXPECT_NE(vkconv::Plan::create(ctx(), big).algorithm(), kAlgo);
+    EXPECT_NE(vkconv::Plan::create(ctx(), thin).algorithm(), kAlgo);
+    {
+        EnvOverride w("VKCONV_SLICEDK_NCHW_WIDE", "0");
+        EXPECT_NE(vkconv::Plan::create(ctx(), few).algorithm(), kAlgo);
+        const auto viaNhwc = vkconv::Plan::create(ctx(), wide);
+        // Where the router puts its NHWC problem on the general kernel, the NCHW layer is taken here.
+        if (viaNhwc.algorithm() == "coopmat_nhwc" && viaNhwc.config().find("implicit_gemm_coopmat") != std::string::npos) {
+            EnvOverride back("VKCONV_SLICEDK_NCHW_WIDE", "1");
+            EXPECT_EQ(vkconv::Plan::create(ctx(), wide).algorithm() == kAlgo, !off && !inOff) << vkconv::Plan::create(ctx(), wide).config();
+        } else {
+            std::cout << "[ info ] 256 -> 64 at 56x56 NCHW: " << viaNhwc.algorithm() << " " << viaNhwc.config() << std::endl;
+        }
     }
     {
         EnvOverride in("VKCONV_SLICEDK_NCHW_IN", "0");

@@ -34,7 +34,7 @@ double implicitGemmModelCost(const ContextImpl& ctx, const ConvDesc& d, const Pl
 bool implicitGemmSplitKPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o);
 bool implicitGemmFourPixelLoads(const ConvDesc& d);
 bool winogradMatrixUnits(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o);
-bool slicedKCoopmatQuadLoads(const ConvDesc& d);
+bool slicedKCoopmatBeatsTransposes(const ConvDesc& d, const std::string& inner);
 bool winogradBeatsTransposedDirect(const ContextImpl& ctx, const ConvDesc& nhwc, const PlanOptions& o, double dispatches, double bytes);
 
 namespace {
@@ -335,13 +335,11 @@ NchwRoute nchwMatrixRoute(const ContextImpl& ctx, const ConvDesc& d, const PlanO
         if (winogradBeatsTransposedDirect(ctx, p.desc, p.opts, 1.0, bytes) && findAlgorithm("winograd")->whyNot(ctx, d, o).empty())
             return NchwRoute::PlainWinograd;
     }
-    // slicedk_coopmat reads NCHW 1x1 layers itself (channel-major staging): the same kernel and
-    // tile without the input transpose's dispatch, where its 4-pixel loads apply (H*W % 4 == 0).
-    // With 16-bit loads it lost on the H200 at b1 (perf-notes 147: 7x7 maps, 1.5-13 us slower
-    // from 36 reduction steps).  VKCONV_SLICEDK_NCHW_IN=0 (measurements only) leaves them all
-    // behind the transposes.
-    if (inner == "slicedk_coopmat" && slicedKCoopmatQuadLoads(d) && envFlag("VKCONV_SLICEDK_NCHW_IN", true) &&
-        findAlgorithm(inner)->whyNot(ctx, d, o).empty())
+    // slicedk_coopmat reads NCHW 1x1 layers itself (channel-major staging) without the input
+    // transpose's dispatch, where its 4-pixel loads apply (H*W % 4 == 0, or one image).  With
+    // 16-bit loads it lost on the H200 at b1 (perf-notes 147: 7x7 maps, 1.5-13 us slower from 36
+    // reduction steps).
+    if (slicedKCoopmatBeatsTransposes(d, inner) && findAlgorithm("slicedk_coopmat")->whyNot(ctx, d, o).empty())
         return NchwRoute::SlicedK;
     const double work = double(d.filtersPerGroup()) * double(d.r * d.s) / double(d.strideH * d.strideW);
     bool transposes;

@@ -29,7 +29,7 @@ constexpr uint32_t kMaxSubgroups = 16;
 
 enum SpecSk : uint32_t {
     kSpecFN = 101, kSpecKD = 102, kSpecSGS = 103, kSpecLanes = 104, kSpecVec = 105, kSpecIm2col = 106, kSpecAhead = 107,
-    kSpecInNchw = 108, kSpecCrs = 109, kSpecAQuads = 110,
+    kSpecInNchw = 108, kSpecCrs = 109, kSpecAQuads = 110, kSpecAShift = 111,
 };
 
 struct Tile {
@@ -75,6 +75,8 @@ bool nchwIn(const ConvDesc& d) { return d.inputLayout == TensorLayout::NCHW; }
 // The reduction in (c, r, s) order: KCRS filter rows as they are, for NCHW input (which stages
 // value by value in any order); NHWC input stages 8-channel words of one tap, (r, s, c).
 bool crsOrder(const ConvDesc& d) { return d.filterLayout == FilterLayout::KCRS && d.r * d.s > 1; }
+// 4-pixel loads from channel planes that are not 4-pixel aligned: two words and a shift.
+bool shiftedQuads(const ConvDesc& d) { return (uint64_t(d.h) * d.w) % 4 != 0; }
 uint64_t gridX(const ConvDesc& d) { return (uint64_t(d.n) * d.outH() * d.outW() + kFrag - 1) / kFrag; }
 uint64_t gridY(const ConvDesc& d, const Tile& t) { return (uint64_t(d.k) + t.bn() - 1) / t.bn(); }
 
@@ -110,7 +112,11 @@ public:
     }
     std::string name() const override { return "slicedk_coopmat"; }
     std::string config() const override {
-        const std::string in = !nchwIn(desc_) ? "" : crsOrder(desc_) ? " nchwIn crs" : slicedKCoopmatQuadLoads(desc_) ? " nchwIn4" : " nchwIn";
+        const std::string in = !nchwIn(desc_)                    ? ""
+                               : crsOrder(desc_)                 ? " nchwIn crs"
+                               : !slicedKCoopmatQuadLoads(desc_) ? " nchwIn"
+                               : shiftedQuads(desc_)             ? " nchwIn4s"
+                                                                 : " nchwIn4";
         return "tile " + tile_.name() + " ks " + std::to_string(reductionSteps(desc_)) + in + (vecOut_ ? " vec8IWO" : " vec8IW") + " sg" +
                std::to_string(sg_.size) + (coopmatEmulated(desc_.dtype) ? " EMULATED" : "");
     }
@@ -126,10 +132,11 @@ private:
     const ComputePipeline& pipeline(bool vec) const {
         PipelineKey key = convPipelineKey(shaderName(desc_.dtype), desc_, tile_.sgs * sg_.size, sg_.required);
         uint32_t vecBits = vec ? 1u | (vecOut_ ? 2u : 0u) : 0u;
+        const bool quads = vec && slicedKCoopmatQuadLoads(desc_);
         key.spec.insert(key.spec.end(), {{kSpecFN, tile_.fn}, {kSpecKD, tile_.kd}, {kSpecSGS, tile_.sgs}, {kSpecLanes, sg_.size},
                                          {kSpecVec, vecBits}, {kSpecIm2col, im2col(desc_) ? 1u : 0u}, {kSpecAhead, tile_.ahead},
                                          {kSpecInNchw, nchwIn(desc_) ? 1u : 0u}, {kSpecCrs, crsOrder(desc_) ? 1u : 0u},
-                                         {kSpecAQuads, vec && slicedKCoopmatQuadLoads(desc_) ? 1u : 0u}});
+                                         {kSpecAQuads, quads ? 1u : 0u}, {kSpecAShift, quads && shiftedQuads(desc_) ? 1u : 0u}});
         key.fullSubgroups = true;  // gl_SubgroupID names a whole subgroup's run of the reduction
         return ctx_.pipelines->get(key);
     }
@@ -143,11 +150,14 @@ private:
 
 }  // namespace
 
-// NCHW 1x1 stride-1 unpadded layers whose channel planes are 4-pixel aligned load 4 pixels of a
-// channel at a time (on 16-byte aligned views); others 16-bit values, a division per value
-// through the taps.  On the H200 at b1 the 16-bit loads ran ResNet-50's 1024-channel 14x14 layer
-// 24.0 us against 10.3 behind the transposes (docs/perf-notes.md item 147).
-bool slicedKCoopmatQuadLoads(const ConvDesc& d) { return nchwIn(d) && !im2col(d) && (uint64_t(d.h) * d.w) % 4 == 0; }
+// NCHW 1x1 stride-1 unpadded layers load 4 pixels of a channel at a time (on 16-byte aligned
+// views) where an image's channel planes are 4-pixel aligned, or where there is one image (its
+// quads never straddle images; two loads and a shift where the planes are not aligned); others
+// 16-bit values, a division per value through the taps.  On the H200 at b1 the 16-bit loads ran
+// ResNet-50's 1024-channel 14x14 layer 24.0 us against 10.3 behind the transposes (docs/perf-notes.md item 147).
+bool slicedKCoopmatQuadLoads(const ConvDesc& d) {
+    return nchwIn(d) && !im2col(d) && (d.n == 1 || (uint64_t(d.h) * d.w) % 4 == 0);
+}
 
 std::string slicedKCoopmatWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     Tile forced;
@@ -204,8 +214,44 @@ bool slicedKCoopmatPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOpt
     return slicedKCoopmatWhyNot(ctx, d, o).empty();
 }
 
+// 16-bit NCHW 1x1 layers it reads in their own layout (4-pixel loads), asked ahead of the
+// streaming pointwise kernel's and the scalar GEMM's NCHW rules: from 32 channels, up to 1024
+// pixels and 2^18 outputs.  On the H200 at b1 (docs/results/h200_s55/sk_shift/, perf-notes 148)
+// forced here MobileNetV2's 64-channel features.8.conv.0.0 ran 4.2 us against the scalar GEMM's
+// 6.8, its 144-192-channel 32-filter projections at 28x28 3.8-3.9 against pointwise_coopmat's
+// 4.5-5.2 (32 channels: a tie), ResNet-50's layer3.0.conv3 (256 -> 1024 at 14x14) 7.9 against
+// 9.4 behind the transposes; with more outputs layer2.0.conv3 (401K) lost, 8.0 against
+// pointwise_coopmat's 7.2, and so did every 56x56-112x112 layer pointwise_coopmat takes.
+// VKCONV_SLICEDK_NCHW_WIDE=0 (measurements only) leaves them to those rules, and
+// slicedKCoopmatBeatsTransposes to the layers whose NHWC problem runs here; VKCONV_SLICEDK=0
+// routes nothing here.
+constexpr int64_t kNchwInMinChannels = 32;
+constexpr uint64_t kNchwInMaxPixels = 1024;
+constexpr uint64_t kNchwInMaxOutputs = uint64_t(1) << 18;
+bool slicedKCoopmatNchwPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    if (!slicedKCoopmatQuadLoads(d) || !envFlag("VKCONV_SLICEDK", true) || !envFlag("VKCONV_SLICEDK_NCHW_IN", true) ||
+        !envFlag("VKCONV_SLICEDK_NCHW_WIDE", true) ||
+        d.c < kNchwInMinChannels || uint64_t(d.n) * d.outH() * d.outW() > kNchwInMaxPixels ||
+        uint64_t(d.outputElements()) > kNchwInMaxOutputs)
+        return false;
+    return slicedKCoopmatWhyNot(ctx, d, o).empty();
+}
+
+// The NCHW route's question (nchwMatrixRoute): this kernel reading NCHW instead of coopmat_nhwc's
+// transposes around `inner`, the router's kernel for the NHWC problem: where that is this kernel,
+// and where it is the general kernel over up to 4096 pixels.  On the H200 at b1 (sk_shift/, as
+// above) ResNet-50's 256-channel 1x1 layers at 56x56 ran 6.0 against 10.0 us (64 filters) and
+// 9.9 against 10.2 (128) forced here.  VKCONV_SLICEDK_NCHW_IN=0 (measurements only) leaves them
+// all behind the transposes, VKCONV_SLICEDK_NCHW_WIDE=0 the general kernel's.
+constexpr uint64_t kNchwInOverTransposesMaxPixels = 4096;
+bool slicedKCoopmatBeatsTransposes(const ConvDesc& d, const std::string& inner) {
+    if (!slicedKCoopmatQuadLoads(d) || !envFlag("VKCONV_SLICEDK", true) || !envFlag("VKCONV_SLICEDK_NCHW_IN", true)) return false;
+    return inner == "slicedk_coopmat" || (inner == "implicit_gemm_coopmat" && envFlag("VKCONV_SLICEDK_NCHW_WIDE", true) &&
+                                          uint64_t(d.n) * d.outH() * d.outW() <= kNchwInOverTransposesMaxPixels);
+}
+
 // MobileNetV2's and ResNet-50's deep 1x1 layers at batch 1 (7x7 and 14x14 maps, 384-2048
-// channels; the 7x7 and 14x14 ones in NCHW too), 20 filters (element stores), x fp16/bf16, with and without a
+// channels; the 7x7 and 14x14 ones in NCHW too, the 7x7 one at batch 2 as well), 20 filters (element stores), x fp16/bf16, with and without a
 // fused epilogue.
 std::vector<std::pair<ConvDesc, PlanOptions>> slicedKCoopmatVariants(const ContextImpl&) {
     std::vector<std::pair<ConvDesc, PlanOptions>> v;
@@ -217,10 +263,14 @@ std::vector<std::pair<ConvDesc, PlanOptions>> slicedKCoopmatVariants(const Conte
             if (!s[3]) d.hasBias = true, d.activation = Activation::Relu;
             makeNhwc(d);
             v.push_back({d, PlanOptions{"slicedk_coopmat"}});
-            if (s[0] == 960 || s[0] == 384) {  // NCHW (16-bit and 4-pixel staging, element stores)
+            if (s[0] == 960 || s[0] == 384) {  // NCHW (shifted and aligned 4-pixel staging, element stores)
                 d.inputLayout = d.outputLayout = TensorLayout::NCHW;
                 d.filterLayout = FilterLayout::KCRS;
                 v.push_back({d, PlanOptions{"slicedk_coopmat"}});
+                if (s[0] == 960) {  // two 7x7 images: 16-bit staging
+                    d.n = 2;
+                    v.push_back({d, PlanOptions{"slicedk_coopmat"}});
+                }
             }
         }
     return v;

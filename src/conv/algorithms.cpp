@@ -53,6 +53,7 @@ std::string slicedKCoopmatWhyNot(const ContextImpl&, const ConvDesc&, const Plan
 std::unique_ptr<AlgorithmInstance> slicedKCoopmatInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::vector<std::pair<ConvDesc, PlanOptions>> slicedKCoopmatVariants(const ContextImpl&);
 bool slicedKCoopmatPays(const ContextImpl&, const ConvDesc&, const PlanOptions&);
+bool slicedKCoopmatNchwPays(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::string winogradWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::unique_ptr<AlgorithmInstance> winogradInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::vector<std::pair<ConvDesc, PlanOptions>> winogradVariants(const ContextImpl&);
@@ -190,6 +191,8 @@ bool smallPointwiseStaysScalar(const ContextImpl& ctx, const ConvDesc& d, const 
 }  // namespace
 
 const Algorithm& chooseAlgorithm(const ContextImpl& ctx, const ConvDesc& desc, const PlanOptions& opts) {
+    // 16-bit NCHW 1x1 layers of few pixels and outputs: the sliced-K kernel in the caller's layout.
+    if (slicedKCoopmatNchwPays(ctx, desc, opts)) return *findAlgorithm("slicedk_coopmat");
     // 16-bit NCHW 1x1 layers of short reductions: the streaming pointwise kernel in the caller's
     // layout (channel-major staging), ahead of the scalar GEMM and the transposes.
     if (pointwiseCoopmatNchwPays(ctx, desc, opts)) return *findAlgorithm("pointwise_coopmat");
