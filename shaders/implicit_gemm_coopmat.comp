@@ -56,6 +56,7 @@
 // 8-value (16-byte) views of the input, filter and output bindings; the host uses them only
 // when the views are 16-byte aligned (the VEC_* pipeline of the pair).
 layout(set = 0, binding = 0, std430) readonly buffer InputBuf8 { uvec4 x8_[]; };
+layout(set = 0, binding = 0, std430) readonly buffer InputBufQ { uvec2 xq_[]; };  // NCHW_VEC_A
 layout(set = 0, binding = 1, std430) readonly buffer FilterBuf8 { uvec4 w8_[]; };
 layout(set = 0, binding = 4, std430) writeonly buffer OutputBuf8 { uvec4 y8_[]; };
 #include "epilogue_runs.glsl"  // storeRun8: NCHW output runs
@@ -71,6 +72,10 @@ layout(constant_id = 107) const uint CM_N = 16;
 layout(constant_id = 108) const uint CM_K = 16;
 layout(constant_id = 112) const bool VEC_A = false;    // NHWC input, 16-byte loads
 layout(constant_id = 113) const bool VEC_B = false;    // KRSC filters, 16-byte loads
+// NCHW input of a 1x1 stride-1 unpadded layer with H*W % 4 == 0 on a 16-byte aligned view: a
+// staged item's 8 pixels of one channel are one 16-byte load where H*W % 8 == 0, else two 8-byte
+// loads of 4 (each within one image), instead of 8 element loads.
+layout(constant_id = 128) const bool NCHW_VEC_A = false;
 // 16-byte aligned output view: 16-byte stores of 8 filters (NHWC, K/groups % 8 == 0; 8- or
 // 4-byte stores of OUT_WORD = 4 or 2 where only those divide it) or of 8 pixels (NCHW runs).
 layout(constant_id = 114) const bool VEC_OUT = false;
@@ -217,6 +222,7 @@ void main() {
         bK[i] = e % KV; bN[i] = STAGED_ROW(e / KV);
     }
     uint cstride = channelStride();
+    const bool octetWord = (pc.H * pc.W) % 8u == 0u;  // NCHW_VEC_A: an octet lies in one image
     const bool LEAN_A = LEAN_ADDR && IN_LAYOUT == 1u && VEC_A && !CTAIL;
     const bool LEAN_B = LEAN_ADDR && FILTER_LAYOUT == 1u && VEC_B && !CTAIL && (NT / KV) % 8u == 0u;
     // LEAN_A: item i's activation word at tap delta 0, channel 0 of the slice (element offsets
@@ -266,6 +272,16 @@ void main() {
                     else                                                                        \
                         [[unroll]] for (uint v = 0u; v < 4u; ++v)                               \
                             aReg[i][v] = PACK2(x_[off + int(2u * v)], x_[off + int(2u * v + 1u)]); \
+                }                                                                               \
+            } else if (NCHW_VEC_A) {                                                            \
+                /* M % 4 == 0: each half of the octet is wholly inside M or wholly past it */    \
+                uint off = uint(rowBase[0] + int((c0 + aK[i]) * cstride));                      \
+                if (CTAIL && c0 + aK[i] >= Cg) {                                                \
+                } else if (octetWord) {                                                         \
+                    if (rows[0].valid) aReg[i] = x8_[off >> 3];                                 \
+                } else {                                                                        \
+                    if (rows[0].valid) aReg[i].xy = xq_[off >> 2];                              \
+                    if (rows[4u % A_ROWS].valid) aReg[i].zw = xq_[uint(rowBase[4u % A_ROWS] + int((c0 + aK[i]) * cstride)) >> 2]; \
                 }                                                                               \
             } else if (!CTAIL || c0 + aK[i] < Cg) {                                             \
                 int coff = int((c0 + aK[i]) * cstride) + delta;                                 \

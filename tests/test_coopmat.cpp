@@ -117,6 +117,17 @@ std::vector<CmCase> makeCmCases() {
         d.activation = Activation::Relu;
     });
     add("nchw_out_tiny_2x3_n5", [](ConvDesc& d) { d.n = 5, d.h = 2, d.w = 3, d.outputLayout = TensorLayout::NCHW, d.hasResidual = true; });
+    // NCHW input of 1x1 stride-1 layers with 4-pixel aligned images (NCHW_VEC_A): an item's 8
+    // pixels as one 16-byte word (8x8 maps), as two 8-byte words (6x6: octets cross images; 108
+    // rows, the last octet half outside; 48 channels, a zero-filled slice tail), bf16, NHWC out.
+    add("nchw_pointwise_8x8_c64_k40_bias_res", [](ConvDesc& d) {
+        d.inputLayout = d.outputLayout = TensorLayout::NCHW, d.filterLayout = FilterLayout::KCRS;
+        d.c = 64, d.k = 40, d.h = d.w = 8, d.r = d.s = 1, d.pad(0, 0), d.hasBias = d.hasResidual = true;
+    });
+    add("bf16_nchw_pointwise_6x6_c48_k24_n3", [](ConvDesc& d) {
+        d.dtype = DType::BF16, d.inputLayout = TensorLayout::NCHW, d.filterLayout = FilterLayout::KCRS;
+        d.n = 3, d.c = 48, d.k = 24, d.h = d.w = 6, d.r = d.s = 1, d.pad(0, 0), d.activation = Activation::Relu;
+    });
     // C/groups a multiple of 8, not of the slice: each tap's last slice zero past C/groups
     // (MobileNetV2's 24-channel expansion; 40 = 32 + 8 on a 3x3 window; 24 per group in NCHW).
     add("c24_pointwise_k144", [](ConvDesc& d) { d.c = 24, d.k = 144, d.r = d.s = 1, d.pad(0, 0), d.hasBias = true; });
@@ -185,6 +196,13 @@ TEST_P(CoopmatShapes, MatchesReference) {
                 EXPECT_EQ(r.algorithm, "direct_few_filters") << c.desc.toString();
             else if (wino && r.algorithm == "winograd") EXPECT_NE(r.config.find("V/U"), std::string::npos) << r.config;
             else if (stride1 && c.desc.r * c.desc.s > 1 && r.algorithm == "halo_coopmat") SUCCEED();
+            // 16-bit NCHW 1x1 stride-1 unpadded layers of 4-pixel aligned images from 32 channels
+            // up to 1024 pixels and 2^18 outputs: slicedk_coopmat in layout (slicedKCoopmatNchwPays).
+            else if (c.desc.inputLayout == TensorLayout::NCHW && c.desc.r == 1 && c.desc.s == 1 && stride1 &&
+                     c.desc.padTop + c.desc.padBottom + c.desc.padLeft + c.desc.padRight == 0 && c.desc.groups == 1 &&
+                     c.desc.h * c.desc.w % 4 == 0 && c.desc.c >= 32 && c.desc.n * c.desc.h * c.desc.w <= 1024 &&
+                     c.desc.outputElements() <= (1 << 18))
+                EXPECT_EQ(r.algorithm, "slicedk_coopmat") << c.desc.toString();
             // 16-bit NCHW 1x1 stride-1 layers of <= 64 channels and <= 64 MFLOP: the scalar GEMM in
             // layout with analytic bounds (smallPointwiseStaysScalar).
             else if (c.desc.inputLayout == TensorLayout::NCHW && c.desc.outputLayout == TensorLayout::NCHW && c.desc.r == 1 &&
@@ -289,6 +307,16 @@ INSTANTIATE_TEST_SUITE_P(coopmat_runs4, CoopmatTiles,
                          ::testing::Combine(::testing::ValuesIn(casesNamed({"nchw_out_14x14_k24_bias_res_relu", "nchw_out_10x10_n3_k40"})),
                                             ::testing::Values(std::string("128x256x32/2x4s1"), std::string("64x64x32/2x4"), std::string("256x64x64/4x4s1"),
                                                               std::string("64x32x16/2x1"), std::string("64x64x32/2x2/s3"))),
+                         tileCaseName);
+
+// NCHW_VEC_A on tiles of each staging shape: two and sixteen subgroups (the latter beyond
+// lavapipe's 32 KiB: it skips there), sliced-K, split-K, the 32-wide tile.
+INSTANTIATE_TEST_SUITE_P(coopmat_nchw_words, CoopmatTiles,
+                         ::testing::Combine(::testing::ValuesIn(casesNamed({"nchw_pointwise_8x8_c64_k40_bias_res",
+                                                                           "bf16_nchw_pointwise_6x6_c48_k24_n3"})),
+                                            ::testing::Values(std::string("128x64x32/2x2"), std::string("256x64x64/4x4s1"),
+                                                              std::string("128x64x32/2x2k2"), std::string("64x64x32/2x2/s3"),
+                                                              std::string("64x32x16/2x1"))),
                          tileCaseName);
 
 // The declines the router relies on, with readable reasons, on every device.

@@ -4,6 +4,7 @@
 // PlanOptions::tile ("ALGO[:TILE]"), in integer data (exact: a transposed element in the wrong
 // place is a mismatch, not a tolerance miss) and uniform data; then what "auto" picks for NCHW
 // activations, and the declines.  Test names contain "coopmat" (the emulated runs on lavapipe).
+#include <cstdlib>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -134,6 +135,18 @@ TEST_F(CoopmatNhwcRouting, coopmat_NchwGoesThroughNhwc) {
     EXPECT_NE(wp.config().find("; winograd ["), std::string::npos) << wp.config();
     EXPECT_EQ(wp.config().find("KCRS->KRSC"), std::string::npos) << wp.config();
     std::cout << "[ info ] auto on " << big.toString() << ": " << wp.algorithm() << " [" << wp.config() << "]" << std::endl;
+    // 1x1 layers whose NCHW staging loads 16-byte words stay in layout up to 128 filters
+    // (VKCONV_NCHW_WORDS_IN_LAYOUT=0: the thin-layer rule alone, behind the transposes here).
+    ConvDesc pw = d;
+    pw.n = 8, pw.c = 256, pw.k = 128, pw.h = pw.w = 56, pw.r = pw.s = 1, pw.pad(0, 0);
+    const char* wordsEnv = std::getenv("VKCONV_NCHW_WORDS_IN_LAYOUT");
+    const bool wordsOn = !(wordsEnv && std::string(wordsEnv) == "0");
+    EXPECT_EQ(vkconv::Plan::create(ctx(), pw).algorithm(), wordsOn ? "implicit_gemm_coopmat" : kAlgo) << vkconv::Plan::create(ctx(), pw).config();
+    if (wordsOn) {
+        EXPECT_NE(vkconv::Plan::create(ctx(), pw).config().find("vec8A"), std::string::npos) << vkconv::Plan::create(ctx(), pw).config();
+    }
+    pw.k = 256;
+    EXPECT_EQ(vkconv::Plan::create(ctx(), pw).algorithm(), kAlgo) << vkconv::Plan::create(ctx(), pw).config();
     // No workspace: the NCHW staging, correct.
     vkconv::PlanOptions none;
     none.workspaceLimit = 0;

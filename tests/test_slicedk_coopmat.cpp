@@ -235,7 +235,8 @@ TEST_F(SlicedKCoopmatRouting, coopmat_RoutesAndDeclines) {
     EXPECT_NE(vkconv::Plan::create(ctx(), big).algorithm(), kAlgo);
     EXPECT_NE(vkconv::Plan::create(ctx(), thin).algorithm(), kAlgo);
     {
-        EnvOverride w("VKCONV_SLICEDK_NCHW_WIDE", "0");
+        // (Without the general kernel's NCHW word loads' route, which would keep it in layout.)
+        EnvOverride w("VKCONV_SLICEDK_NCHW_WIDE", "0"), words("VKCONV_NCHW_WORDS_IN_LAYOUT", "0");
         EXPECT_NE(vkconv::Plan::create(ctx(), few).algorithm(), kAlgo);
         const auto viaNhwc = vkconv::Plan::create(ctx(), wide);
         // Where the router puts its NHWC problem on the general kernel, the NCHW layer is taken here.

@@ -157,7 +157,7 @@ enum SpecCoopmat : uint32_t {
     kSpecCmM = 106, kSpecCmN = 107, kSpecCmK = 108, kSpecEmuLanes = 109,
     kSpecMaskMode = 110, kSpecVecA = 112, kSpecVecB = 113, kSpecVecOut = 114, kSpecNbuf = 115,
     kSpecPrefetch2 = 116, kSpecCTail = 117, kSpecNchwRuns = 118, kSpecNchwRuns4 = 119, kSpecOutWord = 120, kSpecSwizzle = 123,
-    kSpecLeanAddr = 124, kSpecEpi16 = 125, kSpecKSplit = 126, kSpecSmemPad = 127,
+    kSpecLeanAddr = 124, kSpecEpi16 = 125, kSpecKSplit = 126, kSpecSmemPad = 127, kSpecNchwVecA = 128,
 };
 
 std::string shaderName(DType t, bool split = false, bool trace = false) {
@@ -346,6 +346,18 @@ CmChoice chooseConfig(const ContextImpl& ctx, const ConvDesc& d, const CoopMatCo
     return best;
 }
 
+}  // namespace
+
+// NCHW activations of a 1x1 stride-1 unpadded layer whose images are 4-pixel aligned: a staged
+// item's 8 pixels of one channel in one 16-byte load (H*W % 8 == 0) or two 8-byte ones, not 8
+// element loads (the shader's NCHW_VEC_A; on 16-byte aligned views).
+bool coopmatNchwWordLoads(const ConvDesc& d) {
+    return d.inputLayout == TensorLayout::NCHW && d.r == 1 && d.s == 1 && d.strideH == 1 && d.strideW == 1 && !d.padTop &&
+           !d.padBottom && !d.padLeft && !d.padRight && (uint64_t(d.h) * d.w) % 4 == 0;
+}
+
+namespace {
+
 class CoopmatInstance final : public AlgorithmInstance {
 public:
     // raw: one pass of the split-K pass-1 shader, writing the fp32 products (no epilogue) to the
@@ -354,6 +366,7 @@ public:
                     SubgroupChoice sg, bool raw = false)
         : ctx_(ctx), desc_(d), pc_(makePushConstants(d)), cm_(cm), tile_(tile), split_(split), sg_(sg), raw_(raw) {
         vecA_ = d.inputLayout == TensorLayout::NHWC;
+        nchwVecA_ = coopmatNchwWordLoads(d);
         prefetch2_ = wantPrefetch2(ctx, d, tile);
         vecB_ = d.filterLayout == FilterLayout::KRSC;
         // Split-K pass 1 writes fp32 partials element by element; pass 2 writes the output.
@@ -404,8 +417,8 @@ public:
     std::string config() const override {
         std::string c = std::string("tile ") + tile_.name + " cm " + std::to_string(cm_.m) + "x" + std::to_string(cm_.n) + "x" +
                         std::to_string(cm_.k);
-        if (vecA_ || vecB_ || vecOut_)
-            c += std::string(" vec8") + (vecA_ ? "A" : "") + (vecB_ ? "B" : "") + coopmatOutputTag(vecOut_, outWord_);
+        if (vecA_ || nchwVecA_ || vecB_ || vecOut_)
+            c += std::string(" vec8") + (vecA_ || nchwVecA_ ? "A" : "") + (vecB_ ? "B" : "") + coopmatOutputTag(vecOut_, outWord_);
         if (split_ > 1) c += " split " + std::to_string(split_);
         if (prefetch2_) c += " ahead2";
         if (epi16_) c += " epi16";
@@ -430,6 +443,7 @@ private:
         key.spec.push_back({kSpecMaskMode, 1u});
         key.spec.push_back({kSpecVecA, vec && vecA_ ? 1u : 0u});
         key.spec.push_back({kSpecVecB, vec && vecB_ ? 1u : 0u});
+        if (vec && nchwVecA_) key.spec.push_back({kSpecNchwVecA, 1u});
         key.spec.push_back({kSpecVecOut, vec && vecOut_ ? 1u : 0u});
         key.spec.push_back({kSpecNbuf, tile_.nbuf});
         key.spec.push_back({kSpecPrefetch2, prefetch2_ ? 1u : 0u});
@@ -492,7 +506,7 @@ private:
     std::unique_ptr<SplitReduce> reduce_;  // split-K pass 2
     SubgroupChoice sg_;
     bool raw_ = false;
-    bool vecA_ = false, vecB_ = false, vecOut_ = false, runs_ = false, runs4_ = false;
+    bool vecA_ = false, nchwVecA_ = false, vecB_ = false, vecOut_ = false, runs_ = false, runs4_ = false;
     bool prefetch2_ = false;
     bool trace_ = false;  // the CM_TRACE build, its clocks in the workspace
     bool swizzle_ = false;  // SWIZZLE (wantSwizzle)

@@ -35,6 +35,7 @@ bool implicitGemmSplitKPays(const ContextImpl& ctx, const ConvDesc& d, const Pla
 bool implicitGemmFourPixelLoads(const ConvDesc& d);
 bool winogradMatrixUnits(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o);
 bool slicedKCoopmatBeatsTransposes(const ConvDesc& d, const std::string& inner);
+bool coopmatNchwWordLoads(const ConvDesc& d);
 bool winogradBeatsTransposedDirect(const ContextImpl& ctx, const ConvDesc& nhwc, const PlanOptions& o, double dispatches, double bytes);
 
 namespace {
@@ -344,7 +345,17 @@ NchwRoute nchwMatrixRoute(const ContextImpl& ctx, const ConvDesc& d, const PlanO
     const double work = double(d.filtersPerGroup()) * double(d.r * d.s) / double(d.strideH * d.strideW);
     bool transposes;
     // (pointwise_coopmat, taken only with an NHWC output, moves the same bytes per product.)
-    if (inner == "implicit_gemm_coopmat" || inner == "pointwise_coopmat") transposes = work > kThinWork || input < kLargeInputBytes;
+    // 1x1 layers whose NCHW staging loads words (coopmatNchwWordLoads) stay in layout up to 128
+    // filters per group whatever the input's size: on the H200 (fp16 NCHW, perf-notes 149) ResNet-50
+    // layer2.0.conv1 at b32 ran 67.3 us in layout against 95.0 behind the transposes, MobileNetV2's
+    // 64-96-filter 14x14 projections 7.6-22.2 against 11.1-22.6, SD-VAE l9 at b1 (128 filters)
+    // 164.9 against 259.6; from 256 filters the transposes won (layer3.0.conv1 60.5 against 70.8,
+    // SD-VAE l8 154.2 against 199.5).  VKCONV_NCHW_WORDS_IN_LAYOUT=0 (measurements only): the rule before.
+    constexpr int64_t kWordsInLayoutMaxFilters = 128;
+    const bool wordsInLayout = coopmatNchwWordLoads(d) && d.filtersPerGroup() <= kWordsInLayoutMaxFilters &&
+                               envFlag("VKCONV_NCHW_WORDS_IN_LAYOUT", true);
+    if (inner == "implicit_gemm_coopmat" || inner == "pointwise_coopmat")
+        transposes = (work > kThinWork || input < kLargeInputBytes) && !wordsInLayout;
     else if (inner == "winograd" && input <= kSmallWinogradInputBytes)  // its own NCHW transforms
         return findAlgorithm("winograd")->whyNot(ctx, d, o).empty() ? NchwRoute::PlainWinograd : NchwRoute::Transposes;
     else transposes = inner != "few_channels_coopmat";

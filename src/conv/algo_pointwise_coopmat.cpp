@@ -237,11 +237,23 @@ bool pointwiseCoopmatPays(const ContextImpl& ctx, const ConvDesc& d, const PlanO
 // 64 channels at b32 (67.3 -> 82.7) and 256 channels anywhere (one subgroup per workgroup:
 // 2-30x) (docs/results/h200_s53/pw/, perf-notes 145).  VKCONV_POINTWISE_NCHW=0 (measurements
 // only): the routes before.
+// From 64 channels over more than 4096 pixels the general kernel's NCHW staging in 16-byte words
+// (coopmatNchwWordLoads) is faster: on the H200 at b32 (fp16, perf-notes 149) MobileNetV2's
+// 96-144-channel projections 9.3-18.9 us against 10.0-31.9 here, ResNet-50 layer1.0.conv1 17.1
+// against 19.0; the 16-32-channel expansions stayed faster here (features.2.conv.0.0 54.9 against
+// 64.9), and so did every layer at b1 (3136 pixels or fewer: layer1.0.conv3 5.7 against 6.1).
+// VKCONV_NCHW_WORDS_IN_LAYOUT=0: the rule before.
+constexpr int64_t kNchwWordsMinChannels = 64;
+constexpr int64_t kNchwWordsMinPixels = 4096;
+bool coopmatNchwWordLoads(const ConvDesc& d);
 bool pointwiseCoopmatNchwPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     if (d.inputLayout != TensorLayout::NCHW || d.h * d.w % 8 != 0 || !envFlag("VKCONV_POINTWISE_NCHW", true) ||
         !pointwiseCoopmatWhyNot(ctx, d, o).empty())
         return false;
     const int64_t outputs = d.outputElements();
+    if (d.c >= kNchwWordsMinChannels && d.n * d.outH() * d.outW() > kNchwWordsMinPixels && coopmatNchwWordLoads(d) &&
+        envFlag("VKCONV_NCHW_WORDS_IN_LAYOUT", true))
+        return false;
     return (d.c <= 144 && (d.k <= 192 || outputs <= (int64_t(1) << 21))) || (d.c <= 192 && outputs <= (int64_t(1) << 18));
 }
 
