@@ -241,7 +241,8 @@ void main() {
     // per invocation and the extra 16 registers made three tiles spill on RDNA3; the host asks
     // for it only on NVIDIA, because on RDNA3/RDNA4 (RADV 26) the 64x64-per-subgroup tiles spill
     // with it (perf-notes.md item 25).
-    const bool AHEAD2 = IN_LAYOUT == 1u && PREFETCH2;
+    // NCHW_VEC_A stages words as NHWC does (its decode keeps two of the 8 rows), so it may too.
+    const bool AHEAD2 = (IN_LAYOUT == 1u || NCHW_VEC_A) && PREFETCH2;
     uvec4 aReg0[A_PER_T], bReg0[B_PER_T], aReg1[A_PER_T], bReg1[B_PER_T];
     // The load cursor: filter tap (r, s) = rs and first channel c0 of the next slice LOAD_SLICE
     // reads (declared where the first slice is known).  Slices are loaded once each, in order, so

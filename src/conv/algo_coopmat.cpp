@@ -477,7 +477,10 @@ private:
     // VKCONV_COOPMAT_AHEAD2=0|1 (tests only, with VKCONV_COOPMAT_EMULATE) forces either path.
     // Decided once, in the constructor (pipeline(false) runs at record time).
     static bool wantPrefetch2(const ContextImpl& ctx, const ConvDesc& d, const CmTile& t) {
-        if (d.inputLayout != TensorLayout::NHWC) return false;
+        // NCHW input only with its word loads (coopmatNchwWordLoads: the element path decodes 8
+        // pixel rows per item); VKCONV_COOPMAT_NCHW_AHEAD2=0 (measurements) keeps it one ahead.
+        if (d.inputLayout != TensorLayout::NHWC && !(coopmatNchwWordLoads(d) && envFlag("VKCONV_COOPMAT_NCHW_AHEAD2", true)))
+            return false;
         // A 64-deep slice has twice the products of a 32-deep one to hide its loads behind: the
         // 64-deep tiles measured 1-5 % faster one slice ahead on the H200 (128x128x64/2x4s1 at b1,
         // 192x128x64/4x4s1, 256x64x64/4x4s1), 128x256x32/2x4s1 5-6 % slower
