@@ -275,14 +275,16 @@ void main() {
                             aReg[i][v] = PACK2(x_[off + int(2u * v)], x_[off + int(2u * v + 1u)]); \
                 }                                                                               \
             } else if (NCHW_VEC_A) {                                                            \
-                /* M % 4 == 0: each half of the octet is wholly inside M or wholly past it */    \
-                uint off = uint(rowBase[0] + int((c0 + aK[i]) * cstride));                      \
-                if (CTAIL && c0 + aK[i] >= Cg) {                                                \
-                } else if (octetWord) {                                                         \
-                    if (rows[0].valid) aReg[i] = x8_[off >> 3];                                 \
-                } else {                                                                        \
-                    if (rows[0].valid) aReg[i].xy = xq_[off >> 2];                              \
-                    if (rows[4u % A_ROWS].valid) aReg[i].zw = xq_[uint(rowBase[4u % A_ROWS] + int((c0 + aK[i]) * cstride)) >> 2]; \
+                /* M % 4 == 0: each half of the octet is wholly inside M or wholly past it.  */  \
+                /* Row 4 as 4 % A_ROWS: glslang rejects the literal index into this array.  */  \
+                if (!CTAIL || c0 + aK[i] < Cg) {                                                \
+                    uint coff = (c0 + aK[i]) * cstride;                                         \
+                    if (octetWord) {                                                            \
+                        if (rows[0].valid) aReg[i] = x8_[(uint(rowBase[0]) + coff) >> 3];       \
+                    } else {                                                                    \
+                        if (rows[0].valid) aReg[i].xy = xq_[(uint(rowBase[0]) + coff) >> 2];    \
+                        if (rows[4u % A_ROWS].valid) aReg[i].zw = xq_[(uint(rowBase[4u % A_ROWS]) + coff) >> 2]; \
+                    }                                                                           \
                 }                                                                               \
             } else if (!CTAIL || c0 + aK[i] < Cg) {                                             \
                 int coff = int((c0 + aK[i]) * cstride) + delta;                                 \
