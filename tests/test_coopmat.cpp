@@ -310,12 +310,14 @@ INSTANTIATE_TEST_SUITE_P(coopmat_runs4, CoopmatTiles,
                          tileCaseName);
 
 // NCHW_VEC_A on tiles of each staging shape: two and sixteen subgroups (the latter beyond
-// lavapipe's 32 KiB: it skips there), sliced-K, split-K, the 32-wide tile.
+// lavapipe's 32 KiB: it skips there), a single-buffer tile (two slices ahead where asked),
+// sliced-K, split-K, the 32-wide tile.
 INSTANTIATE_TEST_SUITE_P(coopmat_nchw_words, CoopmatTiles,
                          ::testing::Combine(::testing::ValuesIn(casesNamed({"nchw_pointwise_8x8_c64_k40_bias_res",
                                                                            "bf16_nchw_pointwise_6x6_c48_k24_n3"})),
                                             ::testing::Values(std::string("128x64x32/2x2"), std::string("256x64x64/4x4s1"),
-                                                              std::string("128x64x32/2x2k2"), std::string("64x64x32/2x2/s3"),
+                                                              std::string("256x64x32/4x2s1"), std::string("128x64x32/2x2k2"),
+                                                              std::string("64x64x32/2x2/s3"),
                                                               std::string("64x32x16/2x1"))),
                          tileCaseName);
 

@@ -478,8 +478,13 @@ private:
     // Decided once, in the constructor (pipeline(false) runs at record time).
     static bool wantPrefetch2(const ContextImpl& ctx, const ConvDesc& d, const CmTile& t) {
         // NCHW input only with its word loads (coopmatNchwWordLoads: the element path decodes 8
-        // pixel rows per item); VKCONV_COOPMAT_NCHW_AHEAD2=0 (measurements) keeps it one ahead.
-        if (d.inputLayout != TensorLayout::NHWC && !(coopmatNchwWordLoads(d) && envFlag("VKCONV_COOPMAT_NCHW_AHEAD2", true)))
+        // pixel rows per item) and on single-buffer tiles: on the H200 (h200_s55/nchw_ahead2/,
+        // perf-notes 150) 256x128x32/4x2s1 ran 2-5 % faster two ahead on the three layers it takes
+        // (ResNet-50 layer2.0.conv1 and layer2.1.conv1 at b32, SD-VAE l9 at b1, fp16 and bf16),
+        // the double-buffered 64x32x16/2x1 and 64x64x32/2x4 up to 5 % slower on four of their five.
+        // VKCONV_COOPMAT_NCHW_AHEAD2=0 (measurements) keeps them all one ahead.
+        if (d.inputLayout != TensorLayout::NHWC &&
+            !(coopmatNchwWordLoads(d) && t.nbuf == 1 && envFlag("VKCONV_COOPMAT_NCHW_AHEAD2", true)))
             return false;
         // A 64-deep slice has twice the products of a 32-deep one to hide its loads behind: the
         // 64-deep tiles measured 1-5 % faster one slice ahead on the H200 (128x128x64/2x4s1 at b1,
