@@ -77,7 +77,8 @@ bool nchwIn(const ConvDesc& d) { return d.inputLayout == TensorLayout::NCHW; }
 bool crsOrder(const ConvDesc& d) { return d.filterLayout == FilterLayout::KCRS && d.r * d.s > 1; }
 // 4-pixel loads from channel planes that are not 4-pixel aligned: two words and a shift.
 bool shiftedQuads(const ConvDesc& d) { return (uint64_t(d.h) * d.w) % 4 != 0; }
-uint64_t gridX(const ConvDesc& d) { return (uint64_t(d.n) * d.outH() * d.outW() + kFrag - 1) / kFrag; }
+uint64_t outputPixels(const ConvDesc& d) { return uint64_t(d.n) * d.outH() * d.outW(); }
+uint64_t gridX(const ConvDesc& d) { return (outputPixels(d) + kFrag - 1) / kFrag; }
 uint64_t gridY(const ConvDesc& d, const Tile& t) { return (uint64_t(d.k) + t.bn() - 1) / t.bn(); }
 
 // The smallest grids split each workgroup's reduction the most: 16 filters over 8 subgroups while
@@ -209,7 +210,7 @@ constexpr uint64_t kNchwOutMaxOutputs = uint64_t(1) << 17;
 bool slicedKCoopmatPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     const bool nchwOut = d.outputLayout == TensorLayout::NCHW && d.c >= kNchwOutMinChannels &&
                          uint64_t(d.outputElements()) <= kNchwOutMaxOutputs && envFlag("VKCONV_SLICEDK_NCHW", true);
-    if (!envFlag("VKCONV_SLICEDK", true) || im2col(d) || (d.c < 320 && !nchwOut) || uint64_t(d.n) * d.outH() * d.outW() > 1024)
+    if (!envFlag("VKCONV_SLICEDK", true) || im2col(d) || (d.c < 320 && !nchwOut) || outputPixels(d) > 1024)
         return false;
     return slicedKCoopmatWhyNot(ctx, d, o).empty();
 }
@@ -225,13 +226,16 @@ bool slicedKCoopmatPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOpt
 // VKCONV_SLICEDK_NCHW_WIDE=0 (measurements only) leaves them to those rules, and
 // slicedKCoopmatBeatsTransposes to the layers whose NHWC problem runs here; VKCONV_SLICEDK=0
 // routes nothing here.
+// What both NCHW-input routes ask first: the 4-pixel loads, and neither switch off.
+bool nchwInRoutable(const ConvDesc& d) {
+    return slicedKCoopmatQuadLoads(d) && envFlag("VKCONV_SLICEDK", true) && envFlag("VKCONV_SLICEDK_NCHW_IN", true);
+}
 constexpr int64_t kNchwInMinChannels = 32;
 constexpr uint64_t kNchwInMaxPixels = 1024;
 constexpr uint64_t kNchwInMaxOutputs = uint64_t(1) << 18;
 bool slicedKCoopmatNchwPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
-    if (!slicedKCoopmatQuadLoads(d) || !envFlag("VKCONV_SLICEDK", true) || !envFlag("VKCONV_SLICEDK_NCHW_IN", true) ||
-        !envFlag("VKCONV_SLICEDK_NCHW_WIDE", true) ||
-        d.c < kNchwInMinChannels || uint64_t(d.n) * d.outH() * d.outW() > kNchwInMaxPixels ||
+    if (!nchwInRoutable(d) || !envFlag("VKCONV_SLICEDK_NCHW_WIDE", true) || d.c < kNchwInMinChannels ||
+        outputPixels(d) > kNchwInMaxPixels ||
         uint64_t(d.outputElements()) > kNchwInMaxOutputs)
         return false;
     return slicedKCoopmatWhyNot(ctx, d, o).empty();
@@ -245,9 +249,9 @@ bool slicedKCoopmatNchwPays(const ContextImpl& ctx, const ConvDesc& d, const Pla
 // all behind the transposes, VKCONV_SLICEDK_NCHW_WIDE=0 the general kernel's.
 constexpr uint64_t kNchwInOverTransposesMaxPixels = 4096;
 bool slicedKCoopmatBeatsTransposes(const ConvDesc& d, const std::string& inner) {
-    if (!slicedKCoopmatQuadLoads(d) || !envFlag("VKCONV_SLICEDK", true) || !envFlag("VKCONV_SLICEDK_NCHW_IN", true)) return false;
+    if (!nchwInRoutable(d)) return false;
     return inner == "slicedk_coopmat" || (inner == "implicit_gemm_coopmat" && envFlag("VKCONV_SLICEDK_NCHW_WIDE", true) &&
-                                          uint64_t(d.n) * d.outH() * d.outW() <= kNchwInOverTransposesMaxPixels);
+                                          outputPixels(d) <= kNchwInOverTransposesMaxPixels);
 }
 
 // MobileNetV2's and ResNet-50's deep 1x1 layers at batch 1 (7x7 and 14x14 maps, 384-2048
