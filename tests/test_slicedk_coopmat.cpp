@@ -220,7 +220,12 @@ TEST_F(SlicedKCoopmatRouting, coopmat_RoutesAndDeclines) {
     EXPECT_NE(vkconv::Plan::create(ctx(), two, vkconv::PlanOptions{kAlgo}).config().find("nchwIn "), std::string::npos);
     EXPECT_EQ(vkconv::Plan::create(ctx(), two).algorithm(), "coopmat_nhwc");
     nchw.h = nchw.w = 14;
-    takenIf(vkconv::Plan::create(ctx(), nchw), "nchwIn4 ");
+    {
+        // Without this kernel's route (either switch off) the general kernel's NCHW word loads
+        // would keep this 64-filter layer in layout; these lines ask about the transposes.
+        EnvOverride words("VKCONV_NCHW_WORDS_IN_LAYOUT", "0");
+        takenIf(vkconv::Plan::create(ctx(), nchw), "nchwIn4 ");
+    }
     // Fewer channels (64 -> 384 at 14x14: the scalar GEMM's or pointwise_coopmat's otherwise) up to
     // 2^18 outputs, from 32 channels; 256 channels at 56x56 (coopmat_nhwc around the general kernel
     // otherwise).  VKCONV_SLICEDK_NCHW_WIDE=0: none of them.
@@ -248,7 +253,7 @@ TEST_F(SlicedKCoopmatRouting, coopmat_RoutesAndDeclines) {
         }
     }
     {
-        EnvOverride in("VKCONV_SLICEDK_NCHW_IN", "0");
+        EnvOverride in("VKCONV_SLICEDK_NCHW_IN", "0"), words("VKCONV_NCHW_WORDS_IN_LAYOUT", "0");
         const auto viaNhwc = vkconv::Plan::create(ctx(), nchw);
         EXPECT_EQ(viaNhwc.algorithm(), "coopmat_nhwc");
         EXPECT_EQ(viaNhwc.config().find(kAlgo) != std::string::npos, !off) << viaNhwc.config();
