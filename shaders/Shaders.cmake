@@ -30,6 +30,9 @@ foreach(dt f32 f16 bf16)
   string(TOUPPER ${dt} DT)
   # NCHW -> NHWC and KCRS -> KRSC ahead of the NHWC kernels (implicit_gemm_nhwc).
   vkconv_add_shader(NAME layout_transpose_${dt} SOURCE layout_transpose.comp DEFINES DTYPE_${DT}=1)
+  if(NOT dt STREQUAL "f32")  # 16-bit activations in 32-bit words of two elements
+    vkconv_add_shader(NAME layout_transpose_pairs_${dt} SOURCE layout_transpose.comp DEFINES DTYPE_${DT}=1 PAIRS=1)
+  endif()
   # Plan::recordPackFilter for plans that read the filter as given.
   vkconv_add_shader(NAME tensor_copy_${dt} SOURCE tensor_copy.comp DEFINES DTYPE_${DT}=1)
   vkconv_add_shader(NAME depthwise_${dt} SOURCE depthwise.comp DEFINES DTYPE_${DT}=1)

@@ -9,6 +9,15 @@
 // NARROW (cols <= 16: KCRS filters of 3x3 and smaller taps): a 32-wide block would leave most
 // of its columns idle (9 of 32 for 3x3), so each invocation moves one row's few columns instead:
 // a warp reads its rows' runs densely and writes each column's rows as one contiguous run.
+// SUBSAMPLE (1x1 layers with a stride or padding, NCHW activations): the cols of the output are
+// the layer's P*Q output pixels, each read at its one input pixel (p*strideH - padT, q*strideW -
+// padL) of an H*W plane, zero outside it; the NHWC kernel behind then runs a 1x1 stride-1
+// unpadded layer on P x Q.  A stride-2 downsample's copy is a quarter of the whole input's.
+// PAIRS (a build of its own, layout_transpose_pairs_*: 16-bit types, rows and cols even, 4-byte
+// aligned views): 64 x 64 blocks moved as 32-bit words of two elements on both sides, kept packed
+// in shared memory as the words read (the element-wise path moves 2 bytes a load and 2 KiB a
+// workgroup).  Its own build, not a specialization: NVIDIA's driver sized every specialization's
+// residency by both paths' shared arrays, which made the element path 2-3.5x slower (h200_s56).
 // Reads binding 0 (input), writes binding 4 (output).
 #extension GL_GOOGLE_include_directive : require
 #include "dtype.glsl"
@@ -18,10 +27,106 @@
 
 layout(constant_id = 100) const uint WG_SIZE = 256;  // a multiple of 32 (host)
 layout(constant_id = 101) const bool NARROW = false;  // one invocation per (batch, row); 1-D grid
+layout(constant_id = 102) const bool SUBSAMPLE = false;  // cols = P*Q pixels gathered from H*W (pc.H, W, Q, pads, strides)
 layout(local_size_x_id = 100) in;
 
+layout(constant_id = 104) const uint ZB = 1;  // SUBSAMPLE, PAIRS: batch items a workgroup loads at once
 const uint TILE = 32u, STEP = WG_SIZE / TILE;
+
+#ifdef PAIRS
+layout(set = 0, binding = 0, std430) readonly buffer InputWords { uint xw_[]; };
+layout(set = 0, binding = 4, std430) writeonly buffer OutputWords { uint yw_[]; };
+
+// A block is PR rows (channels: 32 or 64) x PT cols (pixels).  pb[row][j] is the word of columns
+// 2j, 2j+1 of a block row, as read (+1: a row's stride is odd, so a write group's 16 channel pairs
+// of one column pair read 16 different banks).
+layout(constant_id = 103) const uint PR = 64;
+const uint PT = 64u, PW = PT / 2u;
+shared uint pb[PR][PW + 1u];
+
+const uint RPT = (PR + STEP - 1u) / STEP;  // block rows an invocation reads
+
+// ZB batch items' words are loaded before the first is stored: more bytes in flight per
+// workgroup without more shared memory (which sets the driver's residency, h200_s56).
+void transposePairs(uint rows, uint cols) {
+    uint lane = gl_LocalInvocationID.x % TILE, group = gl_LocalInvocationID.x / TILE;
+    uint r0 = gl_WorkGroupID.y * PR, c0 = gl_WorkGroupID.x * PT;
+    // Write job: 16 lanes take 16 channel pairs of one column, the other 16 the next column.
+    uint half_ = lane / 16u, cp = lane % 16u;
+    uint plane = rows * cols;  // even: rows and cols are
+    for (uint b0 = gl_WorkGroupID.z * ZB; b0 < pc.N; b0 += gl_NumWorkGroups.z * ZB) {
+        uint v[ZB * RPT];
+        for (uint z = 0u; z < ZB; ++z)
+            for (uint i = 0u; i < RPT; ++i) {
+                uint j = group + i * STEP, r = r0 + j, c = c0 + 2u * lane, b = b0 + z;
+                uint w = 0u;
+                if (j < PR && b < pc.N && r < rows && c < cols) w = xw_[(b * plane + r * cols + c) / 2u];
+                v[z * RPT + i] = w;
+            }
+        for (uint z = 0u; z < ZB && b0 + z < pc.N; ++z) {  // uniform: the barriers stay uniform
+            for (uint i = 0u; i < RPT; ++i) {
+                uint j = group + i * STEP;
+                if (j < PR) pb[j][lane] = v[z * RPT + i];
+            }
+            barrier();
+            uint base = (b0 + z) * plane;
+            // 32 column pairs x PR / 32 runs of 32 channels.
+            for (uint job = group; job < PW * (PR / 32u); job += STEP) {
+                uint m = job % PW, ch = (job / PW) * 32u + 2u * cp;  // column pair, first channel
+                uint c = c0 + 2u * m + half_, r = r0 + ch;
+                if (r < rows && c < cols) {
+                    uint sh = 16u * half_;
+                    uint lo = (pb[ch][m] >> sh) & 0xffffu, hi = (pb[ch + 1u][m] >> sh) & 0xffffu;
+                    yw_[(base + c * rows + r) / 2u] = lo | (hi << 16);
+                }
+            }
+            barrier();  // the block is reused by the next item
+        }
+    }
+}
+
+void main() { transposePairs(pc.aux0, pc.aux1); }
+#else
 shared float block[TILE][TILE + 1u];  // +1: the column reads hit 32 different banks
+const uint RPT = (TILE + STEP - 1u) / STEP;  // block rows an invocation reads
+
+// The block's columns become rows of the output: contiguous runs along its rows.
+void writeBlock(uint rows, uint cols, uint tx, uint ty, uint r0, uint c0, uint base) {
+    for (uint j = ty; j < TILE; j += STEP) {
+        uint c = c0 + j, r = r0 + tx;
+        if (r < rows && c < cols) y_[base + c * rows + r] = fromF32(block[tx][j]);
+    }
+}
+
+// SUBSAMPLE: this invocation's column is one output pixel, read at its input pixel (or zero);
+// ZB batch items' reads are issued before the first is stored (the reads are strided, so a
+// workgroup needs more of them in flight than the plain path).
+void gatherBlocks(uint rows, uint cols, uint tx, uint ty, uint r0, uint c0, uint plane) {
+    uint inCols = pc.H * pc.W, c = c0 + tx;
+    uint p = c / pc.Q, q = c - p * pc.Q;
+    int ih = int(p * pc.strideH) - int(pc.padT), iw = int(q * pc.strideW) - int(pc.padL);
+    bool inside = c < cols && ih >= 0 && ih < int(pc.H) && iw >= 0 && iw < int(pc.W);
+    uint src = inside ? uint(ih) * pc.W + uint(iw) : 0u;
+    for (uint b0 = gl_WorkGroupID.z * ZB; b0 < pc.N; b0 += gl_NumWorkGroups.z * ZB) {
+        float v[ZB * RPT];
+        for (uint z = 0u; z < ZB; ++z)
+            for (uint i = 0u; i < RPT; ++i) {
+                uint r = r0 + ty + i * STEP, b = b0 + z;
+                float e = 0.0;
+                if (inside && b < pc.N && r < rows) e = toF32(x_[(b * rows + r) * inCols + src]);
+                v[z * RPT + i] = e;
+            }
+        for (uint z = 0u; z < ZB && b0 + z < pc.N; ++z) {  // uniform: the barriers stay uniform
+            for (uint i = 0u; i < RPT; ++i) {
+                uint j = ty + i * STEP;
+                if (j < TILE) block[j][tx] = v[z * RPT + i];
+            }
+            barrier();
+            writeBlock(rows, cols, tx, ty, r0, c0, (b0 + z) * plane);
+            barrier();
+        }
+    }
+}
 
 void main() {
     uint rows = pc.aux0, cols = pc.aux1;
@@ -34,7 +139,11 @@ void main() {
     }
     uint tx = gl_LocalInvocationID.x % TILE, ty = gl_LocalInvocationID.x / TILE;
     uint r0 = gl_WorkGroupID.y * TILE, c0 = gl_WorkGroupID.x * TILE;
-    uint plane = rows * cols;  // < 2^32 with every batch (host-checked)
+    uint plane = rows * cols;  // < 2^31 with every batch (each tensor's limit; host-checked when gathered)
+    if (SUBSAMPLE) {
+        gatherBlocks(rows, cols, tx, ty, r0, c0, plane);
+        return;
+    }
     for (uint b = gl_WorkGroupID.z; b < pc.N; b += gl_NumWorkGroups.z) {
         uint base = b * plane;
         for (uint j = ty; j < TILE; j += STEP) {
@@ -42,10 +151,8 @@ void main() {
             if (r < rows && c < cols) block[j][tx] = toF32(x_[base + r * cols + c]);
         }
         barrier();
-        for (uint j = ty; j < TILE; j += STEP) {
-            uint c = c0 + j, r = r0 + tx;
-            if (r < rows && c < cols) y_[base + c * rows + r] = fromF32(block[tx][j]);
-        }
+        writeBlock(rows, cols, tx, ty, r0, c0, base);
         barrier();  // the block is reused by the next batch
     }
 }
+#endif

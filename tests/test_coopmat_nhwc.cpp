@@ -45,6 +45,20 @@ std::vector<NamedDesc> makeCases() {
              d.padTop = 1, d.padBottom = 3, d.padLeft = 2, d.padRight = 0;
          }},
         {"groups2_c64_k48", [](ConvDesc& d) { d.c = 64, d.k = 48, d.groups = 2, d.hasBias = true; }},
+        // Even C and H*W: the input moves in 32-bit words of two elements (64 x 64 blocks, here
+        // two partial ones each way, three images).
+        {"pairs_c80_k24_10x13_n3", [](ConvDesc& d) { d.n = 3, d.c = 80, d.k = 24, d.h = 10, d.w = 13, d.hasResidual = true; }},
+        {"bf16_pairs_c144_k40_1x1_8x17", [](ConvDesc& d) { d.dtype = DType::BF16, d.c = 144, d.h = 8, d.w = 17, d.r = d.s = 1, d.pad(0, 0); }},
+        // Strided / padded 1x1 layers: the transpose gathers the P x Q pixels they read (zero
+        // where padded) and the kernel behind runs a 1x1 stride-1 layer on them.
+        {"pointwise_s2_c64_k48_gather",
+         [](ConvDesc& d) { d.n = 3, d.c = 64, d.k = 48, d.h = d.w = 17, d.r = d.s = 1, d.pad(0, 0), d.strideH = d.strideW = 2; }},
+        {"bf16_pointwise_s2x3_pads_c32_gather_nhwc_out",
+         [](ConvDesc& d) {
+             d.dtype = DType::BF16, d.h = 13, d.w = 16, d.r = d.s = 1, d.strideH = 2, d.strideW = 3;
+             d.padTop = 1, d.padBottom = 0, d.padLeft = 2, d.padRight = 1, d.hasBias = true, d.activation = Activation::Relu;
+             d.outputLayout = TensorLayout::NHWC;
+         }},
         // A first layer (6 channels): few_channels_coopmat behind the transposes.
         {"first_c6_k32_7x7_s2",
          [](ConvDesc& d) { d.c = 6, d.k = 32, d.h = d.w = 23, d.r = d.s = 7, d.pad(3, 3), d.strideH = d.strideW = 2; }},
@@ -60,6 +74,14 @@ const std::vector<NamedDesc>& cases() {
 // lavapipe's 32 KiB (a bare tile name is its), halo_coopmat, winograd (KCRS filters read as given),
 // slicedk_coopmat (its NCHW-output epilogue).
 const std::vector<std::string> kInner = {"", "64x64x32/2x2", "halo_coopmat", "winograd:2x2", "slicedk_coopmat"};
+
+// A 1x1 layer with a stride or padding: the input transpose gathers the pixels it reads
+// (VKCONV_NCHW_SUBSAMPLE=0, measurements only: the whole input).
+bool gathersPixels(const ConvDesc& d) {
+    const char* env = std::getenv("VKCONV_NCHW_SUBSAMPLE");
+    const bool padded = d.padTop || d.padBottom || d.padLeft || d.padRight;
+    return d.r * d.s == 1 && (d.strideH * d.strideW > 1 || padded) && !(env && std::string(env) == "0");
+}
 
 using Param = std::tuple<int, std::string>;
 std::string paramName(const ::testing::TestParamInfo<Param>& info) { return caseTileName(cases(), info.param); }
@@ -84,6 +106,7 @@ TEST_P(CoopmatNhwcTiles, MatchesReference) {
         const bool filterCopy = c.desc.filterLayout == FilterLayout::KCRS && c.desc.r * c.desc.s > 1 &&
                                 r.config.find("; winograd [") == std::string::npos;
         EXPECT_EQ(r.config.find("KCRS->KRSC") != std::string::npos, filterCopy) << r.config;
+        EXPECT_EQ(r.config.find("gathered") != std::string::npos, gathersPixels(c.desc)) << r.config;
         if (!inner.empty()) {
             const bool named = inner.find(':') != std::string::npos || inner.find('_') != std::string::npos;
             const std::string algo = named ? inner.substr(0, inner.find(':')) : "implicit_gemm_coopmat";
@@ -184,4 +207,42 @@ TEST_F(CoopmatNhwcDeclines, coopmat_Reasons) {
     o.algorithm = kAlgo;
     o.tile = "direct";  // forcing a kernel off the matrix units
     EXPECT_NE(planDeclines(ctx(), d, o).find("matrix units"), std::string::npos);
+}
+
+// The gathered transpose behind the scalar GEMM (implicit_gemm_nhwc, fp32; any device): strided,
+// padded and grouped 1x1 layers, integer data (exact: a pixel gathered from the wrong place is a
+// mismatch), then the index limit of a padded layer whose gathered copy outgrows its input.
+class NhwcGather : public VkconvTest {};
+
+TEST_F(NhwcGather, ScalarBehindGatheredPixels) {
+    ConvDesc base = nchwBase();
+    base.dtype = DType::F32, base.r = base.s = 1, base.pad(0, 0);
+    const std::vector<NamedDesc> shapes = editedCases(base, {
+        {"s2_c24_k20_15x15", [](ConvDesc& d) { d.c = 24, d.k = 20, d.h = d.w = 15, d.strideH = d.strideW = 2; }},
+        {"s3x2_pads_bias_res",
+         [](ConvDesc& d) { d.strideH = 3, d.strideW = 2, d.padTop = 2, d.padBottom = 1, d.padLeft = 0, d.padRight = 3, d.hasBias = d.hasResidual = true; }},
+        {"pad1_s1_nhwc_out", [](ConvDesc& d) { d.pad(1, 1), d.outputLayout = TensorLayout::NHWC; }},
+        {"groups2_s2_c16_k12", [](ConvDesc& d) { d.c = 16, d.k = 12, d.groups = 2, d.strideH = d.strideW = 2, d.h = 10; }},
+    });
+    vkconv::PlanOptions o;
+    o.algorithm = "implicit_gemm_nhwc";
+    for (size_t i = 0; i < shapes.size(); ++i) {
+        const NamedDesc& c = shapes[i];
+        const std::string why = planDeclines(ctx(), c.desc, o);
+        ASSERT_EQ(why, "") << c.name;
+        for (auto mode : {DataMode::Integer, DataMode::Uniform}) {
+            const auto r = runAndCheck(ctx(), c.desc, o, 9400 + uint64_t(i), mode);
+            EXPECT_TRUE(passed(r)) << c.name << " (" << toString(mode) << " data)";
+            EXPECT_EQ(r.config.find("gathered") != std::string::npos, gathersPixels(c.desc)) << c.name << ": " << r.config;
+        }
+    }
+    // 4096 channels of one pixel padded to 1024 x 1024: the output (one filter) fits 32-bit
+    // indexing and the transpose's grid, the gathered NHWC input (2^32 elements) does not.
+    ConvDesc huge = base;
+    huge.n = 1, huge.c = 4096, huge.k = 1, huge.h = huge.w = 1, huge.pad(512, 512);
+    huge.padBottom = huge.padRight = 511;
+    if (gathersPixels(huge)) {
+        EXPECT_NE(vkconv::whyUnsupported(ctx(), huge, "implicit_gemm_nhwc").find("32-bit indexing"), std::string::npos)
+            << vkconv::whyUnsupported(ctx(), huge, "implicit_gemm_nhwc");
+    }
 }

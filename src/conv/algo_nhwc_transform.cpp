@@ -43,6 +43,7 @@ namespace {
 constexpr uint32_t kTransposeWorkgroup = 256;  // layout_transpose.comp: 32-wide rows (a multiple of 32)
 constexpr uint64_t kTransposeTile = 32;        // layout_transpose.comp's TILE: a block is 32 x 32
 constexpr uint64_t kNarrowCols = 16;           // layout_transpose.comp's NARROW path up to this many columns
+constexpr int64_t kMaxGatheredElements = 0x7fffffff;  // each tensor's 32-bit index limit (conv_desc.cpp)
 constexpr uint32_t kSpecNarrow = 101;
 // The router's model, in implicitGemmModelCost's FLOP-equivalents (~28 TFLOP/s on the H200):
 // the NHWC kernel at kNhwcSpeed of the NCHW scalar kernel's time (measured 0.62-0.82 on ResNet-50
@@ -54,13 +55,47 @@ constexpr double kPassFlops = 1e8;
 constexpr double kMargin = 0.9;  // transform only where the model says >= 10 % faster
 
 
-// The problem the inner kernel sees: NHWC activations, and KRSC filters unless `keepFilters`
-// (winograd, which reads either).
+constexpr uint32_t kSpecSubsample = 102;
+constexpr uint32_t kSpecPairRows = 103;
+constexpr uint32_t kSpecBatchItems = 104;
+constexpr uint32_t kDefaultTransposeBatch = 2;
+// Batch items a gathering or PAIRS workgroup loads at once (VKCONV_TRANSPOSE_BATCH=1|2|4|8,
+// measurements only).
+uint32_t transposeBatchItems() {
+    const std::string v = envString("VKCONV_TRANSPOSE_BATCH");
+    return v == "1" ? 1u : v == "2" ? 2u : v == "8" ? 8u : v == "4" ? 4u : kDefaultTransposeBatch;
+}
+constexpr uint64_t kPairsCols = 64;  // layout_transpose.comp's PT: a PAIRS block is PR x 64
+
+// A 1x1 layer with a stride or padding reads one input pixel per output pixel: the transpose
+// gathers just those (zero where padding), so the copy is P*Q pixels, not H*W (a quarter at stride
+// 2), and the kernel behind runs a 1x1 stride-1 unpadded layer on P x Q.  Measurements only:
+// VKCONV_NCHW_SUBSAMPLE=0 copies the whole input and leaves the stride to the kernel.
+bool gathersPixels(const ConvDesc& d) {
+    return d.r == 1 && d.s == 1 && (d.strideH > 1 || d.strideW > 1 || d.padTop || d.padBottom || d.padLeft || d.padRight) &&
+           envFlag("VKCONV_NCHW_SUBSAMPLE", true);
+}
+
+// The problem the inner kernel sees: NHWC activations (only the pixels a 1x1 layer reads, where
+// gathersPixels), and KRSC filters unless `keepFilters` (winograd, which reads either).
 ConvDesc nhwcDesc(const ConvDesc& d, bool keepFilters = false) {
     ConvDesc g = d;
     g.inputLayout = TensorLayout::NHWC;
     if (!keepFilters) g.filterLayout = FilterLayout::KRSC;
+    if (gathersPixels(d)) {
+        g.h = d.outH(), g.w = d.outW();
+        g.pad(0, 0);
+        g.strideH = g.strideW = g.dilationH = g.dilationW = 1;
+    }
     return g;
+}
+
+// The input transpose's traffic: a read and a write of the input, or, gathering a 1x1 layer's
+// pixels, their write and a read of the sectors they lie in (a stride-2 row reads every sector).
+double inputTransposeBytes(const ConvDesc& d) {
+    if (!gathersPixels(d)) return 2.0 * double(d.inputBytes());
+    const double gathered = double(nhwcDesc(d).inputBytes());
+    return gathered + std::min(double(d.inputBytes()), gathered * double(std::min<int64_t>(d.strideW, 8)));
 }
 
 // KCRS filters with one tap are KRSC already.
@@ -78,7 +113,7 @@ TransformLayout transformLayout(const ContextImpl& ctx, const ConvDesc& d, VkDev
     // Every view of the workspace must stay within one binding's range.
     workspaceLimit = std::min<VkDeviceSize>(workspaceLimit, ctx.caps.maxStorageBufferRange);
     const uint64_t align = workspaceRegionAlignment(ctx);
-    l.inputBytes = alignUp(uint64_t(d.inputBytes()), align);
+    l.inputBytes = alignUp(uint64_t(nhwcDesc(d).inputBytes()), align);
     l.filterOff = l.inputBytes;
     l.filterBytes = transposeFilters && filterNeedsTranspose(d) ? alignUp(uint64_t(d.filterBytes()), align) : 0;
     l.innerOff = l.filterOff + l.filterBytes;
@@ -91,9 +126,11 @@ TransformLayout transformLayout(const ContextImpl& ctx, const ConvDesc& d, VkDev
     return l;
 }
 
-bool matrixUnitAlgorithm(const ContextImpl& ctx, const ConvDesc& g, const PlanOptions& o, const std::string& name) {
+// `d` is the caller's problem, `g` the NHWC one.  pointwise_coopmat (NHWC output only) reads a
+// stride-1 layer's NCHW input itself, so it runs behind the transposes only where they gather.
+bool matrixUnitAlgorithm(const ContextImpl& ctx, const ConvDesc& d, const ConvDesc& g, const PlanOptions& o, const std::string& name) {
     return name == "implicit_gemm_coopmat" || name == "halo_coopmat" || name == "few_channels_coopmat" || name == "slicedk_coopmat" ||
-           (name == "winograd" && winogradMatrixUnits(ctx, g, o));
+           (name == "pointwise_coopmat" && gathersPixels(d)) || (name == "winograd" && winogradMatrixUnits(ctx, g, o));
 }
 
 // What runs behind the transposes: the problem it sees, its options and the workspace layout.
@@ -149,7 +186,7 @@ InnerPlan innerPlan(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions
         p.opts.algorithm = named ? algo : "implicit_gemm_coopmat";
         if (named) p.opts.tile = colon == std::string::npos ? "" : o.tile.substr(colon + 1);
     }
-    if (!matrixUnitAlgorithm(ctx, p.desc, p.opts, p.opts.algorithm)) {
+    if (!matrixUnitAlgorithm(ctx, d, p.desc, p.opts, p.opts.algorithm)) {
         p.why = "the NHWC problem does not run on the matrix units (" + std::string(o.tile.empty() ? "the router picks " : "forced: ") +
                 p.opts.algorithm + ")";
         return p;
@@ -184,7 +221,24 @@ public:
         packedTranspose_ = o.packedFilter && filterNeedsTranspose(d) && !p.opts.packedFilter;
         inner_ = findAlgorithm(p.opts.algorithm)->instantiate(ctx, p.desc, p.opts);
         PipelineKey key = convPipelineKey(std::string("layout_transpose_") + dtypeSuffix(d.dtype), d, wg_, o.subgroupSize);
+        batchItems_ = transposeBatchItems();
+        if (gathersPixels(d)) {
+            PipelineKey g = key;
+            g.spec.push_back({kSpecSubsample, 1u});
+            g.spec.push_back({kSpecBatchItems, batchItems_});
+            gather_ = &ctx.pipelines->get(g);
+        }
         pipeline_ = &ctx.pipelines->get(key);
+        // 16-bit activations in 32-bit words of two elements where C and H*W are even
+        // (VKCONV_TRANSPOSE_PAIRS=0, measurements only: element by element).
+        // The block's rows (channels): 32, or 64 (VKCONV_TRANSPOSE_PAIR_ROWS=64, measurements only).
+        if (!gather_ && dtypeSize(d.dtype) == 2 && d.c % 2 == 0 && (d.h * d.w) % 2 == 0 && envFlag("VKCONV_TRANSPOSE_PAIRS", true)) {
+            pairRows_ = envString("VKCONV_TRANSPOSE_PAIR_ROWS") == "64" ? 64 : 32;
+            PipelineKey pk = convPipelineKey(std::string("layout_transpose_pairs_") + dtypeSuffix(d.dtype), d, wg_, o.subgroupSize);
+            pk.spec.push_back({kSpecPairRows, uint32_t(pairRows_)});
+            pk.spec.push_back({kSpecBatchItems, batchItems_});
+            pairs_ = &ctx.pipelines->get(pk);
+        }
         if (filterNeedsTranspose(d) && uint64_t(d.r * d.s) <= kNarrowCols && narrowFilterTranspose()) {
             key.spec.push_back({kSpecNarrow, 1u});
             narrow_ = &ctx.pipelines->get(key);
@@ -193,13 +247,18 @@ public:
 
     void record(VkCommandBuffer cmd, const ConvTensors& t) const override {
         const BufferView& ws = t.workspace;
-        const BufferView x{ws.buffer, ws.offset, uint64_t(desc_.inputBytes())};
+        const BufferView x{ws.buffer, ws.offset, uint64_t(nhwcDesc(desc_).inputBytes())};
         const BufferView w = layout_.filterBytes ? BufferView{ws.buffer, ws.offset + layout_.filterOff, uint64_t(desc_.filterBytes())}
                                                  : t.filter;
         const uint64_t innerWs = inner_->workspaceSize();
         const BufferView iw = innerWs ? BufferView{ws.buffer, ws.offset + layout_.innerOff, innerWs} : BufferView{};
-        // [n][c][h*w] -> [n][h*w][c]
-        transpose(cmd, t.input, x, uint64_t(desc_.n), uint64_t(desc_.c), uint64_t(desc_.h * desc_.w));
+        // [n][c][h*w] -> [n][h*w][c], or [n][p*q][c] where a 1x1 layer's pixels are gathered
+        if (gather_)
+            transpose(cmd, t.input, x, uint64_t(desc_.n), uint64_t(desc_.c), uint64_t(desc_.outH() * desc_.outW()), gather_);
+        else if (pairs_ && t.input.offset % 4 == 0)
+            transpose(cmd, t.input, x, uint64_t(desc_.n), uint64_t(desc_.c), uint64_t(desc_.h * desc_.w), pairs_, pairRows_, kPairsCols);
+        else
+            transpose(cmd, t.input, x, uint64_t(desc_.n), uint64_t(desc_.c), uint64_t(desc_.h * desc_.w));
         // [k][c/groups][r*s] -> [k][r*s][c/groups]
         if (layout_.filterBytes) transposeFilter(cmd, t.filter, w);
         computeBarrier(ctx_, cmd);
@@ -218,7 +277,8 @@ public:
     double roundingAmplification() const override { return inner_->roundingAmplification(); }
     double operandRounding() const override { return inner_->operandRounding(); }
     std::string config() const override {
-        return std::string("NCHW->NHWC") + (layout_.filterBytes ? ", KCRS->KRSC" : packedTranspose_ ? ", KCRS->KRSC packed" : "") + "; " +
+        return std::string(gather_ ? "NCHW->NHWC gathered " + std::to_string(desc_.outH()) + "x" + std::to_string(desc_.outW()) : "NCHW->NHWC") +
+               (layout_.filterBytes ? ", KCRS->KRSC" : packedTranspose_ ? ", KCRS->KRSC packed" : "") + "; " +
                inner_->name() + " [" + inner_->config() + "]";
     }
 
@@ -235,17 +295,27 @@ private:
         pushConstants(ctx_, cmd, *narrow_, pc);
         dispatch1D(ctx_, cmd, k * cg, wg_);
     }
+    // `variant`: gather_ (cols are the layer's output pixels, read from its input planes) or
+    // pairs_ (blocks of `blockRows` x `blockCols`); the plain pipeline otherwise.
     void transpose(VkCommandBuffer cmd, const BufferView& src, const BufferView& dst, uint64_t batches, uint64_t rows,
-                   uint64_t cols) const {
+                   uint64_t cols, const ComputePipeline* variant = nullptr, uint64_t blockRows = kTransposeTile,
+                   uint64_t blockCols = kTransposeTile) const {
         ConvPushConstants pc{};
         pc.N = uint32_t(batches);
         pc.aux0 = uint32_t(rows);
         pc.aux1 = uint32_t(cols);
-        bindConvTensors(ctx_, cmd, *pipeline_, ConvTensors{src, src, {}, {}, dst, {}});
-        pushConstants(ctx_, cmd, *pipeline_, pc);
+        if (variant && variant == gather_) {
+            pc.H = uint32_t(desc_.h), pc.W = uint32_t(desc_.w), pc.Q = uint32_t(desc_.outW());
+            pc.padT = uint32_t(desc_.padTop), pc.padL = uint32_t(desc_.padLeft);
+            pc.strideH = uint32_t(desc_.strideH), pc.strideW = uint32_t(desc_.strideW);
+        }
+        const ComputePipeline& pipe = variant ? *variant : *pipeline_;
+        bindConvTensors(ctx_, cmd, pipe, ConvTensors{src, src, {}, {}, dst, {}});
+        pushConstants(ctx_, cmd, pipe, pc);
         const auto& lim = ctx_.caps.maxWorkgroupCount;
-        const uint32_t z = uint32_t(std::min<uint64_t>(batches, lim[2]));  // the shader walks the rest
-        cmdDispatch(ctx_, cmd, uint32_t((cols + kTransposeTile - 1) / kTransposeTile), uint32_t((rows + kTransposeTile - 1) / kTransposeTile), z);
+        const uint64_t items = variant ? batchItems_ : 1;  // per workgroup at once (gather_, pairs_)
+        const uint32_t z = uint32_t(std::min<uint64_t>((batches + items - 1) / items, lim[2]));  // the shader walks the rest
+        cmdDispatch(ctx_, cmd, uint32_t((cols + blockCols - 1) / blockCols), uint32_t((rows + blockRows - 1) / blockRows), z);
     }
 
     ContextImpl& ctx_;
@@ -257,6 +327,10 @@ private:
     std::unique_ptr<AlgorithmInstance> inner_;
     const ComputePipeline* pipeline_ = nullptr;
     const ComputePipeline* narrow_ = nullptr;  // the filter's narrow transpose (3x3 and smaller taps)
+    const ComputePipeline* gather_ = nullptr;  // the input's transpose of a 1x1 layer's pixels (gathersPixels)
+    const ComputePipeline* pairs_ = nullptr;   // the input's transpose in 32-bit words (16-bit, C and H*W even)
+    uint64_t pairRows_ = 32;                   // its blocks' rows
+    uint32_t batchItems_ = 1;                  // ZB: batch items gather_ and pairs_ load at once
 };
 
 // "" or why the transposes and their inner kernel cannot run; `inner` (optional) receives the
@@ -269,8 +343,11 @@ std::string transformWhyNot(const ContextImpl& ctx, const ConvDesc& d, const Pla
     if (matrix && d.dtype == DType::F32) return "the matrix units take 16-bit storage (fp16, bf16), not fp32";
     const auto& lim = ctx.caps.maxWorkgroupCount;
     auto blocks = [](uint64_t n) { return (n + kTransposeTile - 1) / kTransposeTile; };
-    if (blocks(uint64_t(d.h) * uint64_t(d.w)) > lim[0] || blocks(uint64_t(d.c)) > lim[1])
+    const ConvDesc g = nhwcDesc(d);
+    if (blocks(uint64_t(g.h) * uint64_t(g.w)) > lim[0] || blocks(uint64_t(d.c)) > lim[1])
         return "the input's H*W or C exceeds the transpose's grid";
+    if (g.inputElements() > kMaxGatheredElements)  // P x Q can exceed H x W where a 1x1 layer is padded
+        return "the gathered NHWC input has " + std::to_string(g.inputElements()) + " elements; 32-bit indexing allows 2^31-1";
     if (filterNeedsTranspose(d) && (blocks(uint64_t(d.r * d.s)) > lim[0] || blocks(uint64_t(d.channelsPerGroup())) > lim[1]))
         return "the filter's R*S or C/groups exceeds the transpose's grid";
     InnerPlan p = innerPlan(ctx, d, o, matrix);
@@ -375,7 +452,7 @@ bool nhwcTransformPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOpti
     inner.workspaceLimit = l.innerLimit;
     const double nhwc = kNhwcSpeed * implicitGemmModelCost(ctx, nhwcDesc(d), inner);
     const bool filterPass = filterNeedsTranspose(d) && !o.packedFilter;  // a packed filter is transposed once
-    const double bytes = 2.0 * double(d.inputBytes()) + (filterPass ? 2.0 * double(d.filterBytes()) : 0.0);
+    const double bytes = inputTransposeBytes(d) + (filterPass ? 2.0 * double(d.filterBytes()) : 0.0);
     const double passes = filterPass ? 2.0 : 1.0;
     return nchw > 0 && nhwc > 0 && nhwc + bytes * kTransformFlopsPerByte + passes * kPassFlops < kMargin * nchw;
 }
