@@ -14,10 +14,10 @@
 // padL) of an H*W plane, zero outside it; the NHWC kernel behind then runs a 1x1 stride-1
 // unpadded layer on P x Q.  A stride-2 downsample's copy is a quarter of the whole input's.
 // PAIRS (a build of its own, layout_transpose_pairs_*: 16-bit types, rows and cols even, 4-byte
-// aligned views): 64 x 64 blocks moved as 32-bit words of two elements on both sides, kept packed
-// in shared memory as the words read (the element-wise path moves 2 bytes a load and 2 KiB a
-// workgroup).  Its own build, not a specialization: NVIDIA's driver sized every specialization's
-// residency by both paths' shared arrays, which made the element path 2-3.5x slower (h200_s56).
+// aligned views): 32 x 64 blocks (64 x 64 ran 6-18 % slower) moved as 32-bit words of two
+// elements on both sides, kept packed in shared memory as the words read (the element-wise path
+// moves 2 bytes a load).  Its own build, not a specialization: built into one shader with it
+// (its shared array too), the element path ran 2.1x slower on the H200 (h200_s56 calls 1-2).
 // Reads binding 0 (input), writes binding 4 (output).
 #extension GL_GOOGLE_include_directive : require
 #include "dtype.glsl"
@@ -30,7 +30,9 @@ layout(constant_id = 101) const bool NARROW = false;  // one invocation per (bat
 layout(constant_id = 102) const bool SUBSAMPLE = false;  // cols = P*Q pixels gathered from H*W (pc.H, W, Q, pads, strides)
 layout(local_size_x_id = 100) in;
 
-layout(constant_id = 104) const uint ZB = 1;  // SUBSAMPLE, PAIRS: batch items a workgroup loads at once
+// SUBSAMPLE, PAIRS: batch items a workgroup loads at once.  More than one was slower on the
+// H200 at every count tried (2-8: h200_s56/batch/); a measurement knob.
+layout(constant_id = 104) const uint ZB = 1;
 const uint TILE = 32u, STEP = WG_SIZE / TILE;
 
 #ifdef PAIRS
@@ -40,14 +42,14 @@ layout(set = 0, binding = 4, std430) writeonly buffer OutputWords { uint yw_[]; 
 // A block is PR rows (channels: 32 or 64) x PT cols (pixels).  pb[row][j] is the word of columns
 // 2j, 2j+1 of a block row, as read (+1: a row's stride is odd, so a write group's 16 channel pairs
 // of one column pair read 16 different banks).
-layout(constant_id = 103) const uint PR = 64;
+layout(constant_id = 103) const uint PR = 32;
 const uint PT = 64u, PW = PT / 2u;
 shared uint pb[PR][PW + 1u];
 
 const uint RPT = (PR + STEP - 1u) / STEP;  // block rows an invocation reads
 
-// ZB batch items' words are loaded before the first is stored: more bytes in flight per
-// workgroup without more shared memory (which sets the driver's residency, h200_s56).
+// ZB batch items' words are loaded before the first is stored (more bytes in flight per
+// workgroup without more shared memory; measured slower, so ZB is 1).
 void transposePairs(uint rows, uint cols) {
     uint lane = gl_LocalInvocationID.x % TILE, group = gl_LocalInvocationID.x / TILE;
     uint r0 = gl_WorkGroupID.y * PR, c0 = gl_WorkGroupID.x * PT;
@@ -99,8 +101,9 @@ void writeBlock(uint rows, uint cols, uint tx, uint ty, uint r0, uint c0, uint b
 }
 
 // SUBSAMPLE: this invocation's column is one output pixel, read at its input pixel (or zero);
-// ZB batch items' reads are issued before the first is stored (the reads are strided, so a
-// workgroup needs more of them in flight than the plain path).
+// ZB batch items' reads are issued before the first is stored (ZB is 1: more measured slower).
+// A loop of its own: folded into the plain loop (a select per element) it made that path 1.5x
+// slower on the H200 with SUBSAMPLE off (h200_s56/pairs/).
 void gatherBlocks(uint rows, uint cols, uint tx, uint ty, uint r0, uint c0, uint plane) {
     uint inCols = pc.H * pc.W, c = c0 + tx;
     uint p = c / pc.Q, q = c - p * pc.Q;

@@ -14,6 +14,9 @@
 //    that stream the input once (perf-notes item 62).  cuDNN does the same for its NHWC kernels.
 //    The router takes it for such layers but first layers, thin layers on large inputs, winograd
 //    on small ones, and small ones whose direct kernel plain winograd beats (nchwMatrixRoute).
+// The input's transpose copies only the pixels a strided or padded 1x1 layer reads (the kernel
+// behind runs a stride-1 1x1 layer on P x Q: gathersPixels), and 16-bit activations in 32-bit
+// words of two elements where C and H*W are even (perf-notes items 151-152).
 // Winograd reads KCRS filters in its own filter transform, so behind it the filters stay as given.
 // With PlanOptions::packedFilter the KRSC transpose is the packed filter (written once by
 // recordPackFilter), or behind winograd its transformed filters.
@@ -58,9 +61,10 @@ constexpr double kMargin = 0.9;  // transform only where the model says >= 10 % 
 constexpr uint32_t kSpecSubsample = 102;
 constexpr uint32_t kSpecPairRows = 103;
 constexpr uint32_t kSpecBatchItems = 104;
-constexpr uint32_t kDefaultTransposeBatch = 2;
 // Batch items a gathering or PAIRS workgroup loads at once (VKCONV_TRANSPOSE_BATCH=1|2|4|8,
-// measurements only).
+// measurements only).  One: on the H200 (h200_s56/batch/, ResNet-50's six transposed layers at
+// fp16 b32) the transposes took 90.7 us at one, 95.6 at two, 116.0 at four, 142.0 at eight.
+constexpr uint32_t kDefaultTransposeBatch = 1;
 uint32_t transposeBatchItems() {
     const std::string v = envString("VKCONV_TRANSPOSE_BATCH");
     return v == "1" ? 1u : v == "2" ? 2u : v == "8" ? 8u : v == "4" ? 4u : kDefaultTransposeBatch;
