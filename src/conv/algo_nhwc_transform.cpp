@@ -461,14 +461,16 @@ bool nhwcTransformPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOpti
     return nchw > 0 && nhwc > 0 && nhwc + bytes * kTransformFlopsPerByte + passes * kPassFlops < kMargin * nchw;
 }
 
-// The transpose per dtype x (driver default, wave32, wave64); the GEMM's pipelines are
-// implicit_gemm's (NHWC activations, KRSC filters, either output layout).
+// The transposes (plain, paired, gathering) per dtype x (driver default, wave32, wave64); the
+// GEMM's pipelines are implicit_gemm's (NHWC activations, KRSC filters, either output layout).
 std::vector<std::pair<ConvDesc, PlanOptions>> nhwcTransformVariants(const ContextImpl& ctx) {
     std::vector<std::pair<ConvDesc, PlanOptions>> v;
     for (DType t : {DType::F32, DType::F16, DType::BF16})
         for (uint32_t sg : variantSubgroupSizes(ctx)) {
             ConvDesc d;
             d.c = 64; d.h = d.w = 28; d.k = 128; d.r = d.s = 3; d.pad(1, 1); d.strideH = d.strideW = 2; d.dtype = t;
+            v.push_back({d, PlanOptions{"implicit_gemm_nhwc", sg, ""}});
+            d.r = d.s = 1, d.pad(0, 0);  // a strided 1x1 layer: the gathering transpose
             v.push_back({d, PlanOptions{"implicit_gemm_nhwc", sg, ""}});
         }
     return v;
