@@ -30,9 +30,6 @@ layout(constant_id = 101) const bool NARROW = false;  // one invocation per (bat
 layout(constant_id = 102) const bool SUBSAMPLE = false;  // cols = P*Q pixels gathered from H*W (pc.H, W, Q, pads, strides)
 layout(local_size_x_id = 100) in;
 
-// SUBSAMPLE, PAIRS: batch items a workgroup loads at once.  More than one was slower on the
-// H200 at every count tried (2-8: h200_s56/batch/); a measurement knob.
-layout(constant_id = 104) const uint ZB = 1;
 const uint TILE = 32u, STEP = WG_SIZE / TILE;
 
 #ifdef PAIRS
@@ -48,42 +45,40 @@ shared uint pb[PR][PW + 1u];
 
 const uint RPT = (PR + STEP - 1u) / STEP;  // block rows an invocation reads
 
-// ZB batch items' words are loaded before the first is stored (more bytes in flight per
-// workgroup without more shared memory; measured slower, so ZB is 1).
+// A block's words are all loaded before the first is stored.  (Several batch items' words loaded
+// at once, more bytes in flight in the same shared memory, ran slower on the H200 at 2-8 items:
+// h200_s56/batch/, batch_items.patch.)
 void transposePairs(uint rows, uint cols) {
     uint lane = gl_LocalInvocationID.x % TILE, group = gl_LocalInvocationID.x / TILE;
     uint r0 = gl_WorkGroupID.y * PR, c0 = gl_WorkGroupID.x * PT;
     // Write job: 16 lanes take 16 channel pairs of one column, the other 16 the next column.
     uint half_ = lane / 16u, cp = lane % 16u;
     uint plane = rows * cols;  // even: rows and cols are
-    for (uint b0 = gl_WorkGroupID.z * ZB; b0 < pc.N; b0 += gl_NumWorkGroups.z * ZB) {
-        uint v[ZB * RPT];
-        for (uint z = 0u; z < ZB; ++z)
-            for (uint i = 0u; i < RPT; ++i) {
-                uint j = group + i * STEP, r = r0 + j, c = c0 + 2u * lane, b = b0 + z;
-                uint w = 0u;
-                if (j < PR && b < pc.N && r < rows && c < cols) w = xw_[(b * plane + r * cols + c) / 2u];
-                v[z * RPT + i] = w;
-            }
-        for (uint z = 0u; z < ZB && b0 + z < pc.N; ++z) {  // uniform: the barriers stay uniform
-            for (uint i = 0u; i < RPT; ++i) {
-                uint j = group + i * STEP;
-                if (j < PR) pb[j][lane] = v[z * RPT + i];
-            }
-            barrier();
-            uint base = (b0 + z) * plane;
-            // 32 column pairs x PR / 32 runs of 32 channels.
-            for (uint job = group; job < PW * (PR / 32u); job += STEP) {
-                uint m = job % PW, ch = (job / PW) * 32u + 2u * cp;  // column pair, first channel
-                uint c = c0 + 2u * m + half_, r = r0 + ch;
-                if (r < rows && c < cols) {
-                    uint sh = 16u * half_;
-                    uint lo = (pb[ch][m] >> sh) & 0xffffu, hi = (pb[ch + 1u][m] >> sh) & 0xffffu;
-                    yw_[(base + c * rows + r) / 2u] = lo | (hi << 16);
-                }
-            }
-            barrier();  // the block is reused by the next item
+    for (uint b = gl_WorkGroupID.z; b < pc.N; b += gl_NumWorkGroups.z) {
+        uint base = b * plane;
+        uint v[RPT];
+        for (uint i = 0u; i < RPT; ++i) {
+            uint j = group + i * STEP, r = r0 + j, c = c0 + 2u * lane;
+            uint w = 0u;
+            if (j < PR && r < rows && c < cols) w = xw_[(base + r * cols + c) / 2u];
+            v[i] = w;
         }
+        for (uint i = 0u; i < RPT; ++i) {
+            uint j = group + i * STEP;
+            if (j < PR) pb[j][lane] = v[i];
+        }
+        barrier();
+        // 32 column pairs x PR / 32 runs of 32 channels.
+        for (uint job = group; job < PW * (PR / 32u); job += STEP) {
+            uint m = job % PW, ch = (job / PW) * 32u + 2u * cp;  // column pair, first channel
+            uint c = c0 + 2u * m + half_, r = r0 + ch;
+            if (r < rows && c < cols) {
+                uint sh = 16u * half_;
+                uint lo = (pb[ch][m] >> sh) & 0xffffu, hi = (pb[ch + 1u][m] >> sh) & 0xffffu;
+                yw_[(base + c * rows + r) / 2u] = lo | (hi << 16);
+            }
+        }
+        barrier();  // the block is reused by the next batch
     }
 }
 
@@ -101,8 +96,7 @@ void writeBlock(uint rows, uint cols, uint tx, uint ty, uint r0, uint c0, uint b
 }
 
 // SUBSAMPLE: this invocation's column is one output pixel, read at its input pixel (or zero);
-// ZB batch items' reads are issued before the first is stored (ZB is 1: more measured slower).
-// A loop of its own: folded into the plain loop (a select per element) it made that path 1.5x
+// a block's reads are all issued before the first is stored.  A loop of its own: folded into the plain loop (a select per element) it made that path 1.5x
 // slower on the H200 with SUBSAMPLE off (h200_s56/pairs/).
 void gatherBlocks(uint rows, uint cols, uint tx, uint ty, uint r0, uint c0, uint plane) {
     uint inCols = pc.H * pc.W, c = c0 + tx;
@@ -110,24 +104,21 @@ void gatherBlocks(uint rows, uint cols, uint tx, uint ty, uint r0, uint c0, uint
     int ih = int(p * pc.strideH) - int(pc.padT), iw = int(q * pc.strideW) - int(pc.padL);
     bool inside = c < cols && ih >= 0 && ih < int(pc.H) && iw >= 0 && iw < int(pc.W);
     uint src = inside ? uint(ih) * pc.W + uint(iw) : 0u;
-    for (uint b0 = gl_WorkGroupID.z * ZB; b0 < pc.N; b0 += gl_NumWorkGroups.z * ZB) {
-        float v[ZB * RPT];
-        for (uint z = 0u; z < ZB; ++z)
-            for (uint i = 0u; i < RPT; ++i) {
-                uint r = r0 + ty + i * STEP, b = b0 + z;
-                float e = 0.0;
-                if (inside && b < pc.N && r < rows) e = toF32(x_[(b * rows + r) * inCols + src]);
-                v[z * RPT + i] = e;
-            }
-        for (uint z = 0u; z < ZB && b0 + z < pc.N; ++z) {  // uniform: the barriers stay uniform
-            for (uint i = 0u; i < RPT; ++i) {
-                uint j = ty + i * STEP;
-                if (j < TILE) block[j][tx] = v[z * RPT + i];
-            }
-            barrier();
-            writeBlock(rows, cols, tx, ty, r0, c0, (b0 + z) * plane);
-            barrier();
+    for (uint b = gl_WorkGroupID.z; b < pc.N; b += gl_NumWorkGroups.z) {
+        float v[RPT];
+        for (uint i = 0u; i < RPT; ++i) {
+            uint r = r0 + ty + i * STEP;
+            float e = 0.0;
+            if (inside && r < rows) e = toF32(x_[(b * rows + r) * inCols + src]);
+            v[i] = e;
         }
+        for (uint i = 0u; i < RPT; ++i) {
+            uint j = ty + i * STEP;
+            if (j < TILE) block[j][tx] = v[i];
+        }
+        barrier();
+        writeBlock(rows, cols, tx, ty, r0, c0, b * plane);
+        barrier();  // the block is reused by the next batch
     }
 }
 

@@ -60,15 +60,6 @@ constexpr double kMargin = 0.9;  // transform only where the model says >= 10 % 
 
 constexpr uint32_t kSpecSubsample = 102;
 constexpr uint32_t kSpecPairRows = 103;
-constexpr uint32_t kSpecBatchItems = 104;
-// Batch items a gathering or PAIRS workgroup loads at once (VKCONV_TRANSPOSE_BATCH=1|2|4|8,
-// measurements only).  One: on the H200 (h200_s56/batch/, ResNet-50's six transposed layers at
-// fp16 b32) the transposes took 90.7 us at one, 95.6 at two, 116.0 at four, 142.0 at eight.
-constexpr uint32_t kDefaultTransposeBatch = 1;
-uint32_t transposeBatchItems() {
-    const std::string v = envString("VKCONV_TRANSPOSE_BATCH");
-    return v == "1" ? 1u : v == "2" ? 2u : v == "8" ? 8u : v == "4" ? 4u : kDefaultTransposeBatch;
-}
 constexpr uint64_t kPairsCols = 64;  // layout_transpose.comp's PT: a PAIRS block is PR x 64
 
 // A 1x1 layer with a stride or padding reads one input pixel per output pixel: the transpose
@@ -225,11 +216,9 @@ public:
         packedTranspose_ = o.packedFilter && filterNeedsTranspose(d) && !p.opts.packedFilter;
         inner_ = findAlgorithm(p.opts.algorithm)->instantiate(ctx, p.desc, p.opts);
         PipelineKey key = convPipelineKey(std::string("layout_transpose_") + dtypeSuffix(d.dtype), d, wg_, o.subgroupSize);
-        batchItems_ = transposeBatchItems();
         if (gathersPixels(d)) {
             PipelineKey g = key;
             g.spec.push_back({kSpecSubsample, 1u});
-            g.spec.push_back({kSpecBatchItems, batchItems_});
             gather_ = &ctx.pipelines->get(g);
         }
         pipeline_ = &ctx.pipelines->get(key);
@@ -240,7 +229,6 @@ public:
             pairRows_ = envString("VKCONV_TRANSPOSE_PAIR_ROWS") == "64" ? 64 : 32;
             PipelineKey pk = convPipelineKey(std::string("layout_transpose_pairs_") + dtypeSuffix(d.dtype), d, wg_, o.subgroupSize);
             pk.spec.push_back({kSpecPairRows, uint32_t(pairRows_)});
-            pk.spec.push_back({kSpecBatchItems, batchItems_});
             pairs_ = &ctx.pipelines->get(pk);
         }
         if (filterNeedsTranspose(d) && uint64_t(d.r * d.s) <= kNarrowCols && narrowFilterTranspose()) {
@@ -317,8 +305,7 @@ private:
         bindConvTensors(ctx_, cmd, pipe, ConvTensors{src, src, {}, {}, dst, {}});
         pushConstants(ctx_, cmd, pipe, pc);
         const auto& lim = ctx_.caps.maxWorkgroupCount;
-        const uint64_t items = variant ? batchItems_ : 1;  // per workgroup at once (gather_, pairs_)
-        const uint32_t z = uint32_t(std::min<uint64_t>((batches + items - 1) / items, lim[2]));  // the shader walks the rest
+        const uint32_t z = uint32_t(std::min<uint64_t>(batches, lim[2]));  // the shader walks the rest
         cmdDispatch(ctx_, cmd, uint32_t((cols + blockCols - 1) / blockCols), uint32_t((rows + blockRows - 1) / blockRows), z);
     }
 
@@ -334,7 +321,6 @@ private:
     const ComputePipeline* gather_ = nullptr;  // the input's transpose of a 1x1 layer's pixels (gathersPixels)
     const ComputePipeline* pairs_ = nullptr;   // the input's transpose in 32-bit words (16-bit, C and H*W even)
     uint64_t pairRows_ = 32;                   // its blocks' rows
-    uint32_t batchItems_ = 1;                  // ZB: batch items gather_ and pairs_ load at once
 };
 
 // "" or why the transposes and their inner kernel cannot run; `inner` (optional) receives the
