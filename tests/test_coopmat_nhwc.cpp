@@ -246,3 +246,23 @@ TEST_F(NhwcGather, ScalarBehindGatheredPixels) {
             << vkconv::whyUnsupported(ctx(), huge, "implicit_gemm_nhwc");
     }
 }
+
+// The 16-bit transpose in 32-bit words behind the scalar GEMM (implicit_gemm_nhwc, any device with
+// 16-bit storage): even C and H*W with partial 32 x 64 blocks both ways, fp16 and bf16, integer
+// data (exact: a word's halves swapped is a mismatch).
+TEST_F(NhwcGather, ScalarBehindWordTransposes) {
+    if (!ctx().caps().storageBuffer16BitAccess) GTEST_SKIP() << "no 16-bit storage on this device";
+    ConvDesc base = nchwBase();
+    const std::vector<NamedDesc> shapes = editedCases(base, {
+        {"fp16_c80_10x13_n3_3x3", [](ConvDesc& d) { d.n = 3, d.c = 80, d.k = 24, d.h = 10, d.w = 13; }},
+        {"bf16_c36_8x17_1x1_res", [](ConvDesc& d) { d.dtype = DType::BF16, d.c = 36, d.h = 8, d.w = 17, d.r = d.s = 1, d.pad(0, 0), d.hasResidual = true; }},
+    });
+    vkconv::PlanOptions o;
+    o.algorithm = "implicit_gemm_nhwc";
+    for (size_t i = 0; i < shapes.size(); ++i) {
+        const NamedDesc& c = shapes[i];
+        ASSERT_EQ(planDeclines(ctx(), c.desc, o), "") << c.name;
+        const auto r = runAndCheck(ctx(), c.desc, o, 9410 + uint64_t(i), DataMode::Integer);
+        EXPECT_TRUE(passed(r)) << c.name << ": " << r.config;
+    }
+}
