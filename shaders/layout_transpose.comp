@@ -96,8 +96,9 @@ void writeBlock(uint rows, uint cols, uint tx, uint ty, uint r0, uint c0, uint b
 }
 
 // SUBSAMPLE: this invocation's column is one output pixel, read at its input pixel (or zero);
-// a block's reads are all issued before the first is stored.  A loop of its own: folded into the plain loop (a select per element) it made that path 1.5x
-// slower on the H200 with SUBSAMPLE off (h200_s56/pairs/).
+// a block's reads are all issued before the first is stored.  A loop of its own: folded into the
+// plain loop (a select per element) it made that path 1.5x slower on the H200 with SUBSAMPLE off
+// (h200_s56/pairs/).
 void gatherBlocks(uint rows, uint cols, uint tx, uint ty, uint r0, uint c0, uint plane) {
     uint inCols = pc.H * pc.W, c = c0 + tx;
     uint p = c / pc.Q, q = c - p * pc.Q;

@@ -213,6 +213,7 @@ public:
         InnerPlan p = innerPlan(ctx, d, o, matrix);
         if (!p.why.empty()) throw Error(ErrorCode::Unsupported, std::string(name()) + ": " + p.why);
         layout_ = p.layout;
+        nhwcInputBytes_ = uint64_t(p.desc.inputBytes());
         packedTranspose_ = o.packedFilter && filterNeedsTranspose(d) && !p.opts.packedFilter;
         inner_ = findAlgorithm(p.opts.algorithm)->instantiate(ctx, p.desc, p.opts);
         PipelineKey key = convPipelineKey(std::string("layout_transpose_") + dtypeSuffix(d.dtype), d, wg_, o.subgroupSize);
@@ -239,7 +240,7 @@ public:
 
     void record(VkCommandBuffer cmd, const ConvTensors& t) const override {
         const BufferView& ws = t.workspace;
-        const BufferView x{ws.buffer, ws.offset, uint64_t(nhwcDesc(desc_).inputBytes())};
+        const BufferView x{ws.buffer, ws.offset, nhwcInputBytes_};
         const BufferView w = layout_.filterBytes ? BufferView{ws.buffer, ws.offset + layout_.filterOff, uint64_t(desc_.filterBytes())}
                                                  : t.filter;
         const uint64_t innerWs = inner_->workspaceSize();
@@ -321,6 +322,7 @@ private:
     const ComputePipeline* gather_ = nullptr;  // the input's transpose of a 1x1 layer's pixels (gathersPixels)
     const ComputePipeline* pairs_ = nullptr;   // the input's transpose in 32-bit words (16-bit, C and H*W even)
     uint64_t pairRows_ = 32;                   // its blocks' rows
+    uint64_t nhwcInputBytes_ = 0;              // the NHWC copy (only the gathered pixels where gather_)
 };
 
 // "" or why the transposes and their inner kernel cannot run; `inner` (optional) receives the
