@@ -380,15 +380,15 @@ void main() {
         }
 #else
         float acc[FRAGS * EPL];
-        for (uint f = 0u; f < FRAGS * EPL; ++f) acc[f] = 0.0;
-        for (uint ch = 0u; ch < NCHUNK; ++ch)
-            for (uint f = 0u; f < FRAGS; ++f)
-                for (uint u = 0u; u < EPL; ++u) {
+        [[dont_unroll]] for (uint f = 0u; f < FRAGS * EPL; ++f) acc[f] = 0.0;
+        [[dont_unroll]] for (uint ch = 0u; ch < NCHUNK; ++ch)
+            [[dont_unroll]] for (uint f = 0u; f < FRAGS; ++f)
+                [[dont_unroll]] for (uint u = 0u; u < EPL; ++u) {
                     uint j = f / NQ, i = f % NQ, e = lane + u * EMU_LANES, row = e / 16u, col = e % 16u;
                     uint a0 = aBase + chunkStart(ch) / 8u + j * 16u * SW * CW;
                     uint b0 = bBase + (ch * BN + i * 16u) * BSTR;
                     float sum = acc[f * EPL + u];
-                    for (uint k = 0u; k < 16u; ++k)
+                    [[dont_unroll]] for (uint k = 0u; k < 16u; ++k)
                         sum = fma(cmElem(a0, SW * CW, false, row, k), cmElem(b0, BSTR, true, k, col), sum);
                     acc[f * EPL + u] = sum;
                 }
@@ -414,7 +414,7 @@ void main() {
                 else
                     coopMatStore(acc[j * NQ + i], smem, scratch, 4u, gl_CooperativeMatrixLayoutRowMajor);
 #else
-                for (uint u = 0u; u < EPL; ++u) {
+                [[dont_unroll]] for (uint u = 0u; u < EPL; ++u) {
                     uint e = lane + u * EMU_LANES, fi = RUNS ? (e % 16u) * 16u + e / 16u : e;
                     float v = acc[(j * NQ + i) * EPL + u];
                     if (EPI16) emuHalfScratch(scratch, 3u, 16u, e, v);

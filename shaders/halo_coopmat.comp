@@ -180,7 +180,7 @@ void main() {
     [[unroll]] for (uint f = 0u; f < FM * FN; ++f) acc[f] = MAT_C(0.0);
 #else
     float acc[FM * FN * EPL];
-    for (uint f = 0u; f < FM * FN * EPL; ++f) acc[f] = 0.0;
+    [[dont_unroll]] for (uint f = 0u; f < FM * FN * EPL; ++f) acc[f] = 0.0;
 #endif
 
     if (PREFETCH) LOAD_SLICE(0u)
@@ -211,11 +211,11 @@ void main() {
                 [[unroll]] for (uint j = 0u; j < FN; ++j) acc[i * FN + j] = coopMatMulAdd(a, b[j], acc[i * FN + j]);
             }
 #else
-            for (uint f = 0u; f < FM * FN; ++f)
-                for (uint u = 0u; u < EPL; ++u) {
+            [[dont_unroll]] for (uint f = 0u; f < FM * FN; ++f)
+                [[dont_unroll]] for (uint u = 0u; u < EPL; ++u) {
                     uint i = f / FN, j = f % FN, e = lane + u * EMU_LANES, row = e / 16u, col = e % 16u;
                     float sum = acc[f * EPL + u];
-                    for (uint k = 0u; k < 16u; ++k)
+                    [[dont_unroll]] for (uint k = 0u; k < 16u; ++k)
                         sum = fma(cmElem(aBase + i * 16u * LD, LD, false, row, k),
                                   cmElem(bBase + j * 16u * LD, LD, true, k, col), sum);
                     acc[f * EPL + u] = sum;
@@ -240,7 +240,7 @@ void main() {
             else
                 coopMatStore(acc[i * FN + j], smem, scratch, 4u, gl_CooperativeMatrixLayoutRowMajor);
 #else
-            for (uint u = 0u; u < EPL; ++u) {
+            [[dont_unroll]] for (uint u = 0u; u < EPL; ++u) {
                 uint e = lane + u * EMU_LANES, fi = RUNS ? (e % 16u) * 16u + e / 16u : e;
                 float v = acc[(i * FN + j) * EPL + u];
                 if (EPI16) {

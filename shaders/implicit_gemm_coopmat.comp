@@ -32,7 +32,9 @@
 // CM_EMULATE (test-only variants): the three cooperative-matrix operations are
 // replaced by plain arithmetic on the same shared-memory words with the same offset / stride /
 // layout conventions, so devices without matrix units (lavapipe in CI) execute every staging,
-// padding and epilogue path of this kernel.  The shipped variants never define it.
+// padding and epilogue path of this kernel.  The shipped variants never define it.  Its loops
+// are [[dont_unroll]] (in every matrix kernel): unrolled over their constant trip counts they
+// cost lavapipe's LLVM up to 1.9x the compile time (docs/design.md, "What CI runs").
 #include "dtype.glsl"
 #include "coopmat_common.glsl"  // extensions, CM_T, ELEM_BITS, PACK_OUT, cmElem
 #include "conv_params.glsl"
@@ -336,7 +338,7 @@ void main() {
 #else
     uint lane = gl_SubgroupInvocationID;
     float acc[FM * FN * EPL];
-    for (uint t = 0u; t < FM * FN * EPL; ++t) acc[t] = 0.0;
+    [[dont_unroll]] for (uint t = 0u; t < FM * FN * EPL; ++t) acc[t] = 0.0;
 #endif
 
     uint cslices = (Cg + BK - 1u) / BK;  // slices per filter tap (CTAIL: the last one partial)
@@ -378,14 +380,14 @@ void main() {
 #define MULTIPLY_SLICE(cur)                                                                     \
     {                                                                                           \
         uint aBase = kz * GROUP_WORDS + (cur) * A_BUF, bBase = kz * GROUP_WORDS + A_WORDS + (cur) * KV; \
-        for (uint kk = 0u; kk < BK / CM_K; ++kk)                                                \
-            for (uint f = 0u; f < FM * FN; ++f)                                                 \
-                for (uint t = 0u; t < EPL; ++t) {                                               \
+        [[dont_unroll]] for (uint kk = 0u; kk < BK / CM_K; ++kk)                                \
+            [[dont_unroll]] for (uint f = 0u; f < FM * FN; ++f)                                 \
+                [[dont_unroll]] for (uint t = 0u; t < EPL; ++t) {                               \
                     uint i = f / FN, j = f % FN, e = lane + t * EMU_LANES;                      \
                     uint row = e / CM_N, col = e % CM_N, m = wm * WM + i * CM_M;                \
                     uint bOff = bBase + (wn * WN + j * CM_N) * LDK + kk * (CM_K / 8u);          \
                     float sum = acc[f * EPL + t];                                               \
-                    for (uint q = 0u; q < CM_K; ++q) {                                          \
+                    [[dont_unroll]] for (uint q = 0u; q < CM_K; ++q) {                          \
                         float a = IN_LAYOUT == 1u                                               \
                                       ? cmElem(aBase + m * LDK + kk * (CM_K / 8u), LDK, false, row, q) \
                                       : cmElem(aBase + kk * CM_K * LDM + m / 8u, LDM, true, row, q);   \
@@ -466,7 +468,7 @@ void main() {
 #if !defined(CM_EMULATE)
                     coopMatStore(acc[ai], smem, at, CM_N / 4u, gl_CooperativeMatrixLayoutRowMajor);
 #else
-                    for (uint u = 0u; u < EPL; ++u) {
+                    [[dont_unroll]] for (uint u = 0u; u < EPL; ++u) {
                         uint fi = at * 4u + lane + u * EMU_LANES;
                         smem[fi >> 2][fi & 3u] = floatBitsToUint(acc[ai * EPL + u]);
                     }
@@ -481,7 +483,7 @@ void main() {
                         coopMatLoad(part, smem, at, CM_N / 4u, gl_CooperativeMatrixLayoutRowMajor);
                         acc[ai] = acc[ai] + part;
 #else
-                        for (uint u = 0u; u < EPL; ++u) {
+                        [[dont_unroll]] for (uint u = 0u; u < EPL; ++u) {
                             uint fi = at * 4u + lane + u * EMU_LANES;
                             acc[ai * EPL + u] += uintBitsToFloat(smem[fi >> 2][fi & 3u]);
                         }
@@ -503,7 +505,7 @@ void main() {
                 else
                     coopMatStore(acc[i * FN + j], smem, scratch, CM_N / 4u, gl_CooperativeMatrixLayoutRowMajor);
 #else
-                for (uint t = 0u; t < EPL; ++t) {
+                [[dont_unroll]] for (uint t = 0u; t < EPL; ++t) {
                     uint e = lane + t * EMU_LANES, row = e / CM_N, col = e % CM_N;
                     float v = acc[(i * FN + j) * EPL + t];
                     if (EPI16) {

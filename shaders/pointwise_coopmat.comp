@@ -185,13 +185,13 @@ void main() {
         }
 #else
         float acc[FRAGS * EPL];
-        for (uint f = 0u; f < FRAGS * EPL; ++f) acc[f] = 0.0;
-        for (uint s = 0u; s < KS; ++s)
-            for (uint f = 0u; f < FRAGS; ++f)
-                for (uint u = 0u; u < EPL; ++u) {
+        [[dont_unroll]] for (uint f = 0u; f < FRAGS * EPL; ++f) acc[f] = 0.0;
+        [[dont_unroll]] for (uint s = 0u; s < KS; ++s)
+            [[dont_unroll]] for (uint f = 0u; f < FRAGS; ++f)
+                [[dont_unroll]] for (uint u = 0u; u < EPL; ++u) {
                     uint i = f / FN, j = f % FN, e = lane + u * LANES, row = e / 16u, col = e % 16u;
                     float sum = acc[f * EPL + u];
-                    for (uint k = 0u; k < 16u; ++k)
+                    [[dont_unroll]] for (uint k = 0u; k < 16u; ++k)
                         sum = fma(NCHW ? cmElem(aBuf + s * 16u * LDA + i * 2u, LDA, true, row, k)
                                        : cmElem(aBuf + i * 16u * LDW + s * 2u, LDW, false, row, k),
                                   cmElem((j * 16u) * LDW + s * 2u, LDW, true, k, col), sum);
@@ -210,8 +210,8 @@ void main() {
                 [[unroll]] for (uint j = 0u; j < FN; ++j)
                     coopMatStore(acc[i * FN + j], smem, scratch + j * 4u, SROW, gl_CooperativeMatrixLayoutRowMajor);
 #else
-                for (uint j = 0u; j < FN; ++j)
-                    for (uint u = 0u; u < EPL; ++u) {
+                [[dont_unroll]] for (uint j = 0u; j < FN; ++j)
+                    [[dont_unroll]] for (uint u = 0u; u < EPL; ++u) {
                         uint e = lane + u * LANES, fi = (e / 16u) * SROW * 4u + j * 16u + e % 16u;
                         smem[scratch + (fi >> 2)][fi & 3u] = floatBitsToUint(acc[(i * FN + j) * EPL + u]);
                     }
@@ -259,7 +259,7 @@ void main() {
                     if (NCHW) coopMatStore(acc[i * FN + j], smem, scratch, 4u, gl_CooperativeMatrixLayoutColumnMajor);
                     else coopMatStore(acc[i * FN + j], smem, scratch, 4u, gl_CooperativeMatrixLayoutRowMajor);
 #else
-                    for (uint u = 0u; u < EPL; ++u) {
+                    [[dont_unroll]] for (uint u = 0u; u < EPL; ++u) {
                         uint e = lane + u * LANES;
                         float v = acc[(i * FN + j) * EPL + u];
                         if (EPI16) {

@@ -236,7 +236,7 @@ void main() {
     [[unroll]] for (uint j = 0u; j < FN; ++j) acc[j] = MAT_C(0.0);
 #else
     float acc[FN * EPL];
-    for (uint f = 0u; f < FN * EPL; ++f) acc[f] = 0.0;
+    [[dont_unroll]] for (uint f = 0u; f < FN * EPL; ++f) acc[f] = 0.0;
 #endif
     // One stage: its words into the buffer (after every invocation is done reading the previous
     // stage), the loads of stage `next` into the registers just freed, then the products.
@@ -254,12 +254,12 @@ void main() {
     }
 #else
 #define PRODUCTS()                                                                              \
-    for (uint s = 0u; s < KD; ++s)                                                              \
-        for (uint j = 0u; j < FN; ++j)                                                          \
-            for (uint u = 0u; u < EPL; ++u) {                                                   \
+    [[dont_unroll]] for (uint s = 0u; s < KD; ++s)                                              \
+        [[dont_unroll]] for (uint j = 0u; j < FN; ++j)                                          \
+            [[dont_unroll]] for (uint u = 0u; u < EPL; ++u) {                                   \
                 uint e = lane + u * LANES, row = e / 16u, col = e % 16u;                        \
                 float sum = acc[j * EPL + u];                                                   \
-                for (uint k = 0u; k < 16u; ++k)                                                 \
+                [[dont_unroll]] for (uint k = 0u; k < 16u; ++k)                                 \
                     sum = fma(IN_NCHW ? cmElem(buf + s * 32u, 2u, true, row, k) : cmElem(buf + s * 2u, LDW, false, row, k), \
                               cmElem(buf + AW + j * 16u * LDW + s * 2u, LDW, true, k, col), sum); \
                 acc[j * EPL + u] = sum;                                                         \
@@ -307,8 +307,8 @@ void main() {
 #if !defined(CM_EMULATE)
     [[unroll]] for (uint j = 0u; j < FN; ++j) coopMatStore(acc[j], smem, buf + j * 64u, 4u, gl_CooperativeMatrixLayoutRowMajor);
 #else
-    for (uint j = 0u; j < FN; ++j)
-        for (uint u = 0u; u < EPL; ++u) {
+    [[dont_unroll]] for (uint j = 0u; j < FN; ++j)
+        [[dont_unroll]] for (uint u = 0u; u < EPL; ++u) {
             uint e = lane + u * LANES;
             smem[buf + j * 64u + (e >> 2)][e & 3u] = floatBitsToUint(acc[j * EPL + u]);
         }
