@@ -143,11 +143,21 @@ layout(constant_id = 124) const bool LEAN_ADDR = false;
 // The fp16 scratch (epilogue_half.glsl; the host's choice).
 layout(constant_id = 125) const bool EPI16 = false;
 const uint LD16 = (CM_N / 8u) | 1u;  // fp16 scratch row stride in words: odd, conflict-free rows
+// NCHW output with an even P*Q that the runs leave (2 mod 4, or 4 | P*Q on 16-subgroup tiles: the
+// host's condition, on the vector pipeline): two pixels of a filter per 4-byte store through a
+// column-major scratch, instead of one 2-byte element per lane and store.  With P*Q even an
+// even pixel and the next one share an image and an aligned word.  (Odd P*Q, words aligned in
+// the output and a lone element at a plane's ends, measured 4-8 % slower than the element
+// stores on 7x7 layers: perf-notes 155.)
+layout(constant_id = 129) const bool NCHW_WORDS = false;
 #ifdef SPLIT_K
 const bool RUNS = false;  // pass 1 writes raw fp32 partials element by element
+const bool WORDS = false;
 #else
 const bool RUNS = NCHW_RUNS && OUT_LAYOUT == 0u;  // NCHW output: column-major scratch, pixel runs
+const bool WORDS = NCHW_WORDS && OUT_LAYOUT == 0u && !RUNS;
 #endif
+const bool COL_SCRATCH = RUNS || WORDS;  // the scratch column-major: a filter's pixels adjacent
 
 const uint GROUP_WORDS = A_WORDS + B_WORDS;  // one K group's staging
 // [group][A][B], each row holding its NBUF buffers.  After the loop: the epilogue scratch of a
@@ -500,7 +510,7 @@ void main() {
                     coopMatStore(MAT_C16(CM_M, CM_N)(acc[i * FN + j]), smem, scratch, LD16, gl_CooperativeMatrixLayoutRowMajor);
                 else
 #endif
-                if (RUNS)
+                if (COL_SCRATCH)
                     coopMatStore(acc[i * FN + j], smem, scratch, CM_M / 4u, gl_CooperativeMatrixLayoutColumnMajor);
                 else
                     coopMatStore(acc[i * FN + j], smem, scratch, CM_N / 4u, gl_CooperativeMatrixLayoutRowMajor);
@@ -511,7 +521,7 @@ void main() {
                     if (EPI16) {
                         emuHalfScratch(scratch, LD16, CM_N, e, v);
                     } else {
-                        uint fi = scratch * 4u + (RUNS ? col * CM_M + row : row * CM_N + col);
+                        uint fi = scratch * 4u + (COL_SCRATCH ? col * CM_M + row : row * CM_N + col);
                         smem[fi >> 2][fi & 3u] = floatBitsToUint(v);
                     }
                 }
@@ -548,6 +558,18 @@ void main() {
                             }
                         }
                     }
+                } else if (WORDS) {
+                    // Pixel pairs of one filter on neighbouring lanes (M is even: a pair is whole or absent).
+                    for (uint e = lane; e < CM_N * (CM_M / 2u); e += lanes) {
+                        uint col = e / (CM_M / 2u), pr = e % (CM_M / 2u);
+                        uint m = mBase + 2u * pr, kn = nBase + col;
+                        if (m < M && kn < Kg) {
+                            uint at = scratch * 4u + col * CM_M + 2u * pr;
+                            uvec2 w = (at & 2u) == 0u ? smem[at >> 2].xy : smem[at >> 2].zw;
+                            uint k = kBase + kn, o = (m / PQ * pc.K + k) * PQ + m % PQ;
+                            y2w_[o >> 1] = PACK_OUT(epilogueValue(uintBitsToFloat(w.x), k, o), epilogueValue(uintBitsToFloat(w.y), k, o + 1u));
+                        }
+                    }
                 } else if (EPI16) {
                     // OUT_WORD filters of one pixel per store, copied as they are; the word order
                     // (pixel fastest) keeps 8 neighbouring invocations' reads in distinct bank groups.
@@ -579,7 +601,7 @@ void main() {
                         uint col = OUT_LAYOUT == 1u ? e % CM_N : e / CM_M;
                         uint m = mBase + row, kn = nBase + col;
                         if (m < M && kn < Kg) {
-                            uint idx = row * CM_N + col;
+                            uint idx = COL_SCRATCH ? col * CM_M + row : row * CM_N + col;
                             float v = uintBitsToFloat(smem[scratch + (idx >> 2)][idx & 3u]);
                             uint k = kBase + kn, n = m / PQ, pq = m % PQ;
                             uint off = OUT_LAYOUT == 0u ? (n * pc.K + k) * PQ + pq : m * pc.K + k;

@@ -117,6 +117,20 @@ std::vector<CmCase> makeCmCases() {
         d.activation = Activation::Relu;
     });
     add("nchw_out_tiny_2x3_n5", [](ConvDesc& d) { d.n = 5, d.h = 2, d.w = 3, d.outputLayout = TensorLayout::NCHW, d.hasResidual = true; });
+    // NCHW outputs that 4 does not divide: 4-byte words of two pixels where P*Q is even
+    // (NCHW_WORDS; 30 pixels and 41 filters, 18 pixels: an image boundary inside most 16-pixel
+    // fragments, bf16), element stores where it is odd (49 pixels).
+    add("nchw_out_7x7_n3_k40_bias_res_relu", [](ConvDesc& d) {
+        d.n = 3, d.h = d.w = 7, d.k = 40, d.outputLayout = TensorLayout::NCHW, d.hasBias = d.hasResidual = true;
+        d.activation = Activation::Relu;
+    });
+    add("nchw_out_5x6_n5_k41_res", [](ConvDesc& d) {
+        d.inputLayout = d.outputLayout = TensorLayout::NCHW, d.filterLayout = FilterLayout::KCRS;
+        d.n = 5, d.h = 5, d.w = 6, d.k = 41, d.hasResidual = true;
+    });
+    add("bf16_nchw_out_3x6_n7_k24_bias", [](ConvDesc& d) {
+        d.dtype = DType::BF16, d.n = 7, d.h = 3, d.w = 6, d.k = 24, d.outputLayout = TensorLayout::NCHW, d.hasBias = true;
+    });
     // NCHW input of 1x1 stride-1 layers with 4-pixel aligned images (NCHW_VEC_A): an item's 8
     // pixels as one 16-byte word (8x8 maps), as two 8-byte words (6x6: octets cross images; 108
     // rows, the last octet half outside; 48 channels, a zero-filled slice tail), bf16, NHWC out.
@@ -252,6 +266,11 @@ TEST_P(CoopmatTiles, MatchesReference) {
     // The fp16 scratch where nothing is fused (the unsplit vector pipeline of fp16 NHWC outputs).
     expectHalfScratch(ctx(), c.desc, r.config, r.config.find(" split ") == std::string::npos, 4);
     expectNhwcOutWord(c.desc, r.config);
+    // NCHW outputs that 4 does not divide leave in pixel-pair words where P*Q is even, unless split
+    // (pass 2 writes them).
+    if (const int64_t pq = c.desc.outH() * c.desc.outW(); c.desc.outputLayout == TensorLayout::NCHW && pq % 4 != 0)
+        EXPECT_EQ(r.config.find(" words") != std::string::npos, pq % 2 == 0 && r.config.find(" split ") == std::string::npos)
+            << r.config;
 }
 
 // Indices of the named cmCases().
@@ -307,6 +326,17 @@ INSTANTIATE_TEST_SUITE_P(coopmat_runs4, CoopmatTiles,
                          ::testing::Combine(::testing::ValuesIn(casesNamed({"nchw_out_14x14_k24_bias_res_relu", "nchw_out_10x10_n3_k40"})),
                                             ::testing::Values(std::string("128x256x32/2x4s1"), std::string("64x64x32/2x4"), std::string("256x64x64/4x4s1"),
                                                               std::string("64x32x16/2x1"), std::string("64x64x32/2x2/s3"))),
+                         tileCaseName);
+
+// NCHW output words (P*Q 2 mod 4; 4 | P*Q on 16-subgroup tiles is coopmat_runs4's
+// 256x64x64/4x4s1) and the element stores of odd P*Q on tiles of each staging shape: 2 and 8
+// subgroups, sliced-K, the 32-wide tile, and split-K (its pass 2 writes the output; no words).
+INSTANTIATE_TEST_SUITE_P(coopmat_out_words, CoopmatTiles,
+                         ::testing::Combine(::testing::ValuesIn(casesNamed({"nchw_out_7x7_n3_k40_bias_res_relu", "nchw_out_5x6_n5_k41_res",
+                                                                           "bf16_nchw_out_3x6_n7_k24_bias"})),
+                                            ::testing::Values(std::string("64x64x32/2x4"), std::string("128x256x32/2x4s1"),
+                                                              std::string("32x64x32/2x2k2"), std::string("64x32x16/2x1"),
+                                                              std::string("64x64x32/2x2/s3"))),
                          tileCaseName);
 
 // NCHW_VEC_A on tiles of each staging shape: two and sixteen subgroups (the latter beyond

@@ -157,7 +157,7 @@ enum SpecCoopmat : uint32_t {
     kSpecCmM = 106, kSpecCmN = 107, kSpecCmK = 108, kSpecEmuLanes = 109,
     kSpecMaskMode = 110, kSpecVecA = 112, kSpecVecB = 113, kSpecVecOut = 114, kSpecNbuf = 115,
     kSpecPrefetch2 = 116, kSpecCTail = 117, kSpecNchwRuns = 118, kSpecNchwRuns4 = 119, kSpecOutWord = 120, kSpecSwizzle = 123,
-    kSpecLeanAddr = 124, kSpecEpi16 = 125, kSpecKSplit = 126, kSpecSmemPad = 127, kSpecNchwVecA = 128,
+    kSpecLeanAddr = 124, kSpecEpi16 = 125, kSpecKSplit = 126, kSpecSmemPad = 127, kSpecNchwVecA = 128, kSpecNchwWords = 129,
 };
 
 std::string shaderName(DType t, bool split = false, bool trace = false) {
@@ -384,6 +384,12 @@ public:
         const bool runs4 = pq % 4 == 0 && tile_.warps() < 16 && coopmatNchwHalfRuns();
         runs_ = !raw_ && split_ == 1 && d.outputLayout == TensorLayout::NCHW && (pq % 8 == 0 || runs4) && coopmatNchwRuns();
         runs4_ = runs_ && pq % 8 != 0;
+        // Even P*Q the runs leave (4 | P*Q on 16-subgroup tiles: ResNet-50's 14x14 layers; 2 mod 4):
+        // 4-byte words of two pixels, 5-10 % faster than the element stores on those 14x14 layers
+        // at b32 (docs/results/h200_s57/words, perf-notes 155).  Odd P*Q (7x7) keeps the element
+        // stores: words aligned in the output with a lone element at each plane's ends ran 4-8 %
+        // slower there.
+        words_ = !raw_ && split_ == 1 && d.outputLayout == TensorLayout::NCHW && !runs_ && pq % 2 == 0 && coopmatNchwWords();
         outWord_ = d.outputLayout == TensorLayout::NHWC ? coopmatNhwcOutWord(d) : 8;
         vecOut_ = !raw_ && split_ == 1 && (d.outputLayout == TensorLayout::NHWC ? outWord_ != 0 : runs_);
         if (raw_) pc_.splitK = 1;
@@ -422,6 +428,7 @@ public:
         if (split_ > 1) c += " split " + std::to_string(split_);
         if (prefetch2_) c += " ahead2";
         if (epi16_) c += " epi16";
+        if (words_) c += " words";
         if (raw_) c += " raw-f32";
         if (trace_) c += " trace";
         c += " sg" + std::to_string(sg_.size);
@@ -450,6 +457,7 @@ private:
         key.spec.push_back({kSpecCTail, desc_.channelsPerGroup() % tile_.bk ? 1u : 0u});
         key.spec.push_back({kSpecNchwRuns, runs_ ? 1u : 0u});
         key.spec.push_back({kSpecNchwRuns4, runs4_ ? 1u : 0u});
+        if (vec && words_) key.spec.push_back({kSpecNchwWords, 1u});
         key.spec.push_back({kSpecSwizzle, swizzle_ ? 1u : 0u});
         key.spec.push_back({kSpecLeanAddr, coopmatLeanAddressing() ? 1u : 0u});
         key.spec.push_back({kSpecEpi16, vec && epi16_ ? 1u : 0u});
@@ -514,7 +522,7 @@ private:
     std::unique_ptr<SplitReduce> reduce_;  // split-K pass 2
     SubgroupChoice sg_;
     bool raw_ = false;
-    bool vecA_ = false, nchwVecA_ = false, vecB_ = false, vecOut_ = false, runs_ = false, runs4_ = false;
+    bool vecA_ = false, nchwVecA_ = false, vecB_ = false, vecOut_ = false, runs_ = false, runs4_ = false, words_ = false;
     bool prefetch2_ = false;
     bool trace_ = false;  // the CM_TRACE build, its clocks in the workspace
     bool swizzle_ = false;  // SWIZZLE (wantSwizzle)
@@ -633,10 +641,14 @@ std::vector<std::pair<ConvDesc, PlanOptions>> coopmatVariants(const ContextImpl&
                     // fp16 scratch; bf16 42 filters with a bias, 4-byte stores of 2 from the fp32 one
                     d.c = 64, d.k = t == DType::BF16 ? 42 : 36, d.hasBias = t == DType::BF16;
                     v.push_back({d, o});
-                } else {  // 14x14: P*Q % 8 == 4, the NCHW runs of 4, one pass
-                    d.h = d.w = 14;
+                } else {  // NHWC in, NCHW out (coopmat_nhwc's inner problem), every tile: 14x14: P*Q % 8
+                          // == 4, the runs of 4 (words on 16-subgroup tiles); 7x10: P*Q % 4 == 2, the words
                     o.tile = tile.name;
-                    v.push_back({d, o});
+                    d.inputLayout = TensorLayout::NHWC, d.filterLayout = FilterLayout::KRSC;
+                    for (int64_t w : {14, 10}) {
+                        d.h = w == 14 ? 14 : 7, d.w = w;
+                        v.push_back({d, o});
+                    }
                 }
             }
     return v;

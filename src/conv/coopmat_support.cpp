@@ -13,6 +13,8 @@ bool coopmatNchwRuns() { return envFlag("VKCONV_NCHW_RUNS", true); }
 
 bool coopmatNchwHalfRuns() { return coopmatNchwRuns() && envString("VKCONV_NCHW_RUNS") != "8"; }
 
+bool coopmatNchwWords() { return coopmatNchwRuns() && envFlag("VKCONV_NCHW_WORDS", true); }
+
 VkComponentTypeKHR coopmatOperandType(DType t) {
     return t == DType::BF16 ? VK_COMPONENT_TYPE_BFLOAT16_KHR : VK_COMPONENT_TYPE_FLOAT16_KHR;
 }

@@ -21,6 +21,10 @@ bool coopmatNchwRuns();
 // implicit_gemm_coopmat's runs where 4 but not 8 divides P*Q (runs of 4 within one image, 8-byte
 // stores).  VKCONV_NCHW_RUNS=8 (measurement only) keeps those outputs on the element stores.
 bool coopmatNchwHalfRuns();
+// implicit_gemm_coopmat's NCHW outputs of even P*Q that the runs leave (P*Q % 4 == 2, or
+// 16-subgroup tiles): 4-byte words of two pixels instead of element stores.  VKCONV_NCHW_WORDS=0
+// (measurement only) keeps the element stores.
+bool coopmatNchwWords();
 
 VkComponentTypeKHR coopmatOperandType(DType t);
 
