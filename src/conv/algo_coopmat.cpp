@@ -386,7 +386,7 @@ public:
         runs4_ = runs_ && pq % 8 != 0;
         // Even P*Q the runs leave (4 | P*Q on 16-subgroup tiles: ResNet-50's 14x14 layers; 2 mod 4):
         // 4-byte words of two pixels, 5-10 % faster than the element stores on those 14x14 layers
-        // at b32 (docs/results/h200_s57/words, perf-notes 155).  Odd P*Q (7x7) keeps the element
+        // at b32 (H100, docs/results/h200_s57/words, perf-notes 155).  Odd P*Q (7x7) keeps the element
         // stores: words aligned in the output with a lone element at each plane's ends ran 4-8 %
         // slower there.
         words_ = !raw_ && split_ == 1 && d.outputLayout == TensorLayout::NCHW && !runs_ && pq % 2 == 0 && coopmatNchwWords();
@@ -645,8 +645,8 @@ std::vector<std::pair<ConvDesc, PlanOptions>> coopmatVariants(const ContextImpl&
                           // == 4, the runs of 4 (words on 16-subgroup tiles); 7x10: P*Q % 4 == 2, the words
                     o.tile = tile.name;
                     d.inputLayout = TensorLayout::NHWC, d.filterLayout = FilterLayout::KRSC;
-                    for (int64_t w : {14, 10}) {
-                        d.h = w == 14 ? 14 : 7, d.w = w;
+                    for (auto [h, w] : {std::pair<int64_t, int64_t>{14, 14}, {7, 10}}) {
+                        d.h = h, d.w = w;
                         v.push_back({d, o});
                     }
                 }
