@@ -601,7 +601,7 @@ void main() {
                         uint col = OUT_LAYOUT == 1u ? e % CM_N : e / CM_M;
                         uint m = mBase + row, kn = nBase + col;
                         if (m < M && kn < Kg) {
-                            uint idx = COL_SCRATCH ? col * CM_M + row : row * CM_N + col;
+                            uint idx = row * CM_N + col;
                             float v = uintBitsToFloat(smem[scratch + (idx >> 2)][idx & 3u]);
                             uint k = kBase + kn, n = m / PQ, pq = m % PQ;
                             uint off = OUT_LAYOUT == 0u ? (n * pc.K + k) * PQ + pq : m * pc.K + k;
