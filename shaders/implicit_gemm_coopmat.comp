@@ -24,7 +24,8 @@
 // Epilogue: each accumulator goes through a per-subgroup fp32 scratch (the staging memory,
 // reused), then the subgroup's invocations apply bias / residual / activation and write in the
 // output layout: 8 channels per 16-byte store for NHWC outputs when VEC_OUT; for NCHW outputs
-// the scratch is column-major and each invocation stores a run of 8 pixels of one filter.
+// the scratch is column-major and each invocation stores a run of 8 pixels of one filter, a word
+// of two, or (odd P*Q, split-K partials) one element.
 #extension GL_GOOGLE_include_directive : require
 // Loops over register / cooperative-matrix arrays must unroll fully (on NVIDIA a loop left
 // rolled demotes the arrays to local memory).
@@ -157,7 +158,13 @@ const bool WORDS = false;
 const bool RUNS = NCHW_RUNS && OUT_LAYOUT == 0u;  // NCHW output: column-major scratch, pixel runs
 const bool WORDS = NCHW_WORDS && OUT_LAYOUT == 0u && !RUNS;
 #endif
-const bool COL_SCRATCH = RUNS || WORDS;  // the scratch column-major: a filter's pixels adjacent
+// Every other NCHW output (odd P*Q, split-K partials, the element pipeline) through a
+// column-major scratch as well (the host's choice; off for measurements): the element loop's lanes
+// read one filter's 16 pixels, which a row-major fp32 scratch puts 16 words apart, two banks for
+// 16 lanes (8-way conflicts); column-major they are adjacent words.
+layout(constant_id = 130) const bool NCHW_COL_SCRATCH = false;
+const bool NCHW_COL = NCHW_COL_SCRATCH && OUT_LAYOUT == 0u;
+const bool COL_SCRATCH = RUNS || WORDS || NCHW_COL;  // a filter's pixels adjacent
 
 const uint GROUP_WORDS = A_WORDS + B_WORDS;  // one K group's staging
 // [group][A][B], each row holding its NBUF buffers.  After the loop: the epilogue scratch of a
@@ -451,7 +458,8 @@ void main() {
         for (uint sl = 0u; sl < per; ++sl) SLICE_STEP(sl, aReg0, bReg0, aReg0, bReg0)
     }
 
-    // Epilogue, one accumulator at a time through this subgroup's scratch (row-major fp32).
+    // Epilogue, one accumulator at a time through this subgroup's fp32 scratch (row-major for NHWC
+    // outputs, column-major for NCHW ones: COL_SCRATCH).
     TRACE_AT(3u)
     // One scratch per subgroup of a group: sliced-K, only the owner group of an accumulator writes
     // it out, and the next owner starts after the barrier that this one reaches when done.
@@ -593,18 +601,36 @@ void main() {
                             storeFiltersNhwc(OUT_WORD, m * pc.K + k, k, v, cg * OUT_WORD % 4u);  // NHWC: (n*PQ + pq)*K + k
                         }
                     }
+                } else if (OUT_LAYOUT == 0u) {
+                    // NCHW, neighbouring invocations on neighbouring pixels (rows) of one filter.
+                    // A lane keeps its row for the whole accumulator (subgroups of CM_M or more;
+                    // narrower ones take CM_M / lanes rows each), so its image and plane offset,
+                    // a division by P*Q, are worked out once per row, not once per element.
+                    for (uint row = lane % CM_M; row < CM_M; row += lanes) {
+                        uint m = mBase + row;
+                        if (m >= M) break;
+                        uint pixelOff = m / PQ * pc.K * PQ + m % PQ;  // + k * P*Q for filter k
+                        for (uint col = lane / CM_M; col < CM_N; col += max(lanes / CM_M, 1u)) {
+                            uint kn = nBase + col;
+                            if (kn >= Kg) break;
+                            uint idx = COL_SCRATCH ? col * CM_M + row : row * CM_N + col;
+                            float v = uintBitsToFloat(smem[scratch + (idx >> 2)][idx & 3u]);
+                            uint k = kBase + kn, off = pixelOff + k * PQ;
+#ifdef SPLIT_K
+                            ws_[workspaceOffset(gl_WorkGroupID.z, off)] = v;  // raw partial (host: VEC_OUT off)
+#else
+                            storeOutput(off, k, v);
+#endif
+                        }
+                    }
                 } else {
-                    // Neighbouring invocations write neighbouring addresses: filters for NHWC,
-                    // pixels for NCHW.
+                    // NHWC: neighbouring invocations on neighbouring filters of one pixel.
                     for (uint e = lane; e < CM_M * CM_N; e += lanes) {
-                        uint row = OUT_LAYOUT == 1u ? e / CM_N : e % CM_M;
-                        uint col = OUT_LAYOUT == 1u ? e % CM_N : e / CM_M;
+                        uint row = e / CM_N, col = e % CM_N;
                         uint m = mBase + row, kn = nBase + col;
                         if (m < M && kn < Kg) {
-                            uint idx = row * CM_N + col;
-                            float v = uintBitsToFloat(smem[scratch + (idx >> 2)][idx & 3u]);
-                            uint k = kBase + kn, n = m / PQ, pq = m % PQ;
-                            uint off = OUT_LAYOUT == 0u ? (n * pc.K + k) * PQ + pq : m * pc.K + k;
+                            float v = uintBitsToFloat(smem[scratch + (e >> 2)][e & 3u]);  // row-major: e = row * CM_N + col
+                            uint k = kBase + kn, off = m * pc.K + k;
 #ifdef SPLIT_K
                             ws_[workspaceOffset(gl_WorkGroupID.z, off)] = v;  // raw partial (host: VEC_OUT off)
 #else

@@ -158,6 +158,7 @@ enum SpecCoopmat : uint32_t {
     kSpecMaskMode = 110, kSpecVecA = 112, kSpecVecB = 113, kSpecVecOut = 114, kSpecNbuf = 115,
     kSpecPrefetch2 = 116, kSpecCTail = 117, kSpecNchwRuns = 118, kSpecNchwRuns4 = 119, kSpecOutWord = 120, kSpecSwizzle = 123,
     kSpecLeanAddr = 124, kSpecEpi16 = 125, kSpecKSplit = 126, kSpecSmemPad = 127, kSpecNchwVecA = 128, kSpecNchwWords = 129,
+    kSpecNchwColScratch = 130,
 };
 
 std::string shaderName(DType t, bool split = false, bool trace = false) {
@@ -390,6 +391,9 @@ public:
         // stores: words aligned in the output with a lone element at each plane's ends ran 4-8 %
         // slower there.
         words_ = !raw_ && split_ == 1 && d.outputLayout == TensorLayout::NCHW && !runs_ && pq % 2 == 0 && coopmatNchwWords();
+        // The rest of the NCHW outputs (odd P*Q, split-K partials, the element pipeline) leave
+        // through the element loop, reading a column-major scratch as the runs and words do.
+        colScratch_ = d.outputLayout == TensorLayout::NCHW && coopmatNchwColScratch();
         outWord_ = d.outputLayout == TensorLayout::NHWC ? coopmatNhwcOutWord(d) : 8;
         vecOut_ = !raw_ && split_ == 1 && (d.outputLayout == TensorLayout::NHWC ? outWord_ != 0 : runs_);
         if (raw_) pc_.splitK = 1;
@@ -458,6 +462,7 @@ private:
         key.spec.push_back({kSpecNchwRuns, runs_ ? 1u : 0u});
         key.spec.push_back({kSpecNchwRuns4, runs4_ ? 1u : 0u});
         if (vec && words_) key.spec.push_back({kSpecNchwWords, 1u});
+        if (colScratch_) key.spec.push_back({kSpecNchwColScratch, 1u});
         key.spec.push_back({kSpecSwizzle, swizzle_ ? 1u : 0u});
         key.spec.push_back({kSpecLeanAddr, coopmatLeanAddressing() ? 1u : 0u});
         key.spec.push_back({kSpecEpi16, vec && epi16_ ? 1u : 0u});
@@ -522,7 +527,8 @@ private:
     std::unique_ptr<SplitReduce> reduce_;  // split-K pass 2
     SubgroupChoice sg_;
     bool raw_ = false;
-    bool vecA_ = false, nchwVecA_ = false, vecB_ = false, vecOut_ = false, runs_ = false, runs4_ = false, words_ = false;
+    bool vecA_ = false, nchwVecA_ = false, vecB_ = false, vecOut_ = false, runs_ = false, runs4_ = false, words_ = false,
+         colScratch_ = false;
     bool prefetch2_ = false;
     bool trace_ = false;  // the CM_TRACE build, its clocks in the workspace
     bool swizzle_ = false;  // SWIZZLE (wantSwizzle)
@@ -642,10 +648,11 @@ std::vector<std::pair<ConvDesc, PlanOptions>> coopmatVariants(const ContextImpl&
                     d.c = 64, d.k = t == DType::BF16 ? 42 : 36, d.hasBias = t == DType::BF16;
                     v.push_back({d, o});
                 } else {  // NHWC in, NCHW out (coopmat_nhwc's inner problem), every tile: 14x14: P*Q % 8
-                          // == 4, the runs of 4 (words on 16-subgroup tiles); 7x10: P*Q % 4 == 2, the words
+                          // == 4, the runs of 4 (words on 16-subgroup tiles); 7x10: P*Q % 4 == 2, the words;
+                          // 7x7: odd P*Q, the element loop
                     o.tile = tile.name;
                     d.inputLayout = TensorLayout::NHWC, d.filterLayout = FilterLayout::KRSC;
-                    for (auto [h, w] : {std::pair<int64_t, int64_t>{14, 14}, {7, 10}}) {
+                    for (auto [h, w] : {std::pair<int64_t, int64_t>{14, 14}, {7, 10}, {7, 7}}) {
                         d.h = h, d.w = w;
                         v.push_back({d, o});
                     }

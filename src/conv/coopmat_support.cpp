@@ -15,6 +15,8 @@ bool coopmatNchwHalfRuns() { return coopmatNchwRuns() && envString("VKCONV_NCHW_
 
 bool coopmatNchwWords() { return coopmatNchwRuns() && envFlag("VKCONV_NCHW_WORDS", true); }
 
+bool coopmatNchwColScratch() { return envFlag("VKCONV_NCHW_COL_SCRATCH", true); }
+
 VkComponentTypeKHR coopmatOperandType(DType t) {
     return t == DType::BF16 ? VK_COMPONENT_TYPE_BFLOAT16_KHR : VK_COMPONENT_TYPE_FLOAT16_KHR;
 }

@@ -25,6 +25,10 @@ bool coopmatNchwHalfRuns();
 // 16-subgroup tiles): 4-byte words of two pixels instead of element stores.  VKCONV_NCHW_WORDS=0
 // (measurement only) keeps the element stores.
 bool coopmatNchwWords();
+// implicit_gemm_coopmat's other NCHW outputs (odd P*Q, split-K partials) read from a column-major
+// scratch too (no bank conflicts between a filter's pixels).  VKCONV_NCHW_COL_SCRATCH=0
+// (measurement only) keeps the row-major one.
+bool coopmatNchwColScratch();
 
 VkComponentTypeKHR coopmatOperandType(DType t);
 
