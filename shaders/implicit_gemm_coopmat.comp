@@ -566,18 +566,6 @@ void main() {
                             }
                         }
                     }
-                } else if (WORDS) {
-                    // Pixel pairs of one filter on neighbouring lanes (M is even: a pair is whole or absent).
-                    for (uint e = lane; e < CM_N * (CM_M / 2u); e += lanes) {
-                        uint col = e / (CM_M / 2u), pr = e % (CM_M / 2u);
-                        uint m = mBase + 2u * pr, kn = nBase + col;
-                        if (m < M && kn < Kg) {
-                            uint at = scratch * 4u + col * CM_M + 2u * pr;
-                            uvec2 w = (at & 2u) == 0u ? smem[at >> 2].xy : smem[at >> 2].zw;
-                            uint k = kBase + kn, o = (m / PQ * pc.K + k) * PQ + m % PQ;
-                            y2w_[o >> 1] = PACK_OUT(epilogueValue(uintBitsToFloat(w.x), k, o), epilogueValue(uintBitsToFloat(w.y), k, o + 1u));
-                        }
-                    }
                 } else if (EPI16) {
                     // OUT_WORD filters of one pixel per store, copied as they are; the word order
                     // (pixel fastest) keeps 8 neighbouring invocations' reads in distinct bank groups.
@@ -602,25 +590,34 @@ void main() {
                         }
                     }
                 } else if (OUT_LAYOUT == 0u) {
-                    // NCHW, neighbouring invocations on neighbouring pixels (rows) of one filter.
-                    // A lane keeps its row for the whole accumulator (subgroups of CM_M or more;
-                    // narrower ones take CM_M / lanes rows each), so its image and plane offset,
-                    // a division by P*Q, are worked out once per row, not once per element.
-                    for (uint row = lane % CM_M; row < CM_M; row += lanes) {
-                        uint m = mBase + row;
+                    // NCHW, the rest: items of PPI pixels of one filter, neighbouring items on
+                    // neighbouring lanes; WORDS: two pixels per 4-byte store (M and P*Q even: a pair
+                    // is whole or absent and lies in one image), else one element (odd P*Q, split-K
+                    // partials).  A lane keeps its pixels for the whole accumulator (subgroups of
+                    // CM_M / PPI or more; narrower ones take several), so its image and plane offset,
+                    // a division by P*Q, are worked out once per item row, not once per store.
+                    const uint PPI = WORDS ? 2u : 1u, ROWS = CM_M / PPI;
+                    for (uint r = lane % ROWS; r < ROWS; r += lanes) {
+                        uint row = r * PPI, m = mBase + row;
                         if (m >= M) break;
                         uint pixelOff = m / PQ * pc.K * PQ + m % PQ;  // + k * P*Q for filter k
-                        for (uint col = lane / CM_M; col < CM_N; col += max(lanes / CM_M, 1u)) {
+                        for (uint col = lane / ROWS; col < CM_N; col += max(lanes / ROWS, 1u)) {
                             uint kn = nBase + col;
                             if (kn >= Kg) break;
-                            uint idx = COL_SCRATCH ? col * CM_M + row : row * CM_N + col;
-                            float v = uintBitsToFloat(smem[scratch + (idx >> 2)][idx & 3u]);
                             uint k = kBase + kn, off = pixelOff + k * PQ;
+                            uint at = scratch * 4u + (COL_SCRATCH ? col * CM_M + row : row * CM_N + col);
+                            if (WORDS) {
+                                uvec2 w = (at & 2u) == 0u ? smem[at >> 2].xy : smem[at >> 2].zw;
+                                y2w_[off >> 1] = PACK_OUT(epilogueValue(uintBitsToFloat(w.x), k, off),
+                                                          epilogueValue(uintBitsToFloat(w.y), k, off + 1u));
+                            } else {
+                                float v = uintBitsToFloat(smem[at >> 2][at & 3u]);
 #ifdef SPLIT_K
-                            ws_[workspaceOffset(gl_WorkGroupID.z, off)] = v;  // raw partial (host: VEC_OUT off)
+                                ws_[workspaceOffset(gl_WorkGroupID.z, off)] = v;  // raw partial (host: VEC_OUT off)
 #else
-                            storeOutput(off, k, v);
+                                storeOutput(off, k, v);
 #endif
+                            }
                         }
                     }
                 } else {
