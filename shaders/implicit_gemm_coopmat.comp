@@ -161,7 +161,8 @@ const bool WORDS = NCHW_WORDS && OUT_LAYOUT == 0u && !RUNS;
 // Every other NCHW output (odd P*Q, split-K partials, the element pipeline) through a
 // column-major scratch as well (the host's choice; off for measurements): the element loop's lanes
 // read one filter's 16 pixels, which a row-major fp32 scratch puts 16 words apart, two banks for
-// 16 lanes (8-way conflicts); column-major they are adjacent words.
+// 16 lanes (8-way conflicts); column-major they are adjacent words.  Worth only 0.3-0.6 us per
+// 7x7 pass on the H200 (the column-major accumulator store has conflicts of its own; perf-notes 156).
 layout(constant_id = 130) const bool NCHW_COL_SCRATCH = false;
 const bool NCHW_COL = NCHW_COL_SCRATCH && OUT_LAYOUT == 0u;
 const bool COL_SCRATCH = RUNS || WORDS || NCHW_COL;  // a filter's pixels adjacent

@@ -392,7 +392,8 @@ public:
         // slower there.
         words_ = !raw_ && split_ == 1 && d.outputLayout == TensorLayout::NCHW && !runs_ && pq % 2 == 0 && coopmatNchwWords();
         // The rest of the NCHW outputs (odd P*Q, split-K partials, the element pipeline) leave
-        // through the element loop, reading a column-major scratch as the runs and words do.
+        // through the element loop, reading a column-major scratch as the runs and words do
+        // (0.3-0.6 us per 7x7 GEMM pass on the H200, docs/results/h200_s58/colscratch, perf-notes 156).
         colScratch_ = d.outputLayout == TensorLayout::NCHW && coopmatNchwColScratch();
         outWord_ = d.outputLayout == TensorLayout::NHWC ? coopmatNhwcOutWord(d) : 8;
         vecOut_ = !raw_ && split_ == 1 && (d.outputLayout == TensorLayout::NHWC ? outWord_ != 0 : runs_);
