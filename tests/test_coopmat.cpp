@@ -268,9 +268,10 @@ TEST_P(CoopmatTiles, MatchesReference) {
     expectNhwcOutWord(c.desc, r.config);
     // NCHW outputs that 4 does not divide leave in pixel-pair words where P*Q is even, unless split
     // (pass 2 writes them).
-    if (const int64_t pq = c.desc.outH() * c.desc.outW(); c.desc.outputLayout == TensorLayout::NCHW && pq % 4 != 0)
+    if (const int64_t pq = c.desc.outH() * c.desc.outW(); c.desc.outputLayout == TensorLayout::NCHW && pq % 4 != 0) {
         EXPECT_EQ(r.config.find(" words") != std::string::npos, pq % 2 == 0 && r.config.find(" split ") == std::string::npos)
             << r.config;
+    }
 }
 
 // Indices of the named cmCases().

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "runtime/context_impl.hpp"
+#include "runtime/feature_chain.hpp"
 #include "runtime/find_db.hpp"
 #include "runtime/pipeline_cache.hpp"
 #include "runtime/pipeline.hpp"
@@ -171,43 +172,13 @@ VkDevice createDevice(const InstanceTable& it, VkPhysicalDevice pd, uint32_t fam
     q.queueCount = 1;
     q.pQueuePriorities = &priority;
 
-    VkPhysicalDeviceCooperativeMatrixFeaturesKHR cm{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR};
-    VkPhysicalDeviceShaderBfloat16FeaturesKHR bf{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_BFLOAT16_FEATURES_KHR};
-    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR pe{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
-    VkPhysicalDeviceShaderClockFeaturesKHR sc{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR};
-    VkPhysicalDeviceVulkan13Features v13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
-    VkPhysicalDeviceVulkan12Features v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
-    VkPhysicalDeviceVulkan11Features v11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
-    VkPhysicalDeviceFeatures2 f2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
-    f2.pNext = &v11; v11.pNext = &v12; v12.pNext = &v13;
-    void** tail = &v13.pNext;
-    f2.features.shaderInt16 = e.shaderInt16;
-    f2.features.shaderInt64 = e.shaderInt64;
-    v11.storageBuffer16BitAccess = e.storageBuffer16BitAccess;
-    v12.shaderFloat16 = e.shaderFloat16;
-    v12.shaderInt8 = e.shaderInt8;
-    v12.storageBuffer8BitAccess = e.storageBuffer8BitAccess;
-    v12.vulkanMemoryModel = e.vulkanMemoryModel;
-    v13.subgroupSizeControl = e.subgroupSizeControl;
-    v13.computeFullSubgroups = e.computeFullSubgroups;
-    v13.synchronization2 = VK_TRUE;  // required by Vulkan 1.3
-    if (e.hasExtension(VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME)) { cm.cooperativeMatrix = e.cooperativeMatrix; *tail = &cm; tail = &cm.pNext; }
-    if (e.hasExtension(VK_KHR_SHADER_BFLOAT16_EXTENSION_NAME)) {
-        bf.shaderBFloat16Type = e.bfloat16Type;
-        bf.shaderBFloat16CooperativeMatrix = e.bfloat16CooperativeMatrix;
-        *tail = &bf; tail = &bf.pNext;
-    }
-    if (e.hasExtension(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME)) { pe.pipelineExecutableInfo = e.pipelineExecutableInfo; *tail = &pe; tail = &pe.pNext; }
-    if (e.hasExtension(VK_KHR_SHADER_CLOCK_EXTENSION_NAME)) {
-        sc.shaderSubgroupClock = e.shaderSubgroupClock;
-        sc.shaderDeviceClock = e.shaderDeviceClock;
-        *tail = &sc; tail = &sc.pNext;
-    }
+    DeviceFeatureChain chain(e);
+    chain.copyFrom(e);
 
     std::vector<const char*> exts;
     for (auto& s : e.extensions) exts.push_back(s.c_str());
     VkDeviceCreateInfo ci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-    ci.pNext = &f2;
+    ci.pNext = &chain.f2;
     ci.queueCreateInfoCount = 1;
     ci.pQueueCreateInfos = &q;
     ci.enabledExtensionCount = uint32_t(exts.size());

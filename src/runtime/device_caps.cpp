@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "runtime/context_impl.hpp"
+#include "runtime/feature_chain.hpp"
 
 namespace vkconv {
 
@@ -37,35 +38,9 @@ EnabledDeviceFeatures chooseFeatures(const InstanceTable& it, VkPhysicalDevice p
     for (const char* ext : wanted)
         if (has(ext)) e.extensions.emplace_back(ext);
 
-    VkPhysicalDeviceCooperativeMatrixFeaturesKHR cm{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR};
-    VkPhysicalDeviceShaderBfloat16FeaturesKHR bf{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_BFLOAT16_FEATURES_KHR};
-    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR pe{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
-    VkPhysicalDeviceShaderClockFeaturesKHR sc{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR};
-    VkPhysicalDeviceVulkan13Features v13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
-    VkPhysicalDeviceVulkan12Features v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
-    VkPhysicalDeviceVulkan11Features v11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
-    VkPhysicalDeviceFeatures2 f2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
-    f2.pNext = &v11; v11.pNext = &v12; v12.pNext = &v13;
-    void** tail = &v13.pNext;
-    if (e.hasExtension(VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME)) { *tail = &cm; tail = &cm.pNext; }
-    if (e.hasExtension(VK_KHR_SHADER_CLOCK_EXTENSION_NAME)) { *tail = &sc; tail = &sc.pNext; }
-    if (e.hasExtension(VK_KHR_SHADER_BFLOAT16_EXTENSION_NAME)) { *tail = &bf; tail = &bf.pNext; }
-    if (e.hasExtension(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME)) { *tail = &pe; tail = &pe.pNext; }
-    it.getPhysicalDeviceFeatures2(pd, &f2);
-
-    e.shaderInt16 = f2.features.shaderInt16;
-    e.shaderInt64 = f2.features.shaderInt64;
-    e.storageBuffer16BitAccess = v11.storageBuffer16BitAccess;
-    e.shaderFloat16 = v12.shaderFloat16;
-    e.shaderInt8 = v12.shaderInt8;
-    e.storageBuffer8BitAccess = v12.storageBuffer8BitAccess;
-    e.vulkanMemoryModel = v12.vulkanMemoryModel;
-    e.subgroupSizeControl = v13.subgroupSizeControl;
-    e.computeFullSubgroups = v13.computeFullSubgroups;
-    e.cooperativeMatrix = cm.cooperativeMatrix;
-    e.pipelineExecutableInfo = pe.pipelineExecutableInfo;
-    e.shaderSubgroupClock = sc.shaderSubgroupClock;
-    e.shaderDeviceClock = sc.shaderDeviceClock;
+    DeviceFeatureChain chain(e);
+    it.getPhysicalDeviceFeatures2(pd, &chain.f2);
+    chain.copyTo(e);
     if (!e.shaderSubgroupClock || !e.shaderDeviceClock) {  // the trace reads both; else not enabled
         auto& x = e.extensions;
         x.erase(std::remove(x.begin(), x.end(), VK_KHR_SHADER_CLOCK_EXTENSION_NAME), x.end());
@@ -73,11 +48,10 @@ EnabledDeviceFeatures chooseFeatures(const InstanceTable& it, VkPhysicalDevice p
     }
     // The bf16 kernels are cooperative-matrix kernels (shaderBFloat16DotProduct is never used):
     // both features with cooperative matrices, or the extension is not enabled at all.
-    if (bf.shaderBFloat16Type && bf.shaderBFloat16CooperativeMatrix && e.cooperativeMatrix) {
-        e.bfloat16Type = e.bfloat16CooperativeMatrix = true;
-    } else {
+    if (!(e.bfloat16Type && e.bfloat16CooperativeMatrix && e.cooperativeMatrix)) {
         auto& x = e.extensions;
         x.erase(std::remove(x.begin(), x.end(), VK_KHR_SHADER_BFLOAT16_EXTENSION_NAME), x.end());
+        e.bfloat16Type = e.bfloat16CooperativeMatrix = false;
     }
     return e;
 }
