@@ -279,3 +279,23 @@ TEST_F(OfflineTest, Bf16WinogradFallsBackToTheScaledPath) {
     }
     EXPECT_EQ(withRule, without);
 }
+
+// A profile without bf16 cooperative matrices (RADV 25 on RDNA3): the matrix kernels decline bf16
+// with the reason, and "auto" plans it on the scalar kernels.  This asked the offline context's
+// missing instance whether an adopted device could enable them, and crashed (found by PlanFuzz).
+TEST_F(OfflineTest, Bf16WithoutBf16MatricesDeclinesOffline) {
+    if (coopmatEmulated()) GTEST_SKIP() << "the emulation has every configuration";
+    std::ifstream in(std::string(VKCONV_PROFILES_DIR) + "/radv_null_navi31.json");
+    std::stringstream text;
+    text << in.rdbuf();
+    ASSERT_FALSE(text.str().empty());
+    vkconv::Context navi31 = vkconv::Context::createOffline(vkconv::DeviceCaps::fromJson(text.str()));
+    ASSERT_FALSE(navi31.caps().bfloat16CooperativeMatrix);
+    const ConvDesc d = layer(1, 64, 56, 64, 3, 1, DType::BF16, TensorLayout::NHWC);
+    const std::string why = vkconv::whyUnsupported(navi31, d, "implicit_gemm_coopmat");
+    EXPECT_NE(why.find("bf16"), std::string::npos) << why;  // the device, or a build without the bf16 shaders
+    EXPECT_NE(vkconv::Plan::create(navi31, d).algorithm(), "implicit_gemm_coopmat");
+    // fp16 takes the matrix units on the same profile.
+    const ConvDesc h = layer(1, 64, 56, 64, 3, 1, DType::F16, TensorLayout::NHWC);
+    EXPECT_EQ(vkconv::whyUnsupported(navi31, h, "implicit_gemm_coopmat"), "");
+}

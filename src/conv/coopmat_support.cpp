@@ -67,8 +67,9 @@ std::string coopmatDeviceWhyNot(const ContextImpl& ctx, DType t, const std::stri
     if (!caps.cooperativeMatrix && !emu) return "the device has no VK_KHR_cooperative_matrix (or it is not enabled)";
     if (t == DType::F16 && !caps.shaderFloat16) return "needs shaderFloat16";
     if (t == DType::BF16 && !caps.bfloat16CooperativeMatrix && !emu) {
-        // An adopted device may have them without the application having enabled them.
-        if (!ctx.ownsDevice && chooseFeatures(ctx.it, ctx.physicalDevice).bfloat16CooperativeMatrix)
+        // An adopted device may have them without the application having enabled them (an
+        // offline context has no device to ask: its profile says what the device enabled).
+        if (ctx.device && !ctx.ownsDevice && chooseFeatures(ctx.it, ctx.physicalDevice).bfloat16CooperativeMatrix)
             return "bf16 needs VK_KHR_shader_bfloat16 with shaderBFloat16Type and shaderBFloat16CooperativeMatrix, which "
                    "the device has but the application did not enable (ContextAdoptInfo::enabledDeviceExtensions / "
                    "enabledFeatures)";
