@@ -248,3 +248,111 @@ TEST_F(PlanFuzz, EveryPlanIsAPlanOrANamedError) {
     EXPECT_GT(invalid, 0);
     EXPECT_GT(forcedOk, count);
 }
+
+namespace {
+
+// The "tile ..." word of a plan's config (its forced-tile name), "" where it has none.
+std::string configTile(const std::string& config) {
+    if (config.rfind("tile ", 0) != 0) return "";
+    const size_t end = config.find(' ', 5);
+    return config.substr(5, end == std::string::npos ? std::string::npos : end - 5);
+}
+
+}  // namespace
+
+// PlanOptions under the same problems: a tile name taken from a plan's own config is accepted
+// back (forced tiles are how users tune); malformed tile strings, subgroup sizes that are not
+// powers of two or that the device cannot require, and tight workspace limits are refused with
+// a vkconv::Error or honoured (workspace within the limit, no winograd where it is not allowed,
+// a packed filter of at least one byte).
+TEST_F(PlanFuzz, OptionsAreHonouredOrRefused) {
+    const char* countEnv = std::getenv("VKCONV_PLAN_FUZZ_COUNT");
+    const char* seedEnv = std::getenv("VKCONV_PLAN_FUZZ_SEED");
+    const int count = countEnv ? std::atoi(countEnv) : 600;
+    const uint64_t seed = (seedEnv ? std::strtoull(seedEnv, nullptr, 0) : 0x5eed0000) ^ 0x0f0f;
+    const auto names = vkconv::algorithmNames();
+    const std::vector<std::string> badTiles = {"banana", "0x0x0/0x0", "x", "/", "s", "s0", "s-3", "s99999999999999999999", "64x",
+                                               "99999999999x1x1/1x1", "8x8x8/8x8x8/8x8", "-1x-1", "1x1/0", "16x16/0", "32x2/1a0",
+                                               "4x16x32/1x1p0", "64x64x8/4x4/s0", std::string(300, '9')};
+    std::mt19937_64 g(seed);
+    int roundTrips = 0, refused = 0;
+    for (auto& prof : profiles(ctx())) {
+        Fuzzer fz(seed + uint64_t(prof.name.size()));
+        for (int i = 0; i < count; ++i) {
+            const ConvDesc d = fz.next();
+            if (validationCode(d) || !vkconv::whyUnsupported(prof.ctx, d, "auto").empty()) continue;
+            SCOPED_TRACE(prof.name + ": problem " + std::to_string(i) + " " + d.toString());
+            const std::string& name = names[g() % names.size()];
+            if (!vkconv::whyUnsupported(prof.ctx, d, name).empty()) continue;
+            SCOPED_TRACE("forced " + name);
+            vkconv::PlanOptions o;
+            o.algorithm = name;
+            const vkconv::Plan base = vkconv::Plan::create(prof.ctx, d, o);
+            // Its own tile, forced.
+            if (const std::string tile = configTile(base.config()); !tile.empty()) {
+                vkconv::PlanOptions t = o;
+                t.tile = tile;
+                const Outcome r = tryPlan(prof.ctx, d, t);
+                EXPECT_TRUE(r.ok) << "tile " << tile << " of " << base.config() << ": " << r.what;
+                if (r.ok) {
+                    ++roundTrips;
+                    EXPECT_EQ(configTile(vkconv::Plan::create(prof.ctx, d, t).config()), tile);
+                }
+            }
+            // A malformed tile.
+            {
+                vkconv::PlanOptions t = o;
+                t.tile = badTiles[g() % badTiles.size()];
+                const Outcome r = tryPlan(prof.ctx, d, t);
+                SCOPED_TRACE("tile '" + t.tile.substr(0, 40) + "'");
+                EXPECT_TRUE(r.ok || r.code == ErrorCode::Unsupported || r.code == ErrorCode::InvalidArgument) << r.what;
+                if (!r.ok) ++refused;
+            }
+            // A subgroup size.
+            {
+                vkconv::PlanOptions t = o;
+                t.subgroupSize = std::vector<uint32_t>{3, 4, 8, 16, 32, 48, 64, 128, 1u << 31}[g() % 9];
+                const Outcome r = tryPlan(prof.ctx, d, t);
+                SCOPED_TRACE("subgroupSize " + std::to_string(t.subgroupSize));
+                const uint32_t sg = t.subgroupSize;
+                if ((sg & (sg - 1)) != 0) {
+                    EXPECT_EQ(r.code, ErrorCode::InvalidArgument) << r.what;
+                } else {
+                    EXPECT_TRUE(r.ok || r.code == ErrorCode::Unsupported) << r.what;
+                    const auto& c = prof.ctx.caps();
+                    if (!c.subgroupSizeControl || sg < c.minSubgroupSize || sg > c.maxSubgroupSize) {
+                        EXPECT_FALSE(r.ok) << "planned at a subgroup size the device cannot require";
+                    }
+                }
+            }
+            // Workspace limits, packed filters, winograd allowed or not: with "auto" and forced.
+            for (const std::string& algo : {std::string("auto"), name}) {
+                vkconv::PlanOptions t;
+                t.algorithm = algo;
+                t.workspaceLimit = std::vector<VkDeviceSize>{0, 1, 4096, VkDeviceSize(1) << 20, t.workspaceLimit}[g() % 5];
+                t.packedFilter = g() % 2 == 0;
+                t.allowWinograd = g() % 2 == 0;
+                const Outcome r = tryPlan(prof.ctx, d, t);
+                SCOPED_TRACE(algo + " workspaceLimit " + std::to_string(t.workspaceLimit) + (t.packedFilter ? " packed" : "") +
+                             (t.allowWinograd ? "" : " no-winograd"));
+                if (algo == "auto") {
+                    EXPECT_TRUE(r.ok) << "auto found no algorithm: " << r.what;
+                    if (!t.allowWinograd) {
+                        EXPECT_NE(r.algorithm, "winograd");
+                    }
+                } else {
+                    EXPECT_TRUE(r.ok || r.code == ErrorCode::Unsupported) << r.what;
+                }
+                if (r.ok) {
+                    EXPECT_LE(r.workspace, t.workspaceLimit) << r.algorithm;
+                    if (t.packedFilter) {
+                        EXPECT_GT(vkconv::Plan::create(prof.ctx, d, t).packedFilterSize(), 0u);
+                    }
+                }
+            }
+        }
+    }
+    std::cout << "[ info ] " << roundTrips << " forced tiles taken back, " << refused << " malformed tiles refused" << std::endl;
+    EXPECT_GT(roundTrips, 10);
+    EXPECT_GT(refused, 10);
+}
