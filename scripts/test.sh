@@ -27,7 +27,7 @@ if [ -z "${VKCONV_TEST_QUICK:-}" ]; then
   cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1" \
     -DVKCONV_SANITIZE=ON -DVKCONV_BUILD_BENCH=OFF -DVKCONV_TEST_CACHE_W128="$PWD/build/lavapipe-cache-w128" \
     -DVKCONV_EMBEDDED_SHADERS="$PWD/build/generated/embedded_shaders.cpp" >/dev/null
-  ninja -C build-asan -j"$jobs" vkconv_tests
+  ninja -C build-asan -j"$jobs" vkconv_tests vkconv_internal_tests
   # Leaks inside the Vulkan loader, Mesa's JIT and the validation layer are theirs, not ours.
   export ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0
   export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1

@@ -130,10 +130,21 @@ const TileConfig* findTile(const std::string& name) {
 
 // sg: the subgroup size the pipeline will require (0: none), which caps a workgroup at
 // sg x maxComputeWorkgroupSubgroups invocations (lavapipe at size 4: 128).
-bool tileFits(const ContextImpl& ctx, const TileConfig& t, uint32_t sg) {
+bool tileFitsWorkgroup(const ContextImpl& ctx, const TileConfig& t, uint32_t sg) {
     const auto& c = ctx.caps;
     bool subgroups = !sg || !c.maxComputeWorkgroupSubgroups || t.threads() <= sg * c.maxComputeWorkgroupSubgroups;
     return t.threads() <= c.maxWorkgroupInvocations && t.sharedBytes() <= c.maxSharedMemory && subgroups;
+}
+// The grid of tile t, (pixel tiles) x (groups x filter tiles), against maxWorkgroupCount: on
+// devices that allow 65535 groups in x (lavapipe, Intel) a 64-row tile stops at ~4.2M output pixels.
+std::string tileGridWhyNot(const ContextImpl& ctx, const ConvDesc& d, const TileConfig& t) {
+    const uint64_t M = uint64_t(d.n) * uint64_t(d.outH()) * uint64_t(d.outW());
+    return gridWhyNot(ctx, (M + t.bm - 1) / t.bm, uint64_t(d.groups) * ((uint64_t(d.filtersPerGroup()) + t.bn - 1) / t.bn),
+                      "output pixel tiles", "groups x filter tiles");
+}
+// Both: what every tile choice below asks.
+bool tileFits(const ContextImpl& ctx, const ConvDesc& d, const TileConfig& t, uint32_t sg) {
+    return tileFitsWorkgroup(ctx, t, sg) && tileGridWhyNot(ctx, d, t).empty();
 }
 uint32_t requiredSubgroup(const ContextImpl& ctx, const PlanOptions& o) { return withDefaultSubgroup(ctx, o).subgroupSize; }
 
@@ -158,7 +169,7 @@ const TileConfig& modelTile(const ContextImpl& ctx, const ConvDesc& d, const Pla
     const TileConfig* best = &kTiles[std::size(kTiles) - 1];
     double bestScore = -1;
     for (auto& t : kTiles) {
-        if (!tileFits(ctx, t, sg)) continue;
+        if (!tileFits(ctx, d, t, sg)) continue;
         double score = waveTileScore(d, t.bm, t.bn, t.speed, slots(ctx, t));
         if (score > bestScore) { bestScore = score; best = &t; }
     }
@@ -246,7 +257,7 @@ SplitChoice modelSplit(const ContextImpl& ctx, const ConvDesc& d, const PlanOpti
     double bestCost = 0;
     const uint32_t sg = requiredSubgroup(ctx, o);
     for (auto& t : kTiles) {
-        if (req.tile ? req.tile != &t : !tileFits(ctx, t, sg)) continue;
+        if (req.tile ? req.tile != &t : !tileFits(ctx, d, t, sg)) continue;
         uint64_t slices = reductionSlices(d, t);
         SplitLimit lim = tileSplitLimit(ctx, d, t, o.workspaceLimit);
         uint64_t s = req.split ? std::min(req.split, slices) : bestSplit(ctx, d, t, lim.most).split;
@@ -405,16 +416,23 @@ std::string implicitGemmWhyNot(const ContextImpl& ctx, const ConvDesc& d, const 
             for (auto& k : kTiles) names += std::string(names.empty() ? "" : ", ") + k.name;
             return "no tile '" + o.tile + "' (have: " + names + ")";
         }
-        if (!tileFits(ctx, *t, requiredSubgroup(ctx, o)))
+        if (!tileFitsWorkgroup(ctx, *t, requiredSubgroup(ctx, o)))
             return "tile " + o.tile + " exceeds this device's workgroup or shared-memory limits (or, at the required "
                    "subgroup size, subgroup size x maxComputeWorkgroupSubgroups invocations)";
+        if (std::string why = tileGridWhyNot(ctx, d, *t); !why.empty()) return "tile " + o.tile + ": " + why;
     }
     if (d.r > 32 || d.s > 32) return "filter taps beyond 32 per axis do not fit the padding masks";
-    uint64_t M = uint64_t(d.n) * uint64_t(d.outH()) * uint64_t(d.outW());
-    if ((M + 127) / 128 > ctx.caps.maxWorkgroupCount[0] && (M + 63) / 64 > ctx.caps.maxWorkgroupCount[0])
-        return "too many output pixels for one dispatch row";
-    if (uint64_t(d.groups) * uint64_t((d.filtersPerGroup() + 15) / 16) > ctx.caps.maxWorkgroupCount[1])
-        return "too many groups x filter tiles for one dispatch column";
+    if (o.tile.empty()) {  // some tile must fit both the workgroup limits and the grid
+        std::string gridWhy;
+        bool any = false;
+        for (auto& t : kTiles) {
+            if (!tileFitsWorkgroup(ctx, t, requiredSubgroup(ctx, o))) continue;
+            std::string why = tileGridWhyNot(ctx, d, t);
+            if (why.empty()) { any = true; break; }
+            gridWhy = why;
+        }
+        if (!any) return gridWhy.empty() ? "no tile fits this device's workgroup or shared-memory limits" : gridWhy;
+    }
     if (o.subgroupSize && (!ctx.caps.subgroupSizeControl || o.subgroupSize < ctx.caps.minSubgroupSize ||
                            o.subgroupSize > ctx.caps.maxSubgroupSize))
         return "subgroup size " + std::to_string(o.subgroupSize) + " cannot be required on this device";
@@ -469,7 +487,7 @@ std::vector<TileCosts> tileCosts(const ContextImpl& ctx, const ConvDesc& d, cons
     std::vector<TileCosts> v;
     const uint32_t sg = requiredSubgroup(ctx, o);
     for (auto& t : kTiles) {
-        if (!tileFits(ctx, t, sg)) continue;
+        if (!tileFits(ctx, d, t, sg)) continue;
         TileCosts c{splitTileCost(d, t.bm, t.bn, t.speed, slots(ctx, t), 1.0, kFlopsPerByte, kSplitPassFlops), {0, 0.0}};
         if (splits) c.split = bestSplit(ctx, d, t, tileSplitLimit(ctx, d, t, o.workspaceLimit).most);
         v.push_back(c);
@@ -510,7 +528,7 @@ uint64_t gridOf(const ConvDesc& d, const TileConfig& t, uint64_t split) {
     return (M + t.bm - 1) / t.bm * ((uint64_t(d.filtersPerGroup()) + t.bn - 1) / t.bn) * uint64_t(d.groups) * std::max<uint64_t>(split, 1);
 }
 bool smallGridPick(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
-    if (!o.tile.empty() || !implicitGemmFourPixelLoads(d) || !tileFits(ctx, *findTile(kSmallGridTile), requiredSubgroup(ctx, o)))
+    if (!o.tile.empty() || !implicitGemmFourPixelLoads(d) || !tileFits(ctx, d, *findTile(kSmallGridTile), requiredSubgroup(ctx, o)))
         return false;
     uint64_t grid;
     if (modelSplitPays(ctx, d, o)) {

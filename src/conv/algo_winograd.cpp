@@ -336,6 +336,11 @@ WinogradLayout winogradLayout(const ContextImpl& ctx, const ConvDesc& d, uint32_
     const uint64_t align = workspaceRegionAlignment(ctx);
     l.tiles = uint64_t(d.n) * uint64_t((d.outH() + m - 1) / m) * uint64_t((d.outW() + m - 1) / m);
     l.uBytes = alignUp(l.taps * uint64_t(d.k) * uint64_t(d.channelsPerGroup()) * l.vElem, align);
+    if (l.uBytes > ctx.caps.maxStorageBufferRange) {  // packed, U is the filter binding; else a workspace region
+        l.why = "the transformed filters of F(" + variantName(m) + ",3x3) take " + std::to_string(l.uBytes) +
+                " bytes, over maxStorageBufferRange (" + std::to_string(ctx.caps.maxStorageBufferRange) + ")";
+        return l;
+    }
     const uint64_t perTile = l.taps * uint64_t(std::max(d.c, d.k));  // elements of V or M per tile (the larger)
     // Chunk limits: 32-bit indexing of V and M, maxStorageBufferRange per view, the workspace.
     uint64_t most = uint64_t(std::numeric_limits<int32_t>::max()) / perTile;

@@ -261,7 +261,7 @@ ContextImpl::~ContextImpl() {
 }
 
 void ContextImpl::requireDevice(const char* what) const {
-    if (!device)
+    if (!device && !dryRun)
         throw Error(ErrorCode::Unsupported, std::string(what) + " needs a Vulkan device; this context was made by "
                                             "Context::createOffline from the profile of " + caps.deviceName + " (planning only)");
 }

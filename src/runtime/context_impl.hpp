@@ -58,6 +58,8 @@ struct ContextImpl {
     // (bindConvTensors, cmdDispatch) tell it each pass's pipeline and write a timestamp after each
     // dispatch.  nullptr for normal use.
     PassProbe* passProbe = nullptr;
+    // An offline context whose device table only checks commands (runtime/dry_run.hpp; tests).
+    bool dryRun = false;
 
     ~ContextImpl();
     // Throws Error(Unsupported) naming `what` when this is a planning-only context
