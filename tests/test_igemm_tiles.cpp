@@ -188,3 +188,22 @@ TEST_F(IgemmVecOut, SixteenByteStoresAreExact) {
         EXPECT_EQ(r.config.find(" out4") != std::string::npos, c.out4) << c.name << ": " << r.config;
     }
 }
+
+// A grid wider than 65535 pixel tiles of 64 rows (lavapipe's and Intel's maxWorkgroupCount in x):
+// the router's small tile would have dispatched 65,568 groups (found by the dry-run fuzz,
+// tests/test_dry_run.cpp); the tile choice now counts the grid and a forced 64-row tile is
+// declined with the reason.  Run and checked on every element, integer data: exact.
+class IgemmWideGrid : public VkconvTest {};
+TEST_F(IgemmWideGrid, FitsTheDevicesWorkgroupCount) {
+    ConvDesc d;
+    d.c = 4, d.h = d.w = 2049, d.k = 4, d.r = d.s = 2, d.padTop = d.padBottom = 1, d.dilationW = 2;  // 4,196,352 pixels
+    const uint64_t pixels = uint64_t(d.outH()) * uint64_t(d.outW());
+    if (pixels / 64 <= ctx().caps().maxWorkgroupCount[0])
+        GTEST_SKIP() << "maxWorkgroupCount[0] " << ctx().caps().maxWorkgroupCount[0] << " holds the 64-row grid";
+    vkconv::PlanOptions o;
+    o.algorithm = "implicit_gemm";
+    const auto r = runAndCheck(ctx(), d, o, 7300, DataMode::Integer);
+    EXPECT_TRUE(passed(r)) << r.summary();
+    o.tile = "64x16x8/4x4";
+    EXPECT_NE(planDeclines(ctx(), d, o).find("output pixel tiles"), std::string::npos) << planDeclines(ctx(), d, o);
+}
