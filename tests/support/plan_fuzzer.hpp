@@ -126,9 +126,28 @@ struct Profile {
     vkconv::Context ctx;
 };
 
+// `live` with every limit the routers read at Vulkan 1.3's required minimum (16 KiB of shared
+// memory, 128 invocations of at most 128 x 128 x 64, 65535 groups a dimension, 2^27-byte
+// buffers, 128 bytes of push constants), no CU count, and none of the optional features.
+inline vkconv::DeviceCaps minimumDevice(const vkconv::DeviceCaps& live) {
+    vkconv::DeviceCaps c = vkconv::DeviceCaps::fromJson(live.toJson());
+    c.deviceName = "a Vulkan 1.3 device at the required minimum limits";
+    c.maxSharedMemory = 16384;
+    c.maxWorkgroupInvocations = 128;
+    c.maxWorkgroupSize[0] = c.maxWorkgroupSize[1] = 128, c.maxWorkgroupSize[2] = 64;
+    c.maxWorkgroupCount[0] = c.maxWorkgroupCount[1] = c.maxWorkgroupCount[2] = 65535;
+    c.maxStorageBufferRange = 1u << 27;
+    c.maxPushConstantsSize = 128;
+    c.computeUnits = 0;
+    c.shaderFloat16 = c.storageBuffer16BitAccess = c.cooperativeMatrix = c.bfloat16CooperativeMatrix = false;
+    c.coopMatConfigs.clear();
+    return c;
+}
+
 inline std::vector<Profile> profiles(const vkconv::DeviceCaps& live) {
     std::vector<Profile> v;
     v.push_back({"this device (" + live.deviceName + ")", vkconv::Context::createOffline(vkconv::DeviceCaps::fromJson(live.toJson()))});
+    v.push_back({"minimum limits", vkconv::Context::createOffline(minimumDevice(live))});
     for (const char* f : {"nvidia_h200", "radv_null_navi10", "radv_null_navi31", "radv_null_gfx1201"}) {
         std::ifstream in(std::string(VKCONV_PROFILES_DIR) + "/" + f + ".json");
         std::stringstream text;
