@@ -2,12 +2,13 @@
 // index range, pads wider than the kernel, strides and dilations that empty the output, groups
 // that do and do not divide, every dtype, layout and epilogue) are planned on the recorded device
 // profiles (NVIDIA H200; RADV's null devices for RDNA1, RDNA3 and RDNA4), on this device's own
-// caps and on those caps cut to Vulkan 1.3's minimum limits, with "auto" and with every algorithm forced.  Each call returns a plan or throws
-// vkconv::Error, never anything else; it throws exactly where validation or whyUnsupported says it
-// must, with validation's code; "auto" plans every valid problem the device can hold; a plan's
-// workspace stays within PlanOptions::workspaceLimit.  Offline contexts plan without compiling,
-// so the few thousand plans take seconds, and the sanitizer build runs them (label asan), where a
-// signed overflow in the size arithmetic of any router or tile chooser fails the run.
+// caps and on those caps cut to Vulkan 1.3's minimum limits, with "auto" and with every algorithm
+// forced.  Each call returns a plan or throws vkconv::Error, never anything else; it throws
+// exactly where validation or whyUnsupported says it must, with validation's code; "auto" plans
+// every valid problem the device can hold; a plan's workspace stays within
+// PlanOptions::workspaceLimit.  Offline contexts plan without compiling, so the few thousand plans
+// take seconds, and the sanitizer build runs them (label asan), where a signed overflow in the
+// size arithmetic of any router or tile chooser fails the run.
 #include <cstdlib>
 #include <optional>
 
