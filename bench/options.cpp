@@ -82,7 +82,9 @@ Device:
                         capture and print the driver's statistics (VGPRs, spills, ...); --json FILE
                         writes them; exits 1 on build failures or spills.  Works on RADV's null device.
                         With --algo NAME: that algorithm's variants only (NVIDIA takes minutes for all);
-                        with --tile T also: the variants whose forced tile starts with T.
+                        with --tile T also: the variants whose forced tile starts with T.  With
+                        --suite / --shapes: the pipelines of the router's plans for those layers
+                        (each --batch, --dtype, --layout; --algo NAME forces one) instead.
   --isa DIR             with --shader-stats: dump each pipeline's internal representations to DIR,
                         and its data in a VkPipelineCache of its own (*_pipeline_cache.bin: on
                         NVIDIA the machine code, which bench/nv_sass.py disassembles)

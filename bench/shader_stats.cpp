@@ -17,6 +17,8 @@
 #include "report.hpp"
 #include "runtime/context_impl.hpp"
 #include "runtime/pipeline.hpp"
+#include "shapes.hpp"
+#include "vkconv/plan.hpp"
 #include "util/json_writer.hpp"
 
 namespace vkbench {
@@ -233,7 +235,37 @@ int runShaderStats(vkconv::Context& ctx, const Options& opts) {
         });
     };
     collect("(earlier)", "");  // nothing yet, normally
+    // With --suite / --shapes: the pipelines the router's plans of those layers build (at each
+    // --batch, --dtype and --layout; --algo forces one), instead of the algorithms' variant lists.
+    const bool layers = !opts.suites.empty() || !opts.shapeFiles.empty();
+    if (layers) {
+        for (const Shape& sh : loadShapes(opts))
+            for (int64_t b : opts.batches.empty() ? std::vector<int64_t>{sh.n} : opts.batches)
+                for (auto dt : opts.dtypes)
+                    for (auto lay : opts.layouts) {
+                        const vkconv::ConvDesc d = makeDesc(sh, b, dt, lay, opts.epilogue);
+                        vkconv::PlanOptions po;
+                        po.algorithm = opts.algo == "all" ? "auto" : opts.algo;
+                        std::string variant = sh.suite + " " + sh.layer + " n" + std::to_string(b) + " " + std::string(vkconv::toString(dt)) + " " +
+                                              std::string(vkconv::toString(lay));
+                        if (std::string why = vkconv::whyUnsupported(ctx, d, po.algorithm); !why.empty()) {
+                            std::printf("skipped %s: %s\n", variant.c_str(), why.c_str());
+                            skips.push_back({variant, why});
+                            continue;
+                        }
+                        std::string algo = po.algorithm;
+                        try {
+                            const vkconv::Plan plan = vkconv::Plan::create(ctx, d, po);
+                            algo = plan.algorithm();
+                            variant += " [" + plan.config() + "]";
+                        } catch (const std::exception& e) {
+                            failures.push_back({variant, e.what()});
+                        }
+                        collect(algo, variant);
+                    }
+    }
     for (const vkconv::Algorithm& a : vkconv::algorithms()) {
+        if (layers) break;
         if (opts.algo != "auto" && opts.algo != "all" && opts.algo != a.name) continue;  // --algo NAME
         if (!a.variants) {
             std::printf("%s: lists no variants of its own (shares another algorithm's pipelines)\n", a.name);
@@ -257,11 +289,11 @@ int runShaderStats(vkconv::Context& ctx, const Options& opts) {
             collect(a.name, variant);
         }
     }
-    for (auto& [what, failed] : buildPeakPipelines(ctx)) {
+    for (auto& [what, failed] : layers ? std::vector<std::pair<std::string, bool>>{} : buildPeakPipelines(ctx)) {
         if (failed) failures.push_back({"peak probe", what});
         else skips.push_back({"peak probe", what});
     }
-    collect("peak probe", "vkconv-bench --peak");
+    if (!layers) collect("peak probe", "vkconv-bench --peak");
 
     std::printf("\n");
     printTable(stdout, all);
