@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <map>
 #include <optional>
 
 #include "plan_fuzzer.hpp"
@@ -59,6 +60,7 @@ TEST(DryRun, EveryPlanRecordsWithinTheDevicesLimits) {
     vkconv::Context live = vkconv::Context::create();
     const auto names = vkconv::algorithmNames();
     uint64_t recorded = 0, dispatches = 0;
+    std::map<std::string, int> sequences;
     for (auto& prof : profiles(live.caps())) {
         vkconv::DryRunLog log;
         vkconv::enableDryRun(prof.ctx.impl(), log);
@@ -85,8 +87,16 @@ TEST(DryRun, EveryPlanRecordsWithinTheDevicesLimits) {
                 SCOPED_TRACE(prof.name + ": problem " + std::to_string(i) + " " + d.toString() + " " + plan.algorithm() + " " +
                              plan.config() + (o.packedFilter ? " packed" : ""));
                 log.problems.clear();
+                log.sequence.clear();
                 const uint64_t before = log.dispatches;
                 recordDry(plan, align < 16 && i % 2 ? align : 0);
+                // The caller's barriers come before and after record() (plan.hpp); inside, one
+                // barrier between dependent passes, never two in a row (each costs a drain, ~2.6 us
+                // on the H200's driver, perf-notes 54).
+                EXPECT_EQ(log.sequence.find("BB"), std::string::npos) << log.sequence;
+                EXPECT_NE(log.sequence.front(), 'B') << log.sequence;
+                EXPECT_NE(log.sequence.back(), 'B') << log.sequence;
+                if (std::getenv("VKCONV_DRY_RUN_SEQUENCES")) sequences[plan.algorithm() + " " + log.sequence]++;  // by hand: each plan's pass order
                 EXPECT_GT(log.dispatches, before) << "recorded no dispatch";
                 for (const auto& p : log.problems) ADD_FAILURE() << p;
                 dispatches += log.dispatches - before;
@@ -95,6 +105,7 @@ TEST(DryRun, EveryPlanRecordsWithinTheDevicesLimits) {
         }
     }
     std::cout << "[ info ] " << recorded << " plans recorded dry, " << dispatches << " dispatches checked" << std::endl;
+    for (const auto& [seq, n] : sequences) std::cout << "[ seq ] " << n << " " << seq << std::endl;
     EXPECT_GT(recorded, uint64_t(count));
 }
 

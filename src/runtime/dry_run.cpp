@@ -47,6 +47,7 @@ VKAPI_ATTR void VKAPI_CALL pushConstants(VkCommandBuffer, VkPipelineLayout, VkSh
 
 VKAPI_ATTR void VKAPI_CALL dispatch(VkCommandBuffer, uint32_t x, uint32_t y, uint32_t z) {
     ++tl.log->dispatches;
+    tl.log->sequence += 'D';
     if (!tl.bound) problem("a dispatch before any pipeline was bound");
     const uint32_t g[3] = {x, y, z};
     for (int i = 0; i < 3; ++i)
@@ -55,7 +56,10 @@ VKAPI_ATTR void VKAPI_CALL dispatch(VkCommandBuffer, uint32_t x, uint32_t y, uin
                     std::to_string(i) + " outside 1.." + std::to_string(tl.caps->maxWorkgroupCount[i]));
 }
 
-VKAPI_ATTR void VKAPI_CALL pipelineBarrier2(VkCommandBuffer, const VkDependencyInfo*) { ++tl.log->barriers; }
+VKAPI_ATTR void VKAPI_CALL pipelineBarrier2(VkCommandBuffer, const VkDependencyInfo*) {
+    ++tl.log->barriers;
+    tl.log->sequence += 'B';
+}
 
 }  // namespace
 
