@@ -53,10 +53,7 @@ void recordDry(const vkconv::Plan& plan, VkDeviceSize offset) {
 }  // namespace
 
 TEST(DryRun, EveryPlanRecordsWithinTheDevicesLimits) {
-    const char* countEnv = std::getenv("VKCONV_PLAN_FUZZ_COUNT");
-    const char* seedEnv = std::getenv("VKCONV_PLAN_FUZZ_SEED");
-    const int count = countEnv ? std::atoi(countEnv) : 600;
-    const uint64_t seed = (seedEnv ? std::strtoull(seedEnv, nullptr, 0) : 0x5eed0000) ^ 0xd27;
+    const auto [count, seed] = fuzzRun(0xd27);
     vkconv::Context live = vkconv::Context::create();
     const auto names = vkconv::algorithmNames();
     uint64_t recorded = 0, dispatches = 0;

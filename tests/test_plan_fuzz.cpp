@@ -62,11 +62,7 @@ std::optional<ErrorCode> validationCode(const ConvDesc& d) {
 class PlanFuzz : public VkconvTest {};
 
 TEST_F(PlanFuzz, EveryPlanIsAPlanOrANamedError) {
-    // VKCONV_PLAN_FUZZ_COUNT / _SEED (longer or other runs by hand): problems per profile, first seed.
-    const char* countEnv = std::getenv("VKCONV_PLAN_FUZZ_COUNT");
-    const char* seedEnv = std::getenv("VKCONV_PLAN_FUZZ_SEED");
-    const int count = countEnv ? std::atoi(countEnv) : 600;
-    const uint64_t seed = seedEnv ? std::strtoull(seedEnv, nullptr, 0) : 0x5eed0000;
+    const auto [count, seed] = fuzzRun(0);
     const auto names = vkconv::algorithmNames();
     int planned = 0, declined = 0, invalid = 0, forcedOk = 0;
     for (auto& prof : profiles(ctx().caps())) {
@@ -141,10 +137,7 @@ std::string configTile(const std::string& config) {
 // a vkconv::Error or honoured (workspace within the limit, no winograd where it is not allowed,
 // a packed filter of at least one byte).
 TEST_F(PlanFuzz, OptionsAreHonouredOrRefused) {
-    const char* countEnv = std::getenv("VKCONV_PLAN_FUZZ_COUNT");
-    const char* seedEnv = std::getenv("VKCONV_PLAN_FUZZ_SEED");
-    const int count = countEnv ? std::atoi(countEnv) : 600;
-    const uint64_t seed = (seedEnv ? std::strtoull(seedEnv, nullptr, 0) : 0x5eed0000) ^ 0x0f0f;
+    const auto [count, seed] = fuzzRun(0x0f0f);
     const auto names = vkconv::algorithmNames();
     const std::vector<std::string> badTiles = {"banana", "0x0x0/0x0", "x", "/", "s", "s0", "s-3", "s99999999999999999999", "64x",
                                                "99999999999x1x1/1x1", "8x8x8/8x8x8/8x8", "-1x-1", "1x1/0", "16x16/0", "32x2/1a0",

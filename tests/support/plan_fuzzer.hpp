@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdlib>
 #include <fstream>
 #include <numeric>
 #include <random>
@@ -15,6 +16,18 @@
 #include <vector>
 
 namespace vkt {
+
+// Problems per profile and the first seed: 600 and a fixed seed (xor `salt`, one per test), or
+// VKCONV_PLAN_FUZZ_COUNT / VKCONV_PLAN_FUZZ_SEED for longer or other runs by hand.
+struct FuzzRun {
+    int count;
+    uint64_t seed;
+};
+inline FuzzRun fuzzRun(uint64_t salt) {
+    const char* count = std::getenv("VKCONV_PLAN_FUZZ_COUNT");
+    const char* seed = std::getenv("VKCONV_PLAN_FUZZ_SEED");
+    return {count ? std::atoi(count) : 600, (seed ? std::strtoull(seed, nullptr, 0) : 0x5eed0000) ^ salt};
+}
 
 // Sizes from 1 to past the 32-bit index range, pads wider than the kernel, strides and dilations
 // that empty the output, groups that do and do not divide, every dtype, layout and epilogue; one
