@@ -224,3 +224,50 @@ TEST_F(PlanFuzz, OptionsAreHonouredOrRefused) {
     EXPECT_GT(roundTrips, 10);
     EXPECT_GT(refused, 10);
 }
+
+// Device profiles are files users pass around (vkconv-bench --caps): a mangled one (bytes cut,
+// repeated or replaced, numbers made huge or negative, the text truncated) is read back or
+// refused with a vkconv::Error, and a profile that reads back plans or refuses to, never anything
+// else.  Under ASan and UBSan this is the JSON reader's fuzz.
+TEST_F(PlanFuzz, MangledProfilesAreReadOrRefused) {
+    std::ifstream in(std::string(VKCONV_PROFILES_DIR) + "/radv_null_gfx1201.json");
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string base = text.str();
+    ASSERT_FALSE(base.empty());
+    const auto [count, seed] = fuzzRun(0xbad);
+    std::mt19937_64 g(seed);
+    const std::vector<std::string> junk = {"", "\"", "{", "}", "[", "]", ",", ":", "-1", "1e999", "99999999999999999999", "null",
+                                           "true", "\\u0000", "\xff\xfe", "-0", "0.5", "\"\"", "[]", "{}"};
+    int read = 0, refused = 0;
+    for (int i = 0; i < 4 * count; ++i) {
+        std::string s = base;
+        for (int edits = 1 + int(g() % 3); edits > 0; --edits) {
+            const size_t at = g() % (s.size() + 1), len = std::min<size_t>(g() % 24, s.size() - at);
+            switch (g() % 4) {
+            case 0: s.erase(at, len); break;
+            case 1: s.insert(at, s.substr(at, len)); break;
+            case 2: s.replace(at, len, junk[g() % junk.size()]); break;
+            default: s.resize(at);
+            }
+        }
+        SCOPED_TRACE("mutation " + std::to_string(i));
+        try {
+            const vkconv::DeviceCaps caps = vkconv::DeviceCaps::fromJson(s);
+            vkconv::Context offline = vkconv::Context::createOffline(caps);
+            ++read;
+            ConvDesc d;
+            d.c = 32, d.h = d.w = 14, d.k = 64, d.r = d.s = 3, d.pad(1, 1), d.dtype = DType::F16;
+            d.inputLayout = d.outputLayout = vkconv::TensorLayout::NHWC, d.filterLayout = vkconv::FilterLayout::KRSC;
+            const Outcome o = tryPlan(offline, d, {});
+            EXPECT_TRUE(o.ok || o.code) << o.what;
+        } catch (const vkconv::Error&) {
+            ++refused;
+        } catch (const std::exception& e) {
+            ADD_FAILURE() << "not a vkconv::Error: " << e.what();
+        }
+    }
+    std::cout << "[ info ] " << read << " mangled profiles read back, " << refused << " refused" << std::endl;
+    EXPECT_GT(read, 0);
+    EXPECT_GT(refused, count);
+}
