@@ -38,7 +38,7 @@ struct Tile {
     uint32_t wg = 0, px = 0;  // invocations per workgroup, pixels per invocation
     uint32_t groups = 0;      // forced workgroups along x ("g<N>"; 0: a few per compute unit)
     std::string name() const {
-        return std::to_string(wg) + "x" + std::to_string(px) + (groups ? "g" + std::to_string(groups) : "");
+        return std::to_string(wg) + "x" + std::to_string(px) + (groups ? std::string("g").append(std::to_string(groups)) : "");
     }
 };
 

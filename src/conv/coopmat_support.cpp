@@ -98,7 +98,7 @@ uint32_t coopmatNhwcOutWord(const ConvDesc& d) {
 
 std::string coopmatOutputTag(bool vecOut, uint32_t outWord) {
     if (!vecOut) return "";
-    return outWord == 8 ? "O" : "O" + std::to_string(outWord);
+    return outWord == 8 ? "O" : std::string("O").append(std::to_string(outWord));  // not "O" + ...: GCC 12's -Wrestrict false positive
 }
 
 bool coopmatHalfScratch(const DeviceCaps& caps, const ConvDesc& d, bool vecOut, uint32_t m, uint32_t n) {
