@@ -23,7 +23,6 @@ VKAPI_ATTR void VKAPI_CALL pushDescriptorSet(VkCommandBuffer, VkPipelineBindPoin
     if (set != 0) problem("push descriptors into set " + std::to_string(set));
     for (uint32_t i = 0; i < count; ++i) {
         const VkWriteDescriptorSet& w = writes[i];
-        ++tl.log->descriptorWrites;
         if (w.descriptorType != VK_DESCRIPTOR_TYPE_STORAGE_BUFFER || !w.pBufferInfo || w.descriptorCount == 0) {
             problem("binding " + std::to_string(w.dstBinding) + ": not a storage buffer write");
             continue;
@@ -46,7 +45,6 @@ VKAPI_ATTR void VKAPI_CALL pushConstants(VkCommandBuffer, VkPipelineLayout, VkSh
 }
 
 VKAPI_ATTR void VKAPI_CALL dispatch(VkCommandBuffer, uint32_t x, uint32_t y, uint32_t z) {
-    ++tl.log->dispatches;
     tl.log->sequence += 'D';
     if (!tl.bound) problem("a dispatch before any pipeline was bound");
     const uint32_t g[3] = {x, y, z};
@@ -56,10 +54,7 @@ VKAPI_ATTR void VKAPI_CALL dispatch(VkCommandBuffer, uint32_t x, uint32_t y, uin
                     std::to_string(i) + " outside 1.." + std::to_string(tl.caps->maxWorkgroupCount[i]));
 }
 
-VKAPI_ATTR void VKAPI_CALL pipelineBarrier2(VkCommandBuffer, const VkDependencyInfo*) {
-    ++tl.log->barriers;
-    tl.log->sequence += 'B';
-}
+VKAPI_ATTR void VKAPI_CALL pipelineBarrier2(VkCommandBuffer, const VkDependencyInfo*) { tl.log->sequence += 'B'; }
 
 }  // namespace
 

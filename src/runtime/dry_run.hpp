@@ -14,7 +14,6 @@
 namespace vkconv {
 
 struct DryRunLog {
-    uint64_t dispatches = 0, barriers = 0, descriptorWrites = 0;
     std::string sequence;  // 'D' per dispatch, 'B' per barrier, in recording order (cleared by the caller)
     std::vector<std::string> problems;  // each command that broke a limit, and how
 };

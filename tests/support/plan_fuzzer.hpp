@@ -132,8 +132,6 @@ private:
     std::mt19937_64 g_;
 };
 
-// This device's caps (planned offline, as the device would) and the recorded profiles: NVIDIA H200;
-// RADV's null devices for RDNA1, RDNA3 and RDNA4 (bench/profiles/).
 struct Profile {
     std::string name;
     vkconv::Context ctx;
@@ -157,6 +155,9 @@ inline vkconv::DeviceCaps minimumDevice(const vkconv::DeviceCaps& live) {
     return c;
 }
 
+// The offline contexts the fuzz plans on: this device's caps (planned as the device would), the
+// same at the minimum limits, and the recorded profiles: NVIDIA H200; RADV's null devices for
+// RDNA1, RDNA3 and RDNA4 (bench/profiles/).
 inline std::vector<Profile> profiles(const vkconv::DeviceCaps& live) {
     std::vector<Profile> v;
     v.push_back({"this device (" + live.deviceName + ")", vkconv::Context::createOffline(vkconv::DeviceCaps::fromJson(live.toJson()))});
