@@ -189,7 +189,7 @@ ProbeResult fmaProbe(Prober& p, bool f16) {
     return r;
 }
 
-const char* componentName(VkComponentTypeKHR t) {
+const char* componentName(uint32_t t) {  // a VkComponentTypeKHR value
     if (t == VK_COMPONENT_TYPE_BFLOAT16_KHR) return "bf16";
     switch (t) {
         case VK_COMPONENT_TYPE_FLOAT16_KHR: return "f16";
@@ -202,7 +202,7 @@ const char* componentName(VkComponentTypeKHR t) {
     }
 }
 
-bool isInt8(VkComponentTypeKHR t) { return t == VK_COMPONENT_TYPE_SINT8_KHR || t == VK_COMPONENT_TYPE_UINT8_KHR; }
+bool isInt8(uint32_t t) { return t == VK_COMPONENT_TYPE_SINT8_KHR || t == VK_COMPONENT_TYPE_UINT8_KHR; }
 
 std::string coopmatShader(const vkconv::CoopMatConfig& cm) {
     return std::string("peak_cm_") + componentName(cm.a) + "_" + componentName(cm.b) + "_" + componentName(cm.c);

@@ -13,11 +13,15 @@ namespace vkconv {
 enum class AmdArch : uint32_t { None = 0, GCN, RDNA1, RDNA2, RDNA3, RDNA4 };
 VKCONV_API const char* toString(AmdArch a);
 
+// One VkCooperativeMatrixPropertiesKHR.  The component types and the scope hold the values of
+// VkComponentTypeKHR and VkScopeKHR (compare with VK_COMPONENT_TYPE_*_KHR, VK_SCOPE_*_KHR) as
+// plain integers, so that these headers build against any Vulkan 1.3 headers, including those
+// older than VK_KHR_cooperative_matrix (1.3.255; Debian 12 ships 1.3.239).
 struct VKCONV_API CoopMatConfig {
     uint32_t m = 0, n = 0, k = 0;
-    VkComponentTypeKHR a{}, b{}, c{}, result{};
+    uint32_t a = 0, b = 0, c = 0, result = 0;  // VkComponentTypeKHR
     bool saturatingAccumulation = false;
-    VkScopeKHR scope{};
+    uint32_t scope = 0;  // VkScopeKHR
     std::string toString() const;  // "16x16x16 f16*f16+f32->f32 subgroup"
 };
 

@@ -21,7 +21,7 @@ const char* toString(AmdArch a) {
     return "?";
 }
 
-const char* componentName(VkComponentTypeKHR t) {
+const char* componentName(uint32_t t) {  // a VkComponentTypeKHR value
     if (t == VK_COMPONENT_TYPE_BFLOAT16_KHR) return "bf16";  // may be outside the header's enum
     switch (t) {
         case VK_COMPONENT_TYPE_FLOAT16_KHR: return "f16";

@@ -12,7 +12,7 @@
 
 namespace vkconv {
 
-const char* componentName(VkComponentTypeKHR t);  // device_caps_format.cpp
+const char* componentName(uint32_t t);  // device_caps_format.cpp (a VkComponentTypeKHR value)
 
 namespace {
 
@@ -60,7 +60,7 @@ VkComponentTypeKHR componentFromName(const std::string& name, const std::string&
                               VK_COMPONENT_TYPE_UINT32_KHR,  VK_COMPONENT_TYPE_UINT64_KHR,  int(VK_COMPONENT_TYPE_BFLOAT16_KHR),
                               1000491002,                    1000491003};
     for (int c : candidates)
-        if (name == componentName(VkComponentTypeKHR(c))) return VkComponentTypeKHR(c);
+        if (name == componentName(uint32_t(c))) return VkComponentTypeKHR(c);
     bad("coopmat config '" + config + "': unknown component type '" + name + "'");
 }
 
