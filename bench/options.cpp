@@ -23,8 +23,8 @@ Shapes (default: every suite):
   --suite NAME          a suite of the suites directory (repeatable)
   --shapes FILE.csv     a shapes file: suite,layer,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,stride_w,
                         dil_h,dil_w,groups (repeatable)
-  --suites-dir DIR      where --suite looks (default: $VKCONV_SUITES_DIR, else the source tree's
-                        bench/suites)
+  --suites-dir DIR      where --suite looks (default: $VKCONV_SUITES_DIR, else an installed
+                        share/vkconv/bench/suites beside bin/, else the source tree's bench/suites)
   --batch N             overrides each shape's n (repeatable)
   --max-gflop X         skip layers above X GFLOP (reason printed)
 Problem:

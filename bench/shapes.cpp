@@ -41,7 +41,15 @@ std::vector<std::string> splitCsv(const std::string& line) {
 
 std::string defaultSuitesDir() {
     const char* env = std::getenv("VKCONV_SUITES_DIR");  // as the tests: binaries run from another checkout
-    return env && *env ? std::string(env) : std::string(VKCONV_BENCH_SUITES_DIR);
+    if (env && *env) return env;
+    // Installed (cmake --install): <prefix>/bin/vkconv-bench reads <prefix>/share/vkconv/bench/suites.
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+        const fs::path installed = exe.parent_path().parent_path() / "share" / "vkconv" / "bench" / "suites";
+        if (fs::is_directory(installed, ec)) return installed.string();
+    }
+    return VKCONV_BENCH_SUITES_DIR;  // the build tree's binary: the source tree's suites
 }
 
 std::vector<Shape> readShapes(const std::string& path) {

@@ -8,7 +8,7 @@
 
 namespace vkbench {
 
-std::string defaultSuitesDir();                        // the source tree's bench/suites (compile definition)
+std::string defaultSuitesDir();                        // $VKCONV_SUITES_DIR, the installed share/vkconv/bench/suites, or the source tree's
 std::vector<Shape> readShapes(const std::string& path);  // throws vkconv::Error(Io) naming file and line
 std::vector<std::string> listSuites(const std::string& dir);
 // The shapes --suite/--shapes select (every suite when neither is given); (suite, layer)

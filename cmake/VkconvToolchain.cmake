@@ -40,7 +40,7 @@ function(_vkconv_probe var source)
     set(A_GLSLANG ${GLSLANG_VALIDATOR})
     set(A_SPIRV_VAL ${SPIRV_VAL})
   endif()
-  set(_f "${CMAKE_BINARY_DIR}/probes/${var}.comp")
+  set(_f "${PROJECT_BINARY_DIR}/probes/${var}.comp")
   file(WRITE "${_f}" "${source}")
   execute_process(COMMAND ${A_GLSLANG} -V --target-env vulkan1.2 "${_f}" -o "${_f}.spv"
                   RESULT_VARIABLE _r OUTPUT_QUIET ERROR_QUIET)
