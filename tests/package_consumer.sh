@@ -23,6 +23,13 @@ done
 # Nothing of the source or build tree may leak into the installed interface.
 if grep -rlE "$src|$build" "$libdir/cmake/vkconv" "$libdir/pkgconfig"; then fail "installed package files name the build tree"; fi
 
+# 0. Each installed header on its own, against the system's Vulkan headers, warning-free under the
+#    strictest flags an application might build with.
+for h in "$prefix"/include/vkconv/*.hpp; do
+  echo "#include <vkconv/$(basename "$h")>" | ${CXX:-c++} -std=c++20 -x c++ -fsyntax-only -Wall -Wextra -Wpedantic \
+    -Wshadow -Wconversion -Werror -I"$prefix/include" - || fail "installed header $(basename "$h") does not compile alone"
+done
+
 # 1. CMake: find_package(vkconv) from the prefix alone (no VKCONV_* variables, no source tree).
 cmake -S "$src/examples/adopt_device" -B "$work/cmake" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_PREFIX_PATH="$prefix" > "$work/cmake-configure.log" || { cat "$work/cmake-configure.log"; fail "configure (find_package)"; }
