@@ -2,7 +2,13 @@
 // creates the instance and device (Context::create), or it adopts the application's
 // (Context::adopt) and never destroys them.  Functions are loaded with volk into the
 // context's own tables; the application's global Vulkan function pointers are never touched.
-// Contexts are not thread-safe: use one per thread or lock around calls.
+// Threads: one Context may serve several threads at once for Plan::create, Buffer::create and
+// Plan::record / recordPackFilter of any plans, each thread recording into its own command
+// buffer (Vulkan's rule: a command pool is externally synchronised); pipelines are compiled once
+// per context, one at a time, whichever thread asks first.  What submits to the context's queue
+// (Plan::run, Plan::packFilter, Buffer::upload / download / fill, submitAndWait,
+// findAlgorithms) and savePipelineCache need the caller's lock, as the queue itself does.
+// Destroying a Plan or the Context while another thread uses it is the caller's race.
 #pragma once
 #include <vulkan/vulkan_core.h>
 

@@ -5,6 +5,7 @@
 // register kernel ("depthwise"), which this instance keeps for them.
 #include <algorithm>
 #include <cstdio>
+#include <mutex>
 #include <optional>
 
 #include "conv/algorithm.hpp"
@@ -156,12 +157,12 @@ public:
         const uint64_t e = dtypeSize(desc_.dtype);
         if (t.input.offset % 16 != 0 || t.filter.offset % (4 * e) != 0 || t.output.offset % (4 * e) != 0 ||
             (desc_.hasResidual && t.residual.offset % (4 * e) != 0)) {
-            if (!fallback_) {
+            std::call_once(fallbackOnce_, [&] {  // record() may run on several threads at once
                 PlanOptions o = opts_;
                 o.algorithm = "depthwise";
                 o.tile.clear();
                 fallback_ = depthwiseInstantiate(ctx_, desc_, o);
-            }
+            });
             fallback_->record(cmd, t);
             return;
         }
@@ -183,7 +184,8 @@ private:
     uint32_t sg_;
     const ComputePipeline* pipeline_ = nullptr;
     uint32_t gx_ = 0, gy_ = 0;
-    mutable std::unique_ptr<AlgorithmInstance> fallback_;  // unaligned views
+    mutable std::once_flag fallbackOnce_;
+    mutable std::unique_ptr<AlgorithmInstance> fallback_;  // unaligned views, made on first use
 };
 
 }  // namespace
