@@ -5,6 +5,7 @@
 #undef VK_NO_PROTOTYPES
 #include <vulkan/vulkan_core.h>
 
+#include <chrono>
 #include <cstddef>
 #include <iostream>
 #include <latch>
@@ -73,6 +74,7 @@ TEST_F(ThreadsTest, PlansCreatedAndRecordedOnSeveralThreads) {
     const size_t n = work.size();
 
     // 1. Plan::create on every thread at once.
+    const auto created = std::chrono::steady_clock::now();
     std::vector<std::optional<vkconv::Plan>> plans(n);
     std::vector<std::string> errors(n);
     {
@@ -89,6 +91,7 @@ TEST_F(ThreadsTest, PlansCreatedAndRecordedOnSeveralThreads) {
             });
         for (auto& t : threads) t.join();
     }
+    std::cout << "[ info ] " << n << " plans on " << n << " threads: " << std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - created).count() << " ms\n";
     for (size_t i = 0; i < n; ++i) ASSERT_TRUE(errors[i].empty()) << work[i].desc.toString() << ": " << errors[i];
     for (size_t i = 0; i < n / 2; ++i) {
         std::cout << "[ info ] " << work[i].desc.toString() << ": " << plans[i]->algorithm() << " " << plans[i]->config() << "\n";

@@ -4,10 +4,10 @@
 // context's own tables; the application's global Vulkan function pointers are never touched.
 // Threads: one Context may serve several threads at once for Plan::create, Buffer::create and
 // Plan::record / recordPackFilter of any plans, each thread recording into its own command
-// buffer (Vulkan's rule: a command pool is externally synchronised); pipelines are compiled once
-// per context, one at a time, whichever thread asks first.  What submits to the context's queue
-// (Plan::run, Plan::packFilter, Buffer::upload / download / fill, submitAndWait,
-// findAlgorithms) and savePipelineCache need the caller's lock, as the queue itself does.
+// buffer (Vulkan's rule: a command pool is externally synchronised); a pipeline is compiled
+// once per context by whichever thread asks first, different ones in parallel.  What submits to
+// the context's queue (Plan::run, Plan::packFilter, Buffer::upload / download / fill,
+// submitAndWait, findAlgorithms) and savePipelineCache need the caller's lock, as the queue does.
 // Destroying a Plan or the Context while another thread uses it is the caller's race.
 #pragma once
 #include <vulkan/vulkan_core.h>

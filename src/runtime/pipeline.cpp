@@ -8,7 +8,9 @@ namespace vkconv {
 
 PipelineRegistry::~PipelineRegistry() {
     if (!ctx_.device) return;  // a planning-only context made no pipelines
-    for (auto& [key, p] : pipelines_) {
+    for (auto& [key, slot] : pipelines_) {
+        const std::unique_ptr<ComputePipeline>& p = slot.pipeline;
+        if (!p) continue;  // a build still running when the context goes is the caller's race
         ctx_.dt.vkDestroyPipeline(ctx_.device, p->pipeline, nullptr);
         ctx_.dt.vkDestroyPipelineLayout(ctx_.device, p->layout, nullptr);
         ctx_.dt.vkDestroyDescriptorSetLayout(ctx_.device, p->setLayout, nullptr);
@@ -18,16 +20,41 @@ PipelineRegistry::~PipelineRegistry() {
 const ComputePipeline& PipelineRegistry::get(const PipelineKey& requested) {
     PipelineKey key = requested;
     key.captureStatistics = key.captureStatistics || ctx_.captureStatistics;
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto it = pipelines_.find(key);
-    if (it != pipelines_.end()) return *it->second;
-    auto p = std::make_unique<ComputePipeline>(build(key));
-    return *pipelines_.emplace(key, std::move(p)).first->second;
+    std::promise<const ComputePipeline*> built;
+    std::shared_future<const ComputePipeline*> ready;
+    bool builder = false;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        auto [it, first] = pipelines_.try_emplace(key);
+        if (!first && it->second.pipeline) return *it->second.pipeline;
+        if (first) it->second.ready = built.get_future().share(), builder = true;
+        ready = it->second.ready;  // another thread's build, or this one's
+    }
+    if (builder) {
+        try {
+            auto p = std::make_unique<ComputePipeline>(build(key));  // outside the lock: builds run in parallel
+            const ComputePipeline* raw = p.get();
+            {
+                std::lock_guard<std::mutex> lock(mutex_);
+                pipelines_.at(key).pipeline = std::move(p);
+            }
+            built.set_value(raw);
+        } catch (...) {
+            {
+                std::lock_guard<std::mutex> lock(mutex_);
+                pipelines_.erase(key);  // a later call tries again
+            }
+            built.set_exception(std::current_exception());
+            throw;
+        }
+    }
+    return *ready.get();
 }
 
 void PipelineRegistry::forEach(const std::function<void(const ComputePipeline&)>& f) {
     std::lock_guard<std::mutex> lock(mutex_);
-    for (auto& [key, p] : pipelines_) f(*p);
+    for (auto& [key, slot] : pipelines_)
+        if (slot.pipeline) f(*slot.pipeline);
 }
 
 // Builds the pipeline once more into a private, empty VkPipelineCache and returns that cache's

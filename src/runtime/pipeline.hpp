@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <future>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -49,6 +50,9 @@ public:
 
     // Made once per key and kept for the context's lifetime.  When ContextImpl::captureStatistics
     // is set, the key's captureStatistics is forced on (the compile lab's context-wide switch).
+    // Thread-safe: the first caller of a key builds it outside the lock, so threads asking for
+    // different keys compile in parallel; later callers of that key wait for its build (and get
+    // its exception if it failed; the next call then tries again).
     const ComputePipeline& get(const PipelineKey& key);
 
     // Calls f for every pipeline made so far, in key order (the compile lab lists them).
@@ -57,9 +61,13 @@ public:
 private:
     ComputePipeline build(const PipelineKey& key);
     std::vector<uint8_t> captureBinary(const VkComputePipelineCreateInfo& pci);
+    struct Slot {
+        std::shared_future<const ComputePipeline*> ready;  // set by the building thread
+        std::unique_ptr<ComputePipeline> pipeline;         // null while building
+    };
     ContextImpl& ctx_;
     std::mutex mutex_;
-    std::map<PipelineKey, std::unique_ptr<ComputePipeline>> pipelines_;
+    std::map<PipelineKey, Slot> pipelines_;
 };
 
 }  // namespace vkconv
