@@ -1,5 +1,7 @@
 #include "runtime/pipeline.hpp"
 
+#include <optional>
+
 #include "runtime/context_impl.hpp"
 #include "runtime/pipeline_cache.hpp"
 #include "runtime/shader_registry.hpp"
@@ -20,35 +22,37 @@ PipelineRegistry::~PipelineRegistry() {
 const ComputePipeline& PipelineRegistry::get(const PipelineKey& requested) {
     PipelineKey key = requested;
     key.captureStatistics = key.captureStatistics || ctx_.captureStatistics;
-    std::promise<const ComputePipeline*> built;
     std::shared_future<const ComputePipeline*> ready;
-    bool builder = false;
+    std::optional<std::promise<const ComputePipeline*>> built;  // only where this thread builds the key
     {
         std::lock_guard<std::mutex> lock(mutex_);
         auto [it, first] = pipelines_.try_emplace(key);
-        if (!first && it->second.pipeline) return *it->second.pipeline;
-        if (first) it->second.ready = built.get_future().share(), builder = true;
-        ready = it->second.ready;  // another thread's build, or this one's
-    }
-    if (builder) {
-        try {
-            auto p = std::make_unique<ComputePipeline>(build(key));  // outside the lock: builds run in parallel
-            const ComputePipeline* raw = p.get();
-            {
-                std::lock_guard<std::mutex> lock(mutex_);
-                pipelines_.at(key).pipeline = std::move(p);
-            }
-            built.set_value(raw);
-        } catch (...) {
-            {
-                std::lock_guard<std::mutex> lock(mutex_);
-                pipelines_.erase(key);  // a later call tries again
-            }
-            built.set_exception(std::current_exception());
-            throw;
+        if (it->second.pipeline) return *it->second.pipeline;  // the hot path: a lookup, nothing allocated
+        if (first) {
+            built.emplace();
+            it->second.ready = built->get_future().share();
+        } else {
+            ready = it->second.ready;  // another thread is building it
         }
     }
-    return *ready.get();
+    if (!built) return *ready.get();
+    try {
+        auto p = std::make_unique<ComputePipeline>(build(key));  // outside the lock: builds run in parallel
+        const ComputePipeline* raw = p.get();
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            pipelines_.at(key).pipeline = std::move(p);
+        }
+        built->set_value(raw);
+        return *raw;
+    } catch (...) {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            pipelines_.erase(key);  // a later call tries again
+        }
+        built->set_exception(std::current_exception());
+        throw;
+    }
 }
 
 void PipelineRegistry::forEach(const std::function<void(const ComputePipeline&)>& f) {
