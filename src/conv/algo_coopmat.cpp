@@ -312,6 +312,7 @@ CmChoice chooseConfig(const ContextImpl& ctx, const ConvDesc& d, const CoopMatCo
     // perf-notes item 53), for measuring the difference.
     const bool lone = envFlag("VKCONV_COOPMAT_LONE", true);
     const bool slicedK = envFlag("VKCONV_COOPMAT_SLICED", true);
+    const bool everySplit = envFlag("VKCONV_COOPMAT_EVERY_SPLIT", false);
     CmChoice best;
     double bestCost = 0;
     std::string why;
@@ -330,7 +331,7 @@ CmChoice chooseConfig(const ContextImpl& ctx, const ConvDesc& d, const CoopMatCo
         uint64_t last = req.split ? first : std::min({lim.most, kSplitMax, std::max<uint64_t>(1, slices / kSplitMinSlices)});
         if (t.ks > 1 && !req.split) last = 1;  // sliced-K stands in for split-K's second pass: one pass unless forced
         const bool line = t.sliceUs > 0 && req.tile.empty();  // priced by its one-wave line (kCmTiles)
-        for (uint64_t s = first; s <= std::max(first, last); s *= 2) {
+        for (uint64_t s = first; s <= std::max(first, last); s = everySplit ? s + 1 : s * 2) {
             if (!req.split && req.tile.empty() && slices / s < t.minSlices) break;
             if (s > 1 && s > lim.most) {
                 if (why.empty()) why = std::to_string(s) + " splits of tile " + t.name + " exceed " + lim.what;
