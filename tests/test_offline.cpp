@@ -280,6 +280,34 @@ TEST_F(OfflineTest, Bf16WinogradFallsBackToTheScaledPath) {
     EXPECT_EQ(withRule, without);
 }
 
+// The matrix kernels' split count is refined between its power-of-two neighbours for the tile
+// the model chose (perf-notes 159): ResNet-50 layer4.0.conv2 at b32 (26 tiles of 128x256 on
+// 132 SMs) takes 5 splits, one wave, where powers of two gave 4; the tile stays, and so does the
+// modelled cost winograd compares against (RetinaNet cls_50 bf16 b1 stays on winograd).
+TEST_F(OfflineTest, CoopmatSplitCountFillsTheWave) {
+    if (coopmatEmulated()) GTEST_SKIP() << "the emulation has every configuration";
+    const std::string profile = h200Profile();
+    ASSERT_FALSE(profile.empty()) << h200ProfilePath();
+    vkconv::Context h200 = vkconv::Context::createOffline(vkconv::DeviceCaps::fromJson(profile));
+    const ConvDesc l402 = layer(32, 512, 14, 512, 3, 2, DType::F16, TensorLayout::NHWC);
+    const std::string now = vkconv::Plan::create(h200, l402).config();
+    EXPECT_NE(now.find("tile 128x256x32/2x4s1 "), std::string::npos) << now;
+    EXPECT_NE(now.find(" split 5 "), std::string::npos) << now;
+    {
+        EnvOverride before("VKCONV_COOPMAT_SPLIT_REFINE", "0");
+        const std::string old = vkconv::Plan::create(h200, l402).config();
+        EXPECT_NE(old.find("tile 128x256x32/2x4s1 "), std::string::npos) << old;
+        EXPECT_NE(old.find(" split 4 "), std::string::npos) << old;
+    }
+    // A forced split is taken as asked.
+    vkconv::PlanOptions forced;
+    forced.algorithm = "implicit_gemm_coopmat";
+    forced.tile = "128x256x32/2x4s1/s4";
+    EXPECT_NE(vkconv::Plan::create(h200, l402, forced).config().find(" split 4 "), std::string::npos);
+    const ConvDesc cls50 = layer(1, 256, 50, 256, 3, 1, DType::BF16, TensorLayout::NHWC);
+    EXPECT_EQ(vkconv::Plan::create(h200, cls50).algorithm(), "winograd");
+}
+
 // A profile without bf16 cooperative matrices (RADV 25 on RDNA3): the matrix kernels decline bf16
 // with the reason, and "auto" plans it on the scalar kernels.  This asked the offline context's
 // missing instance whether an adopted device could enable them, and crashed (found by PlanFuzz).

@@ -299,6 +299,27 @@ bool routerOffers(const CmTile& t, const ConvDesc& d, const SplitRequest& req, b
     return slicedK && !req.split && d.groups == 1 && !(d.outputLayout == TensorLayout::NCHW && d.r * d.s == 1);
 }
 
+// The chosen tile's split count between its power-of-two neighbours (s/2, 2s): the split that
+// fills the last wave (ResNet-50 layer4.0.conv2 at b32: 26 tiles x 5 splits = 130 workgroups on
+// 132 SMs, 59.4 -> 53.8 µs (fp16 NHWC) against 4 splits; RetinaNet's 7x7-25x25 heads at b1: 11-12 splits
+// instead of 8, -0.5 µs each).  Only the count moves: the tile, and the cost other algorithms
+// compare against (winograd's and halo_coopmat's margins were fitted on the power-of-two model),
+// stay as they were.  Letting every count compete for the tile and against winograd moved 33
+// plans, and the tile and algorithm changes among them lost up to 5 µs a layer; the 13 this
+// refinement moves were faster in every sample (docs/results/h100_s61/split/, perf-notes 159).
+void refineSplit(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, double units, bool lone, CmChoice& best) {
+    const CmTile& t = *best.tile;
+    const uint64_t slices = cmSlices(d, t);
+    const SplitLimit lim = splitLimit(ctx, d, slices, o.workspaceLimit);
+    double bestCost = 0;
+    for (uint64_t s = best.split / 2 + 1; s < 2ull * best.split && s <= std::min(lim.most, kSplitMax); ++s) {
+        if (slices / s < std::max(t.minSlices, kSplitMinSlices)) break;
+        double cost = splitTileCost(paddedDesc(d, t), t.bm, t.bn, t.efficiency, units * t.resident, double(s), kFlopsPerByte,
+                                    kSplitPassFlops, units, lone ? t.lone : 0.0);
+        if (s == best.split / 2 + 1 || cost < bestCost) { bestCost = cost; best.split = uint32_t(s); }
+    }
+}
+
 // Tile and split count.  No timing: the smallest modelled time (conv/tile_score.hpp
 // splitTileCost, slots = compute units x residency).
 // A forced tile / split (PlanOptions::tile "<tile>", "<tile>/s<N>", "s<N>") is taken as is
@@ -312,7 +333,8 @@ CmChoice chooseConfig(const ContextImpl& ctx, const ConvDesc& d, const CoopMatCo
     // perf-notes item 53), for measuring the difference.
     const bool lone = envFlag("VKCONV_COOPMAT_LONE", true);
     const bool slicedK = envFlag("VKCONV_COOPMAT_SLICED", true);
-    const bool everySplit = envFlag("VKCONV_COOPMAT_EVERY_SPLIT", false);
+    // VKCONV_COOPMAT_SPLIT_REFINE=0: powers of two only (the router before perf-notes 159).
+    const bool refine = envFlag("VKCONV_COOPMAT_SPLIT_REFINE", true);
     CmChoice best;
     double bestCost = 0;
     std::string why;
@@ -326,12 +348,13 @@ CmChoice chooseConfig(const ContextImpl& ctx, const ConvDesc& d, const CoopMatCo
         }
         const uint64_t slices = cmSlices(d, t);
         const SplitLimit lim = splitLimit(ctx, d, slices, o.workspaceLimit);
-        // Forced: that split (clamped to the slices); else 1 and powers of two up to the limits.
+        // Forced: that split (clamped to the slices); else 1 and powers of two up to the limits
+        // (the best tile's count is refined after the loop: refineSplit).
         uint64_t first = req.split ? std::min(req.split, slices) : 1;
         uint64_t last = req.split ? first : std::min({lim.most, kSplitMax, std::max<uint64_t>(1, slices / kSplitMinSlices)});
         if (t.ks > 1 && !req.split) last = 1;  // sliced-K stands in for split-K's second pass: one pass unless forced
         const bool line = t.sliceUs > 0 && req.tile.empty();  // priced by its one-wave line (kCmTiles)
-        for (uint64_t s = first; s <= std::max(first, last); s = everySplit ? s + 1 : s * 2) {
+        for (uint64_t s = first; s <= std::max(first, last); s *= 2) {
             if (!req.split && req.tile.empty() && slices / s < t.minSlices) break;
             if (s > 1 && s > lim.most) {
                 if (why.empty()) why = std::to_string(s) + " splits of tile " + t.name + " exceed " + lim.what;
@@ -345,6 +368,7 @@ CmChoice chooseConfig(const ContextImpl& ctx, const ConvDesc& d, const CoopMatCo
         }
     }
     if (!best.tile) best.why = why.empty() ? "no tile fits this device and problem" : why;
+    else if (refine && !req.split && best.split > 1) refineSplit(ctx, d, o, units, lone, best);
     return best;
 }
 
