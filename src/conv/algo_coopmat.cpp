@@ -299,6 +299,12 @@ bool routerOffers(const CmTile& t, const ConvDesc& d, const SplitRequest& req, b
     return slicedK && !req.split && d.groups == 1 && !(d.outputLayout == TensorLayout::NCHW && d.r * d.s == 1);
 }
 
+// A rated tile's modelled time at `splits` (conv/tile_score.hpp splitTileCost).
+double ratedCost(const ConvDesc& d, const CmTile& t, double units, bool lone, uint64_t splits) {
+    return splitTileCost(paddedDesc(d, t), t.bm, t.bn, t.efficiency, units * t.resident, double(splits), kFlopsPerByte, kSplitPassFlops,
+                         units, lone ? t.lone : 0.0);
+}
+
 // The chosen tile's split count between its power-of-two neighbours (s/2, 2s): the split that
 // fills the last wave (ResNet-50 layer4.0.conv2 at b32: 26 tiles x 5 splits = 130 workgroups on
 // 132 SMs, 59.4 -> 53.8 µs (fp16 NHWC) against 4 splits; RetinaNet's 7x7-25x25 heads at b1: 11-12 splits
@@ -311,12 +317,11 @@ void refineSplit(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o
     const CmTile& t = *best.tile;
     const uint64_t slices = cmSlices(d, t);
     const SplitLimit lim = splitLimit(ctx, d, slices, o.workspaceLimit);
-    double bestCost = 0;
-    for (uint64_t s = best.split / 2 + 1; s < 2ull * best.split && s <= std::min(lim.most, kSplitMax); ++s) {
+    const uint64_t power = best.split;
+    double bestCost = ratedCost(d, t, units, lone, power);
+    for (uint64_t s = power / 2 + 1; s < 2 * power && s <= std::min(lim.most, kSplitMax); ++s) {
         if (slices / s < std::max(t.minSlices, kSplitMinSlices)) break;
-        double cost = splitTileCost(paddedDesc(d, t), t.bm, t.bn, t.efficiency, units * t.resident, double(s), kFlopsPerByte,
-                                    kSplitPassFlops, units, lone ? t.lone : 0.0);
-        if (s == best.split / 2 + 1 || cost < bestCost) { bestCost = cost; best.split = uint32_t(s); }
+        if (double cost = ratedCost(d, t, units, lone, s); cost < bestCost) { bestCost = cost; best.split = uint32_t(s); }
     }
 }
 
@@ -360,9 +365,7 @@ CmChoice chooseConfig(const ContextImpl& ctx, const ConvDesc& d, const CoopMatCo
                 if (why.empty()) why = std::to_string(s) + " splits of tile " + t.name + " exceed " + lim.what;
                 break;
             }
-            double cost = line ? (t.fixedUs + t.sliceUs * double(slices) / t.ks) * kModelFlopsPerUs
-                               : splitTileCost(paddedDesc(d, t), t.bm, t.bn, t.efficiency, units * t.resident, double(s), kFlopsPerByte,
-                                               kSplitPassFlops, units, lone ? t.lone : 0.0);
+            double cost = line ? (t.fixedUs + t.sliceUs * double(slices) / t.ks) * kModelFlopsPerUs : ratedCost(d, t, units, lone, s);
             if (!best.tile || cost < bestCost) { bestCost = cost; best = {&t, uint32_t(s), "", cost}; }
             if (s == first && req.split) break;
         }
