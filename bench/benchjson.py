@@ -198,8 +198,10 @@ def validate(doc) -> None:
 
     _check(doc, "top level", "peaks", "dict", optional=True)
     peaks = doc.get("peaks") or {}
-    for key in ("fp32_fma_tflops", "fp16_fma_tflops", "bandwidth_gbs", "call_floor_us", "cache_read_gbs"):
+    for key in ("fp32_fma_tflops", "fp16_fma_tflops", "bandwidth_gbs", "call_floor_us", "cache_read_gbs",
+                "dispatch_us", "slice_loop_tflops"):
         _check(peaks, "peaks", key, "num", optional=True, nullable=True)
+    _check(peaks, "peaks", "slice_loop_probe", "str", optional=True)
     _check(peaks, "peaks", "coopmat_tflops", "dict", optional=True, nullable=True)
     for name, v in (peaks.get("coopmat_tflops") or {}).items():
         if not _is_num(v):

@@ -66,10 +66,17 @@ struct Peaks {
     std::optional<double> fp32FmaTflops, fp16FmaTflops, bandwidthGbs;
     std::optional<double> callFloorUs;  // one tiny call behind a compute barrier (peak.cpp callFloorProbe)
     std::optional<double> cacheReadGbs;  // reads from a 16 MiB buffer kept in the last-level cache (cacheReadProbe)
+    std::optional<double> dispatchUs;    // the same call with no barrier: dispatches overlap (the launch rate)
+    // The best slice loop of a matrix-kernel structure that brings its operands in every slice
+    // (restaged through shared memory, or B from global memory): the most any staged GEMM here can
+    // sustain (peak.cpp smemProbe; bench/bounds.py).  sliceLoopProbe names the row that gave it.
+    std::optional<double> sliceLoopTflops;
+    std::string sliceLoopProbe;
     std::map<std::string, double> coopmatTflops;  // CoopMatConfig::toString() -> TFLOP/s (TOP/s for integers)
     std::string source;                           // "measured now" or the cache file it came from
     bool empty() const {
-        return !fp32FmaTflops && !fp16FmaTflops && !bandwidthGbs && !callFloorUs && !cacheReadGbs && coopmatTflops.empty();
+        return !fp32FmaTflops && !fp16FmaTflops && !bandwidthGbs && !callFloorUs && !cacheReadGbs && !dispatchUs && !sliceLoopTflops &&
+               coopmatTflops.empty();
     }
     std::optional<double> bestF16Coopmat() const;
 };

@@ -40,9 +40,11 @@ int runBenchmark(vkconv::Context& ctx, const Options& opts, const Peaks& peaks) 
     if (peaks.empty())
         std::printf("peaks: no peak measured (run vkconv-bench --peak once): %%peak left blank\n");
     else
-        std::printf("peaks (%s): fp32 FMA %s, fp16 FMA %s, best fp16 coopmat %s TFLOP/s; cache read %s GB/s; call floor %s us\n",
+        std::printf("peaks (%s): fp32 FMA %s, fp16 FMA %s, best fp16 coopmat %s, staged slice loop %s TFLOP/s; cache read %s GB/s; "
+                    "call floor %s us\n",
                     peaks.source.c_str(), fmt(peaks.fp32FmaTflops).c_str(), fmt(peaks.fp16FmaTflops).c_str(),
-                    fmt(peaks.bestF16Coopmat()).c_str(), fmt(peaks.cacheReadGbs).c_str(), fmt(peaks.callFloorUs).c_str());
+                    fmt(peaks.bestF16Coopmat()).c_str(), fmt(peaks.sliceLoopTflops).c_str(), fmt(peaks.cacheReadGbs).c_str(),
+                    fmt(peaks.callFloorUs).c_str());
     std::printf("epilogue: %s; check: %s\n\n", opts.epilogue.name.c_str(),
                 opts.check ? "float64 reference on ~2048 sampled outputs + corners per row" : "off (--check)");
 

@@ -767,7 +767,7 @@ PeakReport measurePeaks(vkconv::Context& ctx) {
     if (auto r = run("copy bandwidth", [&] { return copyProbe(p); }); ok(r)) rep.peaks.bandwidthGbs = r.value;
     if (auto r = run("cache read bandwidth", [&] { return cacheReadProbe(p); }); ok(r)) rep.peaks.cacheReadGbs = r.value;
     if (auto r = run("call floor", [&] { return callFloorProbe(p, FloorBarrier::Library); }); ok(r)) rep.peaks.callFloorUs = r.value;
-    run("dispatch alone", [&] { return callFloorProbe(p, FloorBarrier::None); });
+    if (auto r = run("dispatch alone", [&] { return callFloorProbe(p, FloorBarrier::None); }); ok(r)) rep.peaks.dispatchUs = r.value;
     if (const char* e = std::getenv("VKCONV_PEAK_BARRIER_FORMS"); e && std::strcmp(e, "1") == 0)
         for (FloorBarrier f : {FloorBarrier::ReadOnly, FloorBarrier::Sync1, FloorBarrier::BufferOnly, FloorBarrier::ExecOnly,
                                 FloorBarrier::Event, FloorBarrier::EventReset})
@@ -789,7 +789,12 @@ PeakReport measurePeaks(vkconv::Context& ctx) {
                                                 m != SmemMode::GlobalB && m != SmemMode::GlobalBDouble))
                         continue;
                     std::string label = std::string("coopmat from shared memory ") + sh.tile + smemModeName(m) + (alone ? ", alone" : "");
-                    run(label.c_str(), [&] { return smemProbe(p, sh, m, alone); });
+                    const ProbeResult& r = run(label.c_str(), [&] { return smemProbe(p, sh, m, alone); });
+                    // Only rows that bring operands in every slice are a real GEMM's ceiling.
+                    if (staged(m) && ok(r) && (!rep.peaks.sliceLoopTflops || r.value > *rep.peaks.sliceLoopTflops)) {
+                        rep.peaks.sliceLoopTflops = r.value;
+                        rep.peaks.sliceLoopProbe = r.name;
+                    }
                 }
         for (const auto& sh : kSmemShapes)
             for (uint32_t kib : smemPadsKiB(sh)) {

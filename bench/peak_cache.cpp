@@ -110,6 +110,9 @@ Peaks loadPeakCache(const vkconv::Context& ctx) {
     if (auto v = peaks->num("bandwidth_gbs")) p.bandwidthGbs = *v;
     if (auto v = peaks->num("call_floor_us")) p.callFloorUs = *v;
     if (auto v = peaks->num("cache_read_gbs")) p.cacheReadGbs = *v;
+    if (auto v = peaks->num("dispatch_us")) p.dispatchUs = *v;
+    if (auto v = peaks->num("slice_loop_tflops")) p.sliceLoopTflops = *v;
+    if (const JsonValue* n = peaks->get("slice_loop_probe"); n && n->type == JsonValue::Type::String) p.sliceLoopProbe = n->string;
     if (const JsonValue* cm = peaks->get("coopmat_tflops"))
         for (auto& [name, v] : cm->object)
             if (v.type == JsonValue::Type::Number) p.coopmatTflops[name] = v.number;

@@ -201,6 +201,11 @@ void writePeaksRecord(vkconv::JsonWriter& j, const Peaks& p) {
         if (p.callFloorUs) j.value(*p.callFloorUs); else j.null();
         j.key("cache_read_gbs");
         if (p.cacheReadGbs) j.value(*p.cacheReadGbs); else j.null();
+        j.key("dispatch_us");
+        if (p.dispatchUs) j.value(*p.dispatchUs); else j.null();
+        j.key("slice_loop_tflops");
+        if (p.sliceLoopTflops) j.value(*p.sliceLoopTflops); else j.null();
+        if (!p.sliceLoopProbe.empty()) j.field("slice_loop_probe", p.sliceLoopProbe);
     }
     j.endObject();
 }
