@@ -29,6 +29,7 @@ of reach for every design priced here.  A fused winograd (transforms inside the 
 memory) is not built; its column is max(F, bytes / BW, winograd FLOPs / G), what it could reach if
 it ran at the slice loop's rate, for reading only."""
 import argparse
+import json
 import math
 import sys
 from pathlib import Path
@@ -226,7 +227,6 @@ def verdict(suite, batch, dtype, layout, ratio, want, g, dev):
 
 def load_peaks(path):
     """`peaks` of a bench JSON or of vkconv-bench's peak cache (the same record)."""
-    import json
     with open(path) as f:
         doc = json.load(f)
     if not isinstance(doc.get("peaks"), dict):
