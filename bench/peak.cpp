@@ -313,10 +313,6 @@ constexpr SmemShape kSmemShapes[] = {
     // Four subgroups of 64x64 / 64x32: small enough for a region per subgroup (SmemMode::Private).
     {"128x128x32/2x2", 2, 2, 4, 4, 2},
     {"128x64x32/2x2", 2, 2, 4, 2, 2},
-    // One 16x16 accumulator per subgroup: an A and a B fragment loaded for every product, the load
-    // ratio of a fused F(2x2) winograd whose 16 transformed products each multiply their own V
-    // and U fragments (bench/bounds.py, perf-notes 160); four times the 64x64 blocks' traffic.
-    {"16x16 per subgroup: 2 loads a product, a fused F(2x2)'s", 4, 2, 1, 1, 2},
 };
 
 // How a probe row loads its fragments and closes its slices.
@@ -416,7 +412,7 @@ const ComputePipeline& smemPipeline(Prober& p, const SmemShape& s, SmemMode mode
 // this one's barrier waits; otherwise eight per compute unit, as many resident as fit.
 ProbeResult smemProbe(Prober& p, const SmemShape& s, SmemMode mode, bool alone, uint32_t padTo = 0) {
     ProbeResult r;
-    char name[320], pad[64] = "";
+    char name[240], pad[64] = "";
     if (padTo) std::snprintf(pad, sizeof pad, ", %u KiB of shared memory declared", padTo / 1024);
     std::snprintf(name, sizeof name, "coopmat f16 from shared memory, %ux%u per subgroup, %u subgroups, %u-deep slices%s%s%s (%s)",
                   16 * s.fm, 16 * s.fn, s.warpsM * s.warpsN, 16 * s.ks, smemModeName(mode), alone ? ", one workgroup per CU" : "", pad,
