@@ -64,6 +64,7 @@ def device_from_peaks(peaks, overrides):
     def pick(name, key):
         v = getattr(overrides, name)
         return v if v is not None else peaks.get(key)
+    fma16 = pick("fma16_tflops", "fp16_fma_tflops")
     gemm16, source = overrides.gemm16_tflops, "--gemm16-tflops"
     if gemm16 is None and peaks.get("slice_loop_tflops"):
         gemm16, source = peaks["slice_loop_tflops"], peaks.get("slice_loop_probe", "peaks.slice_loop_tflops")
@@ -71,10 +72,10 @@ def device_from_peaks(peaks, overrides):
         best = [v for k, v in (peaks.get("coopmat_tflops") or {}).items() if "f16*f16+f32" in k and "bf16" not in k]
         if best:
             gemm16, source = max(best), "coopmat peak (no slice-loop probe: a weaker bound)"
-        elif pick("fma16_tflops", "fp16_fma_tflops"):  # no matrix units: 16-bit layers run on the FMA units
-            gemm16, source = pick("fma16_tflops", "fp16_fma_tflops"), "fp16 FMA (no matrix units)"
+        elif fma16:  # no matrix units: 16-bit layers run on the FMA units
+            gemm16, source = fma16, "fp16 FMA (no matrix units)"
     vals = dict(call_floor_us=pick("call_floor_us", "call_floor_us"), bandwidth_gbs=pick("bandwidth_gbs", "bandwidth_gbs"),
-                fma32_tflops=pick("fma32_tflops", "fp32_fma_tflops"), fma16_tflops=pick("fma16_tflops", "fp16_fma_tflops"),
+                fma32_tflops=pick("fma32_tflops", "fp32_fma_tflops"), fma16_tflops=fma16,
                 gemm16_tflops=gemm16)
     missing = [k for k, v in vals.items() if not v]
     if missing:
@@ -83,16 +84,12 @@ def device_from_peaks(peaks, overrides):
     return Device(gemm16_source=source, **vals)
 
 
-def elem_bytes(dtype):
-    return 4 if dtype in ("fp32", "tf32") else 2
-
-
 def winograd_passes(row, m, dev):
     """The three passes of F(m x m, 3x3) on one layer: (input transform, GEMM, output transform) µs."""
     a = m + 2
     p, q = benchjson.out_hw(row)
     n, c, k = row["n"], row["c"], row["k"]
-    e = elem_bytes(row["dtype"])
+    e = benchjson.DTYPE_BYTES[row["dtype"]]
     tiles = n * math.ceil(p / m) * math.ceil(q / m)
     v, mm, u = tiles * a * a * c * e, tiles * a * a * k * e, a * a * c * k * e
     x, y = n * c * row["h"] * row["w"] * e, n * k * p * q * e
@@ -108,7 +105,7 @@ def winograd_applies(row):
 def layer_bound(row, dev):
     """(bound µs, design, fused-winograd µs) of one row."""
     flops = benchjson.conv_flops(row)
-    nbytes = benchjson.conv_bytes(row, "fp32" if row["dtype"] == "tf32" else row["dtype"])
+    nbytes = benchjson.conv_bytes(row, row["dtype"])
     best = (max(dev.floor, flops / dev.rate(row), nbytes / dev.bw), "direct")
     fused = best[0]
     if winograd_applies(row):
