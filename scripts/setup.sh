@@ -36,7 +36,7 @@ apt_missing() {  # prints the packages of "$@" that are not installed (name or n
 mesa_major() { { dpkg-query -W -f='${Version}' mesa-vulkan-drivers 2>/dev/null || true; } | sed -E 's/^([0-9]+).*/\1/'; }
 
 setup_bookworm() {
-  local base=(build-essential cmake ninja-build pkg-config python3 git libgtest-dev
+  local base=(build-essential cmake ninja-build pkg-config python3 git libgtest-dev nlohmann-json3-dev libcli11-dev
               libvulkan1 libvulkan-dev vulkan-validationlayers vulkan-tools)
   local need; need=$(apt_missing "${base[@]}" mesa-vulkan-drivers)
   local mm; mm=$(mesa_major); [ -n "$mm" ] && [ "$mm" -ge 24 ] || need="$need mesa-vulkan-drivers"
@@ -173,7 +173,7 @@ fetch_forky_prefix() {  # fetch_forky_prefix DIR (runs in a subshell under set -
 }
 
 setup_apt_new() {  # Debian 13+, Ubuntu 24.04+
-  local pk=(build-essential cmake ninja-build pkg-config python3 git libgtest-dev libvulkan1 libvulkan-dev
+  local pk=(build-essential cmake ninja-build pkg-config python3 git libgtest-dev nlohmann-json3-dev libcli11-dev libvulkan1 libvulkan-dev
             libvulkan-volk-dev vulkan-validationlayers vulkan-tools mesa-vulkan-drivers glslang-tools spirv-tools)
   local need; need=$(apt_missing "${pk[@]}")
   if [ -n "${need// /}" ]; then
@@ -187,10 +187,10 @@ case " $id_like " in
   *" debian "*|*" ubuntu "*)
     if [ "${ID}" = debian ] && [ "${VERSION_ID:-}" = 12 ]; then setup_bookworm; else setup_apt_new; fi ;;
   *" arch "*)
-    pacman -Q glslang spirv-tools vulkan-headers vulkan-icd-loader volk vulkan-swrast vulkan-validation-layers gtest cmake ninja >/dev/null 2>&1 ||
-      $SUDO pacman -S --needed --noconfirm base-devel cmake ninja python glslang spirv-tools vulkan-headers vulkan-icd-loader volk vulkan-swrast vulkan-validation-layers vulkan-tools gtest ;;
+    pacman -Q glslang spirv-tools vulkan-headers vulkan-icd-loader volk vulkan-swrast vulkan-validation-layers gtest nlohmann-json cli11 cmake ninja >/dev/null 2>&1 ||
+      $SUDO pacman -S --needed --noconfirm base-devel cmake ninja python glslang spirv-tools vulkan-headers vulkan-icd-loader volk vulkan-swrast vulkan-validation-layers vulkan-tools gtest nlohmann-json cli11 ;;
   *" fedora "*|*" rhel "*)
-    rpm -q glslang spirv-tools vulkan-headers vulkan-loader-devel volk-devel mesa-vulkan-drivers vulkan-validation-layers gtest-devel cmake ninja-build >/dev/null 2>&1 ||
-      $SUDO dnf install -y gcc-c++ cmake ninja-build python3 glslang spirv-tools vulkan-headers vulkan-loader-devel volk-devel mesa-vulkan-drivers vulkan-validation-layers vulkan-tools gtest-devel ;;
+    rpm -q glslang spirv-tools vulkan-headers vulkan-loader-devel volk-devel mesa-vulkan-drivers vulkan-validation-layers gtest-devel json-devel cli11-devel cmake ninja-build >/dev/null 2>&1 ||
+      $SUDO dnf install -y gcc-c++ cmake ninja-build python3 glslang spirv-tools vulkan-headers vulkan-loader-devel volk-devel mesa-vulkan-drivers vulkan-validation-layers vulkan-tools gtest-devel json-devel cli11-devel ;;
   *) log "unknown distribution '$ID': install a C++20 compiler, CMake, Ninja, glslang >= 14, spirv-tools, Vulkan headers >= 1.3.255, volk, GoogleTest, a Vulkan driver and the validation layer" ;;
 esac
