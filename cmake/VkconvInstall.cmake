@@ -33,6 +33,8 @@ configure_file("${PROJECT_SOURCE_DIR}/cmake/vkconv.pc.in" "${PROJECT_BINARY_DIR}
 install(FILES "${PROJECT_BINARY_DIR}/generated/vkconv.pc" DESTINATION "${CMAKE_INSTALL_LIBDIR}/pkgconfig"
   COMPONENT development)
 
+install(FILES "${PROJECT_SOURCE_DIR}/LICENSE" DESTINATION "${CMAKE_INSTALL_DOCDIR}" COMPONENT runtime)
+
 if(VKCONV_BUILD_BENCH)
   # The tools find libvkconv next to themselves wherever the prefix is moved.
   set_target_properties(vkconv-info PROPERTIES INSTALL_RPATH "$ORIGIN/../${CMAKE_INSTALL_LIBDIR}")

@@ -12,6 +12,9 @@
 # compiled in place of compiling and embedding the shaders again (scripts/test.sh's sanitizer
 # build: ~100 s of its ~250 on a 2-core machine).  Empty (the default): this build makes its own.
 set(VKCONV_EMBEDDED_SHADERS "" CACHE FILEPATH "Reuse this embedded_shaders.cpp instead of compiling the shaders")
+# glslang writes into these but does not create them, and only Ninja makes a rule's output
+# directory by itself: made here, every generator (Unix Makefiles too) finds them.
+file(MAKE_DIRECTORY "${PROJECT_BINARY_DIR}/spirv" "${PROJECT_BINARY_DIR}/probes" "${PROJECT_BINARY_DIR}/generated")
 set_property(GLOBAL PROPERTY VKCONV_SHADER_NAMES "")
 set_property(GLOBAL PROPERTY VKCONV_SHADER_SPVS "")
 file(GLOB VKCONV_SHADER_INCLUDES CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/shaders/include/*.glsl")

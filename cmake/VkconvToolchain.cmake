@@ -102,8 +102,7 @@ endif()
 # (VKCONV_SPIRV_VAL_NEWEST, or none where that is its own): drivers' validation layers check rules
 # older SPIRV-Tools do not, and a shader that breaks one would fail on the device, not here
 # (VUID-StandaloneSpirv-MemorySemantics-10871, a relaxed atomic naming WorkgroupMemory: Debian
-# 13's SPIRV-Tools 2025.1 passed it, the H200's layer 1.4.363 and forky's 2026.4 reject it;
-# docs/perf-notes.md item 117).
+# 13's SPIRV-Tools 2025.1 passed it, the H200's layer 1.4.363 and forky's 2026.4 reject it).
 function(_vkconv_spirv_val_version var exe)
   execute_process(COMMAND ${exe} --version OUTPUT_VARIABLE _v ERROR_QUIET)
   string(REGEX MATCH "v([0-9]+\\.[0-9]+)" _m "${_v}")

@@ -5,8 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DVKCONV_BUILD_TESTS=OFF >/dev/null
-ninja -C build vkconv-bench vkconv-info >/dev/null
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DVKCONV_BUILD_TESTS=OFF >/dev/null
+cmake --build build -j "$(nproc)" --target vkconv-bench vkconv-info >/dev/null
 ./build/tools/vkconv-info
 if ./build/tools/vkconv-info --json | grep -q '"type":"cpu"'; then
   echo "[bench] CPU Vulkan device: running the small rdna1_matrix suite at batch 1" >&2

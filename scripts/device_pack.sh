@@ -7,16 +7,14 @@ B=${1:-build-dev}
 rm -rf .carry; mkdir -p .carry/bin .carry/lib .carry/layer
 cp "$B/tools/vkconv-info" "$B/bench/vkconv-bench" "$B/tests/vkconv_tests" .carry/bin/
 cp -P "$B"/src/libvkconv.so* .carry/lib/
-# OLD_BUILD=dir / ALT_BUILD=dir: other builds' vkconv-bench + libvkconv for device_run.sh's A/B
-# modes (.carry/old: the baseline of ab and abfp32; .carry/alt: abfp32's third build).
+# OLD_BUILD=dir, MORE_BUILDS="name=dir ...": other builds' vkconv-bench + libvkconv, as .carry/old
+# and .carry/<name>, for A/B runs in one call (scripts/device_run.sh with BUILDS="new old").
 pack_build() {  # pack_build NAME DIR
   mkdir -p ".carry/$1/bin" ".carry/$1/lib"
   cp "$2/bench/vkconv-bench" ".carry/$1/bin/"
   cp -P "$2"/src/libvkconv.so* ".carry/$1/lib/"
 }
 [ -z "${OLD_BUILD:-}" ] || pack_build old "$OLD_BUILD"
-[ -z "${ALT_BUILD:-}" ] || pack_build alt "$ALT_BUILD"
-# MORE_BUILDS="name=dir ...": further builds for variant sweeps (.carry/<name>).
 for nb in ${MORE_BUILDS:-}; do pack_build "${nb%%=*}" "${nb#*=}"; done
 # The validation layer: Debian 12's 1.3.239 predates VK_KHR_cooperative_matrix and rejects its
 # feature struct; Debian 13's 1.4.309 predates VK_KHR_shader_bfloat16 (1.4.311) and, on a device

@@ -7,7 +7,7 @@
 #
 # Why: RADV 25.0 (bookworm-backports, the system Mesa CI tests with) exposes no cooperative
 # matrices on RDNA4, and newer compilers allocate registers differently (RADV 26 spilled tiles that
-# RADV 25 did not: docs/perf-notes.md item 25).  RADV 26 replaced RADV_FORCE_FAMILY with the DRM
+# RADV 25 did not: docs/amd.md).  RADV 26 replaced RADV_FORCE_FAMILY with the DRM
 # shim, whose AMDGPU_GPU_ID names the chip (navi10, navi21, navi31, navi33, gfx1201, ...).
 # The program runs through forky's own ld.so (glibc 2.41 runs Debian 12's binaries), so nothing
 # of it touches the system.  Exit status: 0 when DIR is ready.

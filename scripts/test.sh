@@ -10,8 +10,9 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 jobs=$(nproc)
 t0=$(date +%s)
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-ninja -C build -j"$jobs"
+# CMake's default generator, as a user's first build would use (a build/ made earlier keeps its own).
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DVKCONV_BUILD_TESTS=ON -DVKCONV_BUILD_BENCH=ON >/dev/null
+cmake --build build -j "$jobs"
 echo "[test] build: $(( $(date +%s) - t0 )) s"
 
 # The main lavapipe shards run at subgroup size 4 (LP_NATIVE_VECTOR_WIDTH=128); vkconv_tests_sg8 at 8.
