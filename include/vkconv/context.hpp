@@ -36,6 +36,9 @@ struct ContextCreateInfo {
     // Directory of the on-disk pipeline cache.  Empty: $VKCONV_CACHE_DIR, else
     // $XDG_CACHE_HOME/vkconv, else ~/.cache/vkconv.  "none" disables the disk cache.
     std::string pipelineCacheDir;
+    // Plan without the matrix units (VK_KHR_cooperative_matrix) even where the device has them:
+    // every algorithm then runs on the scalar path.  Also turned on by VKCONV_MATRIX_UNITS=0.
+    bool disableMatrixUnits = false;
     // Loader entry point; null: vkconv loads the system's libvulkan.
     PFN_vkGetInstanceProcAddr getInstanceProcAddr = nullptr;
 };
@@ -53,6 +56,7 @@ struct ContextAdoptInfo {
     // core 1.3 required features).  Used to know which optional features may be used.
     const VkPhysicalDeviceFeatures2* enabledFeatures = nullptr;
     std::string pipelineCacheDir;  // as in ContextCreateInfo
+    bool disableMatrixUnits = false;  // as in ContextCreateInfo
     PFN_vkGetInstanceProcAddr getInstanceProcAddr = nullptr;
 };
 

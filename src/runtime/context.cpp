@@ -275,6 +275,14 @@ void ContextImpl::loadDeviceTable() {
     volkLoadDeviceTable(&dt, device);
 }
 
+// The matrix units' kill switch: the caps no longer offer them, so no algorithm plans for them
+// (the find database and plans then belong to the scalar path, as on a device without them).
+static void withoutMatrixUnits(DeviceCaps& caps) {
+    caps.cooperativeMatrix = false;
+    caps.bfloat16CooperativeMatrix = false;
+    caps.coopMatConfigs.clear();
+}
+
 void ContextImpl::createHelpers(const std::string& cacheDir) {
     VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
     pci.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT | VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
@@ -339,6 +347,7 @@ Context Context::create(const ContextCreateInfo& info) {
     impl->ownsDevice = true;
     impl->loadDeviceTable();
     impl->caps = queryDeviceCaps(impl->it, impl->physicalDevice, impl->queueFamily, features);
+    if (info.disableMatrixUnits || envSwitch("VKCONV_MATRIX_UNITS") == false) withoutMatrixUnits(impl->caps);
     impl->createHelpers(info.pipelineCacheDir);
     impl->dt.vkGetDeviceQueue(impl->device, impl->queueFamily, 0, &impl->queue);
     return Context(std::move(impl));
@@ -352,6 +361,7 @@ Context Context::createOffline(const DeviceCaps& caps) {
         throw Error(ErrorCode::Unsupported, caps.deviceName + " supports only Vulkan " + caps.apiVersionString() + "; vkconv needs 1.3");
     auto impl = std::make_unique<ContextImpl>();
     impl->caps = caps;
+    if (envSwitch("VKCONV_MATRIX_UNITS") == false) withoutMatrixUnits(impl->caps);
     impl->pipelines = std::make_unique<PipelineRegistry>(*impl);
     return Context(std::move(impl));
 }
@@ -374,6 +384,7 @@ Context Context::adopt(const ContextAdoptInfo& info) {
     impl->loadDeviceTable();
     auto features = featuresFromChain(info);
     impl->caps = queryDeviceCaps(impl->it, impl->physicalDevice, impl->queueFamily, features);
+    if (info.disableMatrixUnits || envSwitch("VKCONV_MATRIX_UNITS") == false) withoutMatrixUnits(impl->caps);
     if (impl->caps.apiVersion < VK_API_VERSION_1_3)
         throw Error(ErrorCode::Unsupported, impl->caps.deviceName + " supports only Vulkan " + impl->caps.apiVersionString());
     impl->createHelpers(info.pipelineCacheDir);
