@@ -12,6 +12,7 @@
 namespace vkconv {
 
 class Context;
+struct ContextImpl;
 
 // A range of a buffer the caller owns.  The buffer needs VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
 // offset must be a multiple of minStorageBufferOffsetAlignment.
@@ -37,7 +38,8 @@ public:
     // Copies through a staging buffer (device-local) or the mapping (host-visible); waits.
     void upload(const void* data, VkDeviceSize bytes, VkDeviceSize offset = 0);
     void download(void* data, VkDeviceSize bytes, VkDeviceSize offset = 0) const;
-    void fill(uint32_t word);  // vkCmdFillBuffer over the whole buffer; waits
+    // Repeats `word`'s four bytes over the whole buffer, the last size() % 4 bytes included; waits.
+    void fill(uint32_t word);
 
     VkBuffer handle() const { return buffer_; }
     VkDeviceSize size() const { return size_; }
@@ -46,8 +48,10 @@ public:
     void* mapped() const { return mapped_; }  // non-null for HostVisible
 
 private:
+    // The context's inner object, which a moved Context keeps: a Buffer outlives the move.
+    static Buffer create(ContextImpl& ctx, VkDeviceSize size, MemoryKind kind);
     void release();
-    Context* ctx_ = nullptr;
+    ContextImpl* ctx_ = nullptr;
     VkBuffer buffer_ = VK_NULL_HANDLE;
     VkDeviceMemory memory_ = VK_NULL_HANDLE;
     VkDeviceSize size_ = 0;

@@ -18,6 +18,7 @@ enum class ErrorCode {
     Vulkan,            // a Vulkan call failed (the VkResult is in the message)
     NoDevice,          // no Vulkan device, or VKCONV_DEVICE matches none
     Io,                // a file could not be read or written
+    Timeout,           // submitted work did not finish within the context's timeout (README, "Timeouts")
 };
 
 VKCONV_API const char* toString(ErrorCode code);

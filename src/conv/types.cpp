@@ -18,6 +18,7 @@ const char* toString(ErrorCode code) {
         case ErrorCode::Vulkan: return "Vulkan error";
         case ErrorCode::NoDevice: return "no device";
         case ErrorCode::Io: return "I/O error";
+        case ErrorCode::Timeout: return "timeout";
     }
     return "error";
 }

@@ -1,6 +1,7 @@
 // Context::create (vkconv owns instance and device) and Context::adopt (the application's).
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -73,8 +74,10 @@ size_t selectDevice(const std::vector<PhysicalInfo>& devs, const std::string& se
     if (!selector.empty()) {
         bool numeric = std::all_of(selector.begin(), selector.end(), [](unsigned char c) { return std::isdigit(c); });
         if (numeric) {
-            size_t i = std::stoul(selector);
-            if (i < devs.size()) return i;
+            // Compared digit by digit: an index of any length is out of range, never an overflow.
+            const std::string digits = selector.substr(std::min(selector.find_first_not_of('0'), selector.size() - 1));
+            const std::string count = std::to_string(devs.size());
+            if (digits.size() < count.size() || (digits.size() == count.size() && digits < count)) return std::stoul(digits);
             throw Error(ErrorCode::NoDevice, "device index " + selector + " out of range (" + std::to_string(devs.size()) + " devices)");
         }
         for (size_t i = 0; i < devs.size(); ++i)
@@ -250,6 +253,18 @@ ContextImpl::~ContextImpl() {
         // RADV's null device (compile-only) crashes in vkDeviceWaitIdle; it never ran anything.
         if (ownsDevice && caps.deviceName.rfind("Null hardware", 0) != 0) dt.vkDeviceWaitIdle(device);
         if (pipelineCache) pipelineCache->save();
+        bool idle = true;
+        for (auto& f : inFlight)
+            idle = dt.vkWaitForFences(device, 1, &f.fence, VK_TRUE, waitTimeoutNs) == VK_SUCCESS && idle;
+        if (!idle && !ownsDevice) {
+            // The application's device still runs a submission of ours: freeing its command
+            // buffer, fences or staging memory would corrupt it, so they are left allocated.
+            new std::vector<InFlight>(std::move(inFlight));
+            commandPool = VK_NULL_HANDLE;
+            fence = VK_NULL_HANDLE;
+        }
+        for (auto& f : inFlight) dt.vkDestroyFence(device, f.fence, nullptr);  // finished (or waited idle above)
+        inFlight.clear();  // their command buffers go with the pool
         pipelines.reset();
         pipelineCache.reset();
         if (fence) dt.vkDestroyFence(device, fence, nullptr);
@@ -275,6 +290,20 @@ void ContextImpl::loadDeviceTable() {
     volkLoadDeviceTable(&dt, device);
 }
 
+// VKCONV_TIMEOUT_S: a whole number of seconds, 1 to the most that fits in nanoseconds.  Anything
+// else is refused by name: a typo read as 0 s would time every submission out, a huge value
+// would wrap to a short one.
+static uint64_t parseTimeoutSeconds(const char* text) {
+    constexpr uint64_t kMax = UINT64_MAX / 1000000000ull;
+    uint64_t s = 0;
+    const char* end = text + std::strlen(text);
+    const auto [p, ec] = std::from_chars(text, end, s);
+    if (ec != std::errc() || p != end || s == 0 || s > kMax)
+        throw Error(ErrorCode::InvalidArgument, std::string("VKCONV_TIMEOUT_S='") + text +
+                                                    "': expected a whole number of seconds from 1 to " + std::to_string(kMax));
+    return s;
+}
+
 // The matrix units' kill switch: the caps no longer offer them, so no algorithm plans for them
 // (the find database and plans then belong to the scalar path, as on a device without them).
 static void withoutMatrixUnits(DeviceCaps& caps) {
@@ -293,7 +322,7 @@ void ContextImpl::createHelpers(const std::string& cacheDir) {
     pipelineCache = std::make_unique<PipelineCache>(*this, dir);
     pipelines = std::make_unique<PipelineRegistry>(*this);
     findDb = std::make_unique<FindDb>(caps, dir);
-    if (const char* t = std::getenv("VKCONV_TIMEOUT_S"); t && *t) waitTimeoutNs = std::strtoull(t, nullptr, 10) * 1000000000ull;
+    if (const char* t = std::getenv("VKCONV_TIMEOUT_S"); t && *t) waitTimeoutNs = parseTimeoutSeconds(t) * 1000000000ull;
 }
 
 uint32_t ContextImpl::findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred) const {
@@ -402,36 +431,55 @@ const VolkDeviceTable& Context::table() const { return impl_->dt; }
 uint64_t Context::validationMessages() const { return impl_->validationMessages.load(); }
 void Context::savePipelineCache() { if (impl_->pipelineCache) impl_->pipelineCache->save(); }
 
-void Context::submitAndWait(const std::function<void(VkCommandBuffer)>& record) {
-    impl_->requireDevice("Context::submitAndWait");
-    auto& d = impl_->dt;
+void Context::submitAndWait(const std::function<void(VkCommandBuffer)>& record) { impl_->submitAndWait(record); }
+
+void ContextImpl::reclaimFinished() {
+    std::erase_if(inFlight, [&](InFlight& f) {
+        if (dt.vkGetFenceStatus(device, f.fence) != VK_SUCCESS) return false;
+        dt.vkFreeCommandBuffers(device, commandPool, 1, &f.cmd);
+        dt.vkDestroyFence(device, f.fence, nullptr);
+        return true;
+    });
+}
+
+void ContextImpl::submitAndWait(const std::function<void(VkCommandBuffer)>& record, std::vector<std::shared_ptr<void>> keep) {
+    requireDevice("Context::submitAndWait");
+    reclaimFinished();
     VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-    ai.commandPool = impl_->commandPool;
+    ai.commandPool = commandPool;
     ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
     ai.commandBufferCount = 1;
     VkCommandBuffer cmd = VK_NULL_HANDLE;
-    VKCONV_CHECK(d.vkAllocateCommandBuffers(impl_->device, &ai, &cmd));
-    struct Free {
+    VKCONV_CHECK(dt.vkAllocateCommandBuffers(device, &ai, &cmd));
+    struct Free {  // until the submission is known finished, or handed to inFlight
         ContextImpl* c; VkCommandBuffer b;
-        ~Free() { c->dt.vkFreeCommandBuffers(c->device, c->commandPool, 1, &b); }
-    } guard{impl_.get(), cmd};
+        ~Free() { if (b) c->dt.vkFreeCommandBuffers(c->device, c->commandPool, 1, &b); }
+    } guard{this, cmd};
     VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    VKCONV_CHECK(d.vkBeginCommandBuffer(cmd, &bi));
+    VKCONV_CHECK(dt.vkBeginCommandBuffer(cmd, &bi));
     record(cmd);
-    VKCONV_CHECK(d.vkEndCommandBuffer(cmd));
+    VKCONV_CHECK(dt.vkEndCommandBuffer(cmd));
     VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
     si.commandBufferCount = 1;
     si.pCommandBuffers = &cmd;
-    if (!impl_->fence) {  // made on first use: compile-only devices (RADV's null device) have no fences
+    if (!fence) {  // made on first use: compile-only devices (RADV's null device) have no fences
         VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-        VKCONV_CHECK(d.vkCreateFence(impl_->device, &fci, nullptr, &impl_->fence));
+        VKCONV_CHECK(dt.vkCreateFence(device, &fci, nullptr, &fence));
     }
-    VKCONV_CHECK(d.vkResetFences(impl_->device, 1, &impl_->fence));
-    VKCONV_CHECK(d.vkQueueSubmit(impl_->queue, 1, &si, impl_->fence));
+    VKCONV_CHECK(dt.vkResetFences(device, 1, &fence));
+    VKCONV_CHECK(dt.vkQueueSubmit(queue, 1, &si, fence));
     // A finite wait turns a GPU hang into an error instead of a frozen process.
-    VkResult r = d.vkWaitForFences(impl_->device, 1, &impl_->fence, VK_TRUE, impl_->waitTimeoutNs);
-    if (r == VK_TIMEOUT) throw Error(ErrorCode::Vulkan, "GPU work did not finish within VKCONV_TIMEOUT_S (device hung?)");
+    const VkResult r = dt.vkWaitForFences(device, 1, &fence, VK_TRUE, waitTimeoutNs);
+    if (r == VK_TIMEOUT) {
+        inFlight.push_back({cmd, fence, std::move(keep)});
+        guard.b = VK_NULL_HANDLE;
+        fence = VK_NULL_HANDLE;  // still pending: the next submission makes its own
+        throw Error(ErrorCode::Timeout, "the GPU did not finish a submission within " +
+                                            std::to_string(waitTimeoutNs / 1000000000ull) +
+                                            " s (VKCONV_TIMEOUT_S); it may still be running: keep its buffers alive "
+                                            "until the device is idle (README, \"Timeouts\")");
+    }
     VKCONV_CHECK(r);
 }
 

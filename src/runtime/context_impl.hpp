@@ -38,6 +38,15 @@ struct ContextImpl {
 
     VkCommandPool commandPool = VK_NULL_HANDLE;  // for submitAndWait
     VkFence fence = VK_NULL_HANDLE;
+    // Submissions that outlived the timeout.  The GPU may still run them, so their command
+    // buffer, fence and the staging buffers they copy through stay alive until a later
+    // submitAndWait finds the fence signalled, or the context's destruction waits for them.
+    struct InFlight {
+        VkCommandBuffer cmd = VK_NULL_HANDLE;
+        VkFence fence = VK_NULL_HANDLE;
+        std::vector<std::shared_ptr<void>> keep;
+    };
+    std::vector<InFlight> inFlight;
     // A finite wait turns a GPU hang into an error instead of a frozen process ($VKCONV_TIMEOUT_S).
     uint64_t waitTimeoutNs = 600ull * 1000000000ull;
     std::unique_ptr<PipelineCache> pipelineCache;
@@ -67,6 +76,12 @@ struct ContextImpl {
     void requireDevice(const char* what) const;
     void loadDeviceTable();
     void createHelpers(const std::string& cacheDir);
+    // Records into a transient command buffer, submits it and waits up to waitTimeoutNs.  On a
+    // timeout the submission joins inFlight together with `keep` (what it reads or writes that
+    // the caller would otherwise free) and Error(Timeout) is thrown.
+    void submitAndWait(const std::function<void(VkCommandBuffer)>& record, std::vector<std::shared_ptr<void>> keep = {});
+    // Frees the in-flight submissions whose fence has signalled.
+    void reclaimFinished();
     uint32_t findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred) const;
 };
 

@@ -1,12 +1,17 @@
 #include "runtime/find_db.hpp"
 
+#include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
+#include <set>
 #include <fstream>
 #include <sstream>
 
 #include "runtime/pipeline_cache.hpp"
 #include "vkconv/device_caps.hpp"
+#include "util/file_read.hpp"
 #include "vkconv/version.hpp"
 
 namespace vkconv {
@@ -14,6 +19,7 @@ namespace vkconv {
 namespace {
 
 constexpr const char* kMagic = "vkconv-find-db 1";
+constexpr uint64_t kMaxFileBytes = uint64_t(1) << 28;  // far more than any real database
 
 // Fields are tab-separated, one record per line: tabs and line breaks inside a field (an error
 // message) become spaces.
@@ -48,34 +54,53 @@ FindDb::FindDb(const DeviceCaps& c, std::string dir) {
     }
 }
 
+// One record, or nullopt where any field is malformed: a NaN or negative time on a row without an
+// error, a size that is not a whole number, a line cut short (no closing "end").
+static std::optional<FindDbRow> parseRow(const std::vector<std::string>& f) {
+    if (f.size() != 10 || f[0] != "R" || f[9] != "end" || f[3].empty()) return std::nullopt;
+    FindDbRow r;
+    r.optAlgorithm = f[1], r.optTile = f[2], r.algorithm = f[3], r.config = f[4], r.error = f[8];
+    const char* us = f[5].c_str();
+    char* end = nullptr;
+    r.microseconds = std::strtod(us, &end);
+    if (end == us || *end || !std::isfinite(r.microseconds)) return std::nullopt;
+    if (r.error.empty() ? r.microseconds < 0 : r.microseconds != -1.0) return std::nullopt;
+    const auto [p, ec] = std::from_chars(f[6].data(), f[6].data() + f[6].size(), r.workspaceSize);
+    if (ec != std::errc() || p != f[6].data() + f[6].size()) return std::nullopt;
+    if (f[7] != "0" && f[7] != "1") return std::nullopt;
+    r.router = f[7] == "1";
+    return r;
+}
+
 void FindDb::load() {
     loaded_ = true;
     if (path_.empty()) return;
-    std::ifstream in(path_);
+    const FileRead file = readRegularFile(path_, kMaxFileBytes);
+    if (!file.bytes) {
+        if (!file.missing) std::fprintf(stderr, "[vkconv] ignoring the find database %s: %s\n", path_.c_str(), file.why.c_str());
+        return;
+    }
+    std::istringstream in(*file.bytes);
     std::string line;
-    if (!in || !std::getline(in, line) || line != header_) return;  // another device, driver or version
+    if (!std::getline(in, line) || line != header_) return;  // another device, driver or version
+    // A problem with any unreadable row is dropped whole: it is timed afresh by the next find and
+    // the file rewritten without the damage, instead of losing a candidate for good.
     std::string key;
     std::map<std::string, std::vector<FindDbRow>> read;
+    std::set<std::string> damaged;
     while (std::getline(in, line)) {
         std::vector<std::string> f = split(line);
-        if (f.size() == 2 && f[0] == "K") {
+        if (f.size() == 2 && f[0] == "K" && !f[1].empty()) {
             key = f[1];
             read[key];
-        } else if (f.size() == 10 && f[0] == "R" && !key.empty()) {
-            FindDbRow r;
-            r.optAlgorithm = f[1], r.optTile = f[2], r.algorithm = f[3], r.config = f[4];
-            char* end = nullptr;
-            r.microseconds = std::strtod(f[5].c_str(), &end);
-            if (end == f[5].c_str()) continue;
-            r.workspaceSize = std::strtoull(f[6].c_str(), nullptr, 10);
-            r.router = f[7] == "1";
-            r.error = f[8];
-            if (f[9] != "end") continue;  // a line cut short
-            read[key].push_back(std::move(r));
+        } else if (std::optional<FindDbRow> r = key.empty() ? std::nullopt : parseRow(f)) {
+            read[key].push_back(std::move(*r));
+        } else if (!key.empty()) {
+            damaged.insert(key);
         }
     }
     for (auto& [k, rows] : read)
-        if (!rows.empty()) entries_[k] = std::move(rows);
+        if (!rows.empty() && !damaged.count(k)) entries_[k] = std::move(rows);
 }
 
 const std::vector<FindDbRow>* FindDb::lookup(const std::string& key) {

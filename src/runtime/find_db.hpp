@@ -1,7 +1,8 @@
 // The find database (vkconv/find.hpp): measured rankings by problem, in memory and in a text
 // file next to the pipeline cache.  The file is trusted only when its header names this device
 // (vendor, device, pipelineCacheUUID), its driver version and this vkconv version; otherwise it is
-// ignored and rewritten by the next store.  Lines it cannot read are skipped.
+// ignored and rewritten by the next store.  A problem with any row it cannot read is dropped
+// whole (timed again by the next find, whose store rewrites the file without the damage).
 #pragma once
 #include <cstdint>
 #include <map>

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "runtime/context_impl.hpp"
+#include "util/file_read.hpp"
 
 namespace vkconv {
 
@@ -14,6 +15,7 @@ namespace {
 
 constexpr char kMagic[8] = {'V', 'K', 'C', 'O', 'N', 'V', 'P', 'C'};
 constexpr uint32_t kFormat = 1;
+constexpr uint64_t kMaxFileBytes = uint64_t(1) << 31;  // larger is no pipeline cache of ours
 
 struct FileHeader {  // precedes the driver's blob
     char magic[8];
@@ -64,17 +66,21 @@ PipelineCache::PipelineCache(ContextImpl& ctx, std::string dir) : ctx_(ctx) {
     std::vector<uint8_t> blob;
     if (!dir.empty()) {
         path_ = dir + "/" + deviceCacheFileName(c, "pipelines", ".bin");
-        std::ifstream in(path_, std::ios::binary);
+        // The header's dataSize is checked against the file's real length before anything is
+        // allocated for it: a corrupted field must not make the context allocate gigabytes.
+        const FileRead file = readRegularFile(path_, kMaxFileBytes);
+        if (!file.bytes && !file.missing)
+            std::fprintf(stderr, "[vkconv] ignoring pipeline cache %s: %s\n", path_.c_str(), file.why.c_str());
         FileHeader h{};
-        FileHeader want = expectedHeader(c);
-        if (in && in.read(reinterpret_cast<char*>(&h), sizeof h) && std::memcmp(h.magic, want.magic, 8) == 0 &&
-            h.format == want.format && h.vendorId == want.vendorId && h.deviceId == want.deviceId &&
-            h.driverVersion == want.driverVersion && std::memcmp(h.uuid, want.uuid, VK_UUID_SIZE) == 0 &&
-            h.dataSize < (uint64_t(1) << 31)) {
-            blob.resize(h.dataSize);
-            if (!in.read(reinterpret_cast<char*>(blob.data()), std::streamsize(blob.size())) ||
-                fnv1a(blob.data(), blob.size()) != h.checksum || !driverHeaderMatches(blob, c))
-                blob.clear();
+        const FileHeader want = expectedHeader(c);
+        if (file.bytes && file.bytes->size() >= sizeof h) {
+            std::memcpy(&h, file.bytes->data(), sizeof h);
+            if (std::memcmp(h.magic, want.magic, 8) == 0 && h.format == want.format && h.vendorId == want.vendorId &&
+                h.deviceId == want.deviceId && h.driverVersion == want.driverVersion &&
+                std::memcmp(h.uuid, want.uuid, VK_UUID_SIZE) == 0 && h.dataSize == file.bytes->size() - sizeof h) {
+                blob.assign(file.bytes->begin() + sizeof h, file.bytes->end());
+                if (fnv1a(blob.data(), blob.size()) != h.checksum || !driverHeaderMatches(blob, c)) blob.clear();
+            }
         }
     }
     VkPipelineCacheCreateInfo ci{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
