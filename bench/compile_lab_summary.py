@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""The docs/amd.md summary table from compile-lab JSON (vkconv-bench --shader-stats --json):
+"""The docs/amd.md summary table from compile-lab JSON (vkconv-bench shader-stats --json):
 ranges over the variants of each (family, algorithm, wave size).
 
-    python3 bench/compile_lab_summary.py docs/results/compile_lab/{navi10,navi21,navi31,gfx1201}.json
+    python3 bench/compile_lab_summary.py navi10.json navi21.json navi31.json gfx1201.json
 """
 import json
 import lzma
