@@ -80,6 +80,13 @@ accepts(["--shapes", SHAPES] + limits, "skipped")
 accepts(["run", "--shapes", SHAPES] + limits, "skipped")
 accepts(["run", "--shapes", SHAPES, "--repeats=1", "--calls=1", "--warmup=0", "--warmup-ms=0", "--max-gflop=1e-300"], "skipped")
 
+# Flags (no value) and global options anywhere, in both forms.
+skip = ["--max-gflop", "1e-300"]
+accepts(["--shapes", SHAPES, "--passes", "--check", "--validation", "--warmup", "1", "--calls", "2"] + skip, "skipped")
+accepts(["--validation", "run", "--shapes", SHAPES, "--check", "--warmup", "1"] + skip, "skipped")
+accepts(["run", "--check", "--validation", "--shapes", SHAPES, "--device", "0", "--calls", "2"] + skip, "skipped")
+accepts(["--suites-dir", "/nonexistent", "--shapes", SHAPES, "--find-fresh", "--calls", "2"] + skip, "skipped")
+
 # Help: the tool and each subcommand, in both forms.
 helps = {
     (): ["run", "find", "peak", "plans", "shader-stats", "--device", "--validation", "--suites-dir"],

@@ -36,7 +36,6 @@ const char* kIntro =
     "Without a subcommand: run (the older form, where --peak, --find, --plan-only, --caps or --shader-stats picks the "
     "tool, still works).  `vkconv-bench SUBCOMMAND --help` lists a subcommand's options.";
 
-const char* kGlobalsFooter = "Global options (before or after the subcommand): --device, --validation, --suites-dir (vkconv-bench --help).";
 
 // Wraps text at spaces into lines of at most `width` characters, keeping its own line breaks.
 std::string wrap(const std::string& text, size_t width) {
@@ -255,6 +254,18 @@ void addRunOptions(CLI::App* app, Options& o) {
         ->type_name("DIR")->group(prof);
 }
 
+// Options every tool takes, before or after the subcommand.
+void addGlobalOptions(CLI::App* app, Options& o) {
+    const char* g = "Global (before or after the subcommand)";
+    app->add_option("--device", o.device, "device index or name substring (default: $VKCONV_DEVICE, else the best)")
+        ->type_name("N|NAME")->group(g);
+    app->add_flag("--validation", o.validation, "Khronos validation layer; exits 1 if it reported anything")->group(g);
+    app->add_option("--suites-dir", o.suitesDir,
+                    "where --suite looks (default: $VKCONV_SUITES_DIR, else an installed share/vkconv/bench/suites beside "
+                    "bin/, else the source tree's bench/suites)")
+        ->type_name("DIR")->group(g);
+}
+
 // The older command line: the tool is picked by a flag anywhere on it.  Returns the subcommand
 // and argv without the flags that only named the tool.
 std::vector<std::string> mapOlderForm(const std::vector<std::string>& args) {
@@ -287,7 +298,7 @@ std::vector<std::string> mapOlderForm(const std::vector<std::string>& args) {
 bool takesValue(const CLI::App& app, const std::string& flag) {
     auto check = [&](const CLI::App* a) {
         const CLI::Option* opt = a->get_option_no_throw(flag);
-        return opt && opt->get_type_size_max() > 0;
+        return opt && opt->get_expected_max() > 0;  // flags expect none
     };
     if (check(&app)) return true;
     for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
@@ -313,18 +324,10 @@ Options parseOptions(int argc, char** argv) {
     app.formatter(std::make_shared<HelpFormatter>());  // before the subcommands, which inherit it
     app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
     app.require_subcommand(0, 1);
-    app.fallthrough();  // the global options may follow the subcommand
-    app.allow_extras();  // reported below, in order and with the tool's name
+    app.allow_extras();  // reported below, in order and with the tool's name (the subcommands inherit it)
     app.footer("Environment: VKCONV_DEVICE (the default --device), VKCONV_CACHE_DIR (pipeline, find and peak caches; none: "
                "off), VKCONV_SUITES_DIR (the default --suites-dir).");
-    const char* glob = "Global";
-    app.add_option("--device", o.device, "device index or name substring (default: $VKCONV_DEVICE, else the best)")
-        ->type_name("N|NAME")->group(glob);
-    app.add_flag("--validation", o.validation, "Khronos validation layer; exits 1 if it reported anything")->group(glob);
-    app.add_option("--suites-dir", o.suitesDir,
-                   "where --suite looks (default: $VKCONV_SUITES_DIR, else an installed share/vkconv/bench/suites beside bin/, "
-                   "else the source tree's bench/suites)")
-        ->type_name("DIR")->group(glob);
+    addGlobalOptions(&app, o);
 
     CLI::App* run = app.add_subcommand("run",
         "time the layers (the default): a table, JSON, CSV\n"
@@ -399,7 +402,7 @@ Options parseOptions(int argc, char** argv) {
                   "1 otherwise), e.g. implicit_gemm_coopmat:v_wmma on RDNA3/RDNA4 (repeatable)")
         ->type_name("SHADER:TEXT")->group(sg);
 
-    for (CLI::App* sub : {run, find, peak, plans, stats}) sub->footer(kGlobalsFooter);
+    for (CLI::App* sub : {run, find, peak, plans, stats}) addGlobalOptions(sub, o);
 
     std::vector<std::string> args(argv, argv + argc);
     try {
