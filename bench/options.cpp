@@ -152,8 +152,7 @@ CLI::Option* addRepeatable(CLI::App* app, const std::string& flag, std::function
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
 }
 
-void addShapeOptions(CLI::App* app, Options& o) {
-    const char* g = "Shapes (default: every suite)";
+void addShapeOptions(CLI::App* app, Options& o, const char* g = "Shapes (default: every suite)") {
     addRepeatable(app, "--suite", [&o](const std::string& v) { o.suites.push_back(v); },
                   "a suite of the suites directory, NAME.csv (repeatable)")
         ->type_name("NAME")->group(g);
@@ -272,7 +271,7 @@ std::vector<std::string> mapOlderForm(const std::vector<std::string>& args) {
     auto has = [&](std::initializer_list<const char*> flags) {
         for (const auto& a : args)
             for (const char* f : flags)
-                if (a == f) return true;
+                if (a == f || a.rfind(std::string(f) + "=", 0) == 0) return true;
         return false;
     };
     const bool stats = has({"--shader-stats"}), plans = has({"--plan-only", "--caps"}), find = has({"--find", "--find-fresh", "--find-exhaustive"});
@@ -382,8 +381,8 @@ Options parseOptions(int argc, char** argv) {
         "statistics (VGPRs, spills, ...); exits 1 on build failures or spills.  Works on RADV's null device.  With --algo "
         "NAME: that algorithm's variants only (NVIDIA takes minutes for all); with --tile T also: the variants whose forced "
         "tile starts with T.  With --suite / --shapes: the pipelines of the router's plans for those layers (each --batch, "
-        "--dtype, --layout; --algo NAME forces one) instead");
-    addShapeOptions(stats, o);
+        "--dtype, --layout; --algo NAME forces one) instead.");
+    addShapeOptions(stats, o, "Layers (default: every variant of every algorithm, not layers)");
     addProblemOptions(stats, o, false);
     const char* sg = "Output";
     stats->add_option("--json", o.jsonPath, "the statistics as JSON")->type_name("FILE")->group(sg);
