@@ -6,13 +6,13 @@ them can reach.
   python3 bench/bounds.py VKCONV.json [--baseline CUDNN.json] [--peaks FILE] [--target BATCH=RATIO]...
                           [--suite NAME]... [--layers N]
 
-VKCONV.json is a vkconv-bench run; its `peaks` (from `vkconv-bench --peak` on the same machine,
+VKCONV.json is a vkconv-bench run; its `peaks` (from `vkconv-bench peak` on the same machine,
 read back from the peak cache) give the device's constants, or --peaks FILE (another bench JSON,
 or the peak cache file itself) does.  --baseline adds a second run of the same rows (cuDNN through
-bench/torch_baseline.py, measured in the same call).  --target 1=0.8 asks, per suite at batch 1,
+bench/torch_baseline.py, measured on the same machine).  --target 1=0.8 asks, per suite at batch 1,
 whether the sum can come under 0.8x the baseline's sum.
 
-The bound of a layer (docs/perf-notes.md item 160) is the least of its designs, each priced at
+The bound of a layer (docs/performance.md, "Floors and ceilings") is the least of its designs, each priced at
 the device's measured ceilings with perfect overlap and nothing wasted:
   direct     max(F, FLOPs / G, bytes / BW)
   winograd   F(2x2,3x3) and F(4x4,3x3) on 3x3 stride-1 layers, three dependent passes, each at least
@@ -79,7 +79,7 @@ def device_from_peaks(peaks, overrides):
                 gemm16_tflops=gemm16)
     missing = [k for k, v in vals.items() if not v]
     if missing:
-        raise SystemExit("bounds.py: no " + ", ".join(missing) + " in the peaks (run vkconv-bench --peak on that machine "
+        raise SystemExit("bounds.py: no " + ", ".join(missing) + " in the peaks (run vkconv-bench peak on that machine "
                          "before the suites, or give --peaks FILE or the flags)")
     return Device(gemm16_source=source, **vals)
 
@@ -136,7 +136,7 @@ def parse_targets(items):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("run", help="a vkconv-bench JSON")
-    ap.add_argument("--baseline", help="another run of the same rows (torch_baseline.py), measured in the same call")
+    ap.add_argument("--baseline", help="another run of the same rows (torch_baseline.py), measured on the same machine")
     ap.add_argument("--peaks", help="a bench JSON or peak cache whose peaks to use (default: the run's own)")
     ap.add_argument("--target", action="append", help="BATCH=RATIO: can each suite's sum at BATCH come under RATIO x the baseline's?")
     ap.add_argument("--suite", action="append")

@@ -24,7 +24,11 @@ struct Epilogue {
     vkconv::Activation activation = vkconv::Activation::None;
 };
 
+// The tool a command line asks for: its subcommand (run when none is named).
+enum class Mode { Run, Find, Peak, Plans, ShaderStats };
+
 struct Options {
+    Mode mode = Mode::Run;
     std::vector<std::string> shapeFiles, suites;
     std::string suitesDir;
     std::vector<int64_t> batches;  // empty: each shape's own n
@@ -38,9 +42,10 @@ struct Options {
     // --expect-isa SHADER:TEXT (repeatable): every pipeline whose shader name starts with SHADER
     // must have TEXT in one of its internal representations (e.g. the matrix instruction).
     std::vector<std::pair<std::string, std::string>> expectIsa;
-    bool check = false, peak = false, shaderStats = false, validation = false;
-    bool planOnly = false;  // --plan-only (implied by --caps): list the plans, run nothing
-    std::string capsPath;   // --caps FILE: a device profile (vkconv-info --json); offline context
+    bool check = false, validation = false;
+    bool peak = false;              // run / find --peak: measure the peaks before timing the layers
+    bool peakBarrierForms = false;  // peak --barrier-forms: the call floor behind other barrier forms too
+    std::string capsPath;           // plans --caps FILE: a device profile (vkconv-info --json); offline context
     int warmup = 3, calls = 20, repeats = 7;
     int warmupMs = 200;  // and keep warming up until this much wall time has passed (GPU clocks)
     double maxGflop = 0.0;  // 0: no limit
@@ -49,15 +54,15 @@ struct Options {
     bool packedFilters = false; // --packed-filters: PlanOptions::packedFilter, the filter packed once before timing
     std::string traceDir;       // --trace DIR: implicit_gemm_coopmat's phase clocks per layer (profiling)
     bool passes = false;        // --passes: time each dispatch of a call (profiling)
-    bool find = false;          // --find: each row's plan is findPlan()'s (measured), not the router's
-    bool findFresh = false;     // --find-fresh: the same, timing afresh (FindOptions::useDatabase = false)
-    bool findExhaustive = false;  // --find-exhaustive: every tile as a candidate too (FindOptions::exhaustive)
+    bool find = false;          // find: each row's plan is findPlan()'s (measured), not the router's
+    bool findFresh = false;     // find --fresh: timing afresh (FindOptions::useDatabase = false)
+    bool findExhaustive = false;  // find --exhaustive: every tile as a candidate too (FindOptions::exhaustive)
 };
 
-// Parses argv; prints usage and exits on --help or a bad flag.
+// Parses argv; prints the help and exits 0 on --help, names the flag and exits 2 on a bad one.
 Options parseOptions(int argc, char** argv);
 
-// The plan options a run and a --plan-only listing both use: `algo` (auto or a name), then
+// The plan options a run and a plans listing both use: `algo` (auto or a name), then
 // --tile, --workspace-mib, --no-winograd and --packed-filters.
 vkconv::PlanOptions planOptions(const Options& o, const std::string& algo);
 

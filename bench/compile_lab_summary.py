@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The docs/amd.md summary table from compile-lab JSON (vkconv-bench --shader-stats --json):
+"""The docs/amd.md summary table from compile-lab JSON (vkconv-bench shader-stats --json):
 ranges over the variants of each (family, algorithm, wave size).
 
     python3 bench/compile_lab_summary.py docs/results/radv-compile-lab-2026-11-27-826be2d/{navi10,navi21,navi31,gfx1201}.json.xz

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks vkconv-bench --find output (the bench_find test): the file validates (benchjson: the
+"""Checks vkconv-bench find output (the bench_find test): the file validates (benchjson: the
 candidates fastest first, one router pick), every row ran the fastest candidate that was timed,
 and the 3x3 layer's candidates include both winograd variants and a direct kernel."""
 import json

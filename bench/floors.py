@@ -6,7 +6,7 @@
 
 Bytes = input + filter + output, each touched once (the least any kernel can move). The larger
 floor bounds the time; measured time over it is the gap to explain.  Defaults are the H200's
-measured peaks (vkconv-bench --peak, docs/results/).  --measured: per layer of a bench JSON
+measured peaks (vkconv-bench peak).  --measured: per layer of a bench JSON
 (vkconv-bench or torch_baseline.py), its rows' batch and dtype: both floors, the measured time and
 its multiple of the larger floor, largest excess first; then each suite's sums."""
 import argparse

@@ -26,9 +26,8 @@ namespace vkbench {
 
 namespace {
 // Tensor allocations of 1 MiB and more rounded up to whole 2 MiB, so that the driver can back
-// each with large pages whatever was allocated before (pipelines, earlier layers): a suspect in
-// timings that depended on what ran earlier in the process (docs/perf-notes.md item 8).  Views
-// keep the exact tensor sizes.
+// each with large pages whatever was allocated before (pipelines, earlier layers), and a layer's
+// time does not depend on what ran earlier in the process.  Views keep the exact tensor sizes.
 vkconv::Buffer tensorBuffer(vkconv::Context& ctx, int64_t bytes) {
     constexpr VkDeviceSize kPage = VkDeviceSize(2) << 20;
     VkDeviceSize b = VkDeviceSize(bytes);
@@ -207,7 +206,7 @@ Row LayerRunner::runOne(const std::string& algo, const Row& base, LayerData& dat
         // Each call waits for the previous one (a compute-to-compute barrier), as convolutions on
         // one CUDA stream do in the cuDNN baseline: without it the driver may overlap the
         // back-to-back dispatches (they write the same output), which flatters small layers and
-        // made timings depend on what ran before (docs/perf-notes.md item 8).
+        // makes timings depend on what ran before.
         auto recordCall = [&](VkCommandBuffer cmd) {
             plan.record(cmd, t);
             vkconv::computeBarrier(ctx_.impl(), cmd);
@@ -215,11 +214,11 @@ Row LayerRunner::runOne(const std::string& algo, const Row& base, LayerData& dat
         // Warm-up: the batches asked for, then more until warmupMs have passed and the clock has
         // settled, so that a GPU whose clock dropped while the host generated this layer's data
         // runs at full clock when timed.  Settled: the last batch is no more than 3 % faster than
-        // every earlier one (while the clock ramps up, each batch beats the ones before; one
-        // fp16 layer was timed mid-ramp at 0.7x: docs/perf-notes.md item 29); at most 1 s more.
+        // every earlier one (while the clock ramps up, each batch beats the ones before, and a
+        // layer timed mid-ramp reads slow); at most 1 s more.
         // After an idle gap of over kLongIdle (a new pipeline compiled, a large tensor generated),
-        // at least kIdleWarm: the H200 sat at 345 MHz for ~0.5 s under load after such gaps, flat
-        // enough to look settled, and two layers were timed there at ~3x (perf-notes item 35).
+        // at least kIdleWarm: a GPU can stay at its idle clock for about half a second under load
+        // after such gaps, flat enough to look settled (docs/performance.md, "Floors and ceilings").
         constexpr auto kLongIdle = std::chrono::milliseconds(500), kIdleWarm = std::chrono::milliseconds(1500);
         auto measure = [&]() {
             using clock = std::chrono::steady_clock;
@@ -268,8 +267,8 @@ Row LayerRunner::runOne(const std::string& algo, const Row& base, LayerData& dat
             return us;
         };
         // Repeats that disagree by more than kRetimeSpread mean the clock changed during the timed
-        // submission (the H200 idles down to 345 MHz while the host checks the previous layer and
-        // comes back late: docs/perf-notes.md items 14, 20): warm up and time again, up to
+        // submission (the GPU idled down while the host checked the previous layer and came back
+        // late): warm up and time again, up to
         // kRetimes more times, keeping a settled attempt (spread within kRetimeSpread) over an
         // unsettled one, else the lower median; stderr says so.
         constexpr double kRetimeSpread = 1.25;

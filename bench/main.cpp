@@ -1,5 +1,5 @@
-// vkconv-bench: layer-by-layer convolution timings (table, JSON, CSV), the device's peaks
-// (--peak) and the compile lab (--shader-stats).  See --help.
+// vkconv-bench: layer-by-layer convolution timings (table, JSON, CSV; run and find), the device's
+// peaks (peak), plan listings (plans) and the compile lab (shader-stats).  See --help.
 #include <algorithm>
 #include <chrono>
 #include <optional>
@@ -38,7 +38,7 @@ int runBenchmark(vkconv::Context& ctx, const Options& opts, const Peaks& peaks) 
         return std::string(buf);
     };
     if (peaks.empty())
-        std::printf("peaks: no peak measured (run vkconv-bench --peak once): %%peak left blank\n");
+        std::printf("peaks: no peak measured (run vkconv-bench peak once): %%peak left blank\n");
     else
         std::printf("peaks (%s): fp32 FMA %s, fp16 FMA %s, best fp16 coopmat %s, staged slice loop %s TFLOP/s; cache read %s GB/s; "
                     "call floor %s us\n",
@@ -122,7 +122,7 @@ int main(int argc, char** argv) {
             std::filesystem::create_directories(opts.traceDir, ec);
             if (ec) throw vkconv::Error(vkconv::ErrorCode::Io, "cannot create " + opts.traceDir + ": " + ec.message());
         }
-        if (!opts.capsPath.empty()) {
+        if (opts.mode == Mode::Plans && !opts.capsPath.empty()) {
             std::ifstream in(opts.capsPath, std::ios::binary);
             std::stringstream text;
             if (!in || !(text << in.rdbuf())) throw vkconv::Error(vkconv::ErrorCode::Io, "cannot read " + opts.capsPath);
@@ -132,22 +132,33 @@ int main(int argc, char** argv) {
         vkconv::ContextCreateInfo info;
         info.device = opts.device;
         info.enableValidation = opts.validation;
-        vkconv::Context ctx = vkconv::Context::create(info);
+        std::optional<vkconv::Context> created;
+        try {
+            created.emplace(vkconv::Context::create(info));
+        } catch (const vkconv::Error&) {
+            throw;
+        } catch (const std::exception& e) {
+            // Whatever the device selector's parse throws (a numeric index beyond unsigned long).
+            std::fprintf(stderr, "vkconv-bench: --device '%s': cannot select that device (%s)\n", opts.device.c_str(), e.what());
+            return 2;
+        }
+        vkconv::Context& ctx = *created;
 
         int rc = 0;
-        if (!opts.shaderStats && ctx.caps().deviceName.rfind("Null hardware", 0) == 0) {
-            std::fprintf(stderr, "vkconv-bench: %s compiles but cannot run anything: only --shader-stats works on it\n",
+        if (opts.mode != Mode::ShaderStats && ctx.caps().deviceName.rfind("Null hardware", 0) == 0) {
+            std::fprintf(stderr, "vkconv-bench: %s compiles but cannot run anything: only shader-stats works on it\n",
                          ctx.caps().deviceName.c_str());
             return 1;
         }
-        if (opts.planOnly) {
+        if (opts.mode == Mode::Plans) {
             rc = runPlanList(ctx, opts);
-        } else if (opts.shaderStats) {
+        } else if (opts.mode == Mode::ShaderStats) {
             rc = runShaderStats(ctx, opts);
         } else {
             Peaks peaks;
-            if (opts.peak) {
-                PeakReport rep = measurePeaks(ctx);
+            const bool measure = opts.mode == Mode::Peak || opts.peak;
+            if (measure) {
+                PeakReport rep = measurePeaks(ctx, opts.peakBarrierForms);
                 printPeakReport(stdout, ctx, rep);
                 savePeakCache(ctx, rep);
                 peaks = rep.peaks;
@@ -155,9 +166,8 @@ int main(int argc, char** argv) {
             } else {
                 peaks = loadPeakCache(ctx);
             }
-            bool peakOnly = opts.peak && opts.suites.empty() && opts.shapeFiles.empty();
-            if (!peakOnly) {
-                if (opts.peak) std::printf("\n");
+            if (opts.mode != Mode::Peak) {
+                if (measure) std::printf("\n");
                 rc = std::max(rc, runBenchmark(ctx, opts, peaks));
             }
         }
@@ -170,6 +180,9 @@ int main(int argc, char** argv) {
         return rc;
     } catch (const vkconv::Error& e) {
         std::fprintf(stderr, "vkconv-bench: %s\n", e.what());
+        return 1;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "vkconv-bench: unexpected error: %s\n", e.what());
         return 1;
     }
 }

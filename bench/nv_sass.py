@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""NVIDIA machine code of vkconv's pipelines, from `vkconv-bench --shader-stats --isa DIR`.
+"""NVIDIA machine code of vkconv's pipelines, from `vkconv-bench shader-stats --isa DIR`.
 
 NVIDIA's Vulkan driver returns statistics but no internal representations, so the compile lab
 also writes each pipeline alone in a VkPipelineCache of its own (DIR/*_pipeline_cache.bin).  Past
@@ -15,8 +15,8 @@ what a matrix kernel spends its issue slots on: HMMA (tensor-core products), LDS
 count nvdisasm reports.  Nothing here knows the driver's container layout beyond the two magic
 numbers, so an object it cannot disassemble is kept (OUTDIR/<stem>.obj*) for a closer look.
 
-Known limit (driver 580, perf-notes 87): in one process, from about the 386th pipeline on, the
-driver's blobs grew from ~70 KiB to ~2.1 MiB and held no zstd frame this script finds; run the
+Known limit (driver 580): in one process, from about the 386th pipeline on, the driver's blobs
+grow from ~70 KiB to ~2.1 MiB and hold no zstd frame this script finds; run the
 compile lab's --isa on subsets (--algo, --tile) of a few dozen pipelines.
 """
 import argparse

@@ -299,7 +299,7 @@ ProbeResult coopmatProbe(Prober& p, const vkconv::CoopMatConfig& cm) {
 // fragment loaded from shared memory, as implicit_gemm_coopmat's subgroups do, and per mode one
 // more part of a real slice (a barrier, restaging, ...).  Each shape mirrors a routed tile's
 // subgroup layout and slice depth, so that tile's measured rate can be read against what its
-// structure could reach (perf-notes 100, 102).
+// structure could reach (docs/performance.md, "implicit_gemm_coopmat").
 struct SmemShape {
     const char* tile;  // the implicit_gemm_coopmat tile it mirrors
     uint32_t warpsM, warpsN, fm, fn, ks;
@@ -567,7 +567,7 @@ ProbeResult cacheReadProbe(Prober& p) {
 // the time is the dispatch, the barrier's drain and refill, and one workgroup's launch and
 // memory round trip.  Without the barrier the dispatches may overlap; that row says how much
 // of the floor the barrier is.
-// Forms of the barrier after each call, for VKCONV_PEAK_BARRIER_FORMS=1 (diagnostic rows: which
+// Forms of the barrier after each call, for `peak --barrier-forms` (diagnostic rows: which
 // part of the floor is the drain and which the memory dependency, per driver).
 enum class FloorBarrier {
     None,        // dispatches may overlap
@@ -744,7 +744,7 @@ std::vector<std::pair<std::string, bool>> buildPeakPipelines(vkconv::Context& ct
     return notes;
 }
 
-PeakReport measurePeaks(vkconv::Context& ctx) {
+PeakReport measurePeaks(vkconv::Context& ctx, bool barrierForms) {
     PeakReport rep;
     Prober p(ctx);
     auto run = [&](const char* what, const std::function<ProbeResult()>& f) {
@@ -768,7 +768,7 @@ PeakReport measurePeaks(vkconv::Context& ctx) {
     if (auto r = run("cache read bandwidth", [&] { return cacheReadProbe(p); }); ok(r)) rep.peaks.cacheReadGbs = r.value;
     if (auto r = run("call floor", [&] { return callFloorProbe(p, FloorBarrier::Library); }); ok(r)) rep.peaks.callFloorUs = r.value;
     if (auto r = run("dispatch alone", [&] { return callFloorProbe(p, FloorBarrier::None); }); ok(r)) rep.peaks.dispatchUs = r.value;
-    if (const char* e = std::getenv("VKCONV_PEAK_BARRIER_FORMS"); e && std::strcmp(e, "1") == 0)
+    if (barrierForms)
         for (FloorBarrier f : {FloorBarrier::ReadOnly, FloorBarrier::Sync1, FloorBarrier::BufferOnly, FloorBarrier::ExecOnly,
                                 FloorBarrier::Event, FloorBarrier::EventReset})
             run(floorBarrierName(f), [&] { return callFloorProbe(p, f); });

@@ -1,4 +1,4 @@
-// --peak: what this device can do at best, per arithmetic path, measured with the probes in
+// vkconv-bench peak: what this device can do at best, per arithmetic path, measured with the probes in
 // shaders/peak/ (FMA chains, cooperative-matrix mulAdds in registers, a vec4 copy).  Every probe
 // checks its result against an exact analytic value, so skipped work cannot pass.
 #pragma once
@@ -28,8 +28,9 @@ struct PeakReport {
     bool allOk = true;  // every measured probe passed its check
 };
 
-// Runs every probe the device supports; prints progress on stderr.
-PeakReport measurePeaks(vkconv::Context& ctx);
+// Runs every probe the device supports; prints progress on stderr.  barrierForms: the call floor
+// behind each other barrier form too (peak --barrier-forms).
+PeakReport measurePeaks(vkconv::Context& ctx, bool barrierForms = false);
 void printPeakReport(std::FILE* f, const vkconv::Context& ctx, const PeakReport& r);
 
 // Builds every probe pipeline this device can run (for the compile lab).  Returns a line for each

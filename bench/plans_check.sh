@@ -1,7 +1,7 @@
 #!/bin/sh
 # The router's plans for a recorded device, checked against the plans recorded for it: every
 # layer of the six suites at batch 1 and 32, fp16/bf16 NHWC and NCHW and fp32 NCHW, planned offline from
-# the device's profile (vkconv-bench --caps) and compared with GOLDEN (bench/plans_diff.py).
+# the device's profile (vkconv-bench plans --caps) and compared with GOLDEN (bench/plans_diff.py).
 # A deliberate router change updates GOLDEN in the same commit (--update), so that the diff shows
 # which layers moved; bench/profiles/README.md says how the golden files were verified on the
 # device.
@@ -14,9 +14,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 suites="--suite resnet50 --suite vgg16 --suite mobilenet_v2 --suite retinanet_head --suite sd_vae_decoder --suite rdna1_matrix"
 # shellcheck disable=SC2086
-"$bench" --caps "$profile" $suites --batch 1 --batch 32 --dtype fp16 --dtype bf16 --layout nhwc --layout nchw --csv "$tmp/a.csv" > "$tmp/a.txt"
+"$bench" plans --caps "$profile" $suites --batch 1 --batch 32 --dtype fp16 --dtype bf16 --layout nhwc --layout nchw --csv "$tmp/a.csv" > "$tmp/a.txt"
 # shellcheck disable=SC2086
-"$bench" --caps "$profile" $suites --batch 1 --batch 32 --dtype fp32 --layout nchw --csv "$tmp/b.csv" > "$tmp/b.txt"
+"$bench" plans --caps "$profile" $suites --batch 1 --batch 32 --dtype fp32 --layout nchw --csv "$tmp/b.csv" > "$tmp/b.txt"
 { cat "$tmp/a.csv"; tail -n +2 "$tmp/b.csv"; } > "$tmp/plans.csv"
 if [ "$update" = "--update" ]; then
     cp "$tmp/plans.csv" "$golden"

@@ -2,7 +2,7 @@
 """Compare the plans (algorithm + configuration per row) of two vkconv JSON files.
 
 Either file may be a benchmark run (vkconv-bench/1 JSON or its --csv: what ran on the device)
-or a plan list (vkconv-plans/1 JSON or CSV: vkconv-bench --plan-only, or --caps PROFILE offline).  Rows are matched on
+or a plan list (vkconv-plans/1 JSON or CSV: vkconv-bench plans, or plans --caps PROFILE offline).  Rows are matched on
 (suite, layer, batch, dtype, layout, epilogue); every row of EXPECTED must be in ACTUAL with the
 same algorithm and configuration.  Exit 0 when they all match, 1 otherwise (the differences
 are listed), 2 on unreadable input.

@@ -1,4 +1,4 @@
-// --shader-stats: the compile lab.  Builds every pipeline variant of every algorithm (and the peak
+// vkconv-bench shader-stats: the compile lab.  Builds every pipeline variant of every algorithm (and the peak
 // probes) with VK_PIPELINE_CREATE_CAPTURE_STATISTICS / _INTERNAL_REPRESENTATIONS and prints what
 // the driver reports per pipeline executable (VGPRs, SGPRs, spills, LDS, occupancy, code size).
 // Nothing runs on the GPU, so it works on RADV's null device (RADV_FORCE_FAMILY=navi31 ...).
@@ -162,7 +162,7 @@ std::string pick(const Executable& ex, std::initializer_list<const char*> names)
 
 // Per-invocation scratch / local memory: AMD's "Scratch size", or NVIDIA's "Local Memory Size",
 // whose upper 32 bits read 0x10 on every pipeline of driver 580 and whose lower 32 bits are the
-// bytes (144 where the machine code has LDL/STL of a 144-byte frame; perf-notes 87).
+// bytes (144 where the machine code has LDL/STL of a 144-byte frame).
 std::string scratchBytes(const Executable& ex) {
     std::string amd = pick(ex, {"Scratch size", "Scratch Memory Size"});
     if (amd != "-") return amd;

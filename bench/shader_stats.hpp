@@ -1,4 +1,4 @@
-// --shader-stats: the compile lab (see shader_stats.cpp).
+// vkconv-bench shader-stats: the compile lab (see shader_stats.cpp).
 #pragma once
 #include "common.hpp"
 #include "vkconv/context.hpp"

@@ -238,7 +238,7 @@ def time_layer(shape, batch, dtype, layout, calls, repeats, verify):
 def call_floor(calls: int) -> float:
     """Median us per call of a 4 KiB device copy, one kernel, captured `calls` times in a CUDA
     graph and replayed as the layers are: what one call costs at least on this stack (vkconv-bench
-    --peak measures the same for a Vulkan dispatch behind its barrier)."""
+    peak measures the same for a Vulkan dispatch behind its barrier)."""
     x = torch.randn(1024, device="cuda")
     y = torch.empty_like(x)
     graph = torch.cuda.CUDAGraph()
