@@ -182,3 +182,47 @@ TEST(Hostile, NonRegularCacheFilesAreIgnored) {
         });
     }
 }
+
+// A submission that outlives VKCONV_TIMEOUT_S raises Error(Timeout) and leaves the context usable:
+// vkconv keeps what the GPU still runs, the next call queues behind it, and destroying the
+// context waits for it.  A direct convolution of ~2.4 GFLOP takes several seconds on lavapipe.
+TEST(HostileDevice, TimeoutLeavesTheContextUsable) {
+    vkt::EnvOverride env("VKCONV_TIMEOUT_S", "1");
+    vkconv::Context c = vkconv::Context::create(vkt::testContextInfo());
+    vkconv::ConvDesc d;
+    d.n = 2; d.c = 128; d.h = d.w = 64; d.k = 128; d.r = d.s = 3; d.pad(1, 1);
+    vkconv::PlanOptions po;
+    po.algorithm = "direct";
+    vkconv::Plan plan = vkconv::Plan::create(c, d, po);
+    vkconv::Buffer x = vkconv::Buffer::create(c, VkDeviceSize(d.inputBytes()));
+    vkconv::Buffer w = vkconv::Buffer::create(c, VkDeviceSize(d.filterBytes()));
+    vkconv::Buffer y = vkconv::Buffer::create(c, VkDeviceSize(d.outputBytes()));
+    const uint32_t one = 0x3f800000u;  // 1.0f: every output is C*R*S minus the padded taps
+    x.fill(one);
+    w.fill(one);
+    vkconv::ConvTensors t;
+    t.input = x.view();
+    t.filter = w.view();
+    t.output = y.view();
+    const auto t0 = std::chrono::steady_clock::now();
+    try {
+        plan.run(t);
+        GTEST_SKIP() << "the convolution finished within 1 s on this device: nothing timed out";
+    } catch (const vkconv::Error& e) {
+        EXPECT_EQ(e.code(), vkconv::ErrorCode::Timeout) << e.what();
+    }
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5));
+    // The download queues behind the convolution; it may time out too while that still runs.
+    std::vector<float> out(size_t(d.outputElements()));
+    for (int attempt = 0;; ++attempt) {
+        try {
+            y.download(out.data(), out.size() * sizeof(float));
+            break;
+        } catch (const vkconv::Error& e) {
+            ASSERT_EQ(e.code(), vkconv::ErrorCode::Timeout) << e.what();
+            ASSERT_LT(attempt, 600) << "the device never finished";
+        }
+    }
+    EXPECT_EQ(out[size_t(d.w) + 1], float(d.c * 9));  // an interior pixel, NCHW: (0, 0, 1, 1)
+    EXPECT_EQ(out[0], float(d.c * 4));                 // the corner pixel of channel 0
+}
