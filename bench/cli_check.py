@@ -5,8 +5,10 @@ each subcommand has a help; the older form (a flag picks the tool) maps onto the
 
   python3 bench/cli_check.py build/bench/vkconv-bench bench/cases/passes_check.csv
 """
+import os
 import subprocess
 import sys
+import tempfile
 
 BENCH, SHAPES = sys.argv[1], sys.argv[2]
 failures = []
@@ -70,14 +72,42 @@ rejects(["--validation", "--caps", "x.json"], "--caps")
 
 # The library's device selector: an index past unsigned long is reported, not thrown through main.
 rc, out, err = run(["--device", "99999999999999999999999", "--shapes", SHAPES])
-if rc == 0 or "--device" not in err or "terminate" in err:
+if rc == 0 or not ("--device" in err or "device index" in err) or "terminate" in err:
     failures.append(f"--device 99999999999999999999999: expected an error naming --device, got exit {rc}: {err.strip()[:300]}")
 
-# Every limit itself passes: every layer is skipped by --max-gflop, so nothing is timed.
+# Shape files: a spreadsheet's byte-order mark is read past; a directory or a FIFO is refused by
+# name (a FIFO must not block the read); a row that cannot run fails a --check run.
+def fails(args, *words, timeout=120):
+    """The command fails (non-zero exit) with every word in its output."""
+    try:
+        rc, out, err = run(args, timeout)
+    except subprocess.TimeoutExpired:
+        failures.append(f"{args}: did not return within {timeout} s")
+        return
+    if rc == 0 or not all(w in out + err for w in words):
+        failures.append(f"{args}: expected a failure with {words}, got exit {rc}: {(out + err).strip()[-300:]}")
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    text = open(SHAPES, encoding="utf-8").read()
+    bom = os.path.join(tmp, "bom.csv")
+    with open(bom, "w", encoding="utf-8-sig") as f:
+        f.write(text)
+    accepts(["--shapes", bom, "--max-gflop", "1e-300"], "skipped")
+    fails(["--shapes", tmp], "not a regular file", "directory")
+    fifo = os.path.join(tmp, "fifo.csv")
+    os.mkfifo(fifo)
+    fails(["--shapes", fifo], "not a regular file", "FIFO", timeout=60)
+    bad = os.path.join(tmp, "stride0.csv")
+    with open(bad, "w") as f:
+        f.write(text.splitlines()[0] + "\ncases,stride0,1,8,8,8,8,3,3,1,1,0,1,1,1,1\n")
+    fails(["--shapes", bad, "--check"], "cannot run", "0 passed, 1 failed")
+
+# Every limit itself passes; nothing is timed (at batch 2^31-1 the layer cannot run, or --max-gflop skips it).
 limits = ["--repeats", "1000000", "--calls", "1000000", "--warmup", "100000", "--warmup-ms", "3600000",
           "--workspace-mib", "17592186044415", "--batch", "2147483647", "--max-gflop", "1e-300"]
-accepts(["--shapes", SHAPES] + limits, "skipped")
-accepts(["run", "--shapes", SHAPES] + limits, "skipped")
+accepts(["--shapes", SHAPES] + limits, "cannot run", "index overflow")  # 2^31-1 images: past 32-bit indexing
+accepts(["run", "--shapes", SHAPES] + limits, "cannot run", "index overflow")
 accepts(["run", "--shapes", SHAPES, "--repeats=1", "--calls=1", "--warmup=0", "--warmup-ms=0", "--max-gflop=1e-300"], "skipped")
 
 # Flags (no value) and global options anywhere, in both forms.

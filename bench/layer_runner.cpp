@@ -59,7 +59,8 @@ std::vector<Row> LayerRunner::run(const Shape& shape, int64_t batch, vkconv::DTy
 
     std::string why = vkconv::whyUnsupported(ctx_, desc, "auto");
     if (!why.empty()) {
-        notes.push_back("skipped: " + why);
+        notes.push_back("cannot run: " + why);
+        ++unrunnable_;
         return rows;
     }
     if (opts_.maxGflop > 0 && base.gflop > opts_.maxGflop) {

@@ -21,6 +21,9 @@ public:
                          std::vector<std::string>& notes);
 
     bool gpuTimestamps() const { return timestamps_; }
+    // Layers no algorithm could run (an invalid row, a feature the device lacks): with --check
+    // each counts as a failure, since what was asked could not be checked.
+    int unrunnable() const { return unrunnable_; }
 
 private:
     Row runOne(const std::string& algo, const Row& base, struct LayerData& data);
@@ -35,6 +38,7 @@ private:
     // When the GPU last finished work of this runner: a long idle gap before a layer (pipeline
     // compiles, data generation) lets the clock fall, and the warm-up then runs longer.
     std::chrono::steady_clock::time_point lastGpuWork_{};
+    int unrunnable_ = 0;
 };
 
 }  // namespace vkbench

@@ -97,8 +97,9 @@ int runBenchmark(vkconv::Context& ctx, const Options& opts, const Peaks& peaks) 
     for (auto& r : rows)
         if (!r.error.empty()) ++errors;
     if (errors) std::printf("\n%d row(s) failed to run (ERROR above)\n", errors);
+    if (runner.unrunnable()) std::printf("\n%d layer(s) could not run (\"cannot run\" above)\n", runner.unrunnable());
     if (opts.check) {
-        int passed = 0, failed = 0;
+        int passed = 0, failed = runner.unrunnable();
         for (auto& r : rows) {
             if (r.check.status == "pass") ++passed;
             else if (r.check.status == "fail" || !r.error.empty()) ++failed;

@@ -4,11 +4,11 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <set>
 #include <tuple>
 #include <sstream>
 
+#include "util/file_read.hpp"
 #include "vkconv/error.hpp"
 
 #ifndef VKCONV_BENCH_SUITES_DIR
@@ -53,8 +53,11 @@ std::string defaultSuitesDir() {
 }
 
 std::vector<Shape> readShapes(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) fail("cannot read shapes file " + path);
+    // Regular files only (a FIFO would block the read forever, a directory reads as empty), and a
+    // UTF-8 byte-order mark, which spreadsheet exports write, is not part of the first column's name.
+    const vkconv::FileRead file = vkconv::readRegularFile(path, uint64_t(1) << 30);
+    if (!file.bytes) fail("cannot read shapes file " + path + ": " + file.why);
+    std::istringstream in(file.bytes->rfind("\xEF\xBB\xBF", 0) == 0 ? file.bytes->substr(3) : *file.bytes);
     std::string line;
     if (!std::getline(in, line)) fail(path + ": empty file");
     std::vector<std::string> header = splitCsv(line);

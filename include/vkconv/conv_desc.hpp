@@ -31,8 +31,10 @@ struct VKCONV_API ConvDesc {
     float activationAlpha = 0.01f;  // negative slope of LeakyRelu
 
     // Derived sizes (valid after validate() succeeded).
-    int64_t outH() const { return (h + padTop + padBottom - dilationH * (r - 1) - 1) / strideH + 1; }
-    int64_t outW() const { return (w + padLeft + padRight - dilationW * (s - 1) - 1) / strideW + 1; }
+    // 0 for a stride below 1 (validate() names it), so that sizes of an invalid descriptor
+    // never divide by zero.
+    int64_t outH() const { return strideH < 1 ? 0 : (h + padTop + padBottom - dilationH * (r - 1) - 1) / strideH + 1; }
+    int64_t outW() const { return strideW < 1 ? 0 : (w + padLeft + padRight - dilationW * (s - 1) - 1) / strideW + 1; }
     int64_t channelsPerGroup() const { return c / groups; }
     int64_t filtersPerGroup() const { return k / groups; }
     int64_t reductionLength() const { return channelsPerGroup() * r * s; }
