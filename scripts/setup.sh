@@ -36,7 +36,7 @@ apt_missing() {  # prints the packages of "$@" that are not installed (name or n
 mesa_major() { { dpkg-query -W -f='${Version}' mesa-vulkan-drivers 2>/dev/null || true; } | sed -E 's/^([0-9]+).*/\1/'; }
 
 setup_bookworm() {
-  local base=(build-essential cmake ninja-build pkg-config python3 git libgtest-dev nlohmann-json3-dev libcli11-dev
+  local base=(build-essential cmake ninja-build pkg-config python3 git libgtest-dev nlohmann-json3-dev libcli11-dev clang-format
               libvulkan1 libvulkan-dev vulkan-validationlayers vulkan-tools)
   local need; need=$(apt_missing "${base[@]}" mesa-vulkan-drivers)
   local mm; mm=$(mesa_major); [ -n "$mm" ] && [ "$mm" -ge 24 ] || need="$need mesa-vulkan-drivers"
