@@ -299,7 +299,7 @@ ProbeResult coopmatProbe(Prober& p, const vkconv::CoopMatConfig& cm) {
 // fragment loaded from shared memory, as implicit_gemm_coopmat's subgroups do, and per mode one
 // more part of a real slice (a barrier, restaging, ...).  Each shape mirrors a routed tile's
 // subgroup layout and slice depth, so that tile's measured rate can be read against what its
-// structure could reach (perf-notes 100, 102).
+// structure could reach (docs/performance.md, "Floors and ceilings").
 struct SmemShape {
     const char* tile;  // the implicit_gemm_coopmat tile it mirrors
     uint32_t warpsM, warpsN, fm, fn, ks;
