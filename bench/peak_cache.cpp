@@ -110,7 +110,8 @@ Peaks readPeakCache(const std::string& text, uint32_t vendorId, uint32_t deviceI
     if (!dev || !dev->is_object()) fail("field 'device' is missing or not an object");
     for (auto [key, want] : {std::pair<const char*, uint32_t>{"vendor_id", vendorId}, {"device_id", deviceId}}) {
         const JsonDoc* id = member(*dev, key);
-        if (!id || !id->is_number_unsigned()) fail(std::string("field 'device.") + key + "' is missing or not an unsigned integer");
+        if (!id || !id->is_number_unsigned())
+            fail(std::string("field 'device.") + key + "' is missing or not an unsigned integer");
         if (id->get<uint64_t>() != want) fail(std::string("field 'device.") + key + "' names another device");
     }
     const JsonDoc* peaks = member(*doc, "peaks");

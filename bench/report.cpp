@@ -268,7 +268,9 @@ void writeJsonReport(const std::string& path, const RunInfo& info, const std::ve
                 if (!c.error.empty()) cj["error"] = c.error;
                 candidates.push_back(std::move(cj));
             }
-            j["find"] = {{"from_database", r.findFromDatabase}, {"wall_ms", measured(r.findMs)}, {"candidates", std::move(candidates)}};
+            j["find"] = {{"from_database", r.findFromDatabase},
+                         {"wall_ms", measured(r.findMs)},
+                         {"candidates", std::move(candidates)}};
         }
         if (!r.error.empty()) j["error"] = r.error;
         jrows.push_back(std::move(j));

@@ -234,7 +234,8 @@ TEST(DeviceCapsJson, WrongTypesAreNamed) {
     }
     EXPECT_NE(errorOf(withField("shader_clock", "1")).find("'shader_clock' has the wrong type"), std::string::npos);
     EXPECT_NE(errorOf(withField("coopmat_configs", "[1]")).find("'coopmat_configs' holds a number"), std::string::npos);
-    EXPECT_NE(errorOf(withField("max_workgroup_size", "[1,2,\"3\"]")).find("'max_workgroup_size' holds a value"), std::string::npos);
+    EXPECT_NE(errorOf(withField("max_workgroup_size", "[1,2,\"3\"]")).find("'max_workgroup_size' holds a value"),
+              std::string::npos);
     EXPECT_NE(errorOf(withField("subgroup_sizes", "[null,64]")).find("'subgroup_sizes' holds a value"), std::string::npos);
 }
 

@@ -30,7 +30,9 @@ int main(int argc, char** argv) {
             // The device record as DeviceCaps::toJson writes it (a profile DeviceCaps::fromJson reads).
             const nlohmann::ordered_json doc = {
                 {"vkconv",
-                 {{"version", vkconv::versionString()}, {"git", vkconv::gitRevision()}, {"shader_compiler", vkconv::shaderCompiler()}}},
+                 {{"version", vkconv::versionString()},
+                  {"git", vkconv::gitRevision()},
+                  {"shader_compiler", vkconv::shaderCompiler()}}},
                 {"device", nlohmann::ordered_json::parse(ctx.caps().toJson())},
             };
             std::printf("%s\n", doc.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace).c_str());

@@ -134,7 +134,9 @@ std::string DeviceCaps::toJson() const {
     // The period in the float's shortest form, which reads back as the same float: a 6-digit
     // rounding would not (52.083332 ns on some Intel parts).
     char period[32];
-    auto written = std::to_chars(period, period + sizeof period, timestampPeriod);
+    const auto written = std::to_chars(period, period + sizeof period, timestampPeriod);
+    const Json periodNs =
+        std::isfinite(timestampPeriod) ? jsonDecimal(std::string_view(period, size_t(written.ptr - period))) : Json(nullptr);
     Json coopmats = Json::array();
     for (auto& cm : coopMatConfigs) coopmats.push_back(cm.toString());
     Json j = {
@@ -180,7 +182,7 @@ std::string DeviceCaps::toJson() const {
         {"pipeline_executable_info", pipelineExecutableInfo},
         {"shader_clock", shaderClock},
         {"timestamps", timestamps},
-        {"timestamp_period_ns", std::isfinite(timestampPeriod) ? jsonDecimal(std::string_view(period, size_t(written.ptr - period))) : Json(nullptr)},
+        {"timestamp_period_ns", periodNs},
         {"timestamp_valid_bits", timestampValidBits},
         {"coopmat", cooperativeMatrix},
         {"coopmat_configs", std::move(coopmats)},

@@ -56,7 +56,10 @@ public:
         const JsonDoc* v = find(key);
         if (!v) bad(field(key) + " is missing");
         static const char* const names[] = {"number", "boolean", "string", "array"};
-        bool ok = kind == Kind::Number ? v->is_number() : kind == Kind::Bool ? v->is_boolean() : kind == Kind::String ? v->is_string() : v->is_array();
+        const bool ok = kind == Kind::Number ? v->is_number()
+                        : kind == Kind::Bool ? v->is_boolean()
+                        : kind == Kind::String ? v->is_string()
+                                               : v->is_array();
         if (!ok) bad(field(key) + " has the wrong type (" + v->type_name() + ", not " + names[int(kind)] + ")");
         return *v;
     }
