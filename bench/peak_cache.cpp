@@ -1,22 +1,24 @@
 // Printing the peak probe and caching it per device next to the pipeline cache.
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
+#include <stdexcept>
 
-#include "util/json_read.hpp"
 #include "peak.hpp"
 #include "report.hpp"
 #include "runtime/context_impl.hpp"
 #include "runtime/pipeline_cache.hpp"
-#include "util/json_writer.hpp"
+#include "util/json.hpp"
 
 namespace vkbench {
 
 namespace fs = std::filesystem;
-using vkconv::JsonValue;
-using vkconv::parseJson;
+using vkconv::Json;
+using vkconv::JsonDoc;
 
 void printPeakReport(std::FILE* f, const vkconv::Context& ctx, const PeakReport& r) {
     const auto& c = ctx.caps();
@@ -54,33 +56,34 @@ void savePeakCache(const vkconv::Context& ctx, const PeakReport& r) {
         std::fprintf(stderr, "vkconv-bench: the cache directory is disabled (VKCONV_CACHE_DIR=none); peaks not cached\n");
         return;
     }
-    vkconv::JsonWriter j;
-    j.beginObject();
-    j.field("schema", "vkconv-peaks/1").field("created", isoUtcNow()).field("host", hostName());
-    j.key("device");
-    writeDeviceRecord(j, ctx.caps());
-    j.field("driver_version", ctx.caps().driverVersionString());
-    j.key("library");
-    writeLibraryRecord(j);
-    j.key("peaks");
-    writePeaksRecord(j, r.peaks);
-    j.key("probes").beginArray();
+    Json probes = Json::array();
     for (auto& p : r.probes) {
-        j.beginObject().field("name", p.name).field("unit", p.unit);
+        Json j = {{"name", p.name}, {"unit", p.unit}};
         if (!p.skipped.empty()) {
-            j.field("skipped", p.skipped);
+            j["skipped"] = p.skipped;
         } else {
-            j.field("median", p.value).field("best", p.best).field("detail", p.detail);
-            j.field("check", p.checkOk ? std::string("ok") : p.checkMsg);
+            j["median"] = vkconv::jsonNumber(p.value);
+            j["best"] = vkconv::jsonNumber(p.best);
+            j["detail"] = p.detail;
+            j["check"] = p.checkOk ? std::string("ok") : p.checkMsg;
         }
-        j.endObject();
+        probes.push_back(std::move(j));
     }
-    j.endArray().endObject();
+    const Json doc = {
+        {"schema", "vkconv-peaks/1"},
+        {"created", isoUtcNow()},
+        {"host", hostName()},
+        {"device", deviceRecord(ctx.caps())},
+        {"driver_version", ctx.caps().driverVersionString()},
+        {"library", libraryRecord()},
+        {"peaks", peaksRecord(r.peaks)},
+        {"probes", std::move(probes)},
+    };
     std::error_code ec;
     fs::create_directories(fs::path(path).parent_path(), ec);
     std::string tmp = path + ".tmp";
     try {
-        writeTextFile(tmp, j.str() + "\n");
+        writeJsonFile(tmp, doc);
         fs::rename(tmp, path, ec);
         if (ec) throw std::runtime_error(ec.message());
         std::fprintf(stderr, "vkconv-bench: peaks cached in %s\n", path.c_str());
@@ -89,35 +92,76 @@ void savePeakCache(const vkconv::Context& ctx, const PeakReport& r) {
     }
 }
 
-Peaks loadPeakCache(const vkconv::Context& ctx) {
+namespace {
+
+// Reads the peaks of a cache file's text for the device with these ids; throws
+// std::runtime_error naming what is wrong (the file is anyone's to edit, or half-written).
+Peaks readPeakCache(const std::string& text, uint32_t vendorId, uint32_t deviceId) {
+    std::string err;
+    auto doc = vkconv::parseJson(text, &err);
+    if (!doc) throw std::runtime_error("not JSON: " + err);
+    auto fail = [](const std::string& what) { throw std::runtime_error(what); };
+    if (!doc->is_object()) fail("not a JSON object");
+    auto member = [&](const JsonDoc& o, const char* key) -> const JsonDoc* {
+        auto it = o.find(key);
+        return it == o.end() ? nullptr : &*it;
+    };
+    const JsonDoc* dev = member(*doc, "device");
+    if (!dev || !dev->is_object()) fail("field 'device' is missing or not an object");
+    for (auto [key, want] : {std::pair<const char*, uint32_t>{"vendor_id", vendorId}, {"device_id", deviceId}}) {
+        const JsonDoc* id = member(*dev, key);
+        if (!id || !id->is_number_unsigned())
+            fail(std::string("field 'device.") + key + "' is missing or not an unsigned integer");
+        if (id->get<uint64_t>() != want) fail(std::string("field 'device.") + key + "' names another device");
+    }
+    const JsonDoc* peaks = member(*doc, "peaks");
+    if (!peaks || !peaks->is_object()) fail("field 'peaks' is missing or not an object");
+    // A peak is a finite number >= 0; null (or absent) where it was not measured.
+    auto peak = [&](const JsonDoc& v, const std::string& name) -> std::optional<double> {
+        if (v.is_null()) return std::nullopt;
+        if (!v.is_number() || !(v.get<double>() >= 0) || !std::isfinite(v.get<double>()))
+            fail("field 'peaks." + name + "' is not a number >= 0");
+        return v.get<double>();
+    };
     Peaks p;
+    std::pair<const char*, std::optional<double>*> fields[] = {
+        {"fp32_fma_tflops", &p.fp32FmaTflops}, {"fp16_fma_tflops", &p.fp16FmaTflops}, {"bandwidth_gbs", &p.bandwidthGbs},
+        {"call_floor_us", &p.callFloorUs},     {"cache_read_gbs", &p.cacheReadGbs},   {"dispatch_us", &p.dispatchUs},
+        {"slice_loop_tflops", &p.sliceLoopTflops}};
+    for (auto& [key, out] : fields)
+        if (const JsonDoc* v = member(*peaks, key)) *out = peak(*v, key);
+    if (const JsonDoc* n = member(*peaks, "slice_loop_probe")) {
+        if (!n->is_string()) fail("field 'peaks.slice_loop_probe' is not a string");
+        p.sliceLoopProbe = n->get<std::string>();
+    }
+    if (const JsonDoc* cm = member(*peaks, "coopmat_tflops"); cm && !cm->is_null()) {
+        if (!cm->is_object()) fail("field 'peaks.coopmat_tflops' is not an object");
+        for (auto& [name, v] : cm->items()) {
+            if (v.is_null()) fail("field 'peaks.coopmat_tflops." + name + "' is null");  // only measured ones are listed
+            p.coopmatTflops[name] = *peak(v, "coopmat_tflops." + name);
+        }
+    }
+    return p;
+}
+
+}  // namespace
+
+Peaks loadPeakCache(const vkconv::Context& ctx) {
     std::string path = peakCachePath(ctx);
-    if (path.empty()) return p;
-    std::ifstream in(path);
-    if (!in) return p;
+    if (path.empty()) return {};
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return {};
     std::stringstream ss;
     ss << in.rdbuf();
-    std::string err;
-    auto doc = parseJson(ss.str(), &err);
-    const JsonValue* peaks = doc ? doc->get("peaks") : nullptr;
-    const JsonValue* dev = doc ? doc->get("device") : nullptr;
-    if (!peaks || !dev || dev->num("vendor_id") != double(ctx.caps().vendorId) || dev->num("device_id") != double(ctx.caps().deviceId)) {
-        std::fprintf(stderr, "vkconv-bench: ignoring unreadable peak cache %s%s%s\n", path.c_str(), err.empty() ? "" : ": ", err.c_str());
+    try {
+        Peaks p = readPeakCache(ss.str(), ctx.caps().vendorId, ctx.caps().deviceId);
+        p.source = path;
         return p;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "vkconv-bench: ignoring the peak cache %s: %s (--peak measures and caches the peaks again)\n",
+                     path.c_str(), e.what());
+        return {};
     }
-    if (auto v = peaks->num("fp32_fma_tflops")) p.fp32FmaTflops = *v;
-    if (auto v = peaks->num("fp16_fma_tflops")) p.fp16FmaTflops = *v;
-    if (auto v = peaks->num("bandwidth_gbs")) p.bandwidthGbs = *v;
-    if (auto v = peaks->num("call_floor_us")) p.callFloorUs = *v;
-    if (auto v = peaks->num("cache_read_gbs")) p.cacheReadGbs = *v;
-    if (auto v = peaks->num("dispatch_us")) p.dispatchUs = *v;
-    if (auto v = peaks->num("slice_loop_tflops")) p.sliceLoopTflops = *v;
-    if (const JsonValue* n = peaks->get("slice_loop_probe"); n && n->type == JsonValue::Type::String) p.sliceLoopProbe = n->string;
-    if (const JsonValue* cm = peaks->get("coopmat_tflops"))
-        for (auto& [name, v] : cm->object)
-            if (v.type == JsonValue::Type::Number) p.coopmatTflops[name] = v.number;
-    p.source = path;
-    return p;
 }
 
 }  // namespace vkbench

@@ -8,7 +8,7 @@
 
 #include "report.hpp"
 #include "shapes.hpp"
-#include "util/json_writer.hpp"
+#include "util/json.hpp"
 #include "vkconv/error.hpp"
 #include "vkconv/plan.hpp"
 #include "vkconv/version.hpp"
@@ -81,29 +81,30 @@ int runPlanList(vkconv::Context& ctx, const Options& opts) {
                     }
                 }
     if (!opts.jsonPath.empty()) {
-        vkconv::JsonWriter j;
-        j.beginObject();
-        j.field("schema", "vkconv-plans/1").field("tool", "vkconv-bench").field("created", isoUtcNow());
-        j.field("offline", ctx.offline());
-        j.key("device").raw(caps.toJson());
-        j.key("library");
-        writeLibraryRecord(j);
-        j.key("rows").beginArray();
+        vkconv::Json jrows = vkconv::Json::array();
         for (auto& r : rows) {
             const Shape& s = *r.shape;
-            j.beginObject();
-            j.field("suite", s.suite).field("layer", s.layer).field("n", s.n).field("c", s.c).field("h", s.h).field("w", s.w);
-            j.field("k", s.k).field("r", s.r).field("s", s.s).field("pad_h", s.padH).field("pad_w", s.padW);
-            j.field("stride_h", s.strideH).field("stride_w", s.strideW).field("dil_h", s.dilH).field("dil_w", s.dilW);
-            j.field("groups", s.groups).field("batch", r.batch).field("dtype", vkconv::toString(r.dtype));
-            j.field("layout", vkconv::toString(r.layout)).field("algo", r.algo).field("config", r.config);
-            j.field("epilogue", opts.epilogue.name).field("workspace_bytes", r.workspace);
-            if (!r.error.empty()) j.field("error", r.error);
-            j.endObject();
+            vkconv::Json j = {
+                {"suite", s.suite}, {"layer", s.layer}, {"n", s.n}, {"c", s.c}, {"h", s.h}, {"w", s.w},
+                {"k", s.k}, {"r", s.r}, {"s", s.s}, {"pad_h", s.padH}, {"pad_w", s.padW},
+                {"stride_h", s.strideH}, {"stride_w", s.strideW}, {"dil_h", s.dilH}, {"dil_w", s.dilW},
+                {"groups", s.groups}, {"batch", r.batch}, {"dtype", vkconv::toString(r.dtype)},
+                {"layout", vkconv::toString(r.layout)}, {"algo", r.algo}, {"config", r.config},
+                {"epilogue", opts.epilogue.name}, {"workspace_bytes", r.workspace},
+            };
+            if (!r.error.empty()) j["error"] = r.error;
+            jrows.push_back(std::move(j));
         }
-        j.endArray();
-        j.endObject();
-        writeTextFile(opts.jsonPath, j.str() + "\n");
+        const vkconv::Json doc = {
+            {"schema", "vkconv-plans/1"},
+            {"tool", "vkconv-bench"},
+            {"created", isoUtcNow()},
+            {"offline", ctx.offline()},
+            {"device", vkconv::Json::parse(caps.toJson())},  // the whole profile: DeviceCaps::fromJson reads it back
+            {"library", libraryRecord()},
+            {"rows", std::move(jrows)},
+        };
+        writeJsonFile(opts.jsonPath, doc);
         std::fprintf(stderr, "JSON written to %s\n", opts.jsonPath.c_str());
     }
     if (!opts.csvPath.empty()) {

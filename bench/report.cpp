@@ -9,12 +9,18 @@
 #include <map>
 #include <tuple>
 
+#include "util/json.hpp"
 #include "vkconv/error.hpp"
 #include "vkconv/version.hpp"
 
 namespace vkbench {
 
+using vkconv::Json;
+
 namespace {
+
+// A measurement, or null where there is none.
+Json measured(const std::optional<double>& v) { return v ? vkconv::jsonNumber(*v) : Json(nullptr); }
 
 std::string fmtNum(double v) {
     char buf[32];
@@ -163,51 +169,46 @@ std::string hostName() {
     return buf;
 }
 
-void writeDeviceRecord(vkconv::JsonWriter& j, const vkconv::DeviceCaps& c) {
-    j.beginObject();
-    j.field("name", c.deviceName).field("vendor", c.vendorString());
-    j.field("vendor_id", c.vendorId).field("device_id", c.deviceId);
-    j.field("driver", c.driverName + " " + c.driverVersionString() + (c.driverInfo.empty() ? "" : " (" + c.driverInfo + ")"));
-    j.field("api_version", c.apiVersionString());
-    j.key("subgroup_sizes").beginArray().value(c.minSubgroupSize).value(c.maxSubgroupSize).endArray();
-    j.field("coopmat", c.cooperativeMatrix);
-    j.key("amd_arch");
-    if (c.amdArch == vkconv::AmdArch::None) j.null(); else j.value(vkconv::toString(c.amdArch));
-    j.field("type", c.deviceTypeString());
-    j.endObject();
+Json deviceRecord(const vkconv::DeviceCaps& c) {
+    return {
+        {"name", c.deviceName},
+        {"vendor", c.vendorString()},
+        {"vendor_id", c.vendorId},
+        {"device_id", c.deviceId},
+        {"driver", c.driverName + " " + c.driverVersionString() + (c.driverInfo.empty() ? "" : " (" + c.driverInfo + ")")},
+        {"api_version", c.apiVersionString()},
+        {"subgroup_sizes", {c.minSubgroupSize, c.maxSubgroupSize}},
+        {"coopmat", c.cooperativeMatrix},
+        {"amd_arch", c.amdArch == vkconv::AmdArch::None ? Json(nullptr) : Json(vkconv::toString(c.amdArch))},
+        {"type", c.deviceTypeString()},
+    };
 }
 
-void writeLibraryRecord(vkconv::JsonWriter& j) {
-    j.beginObject();
-    j.field("name", "vkconv").field("version", vkconv::versionString()).field("git", vkconv::gitRevision());
-    j.field("shader_compiler", vkconv::shaderCompiler());
-    j.key("framework").null();
-    j.endObject();
+Json libraryRecord() {
+    return {
+        {"name", "vkconv"},
+        {"version", vkconv::versionString()},
+        {"git", vkconv::gitRevision()},
+        {"shader_compiler", vkconv::shaderCompiler()},
+        {"framework", nullptr},
+    };
 }
 
-void writePeaksRecord(vkconv::JsonWriter& j, const Peaks& p) {
-    j.beginObject();
-    if (!p.empty()) {
-        j.key("fp32_fma_tflops");
-        if (p.fp32FmaTflops) j.value(*p.fp32FmaTflops); else j.null();
-        j.key("fp16_fma_tflops");
-        if (p.fp16FmaTflops) j.value(*p.fp16FmaTflops); else j.null();
-        j.key("coopmat_tflops").beginObject();
-        for (auto& [name, v] : p.coopmatTflops) j.field(name, v);
-        j.endObject();
-        j.key("bandwidth_gbs");
-        if (p.bandwidthGbs) j.value(*p.bandwidthGbs); else j.null();
-        j.key("call_floor_us");
-        if (p.callFloorUs) j.value(*p.callFloorUs); else j.null();
-        j.key("cache_read_gbs");
-        if (p.cacheReadGbs) j.value(*p.cacheReadGbs); else j.null();
-        j.key("dispatch_us");
-        if (p.dispatchUs) j.value(*p.dispatchUs); else j.null();
-        j.key("slice_loop_tflops");
-        if (p.sliceLoopTflops) j.value(*p.sliceLoopTflops); else j.null();
-        if (!p.sliceLoopProbe.empty()) j.field("slice_loop_probe", p.sliceLoopProbe);
-    }
-    j.endObject();
+Json peaksRecord(const Peaks& p) {
+    Json j = Json::object();
+    if (p.empty()) return j;
+    j["fp32_fma_tflops"] = measured(p.fp32FmaTflops);
+    j["fp16_fma_tflops"] = measured(p.fp16FmaTflops);
+    Json cm = Json::object();
+    for (auto& [name, v] : p.coopmatTflops) cm[name] = vkconv::jsonNumber(v);
+    j["coopmat_tflops"] = std::move(cm);
+    j["bandwidth_gbs"] = measured(p.bandwidthGbs);
+    j["call_floor_us"] = measured(p.callFloorUs);
+    j["cache_read_gbs"] = measured(p.cacheReadGbs);
+    j["dispatch_us"] = measured(p.dispatchUs);
+    j["slice_loop_tflops"] = measured(p.sliceLoopTflops);
+    if (!p.sliceLoopProbe.empty()) j["slice_loop_probe"] = p.sliceLoopProbe;
+    return j;
 }
 
 void writeTextFile(const std::string& path, const std::string& text) {
@@ -215,70 +216,66 @@ void writeTextFile(const std::string& path, const std::string& text) {
     if (!out || !(out << text) || !out.flush()) throw vkconv::Error(vkconv::ErrorCode::Io, "cannot write " + path);
 }
 
+void writeJsonFile(const std::string& path, const Json& doc) { writeTextFile(path, vkconv::dumpJson(doc) + "\n"); }
+
 void writeJsonReport(const std::string& path, const RunInfo& info, const std::vector<Row>& rows) {
-    vkconv::JsonWriter j;
-    j.beginObject();
-    j.field("schema", "vkconv-bench/1").field("tool", "vkconv-bench").field("created", isoUtcNow()).field("host", hostName());
-    j.key("device");
-    writeDeviceRecord(j, *info.caps);
-    j.key("library");
-    writeLibraryRecord(j);
-    j.key("protocol").beginObject();
-    j.field("warmup", info.opts->warmup).field("warmup_ms", info.opts->warmupMs).field("batch", info.opts->calls).field("repeats", info.opts->repeats);
-    j.field("statistic", "median").field("timer", info.timer);
-    j.field("packed_filters", info.opts->packedFilters);  // constant weights packed once (--packed-filters)
-    j.field("find", info.opts->find);  // each row's plan measured fastest by findAlgorithms (--find)
-    j.endObject();
-    j.key("peaks");
-    writePeaksRecord(j, *info.peaks);
-    j.key("rows").beginArray();
+    Json out = {
+        {"schema", "vkconv-bench/1"},
+        {"tool", "vkconv-bench"},
+        {"created", isoUtcNow()},
+        {"host", hostName()},
+        {"device", deviceRecord(*info.caps)},
+        {"library", libraryRecord()},
+        {"protocol",
+         {
+             {"warmup", info.opts->warmup},
+             {"warmup_ms", info.opts->warmupMs},
+             {"batch", info.opts->calls},
+             {"repeats", info.opts->repeats},
+             {"statistic", "median"},
+             {"timer", info.timer},
+             {"packed_filters", info.opts->packedFilters},  // constant weights packed once (--packed-filters)
+             {"find", info.opts->find},  // each row's plan measured fastest by findAlgorithms (--find)
+         }},
+        {"peaks", peaksRecord(*info.peaks)},
+    };
+    Json& jrows = out["rows"] = Json::array();
     for (auto& r : rows) {
         const Shape& s = r.shape;
-        j.beginObject();
-        j.field("suite", s.suite).field("layer", s.layer);
-        j.field("n", r.batch).field("c", s.c).field("h", s.h).field("w", s.w).field("k", s.k).field("r", s.r).field("s", s.s);
-        j.field("pad_h", s.padH).field("pad_w", s.padW).field("stride_h", s.strideH).field("stride_w", s.strideW);
-        j.field("dil_h", s.dilH).field("dil_w", s.dilW).field("groups", s.groups).field("batch", r.batch);
-        j.field("dtype", vkconv::toString(r.dtype)).field("layout", vkconv::toString(r.layout));
-        j.field("algo", r.algo).field("config", r.config).field("epilogue", r.epilogue);
-        auto opt = [&](const char* k, const std::optional<double>& v) {
-            j.key(k);
-            if (v) j.value(*v); else j.null();
+        Json j = {
+            {"suite", s.suite}, {"layer", s.layer},
+            {"n", r.batch}, {"c", s.c}, {"h", s.h}, {"w", s.w}, {"k", s.k}, {"r", s.r}, {"s", s.s},
+            {"pad_h", s.padH}, {"pad_w", s.padW}, {"stride_h", s.strideH}, {"stride_w", s.strideW},
+            {"dil_h", s.dilH}, {"dil_w", s.dilW}, {"groups", s.groups}, {"batch", r.batch},
+            {"dtype", vkconv::toString(r.dtype)}, {"layout", vkconv::toString(r.layout)},
+            {"algo", r.algo}, {"config", r.config}, {"epilogue", r.epilogue},
+            {"us", measured(r.us)}, {"us_min", measured(r.usMin)}, {"us_max", measured(r.usMax)},
+            {"gflop", vkconv::jsonNumber(r.gflop)},
+            {"tflops", measured(r.tflops)}, {"pct_peak", measured(r.pctPeak)},
+            {"check", r.check.status},
+            {"max_rel_err", measured(r.check.maxRelErr)},
+            {"checked_outputs", r.check.status == "skipped" ? Json(nullptr) : Json(r.check.checked)},
         };
-        opt("us", r.us);
-        opt("us_min", r.usMin);
-        opt("us_max", r.usMax);
-        j.field("gflop", r.gflop);
-        opt("tflops", r.tflops);
-        opt("pct_peak", r.pctPeak);
-        j.field("check", r.check.status);
-        opt("max_rel_err", r.check.maxRelErr);
-        j.key("checked_outputs");
-        if (r.check.status == "skipped") j.null(); else j.value(r.check.checked);
         if (!r.passes.empty()) {
-            j.key("passes").beginArray();
-            for (auto& [name, us] : r.passes) j.beginObject().field("shader", name).field("us", us).endObject();
-            j.endArray();
+            Json& passes = j["passes"] = Json::array();
+            for (auto& [name, us] : r.passes) passes.push_back({{"shader", name}, {"us", vkconv::jsonNumber(us)}});
         }
         if (!r.find.empty()) {
-            j.key("find").beginObject();
-            j.field("from_database", r.findFromDatabase);
-            opt("wall_ms", r.findMs);
-            j.key("candidates").beginArray();
+            Json candidates = Json::array();
             for (auto& c : r.find) {
-                j.beginObject().field("algo", c.algo).field("config", c.config).field("router", c.router);
-                opt("us", c.error.empty() ? std::optional<double>(c.us) : std::nullopt);
-                if (!c.error.empty()) j.field("error", c.error);
-                j.endObject();
+                Json cj = {{"algo", c.algo}, {"config", c.config}, {"router", c.router},
+                           {"us", c.error.empty() ? vkconv::jsonNumber(c.us) : Json(nullptr)}};
+                if (!c.error.empty()) cj["error"] = c.error;
+                candidates.push_back(std::move(cj));
             }
-            j.endArray().endObject();
+            j["find"] = {{"from_database", r.findFromDatabase},
+                         {"wall_ms", measured(r.findMs)},
+                         {"candidates", std::move(candidates)}};
         }
-        if (!r.error.empty()) j.field("error", r.error);
-        j.endObject();
+        if (!r.error.empty()) j["error"] = r.error;
+        jrows.push_back(std::move(j));
     }
-    j.endArray();
-    j.endObject();
-    writeTextFile(path, j.str() + "\n");
+    writeJsonFile(path, out);
 }
 
 void writeCsvReport(const std::string& path, const std::vector<Row>& rows) {

@@ -4,8 +4,9 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "common.hpp"
-#include "util/json_writer.hpp"
 #include "vkconv/device_caps.hpp"
 
 namespace vkbench {
@@ -23,9 +24,11 @@ void printSummary(std::FILE* f, const std::vector<Row>& rows);
 // Pieces shared by every JSON vkconv-bench writes.
 std::string isoUtcNow();
 std::string hostName();
-void writeDeviceRecord(vkconv::JsonWriter& j, const vkconv::DeviceCaps& caps);  // the "device" object
-void writeLibraryRecord(vkconv::JsonWriter& j);                                // the "library" object
-void writePeaksRecord(vkconv::JsonWriter& j, const Peaks& peaks);               // the "peaks" object ({} if none)
+nlohmann::ordered_json deviceRecord(const vkconv::DeviceCaps& caps);  // the "device" object
+nlohmann::ordered_json libraryRecord();                                // the "library" object
+nlohmann::ordered_json peaksRecord(const Peaks& peaks);               // the "peaks" object ({} if none)
+// A document as one line of compact JSON and a newline, written with writeTextFile.
+void writeJsonFile(const std::string& path, const nlohmann::ordered_json& doc);
 
 struct RunInfo {
     const vkconv::DeviceCaps* caps;

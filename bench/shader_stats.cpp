@@ -19,7 +19,7 @@
 #include "runtime/pipeline.hpp"
 #include "shapes.hpp"
 #include "vkconv/plan.hpp"
-#include "util/json_writer.hpp"
+#include "util/json.hpp"
 
 namespace vkbench {
 
@@ -330,44 +330,43 @@ int runShaderStats(vkconv::Context& ctx, const Options& opts) {
     }
 
     if (!opts.jsonPath.empty()) {
-        vkconv::JsonWriter j;
-        j.beginObject();
-        j.field("schema", "vkconv-shader-stats/1").field("tool", "vkconv-bench").field("created", isoUtcNow()).field("host", hostName());
-        j.key("device");
-        writeDeviceRecord(j, caps);
-        j.key("library");
-        writeLibraryRecord(j);
-        j.key("pipelines").beginArray();
+        using vkconv::Json;
+        Json pipelines = Json::array();
         for (auto& ps : all) {
-            j.beginObject().field("algorithm", ps.algorithm).field("variant", ps.variant).field("shader", ps.key.shader);
-            j.key("spec").beginObject();
-            for (auto& sc : ps.key.spec) j.field(std::to_string(sc.id), sc.value);
-            j.endObject();
-            j.field("required_subgroup_size", ps.key.requiredSubgroupSize).field("spills", ps.spills);
-            j.key("executables").beginArray();
+            Json spec = Json::object();
+            for (auto& sc : ps.key.spec) spec[std::to_string(sc.id)] = sc.value;
+            Json executables = Json::array();
             for (auto& ex : ps.executables) {
-                j.beginObject().field("name", ex.name).field("description", ex.description).field("subgroup_size", ex.subgroupSize);
-                j.key("stats").beginObject();
+                Json stats = Json::object();
                 for (auto& [name, value] : ex.stats) {
-                    auto it = ex.numeric.find(lower(name));
-                    if (ex.integral.count(name)) j.key(name).raw(value);  // u64 hashes stay exact
-                    else if (value == "true" || value == "false") j.field(name, value == "true");
-                    else j.field(name, it->second);
+                    if (ex.integral.count(name)) stats[name] = vkconv::jsonDecimal(value);  // u64 hashes stay exact
+                    else if (value == "true" || value == "false") stats[name] = value == "true";
+                    else stats[name] = vkconv::jsonNumber(ex.numeric.find(lower(name))->second);
                 }
-                j.endObject().endObject();
+                executables.push_back({{"name", ex.name}, {"description", ex.description}, {"subgroup_size", ex.subgroupSize},
+                                       {"stats", std::move(stats)}});
             }
-            j.endArray().endObject();
+            pipelines.push_back({{"algorithm", ps.algorithm}, {"variant", ps.variant}, {"shader", ps.key.shader},
+                                 {"spec", std::move(spec)}, {"required_subgroup_size", ps.key.requiredSubgroupSize},
+                                 {"spills", ps.spills}, {"executables", std::move(executables)}});
         }
-        j.endArray();
-        auto list = [&](const char* key, const std::vector<std::pair<std::string, std::string>>& v, const char* why) {
-            j.key(key).beginArray();
-            for (auto& [what, reason] : v) j.beginObject().field("what", what).field(why, reason).endObject();
-            j.endArray();
+        auto list = [](const std::vector<std::pair<std::string, std::string>>& v, const char* why) {
+            Json a = Json::array();
+            for (auto& [what, reason] : v) a.push_back({{"what", what}, {why, reason}});
+            return a;
         };
-        list("failures", failures, "error");
-        list("skipped", skips, "reason");
-        j.endObject();
-        writeTextFile(opts.jsonPath, j.str() + "\n");
+        const Json doc = {
+            {"schema", "vkconv-shader-stats/1"},
+            {"tool", "vkconv-bench"},
+            {"created", isoUtcNow()},
+            {"host", hostName()},
+            {"device", deviceRecord(caps)},
+            {"library", libraryRecord()},
+            {"pipelines", std::move(pipelines)},
+            {"failures", list(failures, "error")},
+            {"skipped", list(skips, "reason")},
+        };
+        writeJsonFile(opts.jsonPath, doc);
         std::printf("statistics written to %s\n", opts.jsonPath.c_str());
     }
     return failures.empty() && spilled == 0 && !expectFailed ? 0 : 1;

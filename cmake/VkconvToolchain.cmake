@@ -19,6 +19,10 @@ if(VKCONV_VK_HEADER_VERSION LESS 255)
   message(FATAL_ERROR "Vulkan headers 1.3.${VKCONV_VK_HEADER_VERSION} predate VK_KHR_cooperative_matrix (need >= 1.3.255): run scripts/setup.sh")
 endif()
 
+# JSON (device profiles, the benchmark's reports): header-only, used by the library's sources and
+# the tools, never by an installed header, so the installed package does not depend on it.
+find_package(nlohmann_json 3.10 REQUIRED)
+
 find_path(VKCONV_VOLK_DIR volk.c HINTS "${_tc_inc}" /usr/include /usr/local/include PATH_SUFFIXES "" volk NO_DEFAULT_PATH)
 if(NOT VKCONV_VOLK_DIR)
   message(FATAL_ERROR "volk (volk.c/volk.h) not found: install libvulkan-volk-dev / volk, or run scripts/setup.sh")

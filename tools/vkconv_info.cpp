@@ -2,6 +2,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include <nlohmann/json.hpp>
+
 #include "vkconv/vkconv.hpp"
 
 int main(int argc, char** argv) {
@@ -24,12 +26,20 @@ int main(int argc, char** argv) {
             return 0;
         }
         auto ctx = vkconv::Context::create(info);
-        if (json)
-            std::printf("{\"vkconv\":{\"version\":\"%s\",\"git\":\"%s\",\"shader_compiler\":\"%s\"},\"device\":%s}\n",
-                        vkconv::versionString(), vkconv::gitRevision(), vkconv::shaderCompiler(), ctx.caps().toJson().c_str());
-        else
+        if (json) {
+            // The device record as DeviceCaps::toJson writes it (a profile DeviceCaps::fromJson reads).
+            const nlohmann::ordered_json doc = {
+                {"vkconv",
+                 {{"version", vkconv::versionString()},
+                  {"git", vkconv::gitRevision()},
+                  {"shader_compiler", vkconv::shaderCompiler()}}},
+                {"device", nlohmann::ordered_json::parse(ctx.caps().toJson())},
+            };
+            std::printf("%s\n", doc.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace).c_str());
+        } else {
             std::printf("vkconv %s (%s, %s)\n%s", vkconv::versionString(), vkconv::gitRevision(), vkconv::shaderCompiler(),
                         ctx.caps().toText().c_str());
+        }
         return ctx.validationMessages() ? 1 : 0;
     } catch (const vkconv::Error& e) {
         std::fprintf(stderr, "vkconv-info: %s\n", e.what());

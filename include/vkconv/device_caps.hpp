@@ -78,9 +78,12 @@ struct VKCONV_API DeviceCaps {
     std::string deviceTypeString() const;
     std::string vendorString() const;  // "AMD", "NVIDIA", "Intel", ... from vendorId
     std::string toText() const;
-    std::string toJson() const;  // a JSON object (no trailing newline)
+    // A JSON object (compact, no trailing newline) that fromJson reads back to the same caps.
+    std::string toJson() const;
     // Reads back what toJson (or `vkconv-info --json`) wrote: a device profile for
-    // Context::createOffline.  Throws Error(InvalidArgument) naming a missing or malformed field.
+    // Context::createOffline.  The text is treated as untrusted: anything that is not JSON, nests
+    // too deep, misses a field or holds one of the wrong type or out of range throws
+    // Error(InvalidArgument) whose message names the problem (and the field).
     static DeviceCaps fromJson(const std::string& json);
 };
 

@@ -1,9 +1,11 @@
 // DeviceCaps as text (vkconv-info) and JSON (vkconv-info --json, benchmark output, and the
 // device profiles DeviceCaps::fromJson reads back: device_caps_profile.cpp).
+#include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 
-#include "util/json_writer.hpp"
+#include "util/json.hpp"
 #include "runtime/vk_compat.hpp"
 #include "vkconv/device_caps.hpp"
 
@@ -123,43 +125,69 @@ std::string DeviceCaps::toText() const {
 }
 
 std::string DeviceCaps::toJson() const {
-    JsonWriter j;
     char hex[16];
-    j.beginObject();
-    j.field("name", deviceName).field("vendor", vendorName(vendorId)).field("vendor_id", vendorId).field("device_id", deviceId);
-    j.field("type", deviceTypeString());
-    j.field("driver", driverName + " " + driverVersionString()).field("driver_name", driverName).field("driver_info", driverInfo);
-    j.field("driver_id", uint32_t(driverId)).field("driver_version_raw", driverVersion).field("api_version", apiVersionString());
-    j.field("api_version_raw", apiVersion);
     std::string uuid;
-    for (auto b : pipelineCacheUUID) { std::snprintf(hex, sizeof hex, "%02x", b); uuid += hex; }
-    j.field("pipeline_cache_uuid", uuid);
-    j.key("amd_arch");
-    if (amdArch == AmdArch::None) j.null(); else j.value(vkconv::toString(amdArch));
-    j.field("subgroup_size", subgroupSize);
-    j.key("subgroup_sizes").beginArray().value(minSubgroupSize).value(maxSubgroupSize).endArray();
-    j.field("subgroup_size_control", subgroupSizeControl).field("compute_full_subgroups", computeFullSubgroups);
-    j.field("max_compute_workgroup_subgroups", maxComputeWorkgroupSubgroups);
-    j.field("compute_units", computeUnits).field("max_shared_memory", maxSharedMemory).field("max_workgroup_invocations", maxWorkgroupInvocations);
-    j.key("max_workgroup_size").beginArray().value(maxWorkgroupSize[0]).value(maxWorkgroupSize[1]).value(maxWorkgroupSize[2]).endArray();
-    j.key("max_workgroup_count").beginArray().value(maxWorkgroupCount[0]).value(maxWorkgroupCount[1]).value(maxWorkgroupCount[2]).endArray();
-    j.field("max_storage_buffer_range", maxStorageBufferRange).field("max_push_constants_size", maxPushConstantsSize);
-    j.field("min_storage_buffer_offset_alignment", minStorageBufferOffsetAlignment);
-    j.field("shader_float16", shaderFloat16).field("storage_buffer_16bit", storageBuffer16BitAccess);
-    j.field("shader_int8", shaderInt8).field("storage_buffer_8bit", storageBuffer8BitAccess);
-    j.field("shader_int16", shaderInt16).field("shader_int64", shaderInt64);
-    j.field("subgroup_arithmetic", subgroupArithmetic).field("subgroup_shuffle", subgroupShuffle);
-    j.field("vulkan_memory_model", vulkanMemoryModel);
-    j.field("bfloat16_type", bfloat16Type).field("bfloat16_coopmat", bfloat16CooperativeMatrix);
-    j.field("push_descriptor", pushDescriptor).field("pipeline_executable_info", pipelineExecutableInfo).field("shader_clock", shaderClock);
-    j.field("timestamps", timestamps).field("timestamp_period_ns", double(timestampPeriod));
-    j.field("timestamp_valid_bits", timestampValidBits);
-    j.field("coopmat", cooperativeMatrix);
-    j.key("coopmat_configs").beginArray();
-    for (auto& cm : coopMatConfigs) j.value(cm.toString());
-    j.endArray();
-    j.endObject();
-    return j.str();
+    for (auto b : pipelineCacheUUID) {
+        std::snprintf(hex, sizeof hex, "%02x", b);
+        uuid += hex;
+    }
+    // The period in the float's shortest form, which reads back as the same float: a 6-digit
+    // rounding would not (52.083332 ns on some Intel parts).
+    char period[32];
+    const auto written = std::to_chars(period, period + sizeof period, timestampPeriod);
+    const Json periodNs =
+        std::isfinite(timestampPeriod) ? jsonDecimal(std::string_view(period, size_t(written.ptr - period))) : Json(nullptr);
+    Json coopmats = Json::array();
+    for (auto& cm : coopMatConfigs) coopmats.push_back(cm.toString());
+    Json j = {
+        {"name", deviceName},
+        {"vendor", vendorName(vendorId)},
+        {"vendor_id", vendorId},
+        {"device_id", deviceId},
+        {"type", deviceTypeString()},
+        {"driver", driverName + " " + driverVersionString()},
+        {"driver_name", driverName},
+        {"driver_info", driverInfo},
+        {"driver_id", uint32_t(driverId)},
+        {"driver_version_raw", driverVersion},
+        {"api_version", apiVersionString()},
+        {"api_version_raw", apiVersion},
+        {"pipeline_cache_uuid", uuid},
+        {"amd_arch", amdArch == AmdArch::None ? Json(nullptr) : Json(vkconv::toString(amdArch))},
+        {"subgroup_size", subgroupSize},
+        {"subgroup_sizes", {minSubgroupSize, maxSubgroupSize}},
+        {"subgroup_size_control", subgroupSizeControl},
+        {"compute_full_subgroups", computeFullSubgroups},
+        {"max_compute_workgroup_subgroups", maxComputeWorkgroupSubgroups},
+        {"compute_units", computeUnits},
+        {"max_shared_memory", maxSharedMemory},
+        {"max_workgroup_invocations", maxWorkgroupInvocations},
+        {"max_workgroup_size", {maxWorkgroupSize[0], maxWorkgroupSize[1], maxWorkgroupSize[2]}},
+        {"max_workgroup_count", {maxWorkgroupCount[0], maxWorkgroupCount[1], maxWorkgroupCount[2]}},
+        {"max_storage_buffer_range", maxStorageBufferRange},
+        {"max_push_constants_size", maxPushConstantsSize},
+        {"min_storage_buffer_offset_alignment", minStorageBufferOffsetAlignment},
+        {"shader_float16", shaderFloat16},
+        {"storage_buffer_16bit", storageBuffer16BitAccess},
+        {"shader_int8", shaderInt8},
+        {"storage_buffer_8bit", storageBuffer8BitAccess},
+        {"shader_int16", shaderInt16},
+        {"shader_int64", shaderInt64},
+        {"subgroup_arithmetic", subgroupArithmetic},
+        {"subgroup_shuffle", subgroupShuffle},
+        {"vulkan_memory_model", vulkanMemoryModel},
+        {"bfloat16_type", bfloat16Type},
+        {"bfloat16_coopmat", bfloat16CooperativeMatrix},
+        {"push_descriptor", pushDescriptor},
+        {"pipeline_executable_info", pipelineExecutableInfo},
+        {"shader_clock", shaderClock},
+        {"timestamps", timestamps},
+        {"timestamp_period_ns", periodNs},
+        {"timestamp_valid_bits", timestampValidBits},
+        {"coopmat", cooperativeMatrix},
+        {"coopmat_configs", std::move(coopmats)},
+    };
+    return dumpJson(j);
 }
 
 }  // namespace vkconv
