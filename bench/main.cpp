@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "util/file_read.hpp"
 #include "common.hpp"
 #include "layer_runner.hpp"
 #include "peak.hpp"
@@ -124,10 +125,9 @@ int main(int argc, char** argv) {
             if (ec) throw vkconv::Error(vkconv::ErrorCode::Io, "cannot create " + opts.traceDir + ": " + ec.message());
         }
         if (opts.mode == Mode::Plans && !opts.capsPath.empty()) {
-            std::ifstream in(opts.capsPath, std::ios::binary);
-            std::stringstream text;
-            if (!in || !(text << in.rdbuf())) throw vkconv::Error(vkconv::ErrorCode::Io, "cannot read " + opts.capsPath);
-            vkconv::Context offline = vkconv::Context::createOffline(vkconv::DeviceCaps::fromJson(text.str()));
+            const vkconv::FileRead caps = vkconv::readRegularFile(opts.capsPath, uint64_t(1) << 24);
+            if (!caps.bytes) throw vkconv::Error(vkconv::ErrorCode::Io, "cannot read " + opts.capsPath + ": " + caps.why);
+            vkconv::Context offline = vkconv::Context::createOffline(vkconv::DeviceCaps::fromJson(*caps.bytes));
             return runPlanList(offline, opts);
         }
         vkconv::ContextCreateInfo info;

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "util/file_read.hpp"
 #include "peak.hpp"
 #include "report.hpp"
 #include "runtime/context_impl.hpp"
@@ -149,12 +150,15 @@ Peaks readPeakCache(const std::string& text, uint32_t vendorId, uint32_t deviceI
 Peaks loadPeakCache(const vkconv::Context& ctx) {
     std::string path = peakCachePath(ctx);
     if (path.empty()) return {};
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return {};
-    std::stringstream ss;
-    ss << in.rdbuf();
+    const vkconv::FileRead file = vkconv::readRegularFile(path, uint64_t(1) << 24);
+    if (!file.bytes) {
+        if (!file.missing)
+            std::fprintf(stderr, "vkconv-bench: ignoring the peak cache %s: %s (--peak measures and caches the peaks again)\n",
+                         path.c_str(), file.why.c_str());
+        return {};
+    }
     try {
-        Peaks p = readPeakCache(ss.str(), ctx.caps().vendorId, ctx.caps().deviceId);
+        Peaks p = readPeakCache(*file.bytes, ctx.caps().vendorId, ctx.caps().deviceId);
         p.source = path;
         return p;
     } catch (const std::exception& e) {

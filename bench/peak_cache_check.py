@@ -31,7 +31,7 @@ def main() -> int:
         def run() -> str:
             r = subprocess.run([bench, "--shapes", shapes, "--algo", "direct", "--calls", "1", "--repeats", "1",
                                 "--warmup", "0", "--warmup-ms", "0", "--json", os.path.join(cache_dir, "run.json")],
-                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=300)
             if r.returncode != 0:
                 raise SystemExit(f"vkconv-bench exited {r.returncode}:\n{r.stderr}")
             return r.stderr
@@ -69,7 +69,17 @@ def main() -> int:
                 raise SystemExit(f"a cache of {text[:60]!r}...: expected a report naming {expect!r}, got:\n{err}")
             if peaks_of_run() != {}:
                 raise SystemExit(f"a cache of {text[:60]!r}...: its peaks were used")
-        print(f"{len(cases)} malformed peak caches reported and ignored")
+        # A FIFO or a directory at the path: refused by name, never a read that blocks.
+        os.remove(path)
+        for kind, make, undo in [("FIFO", os.mkfifo, os.remove), ("directory", os.mkdir, os.rmdir)]:
+            make(path)
+            try:
+                err = run()
+            finally:
+                undo(path)
+            if f"ignoring the peak cache {path}" not in err or kind not in err:
+                raise SystemExit(f"a {kind} at the peak cache's path: expected a report naming it, got:\n{err}")
+        print(f"{len(cases) + 2} malformed peak caches reported and ignored")
     return 0
 
 
