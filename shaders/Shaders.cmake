@@ -38,9 +38,6 @@ foreach(dt f32 f16 bf16)
   vkconv_add_shader(NAME depthwise_${dt} SOURCE depthwise.comp DEFINES DTYPE_${DT}=1)
   vkconv_add_shader(NAME depthwise_tiled_${dt} SOURCE depthwise_tiled.comp DEFINES DTYPE_${DT}=1)
 endforeach()
-# bf16 depthwise with VK_KHR_shader_bfloat16's conversions (devices with shaderBFloat16Type):
-# the glslang that builds the bf16 cooperative-matrix shaders; TRY as they are.
-vkconv_add_shader(NAME depthwise_bf16n SOURCE depthwise.comp DEFINES DTYPE_BF16=1 NATIVE_BF16=1 REQUIRES BF16_COOPMAT TRY)
 
 # Cooperative-matrix implicit GEMM (16-bit operands, fp32 accumulation).  The bf16 variant needs a
 # glslang with GL_EXT_bfloat16 (VkconvToolchain.cmake); TRY keeps a shader edit that breaks only it

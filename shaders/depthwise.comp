@@ -58,8 +58,8 @@ const uint RWIN = (PT - 1u) * SH + (FR - 1u) * DH + 1u;  // input rows under PT 
 // using them.  The host sets XREGS (0: no such path; every row under its bounds test).
 layout(constant_id = 113) const uint XREGS = 0;
 // The NHWC path with the layer's sizes as specialization constants (the host's choice): at b32 the
-// kernel is bound by its index arithmetic, not its bytes (perf-notes 135: with no loads, products
-// or stores MobileNetV2's ten depthwise layers still took 65 of their 166 µs), and with constant
+// kernel is bound by its index arithmetic, not its bytes (with no loads, products or stores
+// MobileNetV2's depthwise layers still took 40 % of their time), and with constant
 // sizes the block decode's three divisions and every offset's products fold.  Off: the push
 // constants (any size; the batch stays one either way).
 layout(constant_id = 114) const bool SPEC_SHAPE = false;

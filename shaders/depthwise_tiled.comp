@@ -9,7 +9,7 @@
 //     memory (taps in registers, each halo pixel read once per invocation and fed to every
 //     output that reads it) and stores them as one 4-channel vector each.
 // The register kernel ("depthwise") keeps each invocation's window loads in flight by itself and
-// is held by their latency (docs/perf-notes.md items 21, 41); here a workgroup's loads are all in
+// is held by their latency (docs/performance.md, "depthwise"); here a workgroup's loads are all in
 // flight at once and several workgroups share an SM, so the layer can run at the memory's rate.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require

@@ -15,7 +15,7 @@
 // Built with VEC_STAGING defined ("implicit_gemm_vec_*", "implicit_gemm_splitk_vec_*"; the host
 // uses it for VEC_A / VEC_AM / VEC_B): per-item offsets as a loop-invariant base plus a per-slice
 // delta and shared addresses in 16-byte words (5-17 % faster there); the scalar modes keep the
-// arithmetic of the build without it, which NVIDIA allocates best (docs/perf-notes.md item 32).
+// arithmetic of the build without it, which NVIDIA allocates best (docs/performance.md, "implicit_gemm").
 // Built with TAP_TABLE defined ("implicit_gemm_tap_*", "implicit_gemm_splitk_tap_*"; the host uses
 // it where C/groups is not a multiple of BK, e.g. the C = 3 first layers): the other staging mode,
 // where every staged element has its own (c, r, s) tap, reads the tap from a table in shared memory
@@ -75,7 +75,7 @@ const uint B_PER_T = (B_ITEMS + NT - 1u) / NT;
 // addresses: filters for NHWC, pixels for NCHW.  Written straight from the registers, a warp's
 // stores touch 32 separate 32-byte sectors for NCHW (16 for NHWC), which caps short reductions
 // far below the FMA rate; but staging costs registers (NVIDIA: 128 -> 183 for 8x8 NCHW tiles), so
-// the host turns it on only where the output traffic dominates (docs/perf-notes.md, item 30).
+// the host turns it on only where the output traffic dominates (docs/performance.md, "implicit_gemm").
 const uint RB = BM * 4u / TM, CB = BN * 4u / TN;  // rows / columns of one chunk (16 x NT values)
 // Chunk layout [row][col] (NHWC) or [col][row] (NCHW), padded by one 16-byte word per line so that
 // the scalar reads are free of bank conflicts (the NHWC vec4 writes too).  OUT_LAYOUT is 0 or 1:
@@ -84,7 +84,7 @@ const uint LDC = OUT_LAYOUT * (CB + 4u) + (1u - OUT_LAYOUT) * (RB + 4u);
 const uint C_WORDS = STAGE_OUT ? (OUT_LAYOUT * RB + (1u - OUT_LAYOUT) * CB) * LDC / 4u : 0u;
 const uint AB_WORDS = 2u * BK * (BM + BN) / 4u;
 // One array, reused: [A buf 0|1][B buf 0|1] during the reduction, the output chunk afterwards.
-// (Separate A, B and chunk arrays cost up to 60 % more time on NVIDIA: perf-notes item 30.)
+// (Separate A, B and chunk arrays cost up to 60 % more time on NVIDIA.)
 shared vec4 smem[AB_WORDS > C_WORDS ? AB_WORDS : C_WORDS];
 #define As(i) smem[i]                           // [buf][kk][m], m fastest
 #define Bs(i) smem[2u * BK * BM / 4u + (i)]     // [buf][kk][n], n fastest

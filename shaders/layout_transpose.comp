@@ -4,8 +4,8 @@
 // ([k][c][r*s] -> [k][r*s][c]) for the NHWC kernels (src/conv/algo_nhwc_transform.cpp).
 // A workgroup moves one 32x32 block through shared memory, so that both the reads (along cols) and
 // the writes (along rows) are contiguous runs of up to 32 elements.  (Indexing each element of the
-// block linearly, so that a 9-wide filter block is one contiguous read, measured 1-14 % slower on
-// ResNet-50 b32's layers: two runtime divisions per element; docs/perf-notes.md item 33.)
+// block linearly, so that a 9-wide filter block is one contiguous read, measured slower: two
+// runtime divisions per element.)
 // NARROW (cols <= 16: KCRS filters of 3x3 and smaller taps): a 32-wide block would leave most
 // of its columns idle (9 of 32 for 3x3), so each invocation moves one row's few columns instead:
 // a warp reads its rows' runs densely and writes each column's rows as one contiguous run.
@@ -14,10 +14,10 @@
 // padL) of an H*W plane, zero outside it; the NHWC kernel behind then runs a 1x1 stride-1
 // unpadded layer on P x Q.  A stride-2 downsample's copy is a quarter of the whole input's.
 // PAIRS (a build of its own, layout_transpose_pairs_*: 16-bit types, rows and cols even, 4-byte
-// aligned views): 32 x 64 blocks (64 x 64 ran 6-18 % slower) moved as 32-bit words of two
-// elements on both sides, kept packed in shared memory as the words read (the element-wise path
-// moves 2 bytes a load).  Its own build, not a specialization: built into one shader with it
-// (its shared array too), the element path ran 2.1x slower on the H200 (h200_s56 calls 1-2).
+// aligned views): 32 x 64 blocks (64 x 64 ran slower) moved as 32-bit words of two elements on
+// both sides, kept packed in shared memory as the words read (the element-wise path moves 2 bytes
+// a load).  Its own build, not a specialization: built into one shader with it (its shared array
+// too), the element path ran 2x slower (docs/performance.md, "NCHW layers").
 // Reads binding 0 (input), writes binding 4 (output).
 #extension GL_GOOGLE_include_directive : require
 #include "dtype.glsl"
@@ -36,18 +36,16 @@ const uint TILE = 32u, STEP = WG_SIZE / TILE;
 layout(set = 0, binding = 0, std430) readonly buffer InputWords { uint xw_[]; };
 layout(set = 0, binding = 4, std430) writeonly buffer OutputWords { uint yw_[]; };
 
-// A block is PR rows (channels: 32 or 64) x PT cols (pixels).  pb[row][j] is the word of columns
-// 2j, 2j+1 of a block row, as read (+1: a row's stride is odd, so a write group's 16 channel pairs
-// of one column pair read 16 different banks).
-layout(constant_id = 103) const uint PR = 32;
-const uint PT = 64u, PW = PT / 2u;
+// A block is PR rows (channels) x PT cols (pixels).  pb[row][j] is the word of columns 2j, 2j+1
+// of a block row, as read (+1: a row's stride is odd, so a write group's 16 channel pairs of one
+// column pair read 16 different banks).
+const uint PR = 32u, PT = 64u, PW = PT / 2u;
 shared uint pb[PR][PW + 1u];
 
 const uint RPT = (PR + STEP - 1u) / STEP;  // block rows an invocation reads
 
 // A block's words are all loaded before the first is stored.  (Several batch items' words loaded
-// at once, more bytes in flight in the same shared memory, ran slower on the H200 at 2-8 items:
-// h200_s56/batch/, batch_items.patch.)
+// at once, more bytes in flight in the same shared memory, ran slower at 2-8 items.)
 void transposePairs(uint rows, uint cols) {
     uint lane = gl_LocalInvocationID.x % TILE, group = gl_LocalInvocationID.x / TILE;
     uint r0 = gl_WorkGroupID.y * PR, c0 = gl_WorkGroupID.x * PT;
@@ -97,8 +95,7 @@ void writeBlock(uint rows, uint cols, uint tx, uint ty, uint r0, uint c0, uint b
 
 // SUBSAMPLE: this invocation's column is one output pixel, read at its input pixel (or zero);
 // a block's reads are all issued before the first is stored.  A loop of its own: folded into the
-// plain loop (a select per element) it made that path 1.5x slower on the H200 with SUBSAMPLE off
-// (h200_s56/pairs/).
+// plain loop (a select per element) it made that path 1.5x slower with SUBSAMPLE off.
 void gatherBlocks(uint rows, uint cols, uint tx, uint ty, uint r0, uint c0, uint plane) {
     uint inCols = pc.H * pc.W, c = c0 + tx;
     uint p = c / pc.Q, q = c - p * pc.Q;

@@ -8,14 +8,13 @@
 // input is read contiguously.  NCHW: a workgroup owns a block of TT tiles x CC channels; its
 // invocations walk the tiles (neighbouring patches of one channel plane) and hand each row of
 // their V values through shared memory to a write in channel-contiguous runs (with channels
-// fastest, an NCHW read hit a separate channel plane per lane: ResNet-50 b32's 3x3 layers ran
-// 1.1-1.9x their NHWC times, docs/perf-notes.md item 34).  pc.aux0 = the chunk's first tile,
-// pc.aux1 = its tile count.
+// fastest, an NCHW read hit a separate channel plane per lane and ran up to 1.9x the NHWC time;
+// docs/performance.md, "winograd").  pc.aux0 = the chunk's first tile, pc.aux1 = its tile count.
 // WITH_FILTER (the first chunk of a call whose filter is not packed): the grid's last workgroups
 // run the filter transform (winograd_filter_transform.glsl) into U at binding 4, which this pass
-// does not otherwise use; one dispatch for both, where the filter pass of its own cost ~0.5-2 us
-// more at batch 1 (docs/perf-notes.md item 121).  Last, in the input pass's tail, where SMs are
-// free; first in the grid (FILTER_FIRST, measurements only) they gained nothing.
+// does not otherwise use; one dispatch for both, where the filter pass of its own cost a little
+// more at batch 1.  Last, in the input pass's tail, where SMs are free (first in the grid they
+// gained nothing).
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
 #include "dtype.glsl"
@@ -50,25 +49,17 @@ const uint CC = 8u, TT = WG_SIZE / CC;
 const uint SV_LINE = TT * (CC + 1u);  // one V column j of the block, padded against bank conflicts
 shared float sV[(1u - IN_LAYOUT) * WA * SV_LINE + IN_LAYOUT];
 
-layout(constant_id = 134) const bool FILTER_FIRST = false;
 // WITH_FILTER: the filter transform's workgroups (whole ones, one invocation per value or pair as
-// in its own pass), after the input transform's (ahead of them with FILTER_FIRST).
-uint filterWorkgroups() {
-    uint items = pc.K * (FILTER_PAIRS || LOCAL_SCALE ? pc.C / pc.groups / 2u : pc.C / pc.groups);
-    return WITH_FILTER ? (items + WG_SIZE - 1u) / WG_SIZE : 0u;
-}
+// in its own pass) come after the input transform's.
 uint inputWorkgroups() {
     if (IN_LAYOUT == 0u) return (pc.aux1 + TT - 1u) / TT * ((pc.C + CC - 1u) / CC);
     uint items = pc.aux1 * (PAIRS || LOCAL_SCALE ? pc.C / 2u : pc.C);
     return (items + WG_SIZE - 1u) / WG_SIZE;
 }
 // This invocation's index in the input transform's own grid, and in the filter transform's.
-uint inputIndex() { return globalLinearIndex(WG_SIZE) - (FILTER_FIRST ? filterWorkgroups() * WG_SIZE : 0u); }
-uint filterIndex() { return globalLinearIndex(WG_SIZE) - (FILTER_FIRST ? 0u : inputWorkgroups() * WG_SIZE); }
-bool runsFilter() {
-    uint group = globalLinearIndex(WG_SIZE) / WG_SIZE;
-    return WITH_FILTER && (FILTER_FIRST ? group < filterWorkgroups() : group >= inputWorkgroups());
-}
+uint inputIndex() { return globalLinearIndex(WG_SIZE); }
+uint filterIndex() { return globalLinearIndex(WG_SIZE) - inputWorkgroups() * WG_SIZE; }
+bool runsFilter() { return WITH_FILTER && globalLinearIndex(WG_SIZE) / WG_SIZE >= inputWorkgroups(); }
 
 // The input patch of `tile`, channel c (zeros outside the image: the padding).
 void loadPatch(uint tile, uint c, out float d[WA][WA]) {
@@ -113,7 +104,7 @@ void mainNchw() {
 // (inside the image on every side: all but the border tiles) is read at fixed steps from one
 // offset with no bounds check per value; the border tiles keep the checks.  Loading the whole
 // patch before B^T d keeps all 36 loads in flight: accumulating B^T d one input row at a time
-// (fewer live registers) made this pass 1.06-2.7x slower on an H100 (docs/perf-notes.md item 104).
+// (fewer live registers) made this pass up to 2.7x slower on an H100.
 // LOCAL_SCALE takes this mapping with or without PAIRS (without: two 16-bit loads per pair, for
 // an input view PAIRS cannot read), so that a tile's channels are one group of invocations.
 layout(set = 0, binding = 0, std430) readonly buffer InputBuf2 { VEC2_T x2_[]; };

@@ -9,8 +9,8 @@
 // then re-deals them with tiles fastest: each invocation owns one (filter, tile) and writes each of
 // its rows as one WM-wide store, so that a warp writes runs of TT x WM pixels along an output row.
 // The tile's decode and its output offset are computed once per invocation, not once per element
-// (the element-wise version ran ~3x the instructions of the NHWC pass and ~2.3 us per MB of output
-// over it on the H200: docs/perf-notes.md items 107, 111).
+// (the element-wise version ran ~3x the instructions of the NHWC pass; docs/performance.md,
+// "winograd").
 // pc.aux0 = the chunk's first tile, pc.aux1 = its tile count.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
@@ -47,7 +47,7 @@ const uint LINE = TT * RUN + 1u;
 #endif
 // FALLBACK (host: fp16 on the matrix units, the one case whose 16-bit V, U or M can overflow
 // finite data; scaled bf16 cannot, and bf16 and fp32 values overflow only near fp32's limit);
-// false compiles the test and the direct sums away (VKCONV_WINOGRAD_NO_FALLBACK=1 for fp16 too).
+// false compiles the test and the direct sums away.
 layout(constant_id = 130) const bool FALLBACK = false;
 shared VECM sY[(1u - OUT_LAYOUT) * CK * LINE + OUT_LAYOUT];
 layout(set = 0, binding = 4, std430) writeonly buffer OutputBufM { VECM_T yM_[]; };
@@ -153,7 +153,7 @@ void mainNchw() {
         [[unroll]] for (uint i = 0u; i < RB; ++i) {
             VECM v = sY[ke * LINE + te * RUN + i];
             // A non-finite M value leaves its tile's outputs non-finite: their rows' sum tells,
-            // with no flag to share (perf-notes 116).
+            // with no flag to share.
             float rowSum = 0.0;
             [[unroll]] for (uint j = 0u; j < WM; ++j) rowSum += v[j];
             bad = bad || nonFinite(rowSum);
@@ -214,7 +214,7 @@ void main() {
     uvec3 tile = decodeTile(pc.aux0 + tl);
     float a[WM][WA];
     bool ok = transformCols(tl * WA * WA * pc.K + k, a);
-    if (!ok) {  // one copy of the direct sums, not one per output (code size: perf-notes 116)
+    if (!ok) {  // one copy of the direct sums, not one per output (code size)
         [[dont_unroll]] for (uint o = 0u; o < WM * WM; ++o) {
             uint p = tile.y * WM + o / WM, q = tile.z * WM + o % WM;
             if (p < pc.P && q < pc.Q) storeOutput(((tile.x * pc.P + p) * pc.Q + q) * pc.K + k, k, directOutput(tile.x, k, p, q));

@@ -42,7 +42,7 @@ layout(set = 0, binding = 5, std430) buffer Scale { uint s_[]; };
 shared uint sMax[2][WG_SIZE];
 
 // The largest of every invocation's (a, b): a tree over shared memory (any workgroup size; no
-// atomics, whose Device scope lavapipe's validation rejects: perf-notes 56).
+// atomics, whose Device scope the validation layer rejects without vulkanMemoryModelDeviceScope).
 uvec2 workgroupMax(uint a, uint b) {
     uint tid = gl_LocalInvocationID.x;
     sMax[0][tid] = a;

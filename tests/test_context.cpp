@@ -352,7 +352,7 @@ TEST_F(ContextTest, BufferViewOffsetsKeepSentinels) {
 // bf16 outputs round to nearest even on every path: with an all-zero input each output is the
 // bias plus the residual (one fp32 addition, as the kernels make it), so every stored value must
 // be exactly that sum's bf16 round-to-nearest-even; a store that truncates misses about half of
-// them (perf-notes 118: a device's own bf16 conversion did).  A 3x3, a depthwise and a 1x1 layer,
+// them (as a device's own bf16 conversion did: the H200's driver does not round it to nearest even).  A 3x3, a depthwise and a 1x1 layer,
 // NCHW and NHWC, through every algorithm that takes each.
 TEST_F(ContextTest, Bf16StoresRoundToNearestEven) {
     std::vector<ConvDesc> descs;

@@ -74,11 +74,8 @@ TEST_P(DepthwiseTiles, IntegerDataIsExact) {
     const auto r = runAndCheck(ctx(), d, o, 5000 + uint64_t(i), DataMode::Integer);
     EXPECT_TRUE(passed(r)) << "case " << dwCases()[size_t(i)].name << " tile '" << tile << "'";
     RecordProperty("chosen", r.algorithm + " " + r.config);
-    // fp16 NHWC input: the path specialized on the layer's sizes (VKCONV_DEPTHWISE_SPEC_SHAPE=0 / 1:
-    // off / every dtype).
-    const char* env = std::getenv("VKCONV_DEPTHWISE_SPEC_SHAPE");
-    bool on = env && *env ? std::string(env) != "0" : d.dtype == DType::F16;
-    bool shape = on && d.inputLayout == TensorLayout::NHWC && r.config.find("generic") == std::string::npos;
+    // fp16 NHWC input: the path specialized on the layer's sizes.
+    bool shape = d.dtype == DType::F16 && d.inputLayout == TensorLayout::NHWC && r.config.find("generic") == std::string::npos;
     EXPECT_EQ(r.config.find(" shape") != std::string::npos, shape) << r.config;
 }
 
@@ -185,16 +182,14 @@ INSTANTIATE_TEST_SUITE_P(All, DepthwiseTiledTiles,
                          ::testing::Combine(::testing::Range(0, int(tiledCases().size())), ::testing::ValuesIn(kTiledTiles)),
                          tiledParamName);
 
-// The router sends NHWC depthwise layers with whole 16-byte channel words to depthwise_tiled
-// (VKCONV_DEPTHWISE_TILED=0 keeps them on "depthwise"); NCHW, multipliers, C % 8 != 0 for 16-bit
-// and filters beyond 25 taps stay on "depthwise", each declined with its reason.
+// The router sends small NHWC depthwise layers with whole 16-byte channel words to depthwise_tiled;
+// NCHW, multipliers, C % 8 != 0 for 16-bit and filters beyond 25 taps stay on "depthwise", each
+// declined with its reason.
 TEST_F(DepthwiseRouting, TiledTakesNhwcLayers) {
     ConvDesc d;
     d.c = d.k = d.groups = 32, d.h = d.w = 14, d.r = d.s = 3, d.pad(1, 1), d.dtype = DType::F16;
     d.inputLayout = d.outputLayout = TensorLayout::NHWC;
-    const char* env = std::getenv("VKCONV_DEPTHWISE_TILED");
-    const bool off = env && std::string(env) == "0";
-    EXPECT_EQ(vkconv::Plan::create(ctx(), d).algorithm(), off ? "depthwise" : "depthwise_tiled");
+    EXPECT_EQ(vkconv::Plan::create(ctx(), d).algorithm(), "depthwise_tiled");
     auto declines = [&](ConvDesc x, const char* why) {
         EXPECT_NE(vkconv::whyUnsupported(ctx(), x, "depthwise_tiled").find(why), std::string::npos) << x.toString();
         EXPECT_EQ(vkconv::Plan::create(ctx(), x).algorithm(), "depthwise") << x.toString();

@@ -92,7 +92,7 @@ TEST(DryRun, EveryPlanRecordsWithinTheDevicesLimits) {
                 if (n == 0) continue;
                 // The caller's barriers come before and after record() (plan.hpp); inside, one
                 // barrier between dependent passes, never two in a row (each costs a drain, ~2.6 us
-                // on the H200's driver, perf-notes 54).
+                // on the H200's driver; docs/performance.md, "Floors and ceilings").
                 EXPECT_EQ(log.sequence.find("BB"), std::string::npos) << log.sequence;
                 EXPECT_NE(log.sequence.front(), 'B') << log.sequence;
                 EXPECT_NE(log.sequence.back(), 'B') << log.sequence;

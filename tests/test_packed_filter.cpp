@@ -6,7 +6,6 @@
 // transpose, or a copy; the workspace loses what moved into the packed filter; misuse is an error
 // that names it.  (Sweep runs every accepting algorithm with packed filters on half its cases.)
 #include <cstring>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -123,14 +122,12 @@ TEST_P(PackedFilter, MatchesReferenceAndUnpacked) {
     if (c.desc.dtype != DType::F32 && !ctx().caps().storageBuffer16BitAccess) GTEST_SKIP() << "no 16-bit storage on this device";
     const std::string why = planDeclines(ctx(), c.desc, options(c, false));
     if (!why.empty()) GTEST_SKIP() << c.algorithm << " '" << c.tile << "' declines " << c.desc.toString() << ": " << why;
-    // bf16 winograd: a packed filter keeps bf16 V and U, where the unpacked plan would scale
-    // fp16 ones (algo_winograd.cpp winogradScaled); the unpacked plan it is compared with keeps
-    // bf16 ones too.
-    const bool bf16Winograd = c.desc.dtype == DType::BF16 && (c.algorithm == "winograd" || c.tile.rfind("winograd", 0) == 0);
-    if (bf16Winograd) setenv("VKCONV_WINOGRAD_BF16_F16", "0", 1);
     const vkconv::Plan plain = vkconv::Plan::create(ctx(), c.desc, options(c, false));
-    if (bf16Winograd) unsetenv("VKCONV_WINOGRAD_BF16_F16");
     const vkconv::Plan packed = vkconv::Plan::create(ctx(), c.desc, options(c, true));
+    // bf16 winograd on the matrix units: the unpacked plan scales fp16 V, U and M where the packed
+    // one keeps bf16 V and U (algo_winograd.cpp winogradScaled), so neither the workspaces nor the
+    // bits compare; each is checked against the reference.
+    const bool sameOperands = plain.config().find(" scaled") == std::string::npos;
     EXPECT_EQ(plain.packedFilterSize(), 0u);
     EXPECT_EQ(packed.algorithm(), plain.algorithm());
     if (!c.configHas.empty()) {
@@ -141,7 +138,9 @@ TEST_P(PackedFilter, MatchesReferenceAndUnpacked) {
     switch (c.packing) {
     case Packing::Transform:  // U: (m+2)^2 x K x C/groups values, more than the filter's 9
         EXPECT_GT(packed.packedFilterSize(), VkDeviceSize(c.desc.filterBytes()));
-        EXPECT_LE(packed.workspaceSize() + packed.packedFilterSize(), plain.workspaceSize()) << packed.config();
+        if (sameOperands) {
+            EXPECT_LE(packed.workspaceSize() + packed.packedFilterSize(), plain.workspaceSize()) << packed.config();
+        }
         break;
     case Packing::Transpose:
         EXPECT_EQ(packed.packedFilterSize(), VkDeviceSize(c.desc.filterBytes()));
@@ -155,6 +154,7 @@ TEST_P(PackedFilter, MatchesReferenceAndUnpacked) {
     const auto rs = checkIntegerThenUniform(ctx(), c.desc, options(c, true), 9100 + uint64_t(GetParam()), c.name);
     for (const auto& r : rs) EXPECT_EQ(r.algorithm, plain.algorithm());
     // The same plan with and without packing: the same bits (the pack runs the per-call pass once).
+    if (!sameOperands) return;
     const ConvData data = makeConvData(c.desc, 9200 + uint64_t(GetParam()), DataMode::Uniform);
     EXPECT_EQ(outputBytes(packed, c.desc, data), outputBytes(plain, c.desc, data)) << packed.config();
 }

@@ -48,10 +48,13 @@ VkDeviceSize limitFor(const ConvDesc& d, uint64_t tiles, VkDeviceSize taps = 16)
 }
 
 // Whether a bf16 plan on the matrix units keeps scaled fp16 V, U and M (algo_winograd.cpp
-// winogradScaled): all but packed-filter plans, unless VKCONV_WINOGRAD_BF16_F16=0.
-bool scaledBf16(const ConvDesc& d, bool packed = false) {
-    const char* e = std::getenv("VKCONV_WINOGRAD_BF16_F16");
-    return d.dtype == DType::BF16 && !packed && !(e && std::string(e) == "0");
+// winogradScaled): all forced plans but packed-filter ones.
+bool scaledBf16(const ConvDesc& d, bool packed = false) { return d.dtype == DType::BF16 && !packed; }
+
+// VKCONV_TEST_HOOKS with `hook` ahead of whatever the registration set (the first naming wins).
+std::string hooksWith(const std::string& hook) {
+    const char* set = std::getenv("VKCONV_TEST_HOOKS");
+    return set && *set ? hook + "," + set : hook;
 }
 
 // limitFor with 16-bit V and U (2 bytes) and M 16-bit (fp16; bf16 F(2x2); scaled bf16) or fp32
@@ -186,16 +189,17 @@ TEST_P(Winograd, MatchesReference) {
 INSTANTIATE_TEST_SUITE_P(winograd, Winograd, ::testing::Range(0, int(cases().size())), caseName);
 
 // The NCHW output transform's other two paths on every case with an NCHW output: element stores
-// (VKCONV_WINOGRAD_NCHW_NARROW=1, as for a view not aligned to m elements) and two output rows
-// per shared-memory round (VKCONV_WINOGRAD_NCHW_RB2=1, the path of devices with 16 KiB of it).
+// (test hook winograd_nchw_narrow: the path of a view not aligned to m elements, which devices
+// with 4-byte storage buffer offsets may pass) and two output rows per shared-memory round (test
+// hook winograd_nchw_rb2: the path of devices with 16 KiB of it).
 TEST_P(Winograd, NchwOutputPaths) {
     const auto& c = cases()[size_t(GetParam())];
     if (c.desc.outputLayout != TensorLayout::NCHW) GTEST_SKIP() << "NHWC output";
     if (c.desc.dtype != DType::F32 && !ctx().caps().storageBuffer16BitAccess) GTEST_SKIP() << "no 16-bit storage on this device";
     const VkDeviceSize limit = caseLimit(ctx(), c);
-    for (const char* env : {"VKCONV_WINOGRAD_NCHW_NARROW", "VKCONV_WINOGRAD_NCHW_RB2"}) {
-        SCOPED_TRACE(env);
-        EnvOverride on(env, "1");
+    for (const char* hook : {"winograd_nchw_narrow", "winograd_nchw_rb2"}) {
+        SCOPED_TRACE(hook);
+        EnvOverride on("VKCONV_TEST_HOOKS", hooksWith(hook));
         const auto r = runAndCheck(ctx(), c.desc, winoOptions(limit, c.tile), 7200 + uint64_t(GetParam()), DataMode::Uniform);
         EXPECT_EQ(r.algorithm, kAlgo);
         EXPECT_TRUE(passed(r)) << "case " << c.name;
@@ -262,7 +266,7 @@ TEST_F(WinogradPlan, winograd_RouterNeedsWorkspace) {
 }
 
 // Winograd with its batched GEMM on the matrix units: 16-bit storage where implicit_gemm_coopmat
-// takes the layer's C/groups (H200, RDNA3/4; lavapipe with VKCONV_COOPMAT_EMULATE=1); the input
+// takes the layer's C/groups (H200, RDNA3/4; lavapipe with the emulated matrix units); the input
 // and filter transforms then store V and U in the 16-bit type, and the GEMM writes M in the
 // 16-bit type (fp16; bf16 F(2x2)) or raw fp32 M (bf16 F(4x4)).
 // Elsewhere each case is skipped with implicit_gemm_coopmat's reason.  Both variants; partial
@@ -418,8 +422,9 @@ TEST_F(WinogradPlan, winograd_coopmat_Fp16Overflow) {
 // apart (per-tile and per-filter exponents must take every channel's largest value and stay with
 // their own tile and filter; every output is checked against its own magnitude).
 // Both variants, through the range pass (48 channels: their pairs do not divide a workgroup; NCHW
-// input; VKCONV_WINOGRAD_GLOBAL_SCALE=1) and per tile (64 channels, with 4-byte and, without
-// pairs, 2-byte loads; the groups' maxima through subgroupMax and through shared atomics alone).
+// input) and per tile (64 channels; the groups' maxima through subgroupMax and, under the test
+// hook winograd_no_subgroup_max as on a device without subgroup arithmetic, through shared
+// atomics alone).
 TEST_F(WinogradPlan, winograd_coopmat_ScaledRange) {
     struct Scale {
         const char* name;
@@ -435,17 +440,15 @@ TEST_F(WinogradPlan, winograd_coopmat_ScaledRange) {
         const char* name;
         int c;
         bool nchw, perTile;
-        const char* env;
+        const char* hook;
     };
     const Shape shapes[] = {{"nhwc_c48", 48, false, false, nullptr},
                             {"nchw_c48", 48, true, false, nullptr},
                             {"nhwc_c64", 64, false, true, nullptr},
-                            {"nhwc_c64_no_pairs", 64, false, true, "VKCONV_WINOGRAD_NO_PAIRS"},
-                            {"nhwc_c64_no_subgroup_max", 64, false, true, "VKCONV_WINOGRAD_SCALE_NO_SUBGROUP"},
-                            {"nhwc_c64_global", 64, false, false, "VKCONV_WINOGRAD_GLOBAL_SCALE"}};
+                            {"nhwc_c64_no_subgroup_max", 64, false, true, "winograd_no_subgroup_max"}};
     for (const Shape& sh : shapes) {
-        std::optional<EnvOverride> env;
-        if (sh.env) env.emplace(sh.env, "1");
+        std::optional<EnvOverride> hook;
+        if (sh.hook) hook.emplace("VKCONV_TEST_HOOKS", hooksWith(sh.hook));
         ConvDesc d;
         d.c = sh.c, d.h = 13, d.w = 11, d.k = 24, d.r = d.s = 3, d.dtype = DType::BF16;
         d.pad(1, 1);
@@ -456,7 +459,6 @@ TEST_F(WinogradPlan, winograd_coopmat_ScaledRange) {
         g.dtype = DType::F16;
         const std::string why = vkconv::whyUnsupported(ctx(), g, "implicit_gemm_coopmat");
         if (!why.empty()) GTEST_SKIP() << "implicit_gemm_coopmat declines " << g.toString() << ": " << why;
-        if (!scaledBf16(d)) GTEST_SKIP() << "VKCONV_WINOGRAD_BF16_F16=0";
         for (const char* tile : {"4x4", "2x2"}) {
             const auto o = winoOptions(0, tile);
             const vkconv::Plan plan = vkconv::Plan::create(ctx(), d, o);
@@ -522,51 +524,4 @@ TEST_F(WinogradPlan, winograd_coopmat_Router) {
     strided.strideH = strided.strideW = 2;
     EXPECT_EQ(vkconv::Plan::create(ctx(), strided, {}).algorithm(), "implicit_gemm_coopmat");
     std::cout << "[ info ] auto on " << d.toString() << ": " << p.algorithm() << " [" << p.config() << "]" << std::endl;
-}
-
-// The filter transform rides in the first input transform's dispatch (winograd_input.comp
-// WITH_FILTER): on every case above (the input's NCHW blocks, one channel or a pair per
-// invocation, the range pass, per-tile scales, groups, chunks, packed filters) the call writes the
-// same bits as with the filter transform in a pass of its own (VKCONV_WINOGRAD_SEPARATE_FILTER=1).
-// (That the pass is gone: bench_passes, bench/passes_check.py.)
-TEST_F(WinogradPlan, winograd_FilterInInputDispatch) {
-    auto run = [&](const ConvDesc& d, const vkconv::PlanOptions& o, bool separate, const ConvData& data) {
-        std::optional<EnvOverride> env;
-        if (separate) env.emplace("VKCONV_WINOGRAD_SEPARATE_FILTER", "1");
-        const vkconv::Plan plan = vkconv::Plan::create(ctx(), d, o);
-        DeviceConv dev = uploadConv(ctx(), d, packConv(d, data), plan.workspaceSize());
-        vkconv::ConvTensors t = dev.tensors(d);
-        const vkconv::Buffer packed = packFilterInto(ctx(), plan, dev, t, d.dtype);
-        poison(dev, d.dtype);
-        plan.run(t);
-        return downloadOutput(d, dev.output);
-    };
-    struct Case {
-        std::string name, tile;
-        ConvDesc desc;
-        VkDeviceSize limit;  // the case's workspace limit (its chunks), 0: the default
-        bool packed;
-    };
-    std::vector<Case> all;
-    for (const auto& c : cases()) all.push_back({c.name, c.tile, c.desc, caseLimit(ctx(), c), false});
-    for (const auto& c : cmCases()) {
-        if (!vkconv::whyUnsupported(ctx(), c.desc, "implicit_gemm_coopmat").empty()) continue;
-        const VkDeviceSize taps = c.tile == "4x4" ? 36 : 16;
-        all.push_back({c.name, c.tile, c.desc,
-                       c.chunkTiles ? limitFor16(c.desc, c.chunkTiles, taps, perTileScale(ctx(), c.desc, c.tile, c.packed)) : 0,
-                       c.packed});
-    }
-    for (size_t i = 0; i < all.size(); ++i) {
-        const Case& c = all[i];
-        SCOPED_TRACE(c.name + " " + c.desc.toString());
-        auto o = winoOptions(c.limit, c.tile);
-        o.packedFilter = c.packed;
-        const ConvData data = makeConvData(c.desc, 7700 + i, DataMode::Uniform);
-        const std::vector<float> one = run(c.desc, o, false, data), two = run(c.desc, o, true, data);
-        ASSERT_EQ(one.size(), two.size());
-        size_t differ = 0;
-        for (size_t e = 0; e < one.size(); ++e) differ += std::memcmp(&one[e], &two[e], sizeof(float)) != 0;
-        EXPECT_EQ(differ, 0u) << "of " << one.size() << " outputs";
-    }
-    std::cout << "[ info ] " << all.size() << " cases" << std::endl;
 }

@@ -40,7 +40,7 @@ struct FindOptions {
     // ended under 0.5 s ago), then until the fastest candidate's time has settled (at most 1 s
     // more): the GPU's clock falls while it idles (as it does while the candidates compile) and
     // comes back only under sustained load, on the H200 after ~0.5 s at its lowest
-    // (docs/perf-notes.md items 14, 35).  0 on a device with a fixed clock.
+    // (docs/performance.md, "Floors and ceilings").  0 on a device with a fixed clock.
     double warmupMs = 1000.0;
     // A candidate slower than this many times the fastest after the first round leaves the race
     // (its first time is reported).
@@ -52,7 +52,7 @@ struct FindOptions {
     // Also every tile configuration of the algorithms that have a tile list (implicit_gemm,
     // implicit_gemm_coopmat, halo_coopmat), each as a forced tile (one pass, no split-K): MIOpen's
     // exhaustive search.  Several times the candidates and the time; the router's tile choice was
-    // within 1-3 % of the best tile on the H200 (docs/perf-notes.md items 57, 74).
+    // within 1-3 % of the best tile on the H200 (docs/performance.md, "The router").
     bool exhaustive = false;
     // Read and record results in the context's find database.  false times afresh and records
     // nothing.

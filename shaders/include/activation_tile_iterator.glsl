@@ -29,9 +29,9 @@ uint bitRange(int lo, int hi) {
 // Taps t in [0, n) with 0 <= base + t*dil < size, as a bit mask.  They form one interval, so the
 // mask is computed without a loop over the taps: a runtime-bounded loop here kept NVIDIA from
 // unrolling the scalar GEMM's prologue, which then held its PixelRow array in local memory
-// (docs/perf-notes.md items 87-88).  PIXEL_ROW_MASK_LOOPS (implicit_gemm_coopmat.comp) keeps the
-// loops: that prologue was unrolled already, and without them it took more registers on
-// RDNA3/RDNA4 and ran ~1 % slower on the H200 (item 88).
+// (docs/performance.md, "implicit_gemm").  PIXEL_ROW_MASK_LOOPS (implicit_gemm_coopmat.comp)
+// keeps the loops: that prologue was unrolled already, and without them it took more registers
+// on RDNA3/RDNA4 and ran ~1 % slower on the H200.
 uint tapMask(int base, uint dil, uint n, uint size) {
     int d = int(dil);
     int lo = base >= 0 ? 0 : (d - 1 - base) / d;  // first t with base + t*d >= 0

@@ -28,21 +28,6 @@
 #define VEC2_T f16vec2
 #define toF32v2(v) vec2(v)
 #define fromF32v2(v) f16vec2(v)
-#elif defined(DTYPE_BF16) && defined(NATIVE_BF16)
-// bf16 as VK_KHR_shader_bfloat16's own type (devices with shaderBFloat16Type): loads widen and
-// stores round (to nearest even) by conversion instructions instead of the integer sequences
-// below; the stored bits are the same.
-#extension GL_EXT_shader_16bit_storage : require
-#extension GL_EXT_bfloat16 : require
-#define ELEM_T bfloat16_t
-#define VEC4_T bf16vec4
-#define VEC2_T bf16vec2
-#define toF32v4(v) vec4(v)
-#define toF32(v) float(v)
-#define toF32v2(v) vec2(v)
-#define fromF32(v) bfloat16_t(v)
-#define fromF32v4(v) bf16vec4(v)
-#define fromF32v2(v) bf16vec2(v)
 #elif defined(DTYPE_BF16)
 #extension GL_EXT_shader_16bit_storage : require
 #define ELEM_T uint16_t

@@ -43,9 +43,9 @@ layout(constant_id = 120) const bool WS16 = false;
 // SCALED (bf16 on the matrix units; docs/design.md "Winograd"): V, U and M are fp16 whatever the
 // storage type, V and U scaled by the powers of two 2^eV and 2^eU that winograd_range.comp chose
 // from the input's and the filter's largest magnitudes (binding 6: [0] eU, [1] eV), and the
-// outputs scaled back by 2^-(eU + eV).  WS16 still says which workspace values are 16-bit (M may
-// stay fp32: VKCONV_WINOGRAD_FP32_M).  fp16's 11-bit significand keeps F(4x4)'s errors near the
-// direct kernels' where bf16 V and U would put them ~10x higher (perf-notes 114).
+// outputs scaled back by 2^-(eU + eV).  WS16 still says which workspace values are 16-bit.
+// fp16's 11-bit significand keeps F(4x4)'s errors near the direct kernels' where bf16 V and U
+// would put them ~10x higher (docs/performance.md, "winograd").
 layout(constant_id = 125) const bool SCALED = false;
 // LOCAL_SCALE (SCALED, host: NHWC input, and a tile's channel pairs and a filter's fill whole
 // workgroups of the transforms): no range pass; each tile's V and each filter's U get their own

@@ -5,7 +5,7 @@
 #ifndef VKCONV_WINOGRAD_SCALE_GLSL
 #define VKCONV_WINOGRAD_SCALE_GLSL
 // Workgroup-scope atomics: glslang's default scope is Device, which the validation layer rejects
-// without vulkanMemoryModelDeviceScope (perf-notes 56); relaxed, with no storage class named
+// without vulkanMemoryModelDeviceScope; relaxed, with no storage class named
 // (spirv-val requires an ordering otherwise): the barrier after them orders the shared memory.
 #extension GL_KHR_memory_scope_semantics : require
 // WINO_SUBGROUP_MAX (the _sg shader variants, devices with subgroup arithmetic): a group of whole

@@ -9,8 +9,6 @@
 #include "conv/algorithm.hpp"
 #include "conv/dispatch.hpp"
 #include "runtime/context_impl.hpp"
-#include "runtime/shader_registry.hpp"
-#include "util/env.hpp"
 
 namespace vkconv {
 
@@ -31,12 +29,12 @@ enum SpecDepthwise : uint32_t {
 };
 
 // NHWC blocks whose window is inside the input: an untested path that loads up to this many
-// window pixels before their multiply-adds (0: none; every row under its bounds test).  H200,
-// MobileNetV2's depthwise layers at b32 (docs/results/h200_s15/, perf-notes item 41): the fp16
-// stride-1 layers 10-20 % faster; fp32 and stride-2 windows up to 20 % slower on it (once the
+// window pixels before their multiply-adds (0: none; every row under its bounds test).  On the
+// H200 (MobileNetV2's depthwise layers at b32; docs/performance.md, "depthwise") the fp16
+// stride-1 layers ran 10-20 % faster; fp32 and stride-2 windows up to 20 % slower on it (once the
 // tests are gone the compiler hoists every row's loads, whatever the XREGS budget).  Only for the
-// 4-wide path and filters of at most 9 taps: RDNA compile lab, 5x5 bf16 124 -> 256 VGPRs and
-// the scalar-lane fp16 path (multiplier 2) 100 -> 168 with it.
+// 4-wide path and filters of at most 9 taps: on RDNA larger filters and the scalar-lane path
+// (multiplier 2) doubled their registers with it.
 uint32_t rowLoadPixels(const ConvDesc& d, bool vecIn) {
     return d.dtype != DType::F32 && d.strideW == 1 && vecIn && d.r * d.s <= 9 ? 24 : 0;
 }
@@ -86,10 +84,9 @@ Blocking chooseBlocking(const ConvDesc& d, const std::string& tile) {
     while (qt > 1 && (qt - 1) * d.strideW + span > kMaxWindow) --qt;
     // Strided NHWC rows: two output rows share few input rows (a 3x3 stride-2 pair reads 5
     // rows against 3 for one), so a second row costs 2x the accumulators for 1/6 fewer
-    // loads: one row per block there (H200, MobileNetV2's four
-    // stride-2 depthwise layers at b32: fp16 64.8 -> 60.8 µs, bf16 and fp32 alike, perf-notes 142).
-    // VKCONV_DEPTHWISE_STRIDED_ONE_ROW=0 keeps the two-row block (measurements).
-    const bool oneRow = nhwc && (d.r * d.s > 25 || (d.strideH > 1 && envFlag("VKCONV_DEPTHWISE_STRIDED_ONE_ROW", true)));
+    // loads: one row per block there (faster on every stride-2 layer measured, every dtype;
+    // docs/performance.md, "depthwise").
+    const bool oneRow = nhwc && (d.r * d.s > 25 || d.strideH > 1);
     int64_t pt = std::min<int64_t>(oneRow ? 1 : 2, d.outH());
     if (pt > 1 && (pt - 1) * d.strideH + rspan > kMaxRowWindow) pt = 1;
     if (pt > 1 && blockInvocations(d, uint32_t(pt), uint32_t(qt)) < kFill) pt = 1;
@@ -114,14 +111,10 @@ public:
             vecOut_ = d.outputLayout == TensorLayout::NCHW && blk_.qt % 4 == 0 && d.outW() % 4 == 0;
         }
         // The NHWC path specialized on the layer's sizes (its index arithmetic is a third of its
-        // time at b32, perf-notes 135): one pipeline per layer shape, the batch left a push
-        // constant.  fp16 only, where it was measured faster: MobileNetV2's ten depthwise layers on
-        // the H200 at b32 166.0 -> 156.0 µs, every layer, and 50.6 -> 48.5 at b1; bf16 at b32 lost
-        // on the four largest (181.7 -> 187.0 in all; features.2.conv.1.0 38.9 -> 44.6), fp32 was
-        // not measured (perf-notes 136).  VKCONV_DEPTHWISE_SPEC_SHAPE=0 / 1 (measurements only)
-        // keeps the sizes in push constants / specializes every dtype.
-        specShape_ = !blk_.generic && d.inputLayout == TensorLayout::NHWC &&
-                     envFlag("VKCONV_DEPTHWISE_SPEC_SHAPE", d.dtype == DType::F16);
+        // time at b32): one pipeline per layer shape, the batch left a push constant.  fp16 only,
+        // where it was measured faster on every layer; bf16 lost on the largest layers and fp32
+        // was not measured (docs/performance.md, "depthwise").
+        specShape_ = !blk_.generic && d.inputLayout == TensorLayout::NHWC && d.dtype == DType::F16;
         vectorPipeline_ = &pipeline(vecIn_, vecOut_);
         items_ = blk_.generic ? uint64_t(d.outputElements()) : blockInvocations(d, blk_.pt, blk_.qt);
     }
@@ -147,25 +140,13 @@ public:
         if (specShape_) c += " shape";
         if (desc_.k != desc_.c) c += " mult" + std::to_string(desc_.k / desc_.c);
         if (sg_) c += " sg" + std::to_string(sg_);
-        if (nativeBf16()) c += " bf16-native";
         return c;
     }
 
 private:
-    // bf16 stores through VK_KHR_shader_bfloat16's conversion (one instruction per value instead
-    // of the integer round-to-nearest-even sequence) only where asked (VKCONV_NATIVE_BF16=1), on a
-    // device that enables shaderBFloat16Type and a build with the variant: the H200's driver does
-    // not round that conversion to nearest even (bf16 winograd outputs through it checked 1.2-1.9x
-    // the integer path's errors, and outside the round-to-nearest bound on exact sums; perf-notes
-    // 118), so the default keeps the documented rounding.
-    bool nativeBf16() const {
-        return desc_.dtype == DType::BF16 && ctx_.caps.bfloat16Type && shaders::find("depthwise_bf16n") &&
-               envFlag("VKCONV_NATIVE_BF16");
-    }
     const ComputePipeline& pipeline(bool vecIn, bool vecOut) const {
         const ConvDesc& d = desc_;
-        PipelineKey key = convPipelineKey(nativeBf16() ? std::string("depthwise_bf16n") : std::string("depthwise_") + dtypeSuffix(d.dtype),
-                                          d, wg_, sg_);
+        PipelineKey key = convPipelineKey(std::string("depthwise_") + dtypeSuffix(d.dtype), d, wg_, sg_);
         if (blk_.generic) {
             key.spec.push_back({kSpecFR, 1});
             key.spec.push_back({kSpecFS, 1});

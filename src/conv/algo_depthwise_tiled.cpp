@@ -6,12 +6,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <mutex>
-#include <optional>
 
 #include "conv/algorithm.hpp"
 #include "conv/dispatch.hpp"
 #include "runtime/context_impl.hpp"
-#include "util/env.hpp"
 
 namespace vkconv {
 
@@ -29,15 +27,9 @@ enum SpecDepthwiseTiled : uint32_t {
 constexpr int64_t kMaxTaps = 25, kMaxWindow = 16;
 constexpr uint64_t kMaxLoadsPerInvocation = 16;
 // Shared memory a workgroup's halo stays under (several workgroups per SM / CU keep each
-// other's loads in flight), and the device limit when that is smaller;
-// VKCONV_DEPTHWISE_HALO_BYTES=N sets another budget (measurements).
-uint64_t haloBudget(const ContextImpl& ctx) {
-    static const uint64_t budget = [] {
-        const std::string v = envString("VKCONV_DEPTHWISE_HALO_BYTES");
-        return v.empty() ? uint64_t(24 * 1024) : uint64_t(std::stoull(v));
-    }();
-    return std::min<uint64_t>(budget, ctx.caps.maxSharedMemory);
-}
+// other's loads in flight), and the device limit when that is smaller.
+constexpr uint64_t kHaloBudget = 24 * 1024;
+uint64_t haloBudget(const ContextImpl& ctx) { return std::min<uint64_t>(kHaloBudget, ctx.caps.maxSharedMemory); }
 
 struct Tile {
     uint32_t cl = 0, pt = 1, qt = 1, bp = 1, bq = 1;
@@ -212,18 +204,14 @@ std::unique_ptr<AlgorithmInstance> depthwiseTiledInstantiate(ContextImpl& ctx, c
     return std::make_unique<DepthwiseTiledInstance>(ctx, d, o);
 }
 
-// Small layers only: on the H200 (fp16 NHWC, docs/results/h200_s34/dw/, perf-notes item 95) it
-// beat the register kernel on all ten of MobileNetV2's depthwise layers at b1 (47K-451K outputs:
-// 50.6 -> 34.4 us, 1.3-2.6 us each; the halo's and the taps' loads go out together, one round
-// trip before the products), and lost or tied on every one at b32 (0.9-12.8M outputs: 166 ->
-// 261 us through the router, the stride-2 layers 1.5-2.5x slower with 4x the outputs' pixels in
-// fp32 shared memory; no forced tile won by more than 6 %).  VKCONV_DEPTHWISE_TILED=0 keeps every
-// layer on the register kernel, =1 sends every layer it accepts here.
+// Small layers only (docs/performance.md, "depthwise"): on the H200 (fp16 NHWC) it beat the
+// register kernel on all ten of MobileNetV2's depthwise layers at b1 (47K-451K outputs; the
+// halo's and the taps' loads go out together, one round trip before the products), and lost or
+// tied on every one at b32 (0.9-12.8M outputs; the stride-2 layers 1.5-2.5x slower with 4x the
+// outputs' pixels in fp32 shared memory).
 constexpr uint64_t kTiledMaxOutputs = uint64_t(1) << 19;
 bool depthwiseTiledPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
-    const std::optional<bool> force = envSwitch("VKCONV_DEPTHWISE_TILED");
-    if (force && !*force) return false;
-    if (!force && uint64_t(d.outputElements()) > kTiledMaxOutputs) return false;
+    if (uint64_t(d.outputElements()) > kTiledMaxOutputs) return false;
     return depthwiseTiledWhyNot(ctx, d, o).empty();
 }
 

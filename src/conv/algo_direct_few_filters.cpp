@@ -26,8 +26,8 @@ constexpr uint32_t kFilterBudget = 16384;  // shared bytes for the staged filter
 constexpr uint32_t kMaxLanes = 8;        // invocations per pixel (16-byte NHWC loads: 128 bytes of 16-bit channels)
 constexpr double kGroupsPerUnit = 4;     // the persistent grid: workgroups per compute unit
 // PX x KP x CV, the multiply-adds per tap of the unrolled channel block: NVIDIA's compiler (580)
-// did not finish a 256 one (4 pixels x 8 filters x 8 fp16 channels) within 40 s, even at batch 1
-// (docs/results/h200_s14/g32); 128 builds in seconds.
+// did not finish a 256 one (4 pixels x 8 filters x 8 fp16 channels) within 40 s, even at batch 1;
+// 128 builds in seconds.
 constexpr uint32_t kMaxUnrolled = 128;
 
 enum SpecFewFilters : uint32_t {

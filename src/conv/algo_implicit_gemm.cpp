@@ -35,8 +35,8 @@ struct TileConfig {
     }
 };
 
-// Residency from the registers NVIDIA's driver reports (docs/results/h200/coopmat_tiles/
-// shader_stats_h200.txt): 121-128 for the 8x8/8x4 register tiles, 63-64 for 4x4, 96 for 64x16.
+// Residency from the registers NVIDIA's driver reports on the H200: 121-128 for the 8x8/8x4
+// register tiles, 63-64 for 4x4, 96 for 64x16.
 constexpr TileConfig kTiles[] = {
     {"128x128x8/8x8", 128, 128, 8, 8, 8, 1.00, 2},
     {"128x64x16/8x4", 128, 64, 16, 8, 4, 0.80, 2},
@@ -45,7 +45,7 @@ constexpr TileConfig kTiles[] = {
     {"128x32x8/4x4", 128, 32, 8, 4, 4, 0.55, 4},
     {"64x16x8/4x4", 64, 16, 8, 4, 4, 0.30, 10},
 };
-// Tried and dropped (h200_s11/sweepbk): 32-deep slices for latency-bound small grids
+// Tried and dropped: 32-deep slices for latency-bound small grids
 // (128x64x32/8x4, 64x32x32/4x4) were 1.1-8x slower at batch 1 than the 8-deep tiles.
 
 // The epilogue gives every invocation a fixed column (NHWC) or row (NCHW) of each output chunk,
@@ -68,8 +68,8 @@ enum SpecIgemm : uint32_t {
 // of BK): 8 bytes per reduction index, entries rounded up to a power of two (few pipelines).  Deeper
 // reductions, or a table that does not fit next to the tile, keep the build that decodes each tap;
 // so do the 4x4 register tiles, which measured slower with it (H200: MobileNetV2 features.0.0 b32
-// on 128x32x8/4x4 1.66x the time, 75 registers against 64; the 8x4 tiles 0.86x on ResNet-50 conv1,
-// docs/perf-notes.md item 33).
+// on 128x32x8/4x4 1.66x the time, 75 registers against 64; the 8x4 tiles 0.86x on ResNet-50
+// conv1; docs/performance.md, "implicit_gemm").
 // NHWC items of an invocation share one reduction index, so the scalar build decodes one tap per
 // slice there and the table pays only where it is filled for a long reduction: from 64 deep
 // (ResNet-50 conv1, 147: 0.86x the time in fp16 NHWC; VGG-16 features.0, 27: 1.12x).
@@ -104,8 +104,8 @@ bool implicitGemmFourPixelLoads(const ConvDesc& d) {
 namespace {
 
 // Whether the epilogue goes through shared memory (implicit_gemm.comp's STAGE_OUT): coalesced
-// stores, paid for in registers.  Measured on the H200 (docs/perf-notes.md item 30, ResNet-50 and
-// MobileNetV2 b32): for NCHW outputs (a warp's direct stores hit 32 sectors) 8x4 tiles gain at
+// stores, paid for in registers.  Measured on the H200 (ResNet-50 and MobileNetV2 b32;
+// docs/performance.md, "implicit_gemm"): for NCHW outputs (a warp's direct stores hit 32 sectors) 8x4 tiles gain at
 // every depth (0.56-0.97x the time) and split-K partials gain too, while 8x8 tiles (128 -> 183
 // registers, one workgroup per SM fewer) gain only up to 128-deep reductions; NHWC outputs (direct
 // stores already half-coalesced) gain only on 8x8 tiles up to 128 deep; 4x4 tiles (64 -> 97
@@ -150,7 +150,7 @@ uint32_t requiredSubgroup(const ContextImpl& ctx, const PlanOptions& o) { return
 
 // Split-K cost terms for splitTileCost (conv/tile_score.hpp), in FLOPs at the best tile's
 // full-wave rate (~28 TFLOP/s fp32 on the H200), fitted to a forced-split sweep of the fp32 batch-1
-// suites (docs/results/h200_s5/split_fp32_b1/, perf-notes item 24): the second pass (barrier,
+// suites (docs/performance.md, "implicit_gemm"): the second pass (barrier,
 // launch, reduce) ~7 us, and the workspace traffic at 32 FLOPs per byte, i.e. ~0.9 TB/s rather
 // than the 4 TB/s peak (scattered fp32 partials).
 constexpr double kFlopsPerByte = 32.0;
@@ -189,8 +189,7 @@ constexpr uint64_t kSplitMinPerSplit = 128;    // the heuristic keeps this much 
 constexpr uint64_t kSplitMax = 16;             // the heuristic's most splits
 // Small outputs (at most this many elements) split down to 32 reduction values per split: their
 // partial sums are a few hundred KB at most, and on MobileNetV2's batch-1 1x1 layers (7x7 to 28x28,
-// 49-25088 outputs, 192-960 deep) 8-16 splits measured 0.55-0.85x the time of the model's 2-4
-// (docs/results/h200_s12/mbsweep, perf-notes item 37).
+// 49-25088 outputs, 192-960 deep) 8-16 splits measured 0.55-0.85x the time of the model's 2-4.
 constexpr uint64_t kSplitSmallOutput = 65536;
 constexpr uint64_t kSplitMinPerSplitSmall = 32;
 uint64_t minPerSplit(const ConvDesc& d) {
@@ -299,7 +298,7 @@ public:
         vecA_ = channelSlices_ && d.inputLayout == TensorLayout::NHWC && d.c % 4 == 0;
         vecAM_ = channelSlices_ && implicitGemmFourPixelLoads(d);
         // KCRS with R = S = 1 is KRSC in memory; 4-wide there only next to vecAM_ (with scalar A
-        // staging it measured 7-8 % slower on MobileNetV2's 7x7 1x1 layers, h200_s8/vecam).
+        // staging it measured 7-8 % slower on MobileNetV2's 7x7 1x1 layers).
         vecB_ = channelSlices_ && (d.filterLayout == FilterLayout::KRSC || vecAM_);
         uint64_t splits = split_ ? split_ : 1;
         const uint64_t depth = (uint64_t(d.reductionLength()) + splits - 1) / splits;
@@ -307,10 +306,9 @@ public:
         // The direct epilogue in 16-byte stores (the 4-wide build, one pass): four consecutive
         // pixels of one image (NCHW) or filters of one group (NHWC).  Where staging would apply too,
         // it wins on the 8x8 tiles (H200 b32/b1: 0.87-0.94x the staged time on the 1x1 and Winograd
-        // layers) and on 8x4 tiles up to 64 deep (0.81-0.90x at 16-32 deep, 1.06-1.21x from 144;
-        // docs/results/h200_s11/out4alt, perf-notes item 35).
-        // Not for NHWC input with NCHW output (the NHWC kernel behind implicit_gemm_nhwc): ResNet-50
-        // layer2.0.conv2 b32 (8x8, stride 2) ran 314 us with it, 296 without (h200_s11/out4).
+        // layers) and on 8x4 tiles up to 64 deep (0.81-0.90x at 16-32 deep, 1.06-1.21x from 144).
+        // Not for NHWC input with NCHW output (the NHWC kernel behind implicit_gemm_nhwc): it ran
+        // 6 % slower there (ResNet-50 layer2.0.conv2 b32, 8x8, stride 2).
         vecOut_ = !split_ && (vecA_ || vecAM_ || vecB_) &&
                   !(d.inputLayout == TensorLayout::NHWC && d.outputLayout == TensorLayout::NCHW) &&
                   (d.outputLayout == TensorLayout::NCHW ? (uint64_t(d.outH()) * uint64_t(d.outW())) % 4 == 0 : d.filtersPerGroup() % 4 == 0);
@@ -518,7 +516,7 @@ bool modelSplitPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions
 // load's latency plus the workgroup's own FMAs; the model counts waves and cannot see that.  There
 // the 64x16 tile (a quarter of the invocations, half the FMAs each per slice) ran 0.71-0.95x the
 // time of the model's 128x64 pick on all 20 such layers of the H200 batch-1 sweep (MobileNetV2,
-// ResNet-50, RDNA1 matrix; docs/results/h200_s11/sweepbk), and was slower on grids from ~100
+// ResNet-50, RDNA1 matrix), and was slower on grids from ~100
 // workgroups and on the other staging modes (taps, channel slices, NHWC: 1.1-2.2x), which keep the
 // model.  Split there from 192 deep (one pass measured faster up to 128, even at 144).
 constexpr double kSmallGridFill = 0.75;

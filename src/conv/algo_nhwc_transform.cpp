@@ -3,20 +3,20 @@
 // caller's layout (every epilogue handles any output layout).  Two algorithms share it:
 //  * "implicit_gemm_nhwc": the scalar implicit GEMM with 4-wide channel loads, for the NCHW layers
 //    whose own staging is scalar -- stride 2, or 1x1 at an H*W that is not a multiple of 4: ~0.7x
-//    the time on the H200 (docs/perf-notes.md item 33), more than the transposes cost on the
-//    larger layers;
+//    the NCHW time, more than the transposes cost on the larger layers (docs/performance.md,
+//    "NCHW layers");
 //  * "coopmat_nhwc": 16-bit activations on the matrix units, behind the kernel the router picks
 //    for the NHWC problem (implicit_gemm_coopmat, halo_coopmat, few_channels_coopmat or winograd;
 //    a direct kernel charged the filter's transpose, which winograd does not need: innerPlan).
 //    Their NCHW staging moves one 16-bit value per load (pixels of one channel), their NHWC
-//    staging eight channels in one 16-byte load: 1.5-5.9x the NHWC time on every layer of the
-//    suites on the H100 (fp16, b1 and b32; winograd's transforms 1.2-1.9x), against transposes
-//    that stream the input once (perf-notes item 62).  cuDNN does the same for its NHWC kernels.
+//    staging eight channels in one 16-byte load: 1.5-5.9x the NHWC time on the H100 (winograd's
+//    transforms 1.2-1.9x), against transposes that stream the input once.  cuDNN does the same for
+//    its NHWC kernels.
 //    The router takes it for such layers but first layers, thin layers on large inputs, winograd
 //    on small ones, and small ones whose direct kernel plain winograd beats (nchwMatrixRoute).
 // The input's transpose copies only the pixels a strided or padded 1x1 layer reads (the kernel
 // behind runs a stride-1 1x1 layer on P x Q: gathersPixels), and 16-bit activations in 32-bit
-// words of two elements where C and H*W are even (perf-notes items 151-152).
+// words of two elements where C and H*W are even.
 // Winograd reads KCRS filters in its own filter transform, so behind it the filters stay as given.
 // With PlanOptions::packedFilter the KRSC transpose is the packed filter (written once by
 // recordPackFilter), or behind winograd its transformed filters.
@@ -28,7 +28,6 @@
 #include "conv/dispatch.hpp"
 #include "conv/split_k.hpp"
 #include "runtime/context_impl.hpp"
-#include "util/env.hpp"
 #include "vkconv/error.hpp"
 
 namespace vkconv {
@@ -50,25 +49,21 @@ constexpr int64_t kMaxGatheredElements = 0x7fffffff;  // each tensor's 32-bit in
 constexpr uint32_t kSpecNarrow = 101;
 // The router's model, in implicitGemmModelCost's FLOP-equivalents (~28 TFLOP/s on the H200):
 // the NHWC kernel at kNhwcSpeed of the NCHW scalar kernel's time (measured 0.62-0.82 on ResNet-50
-// b32's stride-2 and 7x7 1x1 layers, h200_s8), the transposes as streaming passes (~3 TB/s:
-// 10 FLOP-equivalents per byte, as Winograd's) plus ~3 us per extra dispatch behind a barrier.
+// b32's stride-2 and 7x7 1x1 layers), the transposes as streaming passes (~3 TB/s: 10
+// FLOP-equivalents per byte, as Winograd's) plus ~3 us per extra dispatch behind a barrier.
 constexpr double kNhwcSpeed = 0.75;
 constexpr double kTransformFlopsPerByte = 10.0;
 constexpr double kPassFlops = 1e8;
 constexpr double kMargin = 0.9;  // transform only where the model says >= 10 % faster
 
-
 constexpr uint32_t kSpecSubsample = 102;
-constexpr uint32_t kSpecPairRows = 103;
-constexpr uint64_t kPairsCols = 64;  // layout_transpose.comp's PT: a PAIRS block is PR x 64
+constexpr uint64_t kPairsRows = 32, kPairsCols = 64;  // layout_transpose.comp's PR x PT: a PAIRS block
 
 // A 1x1 layer with a stride or padding reads one input pixel per output pixel: the transpose
 // gathers just those (zero where padding), so the copy is P*Q pixels, not H*W (a quarter at stride
-// 2), and the kernel behind runs a 1x1 stride-1 unpadded layer on P x Q.  Measurements only:
-// VKCONV_NCHW_SUBSAMPLE=0 copies the whole input and leaves the stride to the kernel.
+// 2), and the kernel behind runs a 1x1 stride-1 unpadded layer on P x Q.
 bool gathersPixels(const ConvDesc& d) {
-    return d.r == 1 && d.s == 1 && (d.strideH > 1 || d.strideW > 1 || d.padTop || d.padBottom || d.padLeft || d.padRight) &&
-           envFlag("VKCONV_NCHW_SUBSAMPLE", true);
+    return d.r == 1 && d.s == 1 && (d.strideH > 1 || d.strideW > 1 || d.padTop || d.padBottom || d.padLeft || d.padRight);
 }
 
 // The problem the inner kernel sees: NHWC activations (only the pixels a 1x1 layer reads, where
@@ -163,10 +158,9 @@ InnerPlan innerPlan(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions
     if (o.tile.empty()) {
         p.opts.algorithm = chooseInLayout(ctx, p.desc, p.opts).name;
         // The NHWC router does not see the filter's transpose, which a direct kernel needs and
-        // winograd (reading KCRS) does not: it is charged here.  Measurements only:
-        // VKCONV_NCHW_FILTER_TRANSPOSE_PRICE=0 leaves the NHWC router's pick.
+        // winograd (reading KCRS) does not: it is charged here.
         if ((p.opts.algorithm == "implicit_gemm_coopmat" || p.opts.algorithm == "halo_coopmat") && filterNeedsTranspose(d) &&
-            !o.packedFilter && envFlag("VKCONV_NCHW_FILTER_TRANSPOSE_PRICE", true)) {
+            !o.packedFilter) {
             const ConvDesc kcrs = nhwcDesc(d, true);
             PlanOptions w = p.opts;
             w.workspaceLimit = transformLayout(ctx, d, o.workspaceLimit, false).innerLimit;
@@ -196,9 +190,6 @@ InnerPlan innerPlan(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions
     return p;
 }
 
-// Measurements only: VKCONV_NARROW_TRANSPOSE=0 moves small-tap filters through 32x32 blocks too.
-bool narrowFilterTranspose() { return envFlag("VKCONV_NARROW_TRANSPOSE", true); }
-
 // Workgroup size: 256, or what a required subgroup size allows, in whole 32-element rows.
 uint32_t transposeWorkgroup(const ContextImpl& ctx, uint32_t sg) {
     uint32_t wg = std::min(kTransposeWorkgroup, ctx.caps.maxWorkgroupInvocations);
@@ -223,16 +214,11 @@ public:
             gather_ = &ctx.pipelines->get(g);
         }
         pipeline_ = &ctx.pipelines->get(key);
-        // 16-bit activations in 32-bit words of two elements where C and H*W are even
-        // (VKCONV_TRANSPOSE_PAIRS=0, measurements only: element by element).
-        // The block's rows (channels): 32, or 64 (VKCONV_TRANSPOSE_PAIR_ROWS=64, measurements only).
-        if (!gather_ && dtypeSize(d.dtype) == 2 && d.c % 2 == 0 && (d.h * d.w) % 2 == 0 && envFlag("VKCONV_TRANSPOSE_PAIRS", true)) {
-            pairRows_ = envString("VKCONV_TRANSPOSE_PAIR_ROWS") == "64" ? 64 : 32;
-            PipelineKey pk = convPipelineKey(std::string("layout_transpose_pairs_") + dtypeSuffix(d.dtype), d, wg_, o.subgroupSize);
-            pk.spec.push_back({kSpecPairRows, uint32_t(pairRows_)});
-            pairs_ = &ctx.pipelines->get(pk);
-        }
-        if (filterNeedsTranspose(d) && uint64_t(d.r * d.s) <= kNarrowCols && narrowFilterTranspose()) {
+        // 16-bit activations in 32-bit words of two elements where C and H*W are even.
+        if (!gather_ && dtypeSize(d.dtype) == 2 && d.c % 2 == 0 && (d.h * d.w) % 2 == 0)
+            pairs_ = &ctx.pipelines->get(
+                convPipelineKey(std::string("layout_transpose_pairs_") + dtypeSuffix(d.dtype), d, wg_, o.subgroupSize));
+        if (filterNeedsTranspose(d) && uint64_t(d.r * d.s) <= kNarrowCols) {
             key.spec.push_back({kSpecNarrow, 1u});
             narrow_ = &ctx.pipelines->get(key);
         }
@@ -249,7 +235,7 @@ public:
         if (gather_)
             transpose(cmd, t.input, x, uint64_t(desc_.n), uint64_t(desc_.c), uint64_t(desc_.outH() * desc_.outW()), gather_);
         else if (pairs_ && t.input.offset % 4 == 0)
-            transpose(cmd, t.input, x, uint64_t(desc_.n), uint64_t(desc_.c), uint64_t(desc_.h * desc_.w), pairs_, pairRows_, kPairsCols);
+            transpose(cmd, t.input, x, uint64_t(desc_.n), uint64_t(desc_.c), uint64_t(desc_.h * desc_.w), pairs_, kPairsRows, kPairsCols);
         else
             transpose(cmd, t.input, x, uint64_t(desc_.n), uint64_t(desc_.c), uint64_t(desc_.h * desc_.w));
         // [k][c/groups][r*s] -> [k][r*s][c/groups]
@@ -321,7 +307,6 @@ private:
     const ComputePipeline* narrow_ = nullptr;  // the filter's narrow transpose (3x3 and smaller taps)
     const ComputePipeline* gather_ = nullptr;  // the input's transpose of a 1x1 layer's pixels (gathersPixels)
     const ComputePipeline* pairs_ = nullptr;   // the input's transpose in 32-bit words (16-bit, C and H*W even)
-    uint64_t pairRows_ = 32;                   // its blocks' rows
     uint64_t nhwcInputBytes_ = 0;              // the NHWC copy (only the gathered pixels where gather_)
 };
 
@@ -377,52 +362,45 @@ constexpr uint64_t kSmallWinogradInputBytes = uint64_t(1) << 20;
 
 // The router's question for 16-bit NCHW activations: does the NHWC problem run on the matrix
 // units, behind transposes that fit the workspace, and do the transposes cost less than the NCHW
-// staging?  Measured on the H100 over the suites at b1 and b32, fp16 (perf-notes item 62): the
-// NCHW staging of implicit_gemm_coopmat and halo_coopmat at 1.5-5.9x their NHWC time, winograd's
-// NCHW transforms 1.2-1.9x, and the transposes a read and write of the input.  So every such layer
-// but three kinds, which measured slower behind the transposes:
-//  * first layers: few_channels_coopmat stages its halo once either way (1.4x), and a 3-channel
-//    plane is the transpose's worst shape (3 of each block's 32 rows): 1.4x slower forced;
-//  * thin layers on large inputs for implicit_gemm_coopmat (the 1x1 projections of MobileNetV2 and
-//    ResNet-50's 56x56 1x1 layers at b32, 16-64 products per input element): 1.05-1.45x slower
-//    (halo_coopmat's few-filter tiles gain on them: SD-VAE l7, 3 filters, 218 -> 139 us);
-//  * winograd on inputs up to 1 MiB (b1 14-28 px, b32 7 px): 1-2.9 us slower.
-// And one route besides (session 45, perf-notes 122): inputs of up to 1 MiB whose NHWC problem
-// goes to a direct matrix kernel take plain winograd (its input transform reads NCHW: no
-// transposes, no NCHW staging) where its model beats that kernel charged the transposes' dispatch
-// and bytes (winogradBeatsTransposedDirect).  Measurements only: VKCONV_NCHW_PLAIN_WINOGRAD=0
-// leaves them behind the transposes.
+// staging?  Measured over the suites (docs/performance.md, "NCHW layers"): the NCHW staging of
+// implicit_gemm_coopmat and halo_coopmat costs 1.5-5.9x their NHWC time, winograd's NCHW
+// transforms 1.2-1.9x, and the transposes a read and write of the input.  So every such layer but
+// three kinds, which measured slower behind the transposes:
+//  * first layers: few_channels_coopmat stages its halo once either way, and a 3-channel plane is
+//    the transpose's worst shape (3 of each block's 32 rows): 1.4x slower forced;
+//  * thin layers on large inputs for implicit_gemm_coopmat (1x1 projections with 16-64 products
+//    per input element): 1.05-1.45x slower;
+//  * winograd on inputs up to 1 MiB, where the transpose's dispatch costs more than it saves.
+// And one route besides: inputs of up to 1 MiB whose NHWC problem goes to a direct matrix kernel
+// take plain winograd (its input transform reads NCHW: no transposes, no NCHW staging) where its
+// model beats that kernel charged the transposes' dispatch and bytes
+// (winogradBeatsTransposedDirect).
 NchwRoute nchwMatrixRoute(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     InnerPlan p;
     if (d.inputLayout != TensorLayout::NCHW || d.dtype == DType::F32 || !transformWhyNot(ctx, d, o, true, &p).empty())
         return NchwRoute::InLayout;
     const uint64_t input = uint64_t(d.inputBytes());
     const std::string& inner = p.opts.algorithm;
-    if ((inner == "implicit_gemm_coopmat" || inner == "halo_coopmat") && input <= kSmallWinogradInputBytes &&
-        envFlag("VKCONV_NCHW_PLAIN_WINOGRAD", true)) {
+    if ((inner == "implicit_gemm_coopmat" || inner == "halo_coopmat") && input <= kSmallWinogradInputBytes) {
         const bool filterPass = filterNeedsTranspose(d) && !o.packedFilter;
         const double bytes = 2.0 * double(input) + (filterPass ? 2.0 * double(d.filterBytes()) : 0.0);
         if (winogradBeatsTransposedDirect(ctx, p.desc, p.opts, 1.0, bytes) && findAlgorithm("winograd")->whyNot(ctx, d, o).empty())
             return NchwRoute::PlainWinograd;
     }
     // slicedk_coopmat reads NCHW 1x1 layers itself (channel-major staging) without the input
-    // transpose's dispatch, where its 4-pixel loads apply (H*W % 4 == 0, or one image).  With
-    // 16-bit loads it lost on the H200 at b1 (perf-notes 147: 7x7 maps, 1.5-13 us slower from 36
-    // reduction steps).
+    // transpose's dispatch, where its 4-pixel loads apply (H*W % 4 == 0, or one image); with
+    // 16-bit loads it lost to the transposes (docs/performance.md, "slicedk_coopmat").
     if (slicedKCoopmatBeatsTransposes(d, inner) && findAlgorithm("slicedk_coopmat")->whyNot(ctx, d, o).empty())
         return NchwRoute::SlicedK;
     const double work = double(d.filtersPerGroup()) * double(d.r * d.s) / double(d.strideH * d.strideW);
     bool transposes;
     // (pointwise_coopmat, taken only with an NHWC output, moves the same bytes per product.)
     // 1x1 layers whose NCHW staging loads words (coopmatNchwWordLoads) stay in layout up to 128
-    // filters per group whatever the input's size: on the H200 (fp16 NCHW, perf-notes 149) ResNet-50
-    // layer2.0.conv1 at b32 ran 67.3 us in layout against 95.0 behind the transposes, MobileNetV2's
-    // 64-96-filter 14x14 projections 7.6-22.2 against 11.1-22.6, SD-VAE l9 at b1 (128 filters)
-    // 164.9 against 259.6; from 256 filters the transposes won (layer3.0.conv1 60.5 against 70.8,
-    // SD-VAE l8 154.2 against 199.5).  VKCONV_NCHW_WORDS_IN_LAYOUT=0 (measurements only): the rule before.
+    // filters per group whatever the input's size: up to there they ran faster in layout than
+    // behind the transposes, from 256 filters the transposes won (docs/performance.md, "NCHW
+    // layers").
     constexpr int64_t kWordsInLayoutMaxFilters = 128;
-    const bool wordsInLayout = coopmatNchwWordLoads(d) && d.filtersPerGroup() <= kWordsInLayoutMaxFilters &&
-                               envFlag("VKCONV_NCHW_WORDS_IN_LAYOUT", true);
+    const bool wordsInLayout = coopmatNchwWordLoads(d) && d.filtersPerGroup() <= kWordsInLayoutMaxFilters;
     if (inner == "implicit_gemm_coopmat" || inner == "pointwise_coopmat")
         transposes = (work > kThinWork || input < kLargeInputBytes) && !wordsInLayout;
     else if (inner == "winograd" && input <= kSmallWinogradInputBytes)  // its own NCHW transforms

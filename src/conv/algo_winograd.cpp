@@ -15,12 +15,11 @@
 // 1x1 convolution, planned by the router).  fp16 layers use fp16.  bf16 layers use fp16 too,
 // scaled (winogradScaled): a range pass finds the input's and the filter's largest magnitudes
 // and the transforms scale V and U by powers of two that keep every fp16 V, U and M finite, so
-// the errors stay near the direct kernels' (perf-notes 114).  With a packed filter bf16 keeps
-// bf16 V and U: M in bf16 for F(2x2) (errors 2-4x direct's: perf-notes 113) and in fp32 for
+// the errors stay near the direct kernels' (docs/performance.md, "winograd").  With a packed
+// filter bf16 keeps bf16 V and U: M in bf16 for F(2x2) (errors 2-4x direct's) and in fp32 for
 // F(4x4) (the raw accumulators of one split-K pass-1 dispatch; errors ~10x, so forced only).
-// Otherwise V, U and
-// M are fp32 whatever the storage dtype (16-bit tensors then round only where the direct kernels
-// do: on load and on the final store).  Chunks keep the workspace within
+// Otherwise V, U and M are fp32 whatever the storage dtype (16-bit tensors then round only where
+// the direct kernels do: on load and on the final store).  Chunks keep the workspace within
 // PlanOptions::workspaceLimit.
 #include <algorithm>
 #include <cmath>
@@ -31,8 +30,8 @@
 #include "conv/dispatch.hpp"
 #include "conv/winograd.hpp"
 #include "runtime/context_impl.hpp"
+#include "util/test_hooks.hpp"
 #include "vkconv/error.hpp"
-#include "util/env.hpp"
 
 namespace vkconv {
 
@@ -64,8 +63,6 @@ constexpr uint32_t kSpecOutputFallback = 130;  // winograd_output.comp FALLBACK
 constexpr uint32_t kSpecLocalScale = 131;      // winograd.glsl LOCAL_SCALE (with KU / KV at 126 / 127)
 constexpr uint32_t kSpecWithFilter = 132;      // winograd_input.comp WITH_FILTER
 constexpr uint32_t kSpecFilterPairs = 133;     // winograd_input.comp FILTER_PAIRS
-constexpr uint32_t kSpecFilterFirst = 134;     // winograd_input.comp FILTER_FIRST
-
 
 // The batched GEMM of a chunk of `tiles` output tiles as a grouped 1x1 NHWC convolution: one
 // "pixel" per tile, taps x C input channels (group xi * groups + g holds the channels of tap xi
@@ -84,10 +81,6 @@ ConvDesc gemmDesc(const ConvDesc& d, uint32_t taps, uint64_t tiles, bool matrix,
 
 std::string variantName(uint32_t m) { return m == 2 ? "2x2" : "4x4"; }
 
-// Measurements only: VKCONV_WINOGRAD_FP32_M=1, fp16 and bf16 F(2x2) keep fp32 M as bf16 F(4x4) does;
-// VKCONV_WINOGRAD_NO_PAIRS=1, the NHWC transforms move one 16-bit value per invocation.
-bool winogradFp32M() { return envFlag("VKCONV_WINOGRAD_FP32_M"); }
-
 }  // namespace
 
 namespace {
@@ -105,14 +98,14 @@ bool gemmOnMatrixUnits(const ContextImpl& ctx, const ConvDesc& d, const PlanOpti
 }
 
 bool scaledAvailable(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
-    return d.dtype == DType::BF16 && !o.packedFilter && envFlag("VKCONV_WINOGRAD_BF16_F16", true) && gemmOnMatrixUnits(ctx, d, o, true);
+    return d.dtype == DType::BF16 && !o.packedFilter && gemmOnMatrixUnits(ctx, d, o, true);
 }
 
 double modelCost(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, const PlanOptions& o, bool matrix, bool scaled);
 
-// bf16 F(2x2) on bf16 V and U against the scaled path, both by their models as they stand
-// (h200_s42/scaled/, perf-notes 115): at 1.0 exactly the three layers that call measured faster
-// on bf16 operands keep them; at 0.85 three more would flip, two of them to no gain.
+// bf16 F(2x2) on bf16 V and U against the scaled path, both by their models as they stand: at
+// 1.0 exactly the layers measured faster on bf16 operands keep them; at 0.85 more would flip,
+// most to no gain (docs/performance.md, "winograd").
 constexpr double kUnscaledBf16Price = 1.0;
 
 // The direct kernels the router weighs winograd on the matrix units against, and the margin a
@@ -131,13 +124,11 @@ bool winogradMatrixUnits(const ContextImpl& ctx, const ConvDesc& d, const PlanOp
 // bf16 with fp16 V, U and M where implicit_gemm_coopmat takes the fp16 GEMM: bf16's 8-bit
 // significand in V, U and M puts F(4x4)'s errors at ~10x the direct kernels' and F(2x2)'s at
 // 2-4x; fp16's 11 bits, with the operands scaled by powers of two into fp16's range, keep them at
-// fp16's (perf-notes 114).  The price is a pass over the input and the filter for their largest
-// magnitudes (winograd_range.comp).  Not with PlanOptions::packedFilter (U's scale would change
-// with each call's filter range; packed plans keep bf16 V and U).  Measurements only:
-// VKCONV_WINOGRAD_BF16_F16=0 keeps bf16 V and U everywhere.
-// A layer whose scaled path costs its passes more than it saves (small grids: ResNet-50
-// layer4.1.conv2 b32 39.9 us on bf16 F(2x2), 46.3 scaled) keeps bf16 F(2x2) on bf16 V and U where
-// that is modelled cheaper (perf-notes 115); a forced tile is always scaled.
+// fp16's.  The price is a pass over the input and the filter for their largest magnitudes
+// (winograd_range.comp), or per-tile scales in the transforms.  Not with PlanOptions::packedFilter
+// (U's scale would change with each call's filter range; packed plans keep bf16 V and U).
+// A layer whose scaled path costs its passes more than it saves (small grids) keeps bf16 F(2x2)
+// on bf16 V and U where that is modelled cheaper; a forced tile is always scaled.
 bool winogradScaled(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     if (!scaledAvailable(ctx, d, o)) return false;
     if (!o.tile.empty() || !gemmOnMatrixUnits(ctx, d, o, false)) return true;
@@ -147,11 +138,9 @@ bool winogradScaled(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions
     if (u2 < 0 || (s >= 0 && s <= kUnscaledBf16Price * u2)) return true;
     // bf16 F(2x2) on bf16 operands is modelled cheaper but needs 0.80 of the direct kernels to be
     // taken (kMatrixMarginBf16), which the scaled path, held to fp16's margins, may meet where it
-    // does not: then scaled.  bf16 NHWC b1 on the H200 (perf-notes 130): RetinaNet cls_50 and
-    // VGG-16 features.17 (scaled F(2x2)) and features.12 (scaled F(4x4)) ran 1.0-5.3 µs faster
-    // than on the direct kernels or halo_coopmat they had gone to.  Measurements only:
-    // VKCONV_WINOGRAD_BF16_SCALED_FALLBACK=0 keeps the unscaled choice there.
-    if (s < 0 || !envFlag("VKCONV_WINOGRAD_BF16_SCALED_FALLBACK", true)) return false;
+    // does not: then scaled.  The layers this moves ran faster scaled than on the direct kernels
+    // they had gone to (docs/performance.md, "winograd").
+    if (s < 0) return false;
     // One price for both: where the direct kernels run at all, the scaled path's fp16 stand-in
     // (matrixDirectCost) does not apply.
     const double direct = matrixDirectCost(ctx, d, o, false, 0.0);
@@ -165,9 +154,6 @@ namespace {
 // multiple of that subgroup size (full subgroups).
 uint32_t transformWorkgroup(const ContextImpl& ctx, uint32_t sg) {
     uint32_t wg = std::min({kTransformWorkgroup, ctx.caps.maxWorkgroupInvocations, ctx.caps.maxWorkgroupSize[0]});
-    // Measurements only: VKCONV_WINOGRAD_WG=N caps it (a power of two from 32).
-    if (const std::string cap = envString("VKCONV_WINOGRAD_WG"); !cap.empty())
-        wg = std::min(wg, std::max<uint32_t>(32, uint32_t(std::strtoul(cap.c_str(), nullptr, 10))));
     if (sg && ctx.caps.maxComputeWorkgroupSubgroups) wg = std::min(wg, sg * ctx.caps.maxComputeWorkgroupSubgroups);
     if (sg) wg = std::max(sg, wg / sg * sg);
     return wg;
@@ -196,13 +182,11 @@ constexpr double kTransformFlopsPerByte = 10.0;
 constexpr double kPassFlops = 1e8;  // one more dispatch after a barrier, ~3 us
 constexpr double kWinogradMargin = 0.85;
 // The same on the matrix units' scale (algo_coopmat.cpp: a FLOP-equivalent is one FLOP at the best
-// tile's full-wave rate, ~270 TFLOP/s on the H200), refitted in session 39 after the transforms
-// got faster (perf-notes 104, 107): every 3x3 stride-1 layer of the suites, F(4x4) and F(2x2)
-// forced (64 each: 27 at b32, 37 at b1; fp16 NHWC, H200, docs/results/h200_s39/sweep/), fitted
-// by least squares on the relative error: time = s x GEMM + workspace bytes / 3.6 TB/s + a fixed
-// time per pass, with s = 0.93 (F(4x4)) and 0.87 (F(2x2)) of the GEMM's own model, 2.9 and 2.4 us
-// per pass; median error 4 %, at most 16 % (the session-17-to-24 constants: median 29-35 %, up to
-// 72 %, over-pricing the large layers by 15-35 % once the transforms streamed at 2.7-4.1 TB/s).
+// tile's full-wave rate, ~270 TFLOP/s on the H200), fitted over every 3x3 stride-1 layer of the
+// suites with F(4x4) and F(2x2) forced (fp16 NHWC, H200; docs/performance.md, "winograd") by least
+// squares on the relative error: time = s x GEMM + workspace bytes / 3.6 TB/s + a fixed time per
+// pass, with s = 0.93 (F(4x4)) and 0.87 (F(2x2)) of the GEMM's own model, 2.9 and 2.4 us per pass;
+// median error 4 %, at most 16 %.
 constexpr double kMatrixFlopsPerByte = 75.0;
 constexpr double kLocalInputExtra = 0.5;  // modelCost: LOCAL_SCALE's input transform
 constexpr double kMatrixGemmScaleF4 = 0.93, kMatrixGemmScaleF2 = 0.87;
@@ -221,32 +205,27 @@ double smallGridShare(const ConvDesc& d) {
 }
 // Winograd on the matrix units where its refitted time is below the direct kernels' model times
 // a margin that tracks the direct model's own error on the same sweep: on batch-1-sized grids
-// (up to 256 F(4x4) tiles) it prices the direct kernels up to 1.4x high (ResNet-50 layer2.1.conv2
-// b1 13.0 modelled, 9.5 us measured), so winograd must be 10 % cheaper there; on the large grids
-// it prices them up to 20 % low (VGG-16 features.5 / features.7 b32), so winograd is taken up to
-// 5 % dearer.  Replayed over the sweep (perf-notes 107): 9247 -> 9201 us for the 3x3 layers,
-// against 9190 for the best of the three on every layer.
+// (up to 256 F(4x4) tiles) it prices the direct kernels up to 1.4x high, so winograd must be 10 %
+// cheaper there; on the large grids it prices them up to 20 % low, so winograd is taken up to 5 %
+// dearer.  Replayed over the sweep this came within 0.1 % of the best of the three on every layer
+// (docs/performance.md, "winograd").
 constexpr double kMatrixMarginSmall = 0.90, kMatrixMarginLarge = 1.05;
-// bf16 with bf16 V and U (F(2x2) only) where its model is below 0.80 of the direct kernels' on any grid: the rule
-// above sent 27 bf16 layers of the suites to F(2x2) and lost at b32 (8588 -> 8847 us; H200, its
-// GEMM writes bf16 M without fp16's 16-bit epilogue scratch, perf-notes 113); of them, every layer
-// modelled below 0.80 won 4-74 us but RetinaNet cls_out_100 at b1 (+4.2 us), 14 of the 19 above lost.
+// bf16 with bf16 V and U (F(2x2) only) where its model is below 0.80 of the direct kernels' on any
+// grid: the rule above sent bf16 layers to F(2x2) that lost at b32 (its GEMM writes bf16 M without
+// fp16's 16-bit epilogue scratch); nearly every layer modelled below 0.80 won, most above lost.
 constexpr double kMatrixMarginBf16 = 0.80;
 // NCHW outputs (behind coopmat_nhwc's input transpose, ~0.9 us per MB of input): the output
 // transform's NCHW path writes ~0.55 us per MB of output over its NHWC path (H200, fp16, every 3x3
-// layer: docs/results/h200_s40/nchwout/, perf-notes 111; 1.3-1.5 before its rebuild), and
-// implicit_gemm_coopmat's NCHW epilogue ~0.15 (VGG-16 features.7 b32 469 -> 578 us behind a 95 us
-// transpose, perf-notes 107).  Neither model prices the layout, so against implicit_gemm_coopmat
-// winograd is charged the difference, ~0.4 us per MB of output.
+// layer), and implicit_gemm_coopmat's NCHW epilogue ~0.15.  Neither model prices the layout, so
+// against implicit_gemm_coopmat winograd is charged the difference, ~0.4 us per MB of output.
 constexpr double kMatrixNchwOutputFlopsPerByte = 120.0;
 
 // The better of the two direct kernels, in the winograd model's units, charged one pass (the
 // fitted winograd cost counts its passes' fixed time; the direct GEMM's one pass pays the same
 // launch and barrier), its NCHW output's extra and `directExtra`; < 0 where neither runs.
-// halo_coopmat's own fit holds a per-call term (perf-notes 53): on small grids it is charged only
-// the call floor (the sweep: halo 36.0 us against F(4x4)'s 38.9 on RetinaNet cls_out_50 at b1,
-// which the 4.3 us charge sent to F(4x4) once F(4x4)'s passes cost less); on large ones the 4.3 us
-// it was fitted beside (SD-VAE l5 at b1 stays on F(4x4), 481 us, where halo would run ~590).
+// halo_coopmat's own fit holds a per-call term: on small grids it is charged only the call floor
+// (the full pass charge sent small layers to F(4x4) where halo ran faster); on large ones the
+// pass it was fitted beside.
 double matrixDirectCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, bool scaled, double directExtra) {
     double direct = coopmatModelCost(ctx, d, o, false);
     // Scaled bf16 runs its GEMM in fp16 where the device has fp16 matrix units and no bf16 ones
@@ -285,8 +264,8 @@ double modelCost(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, const Pl
     const double T = double(l.tiles);  // V and M each written once and read once
     // The filter transform (read the filter, write U) only where the filter is not packed.  Still
     // priced as a pass where it rides in the input transform's dispatch: the separate pass was
-    // not behind a barrier, so the dispatch saved only ~0.5-2 us (perf-notes 121), and pricing
-    // it at zero sent small NHWC layers to winograd, up to 4 us slower each on the H200.
+    // not behind a barrier, so the dispatch saved little, and pricing it at zero sent small NHWC
+    // layers to winograd where it ran slower.
     const double filterPass = l.packedU ? 0.0 : 1.0;
     double bytes = 2.0 * double(d.inputBytes()) + 2.0 * l.taps * T * (double(d.c) * l.vElem + double(d.k) * l.mElem) +
                          double(d.outputBytes()) + filterPass * (double(l.uBytes) + double(d.filterBytes()));
@@ -294,8 +273,8 @@ double modelCost(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, const Pl
     // Scaled with the range pass: it reads the input and the filter once more; it and its
     // finalize are two more dispatches behind barriers (LOCAL_SCALE: neither).
     if (l.scaled && !l.localScale) bytes += double(d.inputBytes()) + double(d.filterBytes()), passes += 2;
-    // LOCAL_SCALE: its input transform, held at two barriers, ran 1.25-1.5x fp16's on the H200
-    // (VGG-16 b32, perf-notes 117): half its bytes again.
+    // LOCAL_SCALE: its input transform, held at two barriers, ran 1.25-1.5x fp16's: half its bytes
+    // again.
     if (l.localScale) bytes += kLocalInputExtra * (double(d.inputBytes()) + l.taps * T * double(d.c) * l.vElem);
     if (!matrix) return double(l.chunks) * one + bytes * kTransformFlopsPerByte + passes * kPassFlops;
     return (m == 2 ? kMatrixGemmScaleF2 : kMatrixGemmScaleF4) * double(l.chunks) * one + bytes * kMatrixFlopsPerByte +
@@ -326,12 +305,11 @@ WinogradLayout winogradLayout(const ContextImpl& ctx, const ConvDesc& d, uint32_
     l.vElem = matrix ? 2 : 4;  // V and U: the GEMM's operand type
     l.scaled = matrix && scaled;
     // Per-tile and per-filter exponents where a tile's channel pairs and a filter's are whole
-    // groups of a transform workgroup (winograd_scale.glsl); VKCONV_WINOGRAD_GLOBAL_SCALE=1 keeps
-    // the range pass (tests, measurements).
+    // groups of a transform workgroup (winograd_scale.glsl); else the range pass.
     const uint64_t wg = transformWorkgroup(ctx, subgroupSize), c2 = uint64_t(d.c) / 2, cg2 = uint64_t(d.channelsPerGroup()) / 2;
     l.localScale = l.scaled && d.inputLayout == TensorLayout::NHWC && d.c % 2 == 0 && d.channelsPerGroup() % 2 == 0 &&
-                   c2 > 0 && cg2 > 0 && wg % c2 == 0 && wg % cg2 == 0 && !envFlag("VKCONV_WINOGRAD_GLOBAL_SCALE");
-    l.mElem = matrix && (d.dtype == DType::F16 || m == 2 || l.scaled) && !winogradFp32M() ? 2 : 4;
+                   c2 > 0 && cg2 > 0 && wg % c2 == 0 && wg % cg2 == 0;
+    l.mElem = matrix && (d.dtype == DType::F16 || m == 2 || l.scaled) ? 2 : 4;
     const uint64_t es = 4;
     const uint64_t align = workspaceRegionAlignment(ctx);
     l.tiles = uint64_t(d.n) * uint64_t((d.outH() + m - 1) / m) * uint64_t((d.outW() + m - 1) / m);
@@ -424,9 +402,9 @@ public:
             finalize_ = range(true, false);
         }
         // LOCAL_SCALE's input and filter transforms: the subgroup-maximum variant where the device
-        // has subgroup arithmetic (VKCONV_WINOGRAD_SCALE_NO_SUBGROUP=1: the atomics alone, for
-        // measurements).
-        const bool sgMax = layout_.localScale && ctx.caps.subgroupArithmetic && !envFlag("VKCONV_WINOGRAD_SCALE_NO_SUBGROUP");
+        // has subgroup arithmetic, else the shared atomics alone (test hook
+        // winograd_no_subgroup_max: that path on a device with subgroup arithmetic).
+        const bool sgMax = layout_.localScale && ctx.caps.subgroupArithmetic && !testHookOr("winograd_no_subgroup_max", false);
         auto pipe = [&](const char* pass, bool pairs = false, bool wide = false, bool withFilter = false, bool filterPairs = false) {
             const std::string variant = sgMax && std::string(pass) != "output" ? "_sg" : "";
             PipelineKey key = convPipelineKey("winograd" + std::to_string(layout_.m) + "_" + pass + "_" + dtypeSuffix(d.dtype) + variant, d,
@@ -439,49 +417,45 @@ public:
             if (wide) key.spec.push_back({kSpecOutputWide, 1u});
             if (withFilter) key.spec.push_back({kSpecWithFilter, 1u});
             if (filterPairs) key.spec.push_back({kSpecFilterPairs, 1u});
-            // Measurements only: VKCONV_WINOGRAD_FILTER_FIRST=1, the filter's workgroups ahead of
-            // the input's in the grid (perf-notes 121).
-            if (withFilter && envFlag("VKCONV_WINOGRAD_FILTER_FIRST")) key.spec.push_back({kSpecFilterFirst, 1u});
             if (layout_.scaled) key.spec.push_back({kSpecScaled, 1u});
             if (layout_.localScale) {
                 key.spec.push_back({kSpecLocalScale, 1u});
                 key.spec.push_back({kSpecRangeKU, uint32_t(kU_)});
                 key.spec.push_back({kSpecRangeKV, uint32_t(kV_)});
             }
-            // fp16 on the matrix units: direct sums for the (tile, filter)s whose M overflowed
-            // (perf-notes 116).  Measurements only: VKCONV_WINOGRAD_NO_FALLBACK=1.
-            if (std::string(pass) == "output" && matrix && d.dtype == DType::F16 && !envFlag("VKCONV_WINOGRAD_NO_FALLBACK"))
+            // fp16 on the matrix units: direct sums for the (tile, filter)s whose M overflowed.
+            if (std::string(pass) == "output" && matrix && d.dtype == DType::F16)
                 key.spec.push_back({kSpecOutputFallback, 1u});
             return &ctx.pipelines->get(key);
         };
         // NCHW output from 16-bit M: 16 filters per block, so that a block's M reads fill whole
-        // 32-byte sectors (perf-notes 110); VKCONV_WINOGRAD_NCHW_CK8=1 keeps 8 (measurements).
-        if (d.outputLayout == TensorLayout::NCHW && layout_.mElem == 2 && wg_ % 16 == 0 && !envFlag("VKCONV_WINOGRAD_NCHW_CK8"))
-            outputCk_ = 16;
+        // 32-byte sectors.
+        if (d.outputLayout == TensorLayout::NCHW && layout_.mElem == 2 && wg_ % 16 == 0) outputCk_ = 16;
         // NCHW output: all m rows of a block in shared memory at once (one barrier), or two per
         // round where the device's shared memory is short of that (F(4x4) on a 16 KiB device;
-        // VKCONV_WINOGRAD_NCHW_RB2=1 takes that path anywhere, for tests).
+        // test hook winograd_nchw_rb2: that path anywhere).
         if (d.outputLayout == TensorLayout::NCHW &&
-            (nchwOutputSharedBytes(outputRows_) > ctx.caps.maxSharedMemory || envFlag("VKCONV_WINOGRAD_NCHW_RB2")))
+            (nchwOutputSharedBytes(outputRows_) > ctx.caps.maxSharedMemory || testHookOr("winograd_nchw_rb2", false)))
             outputRows_ = 2;
         input_ = pipe("input");
         filter_ = pipe("filter");
         output_ = pipe("output");
-        // NCHW output rows as one m-wide store each where the output view allows it (record()).
-        if (d.outputLayout == TensorLayout::NCHW && !envFlag("VKCONV_WINOGRAD_NCHW_NARROW")) outputWide_ = pipe("output", false, true);
+        // NCHW output rows as one m-wide store each where the output view allows it (record();
+        // test hook winograd_nchw_narrow: element stores, as for a view not aligned to m elements,
+        // which a device with 4-byte storage buffer offsets may pass).
+        if (d.outputLayout == TensorLayout::NCHW && !testHookOr("winograd_nchw_narrow", false)) outputWide_ = pipe("output", false, true);
         // Two channels (filters) per invocation where the 16-bit values pair up (used when the
         // views are 4-byte aligned: record()).
-        const bool pairs = !envFlag("VKCONV_WINOGRAD_NO_PAIRS");
-        if (pairs && matrix && d.inputLayout == TensorLayout::NHWC && d.c % 2 == 0) inputPairs_ = pipe("input", true);
-        if (pairs && layout_.mElem == 2 && d.outputLayout == TensorLayout::NHWC && d.k % 2 == 0) outputPairs_ = pipe("output", true);
-        if (pairs && matrix && d.filterLayout == FilterLayout::KRSC && d.channelsPerGroup() % 2 == 0) filterPairs_ = pipe("filter", true);
+        if (matrix && d.inputLayout == TensorLayout::NHWC && d.c % 2 == 0) inputPairs_ = pipe("input", true);
+        if (layout_.mElem == 2 && d.outputLayout == TensorLayout::NHWC && d.k % 2 == 0) outputPairs_ = pipe("output", true);
+        if (matrix && d.filterLayout == FilterLayout::KRSC && d.channelsPerGroup() % 2 == 0) filterPairs_ = pipe("filter", true);
         // The filter transform in the first input transform's dispatch (winograd_input.comp
         // WITH_FILTER) wherever the filter is not packed and, with per-tile scales, a filter's
         // channel pairs are whole groups of the input's workgroup too; built for the pair mappings
         // the aligned views take (record() falls back to a pass of its own where the views choose
-        // others).  Measurements only: VKCONV_WINOGRAD_SEPARATE_FILTER=1 keeps the pass.
+        // others).
         const uint32_t cg2 = uint32_t(d.channelsPerGroup() / 2);
-        if (!layout_.packedU && (!layout_.localScale || (cg2 > 0 && inWg_ % cg2 == 0)) && !envFlag("VKCONV_WINOGRAD_SEPARATE_FILTER"))
+        if (!layout_.packedU && (!layout_.localScale || (cg2 > 0 && inWg_ % cg2 == 0)))
             inputFilter_ = pipe("input", inputPairs_ != nullptr, false, true, filterPairs_ != nullptr);
     }
 
@@ -635,8 +609,8 @@ private:
     WinogradLayout layout_;
     uint32_t wg_;  // the transforms' workgroup size
     // LOCAL_SCALE's input transform: whole tiles of at least 128 invocations where the channel
-    // pairs allow (its barriers hold fewer warps together: VGG-16 b32's C <= 256 layers ran
-    // 10-18 % faster at 128 than at 256 on the H200, perf-notes 117); else wg_.
+    // pairs allow (its barriers hold fewer warps together: 10-18 % faster at 128 than at 256 on
+    // layers of up to 256 channels); else wg_.
     uint32_t inWg_;
     uint32_t outputCk_ = kNchwBlockChannels;  // filters per block of the NCHW output transform
     uint32_t outputRows_ = layout_.m;  // output rows per shared-memory round of the NCHW output transform
@@ -706,8 +680,7 @@ std::unique_ptr<AlgorithmInstance> winogradInstantiate(ContextImpl& ctx, const C
 // bf16 with scaled fp16 V and U is routed as fp16 is (its model counts the range pass).  bf16
 // with bf16 V and U (packed filters) takes only F(2x2) (chooseM): with 8-bit significands its
 // F(4x4) errors reach ~3 % of the largest output (10x direct summation's; fp16's ~0.3 %), so that
-// one is forced only; F(2x2)'s exact transforms keep them at 2-4x direct's (perf-notes 58, 113).
-// Measurements only: VKCONV_WINOGRAD_BF16=0, never for bf16 (the rule before session 41).
+// one is forced only; F(2x2)'s exact transforms keep them at 2-4x direct's.
 namespace {
 
 // winogradPays with the direct alternative charged `directExtra` more (FLOP-equivalents);
@@ -715,7 +688,6 @@ namespace {
 bool winogradPaysOver(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, double directExtra, bool bf16Margin = true) {
     if (!o.allowWinograd || !winogradWhyNot(ctx, d, o).empty()) return false;
     const bool matrix = winogradMatrixUnits(ctx, d, o);
-    if (matrix && d.dtype == DType::BF16 && !envFlag("VKCONV_WINOGRAD_BF16", true)) return false;
     const bool scaled = matrix && winogradScaled(ctx, d, o);
     // The variant winogradInstantiate takes (chooseM takes F(4x4) only where it fits, so a
     // declined pick means neither fits).
@@ -739,21 +711,17 @@ bool winogradPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& 
 // floor each) and `bytes` read and written by transposes.  Two questions ask it (nchwMatrixRoute,
 // innerPlan):
 //  * plain winograd, reading NCHW in its own input transform, against the direct kernel behind
-//    the input's and the filter's transposes (one dispatch, their bytes).  Measured on the H200
-//    (perf-notes 122): the 13 layers this moves, fp16 NCHW b1 249 -> 219 us (up to 11 us a
-//    layer), bf16 260 -> 250, one 1.4 us slower (VGG-16 features.10 fp16 b1);
+//    the input's and the filter's transposes (one dispatch, their bytes);
 //  * behind the input's transpose, winograd (whose filter transform reads KCRS) against the direct
 //    kernel that needs the filter's KCRS -> KRSC transpose too (no dispatch of its own: it runs
-//    beside the input's; its bytes).  Measured on the H200 (perf-notes 123).
+//    beside the input's; its bytes).
+// Both measured faster on nearly every layer they move (docs/performance.md, "NCHW layers").
 // bf16 on bf16 V and U (F(2x2)) is held to fp16's margins here, not to the 0.80 that NHWC's bf16
-// layers need (its bf16 M, perf-notes 113): at bf16 NCHW b1 on the H200 the 0.80 kept twelve
-// layers on a direct kernel behind the transposes, where winograd (plain, or behind the input's
-// transpose) ran ten of them 1-9 µs faster and two 0.3-0.4 µs slower (perf-notes 124).
-// Measurements only: VKCONV_NCHW_BF16_MARGIN=0 keeps the 0.80.
+// layers need (its bf16 M): at bf16 NCHW the 0.80 kept layers on a direct kernel behind the
+// transposes where winograd ran most of them faster.
 bool winogradBeatsTransposedDirect(const ContextImpl& ctx, const ConvDesc& nhwc, const PlanOptions& o, double dispatches, double bytes) {
     if (!winogradMatrixUnits(ctx, nhwc, o)) return false;
-    return winogradPaysOver(ctx, nhwc, o, dispatches * kMatrixCallFloorFlops + bytes * kMatrixFlopsPerByte,
-                            !envFlag("VKCONV_NCHW_BF16_MARGIN", true));
+    return winogradPaysOver(ctx, nhwc, o, dispatches * kMatrixCallFloorFlops + bytes * kMatrixFlopsPerByte, false);
 }
 
 // Every dtype x layout pairing of the three transforms of both variants x (driver default, wave32,

@@ -1,7 +1,6 @@
 // The algorithm registry and the router.
 #include "conv/algorithm.hpp"
 #include "runtime/context_impl.hpp"
-#include "util/env.hpp"
 
 namespace vkconv {
 
@@ -158,10 +157,9 @@ namespace {
 // 16-bit NCHW activations whose C/groups takes a zero-filled slice tail (% 16 == 8) and whose
 // reduction is short stay on the scalar GEMM: there the matrix kernels' NCHW output (behind
 // coopmat_nhwc's transposes or from their own NCHW staging) outweighs the products.  fp16 on the
-// H100 (docs/results/h100_s26/tails_nchw/): MobileNetV3-Large's and EfficientNet-B0's 24-72-value
-// pointwise layers 1.2-3x slower than implicit_gemm at b1 and b32 (EfficientNet features.3.0 at
-// b32 134 against 48 us), one exception (72 -> 24 at b32, 28.5 against 40.6); from 120 values
-// (120-200-channel pointwise layers, 3x3 windows of 24 and 40 channels) 1.1-2.2x faster.
+// H100 (docs/performance.md, "NCHW layers"): MobileNetV3-Large's and EfficientNet-B0's 24-72-value
+// pointwise layers ran 1.2-3x slower than implicit_gemm at b1 and b32, with one exception; from
+// 120 values (120-200-channel pointwise layers, 3x3 windows of 24 and 40 channels) 1.1-2.2x faster.
 constexpr int64_t kNchwTailMinReduction = 96;
 bool nchwTailStaysScalar(const ConvDesc& d) {
     return d.inputLayout == TensorLayout::NCHW && d.dtype != DType::F32 && d.channelsPerGroup() % 16 != 0 &&
@@ -171,18 +169,15 @@ bool nchwTailStaysScalar(const ConvDesc& d) {
 // 16-bit NCHW 1x1 stride-1 layers of at most 64 channels per group and few products, on a device
 // with matrix units: the scalar GEMM in the caller's layout, with per-load bounds arithmetic (no
 // mask prologue, which a 1x1 unpadded layer never needs).  One dispatch against coopmat_nhwc's
-// transposes around its kernel (three): on the H200 at b1 (vkconv-bench --find, perf-notes 126)
-// all seven such layers of the suites up to 38.5 MFLOP ran 0.6-3.1 us faster on it (MobileNetV2
-// features.1.conv.1 7.8 -> 4.8 us, features.2.conv.0.0 9.1 -> 6.7), and the next one, ResNet-50
-// layer1.0.conv3 (103 MFLOP), 1.3 us slower.  VKCONV_NCHW_SMALL_POINTWISE_SCALAR=0 (measurements
-// only) leaves them to the NCHW route below.
+// transposes around its kernel (three): on the H200 at b1 every such layer of the suites up to
+// 38.5 MFLOP ran faster on it, and the next one (103 MFLOP) slower (docs/performance.md, "NCHW
+// layers").
 constexpr int64_t kSmallPointwiseChannels = 64;
 constexpr double kSmallPointwiseFlops = 64e6;
 bool smallPointwiseStaysScalar(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     if (d.inputLayout != TensorLayout::NCHW || d.outputLayout != TensorLayout::NCHW || d.dtype == DType::F32 || d.r != 1 ||
         d.s != 1 || d.strideH != 1 || d.strideW != 1 || d.padTop || d.padBottom || d.padLeft || d.padRight ||
-        d.channelsPerGroup() > kSmallPointwiseChannels || d.flops() > kSmallPointwiseFlops ||
-        !envFlag("VKCONV_NCHW_SMALL_POINTWISE_SCALAR", true))
+        d.channelsPerGroup() > kSmallPointwiseChannels || d.flops() > kSmallPointwiseFlops)
         return false;
     const Algorithm* cm = findAlgorithm("implicit_gemm_coopmat");
     return cm && cm->whyNot(ctx, d, o).empty() && findAlgorithm("implicit_gemm_analytic")->whyNot(ctx, d, o).empty();
@@ -197,7 +192,7 @@ const Algorithm& chooseAlgorithm(const ContextImpl& ctx, const ConvDesc& desc, c
     // layout (channel-major staging), ahead of the scalar GEMM and the transposes.
     if (pointwiseCoopmatNchwPays(ctx, desc, opts)) return *findAlgorithm("pointwise_coopmat");
     // 16-bit NCHW activations whose NHWC problem runs on the matrix units: behind transposes, as
-    // NHWC (the NCHW staging loads one 16-bit value at a time; docs/perf-notes.md item 62).
+    // NHWC (the NCHW staging loads one 16-bit value at a time; docs/performance.md, "NCHW layers").
     // Small ones whose NHWC problem is a direct kernel's: plain winograd where that kernel's
     // transposes cost more than winograd's own NCHW reads.
     if (smallPointwiseStaysScalar(ctx, desc, opts)) return *findAlgorithm("implicit_gemm_analytic");
@@ -221,13 +216,9 @@ const Algorithm& chooseInLayout(const ContextImpl& ctx, const ConvDesc& desc, co
     // First layers (C/groups <= 8, 16+ filters), 16-bit storage on a device with matrix units:
     // each pixel's whole reduction as one window of a column-expanded halo.  At C/groups <= 4
     // direct_few_channels stays faster on short reductions below 2^21 output values, except
-    // with NHWC activations and 64+ filters per group (H100, b1, docs/results/h100_s26/fc3/ and
-    // final/; the old rule, 2^21 alone, from the H200's h200_s13/final):
-    //  - ResNet-50's 7x7 stem (147 values per output): 9.4 against 21.1 us NHWC, 11.5 against 20.8 NCHW;
-    //  - the RDNA1 matrix's 3x3 first layers of 64 filters at 32-128 pixels (27 values): NHWC 4.4-5.5
-    //    against 5.1-6.8 (level at 32 and 64), NCHW 5.6-7.8 against 4.8-6.1 (its element-wise
-    //    column staging);
-    //  - MobileNetV2's 32-filter stride-2 stem: 6.6 against 5.5 NHWC.
+    // with NHWC activations and 64+ filters per group, and on long reductions (ResNet-50's 7x7
+    // stem: about twice as fast), measured on the H100 at b1 (docs/performance.md,
+    // "few_channels_coopmat").
     constexpr uint64_t kFewCoopmatMinOutputs = uint64_t(1) << 21;
     constexpr int64_t kFewCoopmatLongReduction = 64;
     constexpr int64_t kFewCoopmatNhwcFilters = 64;
@@ -245,15 +236,14 @@ const Algorithm& chooseInLayout(const ContextImpl& ctx, const ConvDesc& desc, co
     }
     // Few filters per group, stride 1, several taps, on the matrix units: halo_coopmat's
     // one-column tiles stage each input pixel once for all taps and pad the filters to 16, not 64
-    // (SD-VAE l7, 128 -> 3 channels at 512x512, fp16 b1 on the H200: 73 against direct_few_filters'
-    // 178 us; docs/results/h200_s20/few/).
+    // (SD-VAE l7, 128 -> 3 channels at 512x512, fp16 b1 on the H200: 2.4x faster than
+    // direct_few_filters; docs/performance.md, "halo_coopmat").
     if (haloCoopmatTakesFewFilters(ctx, desc, opts)) return *findAlgorithm("halo_coopmat");
     // Few filters per group: a GEMM tile's 16+ filter columns would be mostly padding.  Where
-    // the matrix units take the layer (16-bit), up to 4 filters: 8 filters of 64 channels ran 59
-    // us here against 36 on implicit_gemm_coopmat, 3 filters of 128 channels 177 against 289 (H200,
-    // fp16 NHWC).  On the scalar path up to 8 filters of at most 128 channels per group: fp32 NCHW
-    // with 256 channels ran 135 us against Winograd's 53 (3x3) and 49 against split-K's 16 (1x1),
-    // 128 channels 189 against 326 (docs/results/h200_s14/README.md).
+    // the matrix units take the layer (16-bit), up to 4 filters: 8 filters of 64 channels ran
+    // slower here than on implicit_gemm_coopmat, 3 filters of 128 channels faster (H200, fp16 NHWC).  On the scalar path up to 8 filters of at
+    // most 128 channels per group: at 256 channels Winograd and split-K ran 2.5-3x faster, at 128
+    // this kernel 1.7x (docs/performance.md, "direct_few_channels and direct_few_filters").
     if (desc.filtersPerGroup() <= 8) {
         const Algorithm* cm = findAlgorithm("implicit_gemm_coopmat");
         const bool matrixUnits = cm && cm->whyNot(ctx, desc, opts).empty();
@@ -267,14 +257,13 @@ const Algorithm& chooseInLayout(const ContextImpl& ctx, const ConvDesc& desc, co
     // devices without VK_KHR_cooperative_matrix keep the scalar path.  (9-16 filters per group
     // went to the scalar kernel from 2^21 outputs while the narrowest matrix tile was 64 filters
     // wide; on the 32-wide one MobileNetV2 features.1.conv.1 at b32 fp16 ran 24.1 us against the
-    // scalar kernel's 34.0, docs/results/h200_s22/narrow/.)
+    // scalar kernel's 34.0; docs/performance.md, "implicit_gemm_coopmat".)
     if (gemmShaped && !nchwTailStaysScalar(desc)) {
         const Algorithm* a = findAlgorithm("implicit_gemm_coopmat");
         if (a && a->whyNot(ctx, desc, opts).empty()) {
             // 1x1 stride-1 layers of few channels: the streaming kernel (their time is the output's
-            // bytes; docs/perf-notes.md item 89).  VKCONV_POINTWISE_COOPMAT=0 (measurements only)
-            // leaves them to the general kernel.
-            if (envFlag("VKCONV_POINTWISE_COOPMAT", true) && pointwiseCoopmatPays(ctx, desc, opts)) return *findAlgorithm("pointwise_coopmat");
+            // bytes; docs/performance.md, "pointwise_coopmat").
+            if (pointwiseCoopmatPays(ctx, desc, opts)) return *findAlgorithm("pointwise_coopmat");
             // 1x1 stride-1 layers of few pixels and deep reductions: the reduction split over
             // the subgroups of each workgroup.
             if (slicedKCoopmatPays(ctx, desc, opts)) return *findAlgorithm("slicedk_coopmat");

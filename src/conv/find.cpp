@@ -279,10 +279,10 @@ std::vector<FindResult> timeCandidates(Context& ctx, const ConvDesc& d, const Pl
     const auto start = clock::now();
     pace(timer.run());  // one call each
     // Warm-up: the GPU's clock falls while it idles (here: while the candidates compiled) and
-    // comes back only under sustained load, after ~0.5 s at its lowest on the H200 (perf-notes
-    // items 14, 35).  So at least warmupMs of rounds unless this context's last find ended under
-    // kWarmGap ago, then until the fastest candidate's time has settled: no new low by more than
-    // 3 % in the last kSettleRounds rounds (at most 1 s more).
+    // comes back only under sustained load, after ~0.5 s at its lowest on the H200
+    // (docs/performance.md, "Floors and ceilings").  So at least warmupMs of rounds unless this
+    // context's last find ended under kWarmGap ago, then until the fastest candidate's time has
+    // settled: no new low by more than 3 % in the last kSettleRounds rounds (at most 1 s more).
     constexpr auto kWarmGap = std::chrono::milliseconds(500);
     constexpr size_t kSettleRounds = 10;
     const bool warm = impl.lastFindWork.time_since_epoch().count() != 0 && start - impl.lastFindWork < kWarmGap;
