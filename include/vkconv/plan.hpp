@@ -66,6 +66,7 @@ struct ConvTensors {
 };
 
 class AlgorithmInstance;
+struct ContextImpl;
 
 class VKCONV_API Plan {
 public:
@@ -107,7 +108,7 @@ public:
 
 private:
     Plan(Context& ctx, const ConvDesc& desc, std::unique_ptr<AlgorithmInstance> impl, bool packedFilter);
-    Context* ctx_;
+    ContextImpl* ctx_;  // the context's inner object, which a moved Context keeps
     ConvDesc desc_;
     bool packedFilter_ = false;
     std::unique_ptr<AlgorithmInstance> impl_;

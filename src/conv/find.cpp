@@ -322,18 +322,17 @@ std::vector<FindResult> timeCandidates(Context& ctx, const ConvDesc& d, const Pl
 
 }  // namespace
 
-std::vector<FindResult> findAlgorithms(Context& ctx, const ConvDesc& desc, const PlanOptions& options, const FindOptions& find) {
+namespace {
+
+// A database row names algorithms this build has; anything else is a file from elsewhere or a
+// damaged one, and its problem is timed afresh.
+bool rowNamesKnownAlgorithms(const FindDbRow& r) {
+    return (r.optAlgorithm == "auto" || findAlgorithm(r.optAlgorithm)) && findAlgorithm(r.algorithm);
+}
+
+std::vector<FindResult> timeAndRecord(Context& ctx, const ConvDesc& desc, const PlanOptions& options, const FindOptions& find,
+                                      const std::string& key) {
     ContextImpl& impl = ctx.impl();
-    impl.requireDevice("findAlgorithms");
-    checkFindOptions(find);
-    desc.validate();
-    const std::string key = findKey(desc, options, find);
-    if (find.useDatabase && impl.findDb)
-        if (const std::vector<FindDbRow>* rows = impl.findDb->lookup(key)) {
-            std::vector<FindResult> out;
-            for (const FindDbRow& r : *rows) out.push_back(fromRow(r, options));
-            return out;
-        }
     std::vector<FindResult> out = timeCandidates(ctx, desc, options, find);
     if (find.useDatabase && impl.findDb) {
         std::vector<FindDbRow> rows;
@@ -343,13 +342,49 @@ std::vector<FindResult> findAlgorithms(Context& ctx, const ConvDesc& desc, const
     return out;
 }
 
+}  // namespace
+
+std::vector<FindResult> findAlgorithms(Context& ctx, const ConvDesc& desc, const PlanOptions& options, const FindOptions& find) {
+    ContextImpl& impl = ctx.impl();
+    impl.requireDevice("findAlgorithms");
+    checkFindOptions(find);
+    desc.validate();
+    const std::string key = findKey(desc, options, find);
+    if (find.useDatabase && impl.findDb)
+        if (const std::vector<FindDbRow>* rows = impl.findDb->lookup(key);
+            rows && std::all_of(rows->begin(), rows->end(), rowNamesKnownAlgorithms)) {
+            std::vector<FindResult> out;
+            for (const FindDbRow& r : *rows) out.push_back(fromRow(r, options));
+            return out;
+        }
+    return timeAndRecord(ctx, desc, options, find, key);
+}
+
+// A recorded winner that no longer plans (a tile or an algorithm this build declines for the
+// problem) sends the problem back to timing, whose result replaces the record.
 Plan findPlan(Context& ctx, const ConvDesc& desc, const PlanOptions& options, const FindOptions& find) {
-    std::string errors;
-    for (const FindResult& r : findAlgorithms(ctx, desc, options, find)) {
-        if (r.error.empty() && r.microseconds >= 0) return Plan::create(ctx, desc, r.options);
-        errors += "; " + r.algorithm + ": " + r.error;
+    std::vector<FindResult> ranked = findAlgorithms(ctx, desc, options, find);
+    for (int pass = 0; pass < 2; ++pass) {
+        std::string errors;
+        bool stale = false;
+        for (const FindResult& r : ranked) {
+            if (!r.error.empty() || r.microseconds < 0) {
+                errors += "; " + r.algorithm + ": " + r.error;
+                continue;
+            }
+            try {
+                return Plan::create(ctx, desc, r.options);
+            } catch (const Error&) {
+                if (!r.fromDatabase) throw;
+                stale = true;
+                break;
+            }
+        }
+        if (!stale)
+            throw Error(ErrorCode::Unsupported, "findPlan: no candidate for " + desc.toString() + " could be timed" + errors);
+        ranked = timeAndRecord(ctx, desc, options, find, findKey(desc, options, find));
     }
-    throw Error(ErrorCode::Unsupported, "findPlan: no candidate for " + desc.toString() + " could be timed" + errors);
+    throw Error(ErrorCode::Unsupported, "findPlan: no timed candidate for " + desc.toString() + " could be planned");
 }
 
 }  // namespace vkconv

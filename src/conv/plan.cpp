@@ -24,14 +24,17 @@ void validateOnDevice(const ContextImpl& ctx, const ConvDesc& d) {
                                                       std::to_string(c.maxStorageBufferRange));
 }
 
-void checkView(const ContextImpl& ctx, const char* name, const BufferView& v, int64_t bytes, bool required) {
+void checkView(const ContextImpl& ctx, const char* name, const BufferView& v, int64_t bytes, bool required,
+               const char* notRequiredWhy) {
     if (!required) {
-        if (!v.empty())
-            throw Error(ErrorCode::InvalidArgument, std::string(name) + " buffer given but the descriptor does not use one "
-                                                                        "(set hasBias/hasResidual)");
+        if (!v.empty()) throw Error(ErrorCode::InvalidArgument, std::string(name) + " buffer given but " + notRequiredWhy);
         return;
     }
     if (v.empty()) throw Error(ErrorCode::InvalidArgument, std::string(name) + " buffer is missing");
+    // offset + size must not wrap: the overlap tests and the driver's own range checks add them.
+    if (v.offset > UINT64_MAX - v.size)
+        throw Error(ErrorCode::InvalidArgument, std::string(name) + " view's offset " + std::to_string(v.offset) + " + size " +
+                                                    std::to_string(v.size) + " overflows 64 bits");
     if (v.size < uint64_t(bytes))
         throw Error(ErrorCode::BufferTooSmall, std::string(name) + " view holds " + std::to_string(v.size) + " bytes; the tensor needs " +
                                                    std::to_string(bytes));
@@ -83,26 +86,37 @@ Plan Plan::create(Context& ctx, const ConvDesc& desc, const PlanOptions& options
 }
 
 Plan::Plan(Context& ctx, const ConvDesc& desc, std::unique_ptr<AlgorithmInstance> impl, bool packedFilter)
-    : ctx_(&ctx), desc_(desc), packedFilter_(packedFilter), impl_(std::move(impl)) {}
+    : ctx_(&ctx.impl()), desc_(desc), packedFilter_(packedFilter), impl_(std::move(impl)) {}
 Plan::Plan(Plan&&) noexcept = default;
 Plan& Plan::operator=(Plan&&) noexcept = default;
 Plan::~Plan() = default;
 
 void Plan::record(VkCommandBuffer cmd, const ConvTensors& t) const {
-    const auto& c = ctx_->impl();
+    const auto& c = *ctx_;
     c.requireDevice("Plan::record");
-    checkView(c, "input", t.input, desc_.inputBytes(), true);
+    if (cmd == VK_NULL_HANDLE && !c.dryRun)
+        throw Error(ErrorCode::InvalidArgument, "Plan::record: the command buffer is VK_NULL_HANDLE");
+    checkView(c, "input", t.input, desc_.inputBytes(), true, "");
     if (packedFilter_)
-        checkView(c, "packed filter", t.filter, int64_t(packedFilterSize()), true);
+        checkView(c, "packed filter", t.filter, int64_t(packedFilterSize()), true, "");
     else
-        checkView(c, "filter", t.filter, desc_.filterBytes(), true);
-    checkView(c, "bias", t.bias, desc_.biasBytes(), desc_.hasBias);
-    checkView(c, "residual", t.residual, desc_.outputBytes(), desc_.hasResidual);
-    checkView(c, "output", t.output, desc_.outputBytes(), true);
-    checkView(c, "workspace", t.workspace, int64_t(impl_->workspaceSize()), impl_->workspaceSize() > 0);
-    for (auto* other : {&t.input, &t.filter, &t.bias, &t.residual, &t.workspace})
-        if (overlaps(t.output, *other))
-            throw Error(ErrorCode::InvalidArgument, "the output overlaps another tensor; in-place convolution is not supported");
+        checkView(c, "filter", t.filter, desc_.filterBytes(), true, "");
+    checkView(c, "bias", t.bias, desc_.biasBytes(), desc_.hasBias, "the descriptor has no bias (set hasBias)");
+    checkView(c, "residual", t.residual, desc_.outputBytes(), desc_.hasResidual, "the descriptor has no residual (set hasResidual)");
+    checkView(c, "output", t.output, desc_.outputBytes(), true, "");
+    checkView(c, "workspace", t.workspace, int64_t(impl_->workspaceSize()), impl_->workspaceSize() > 0,
+              "this plan needs none (workspaceSize() is 0)");
+    // What the plan writes (output, workspace) may overlap nothing else it reads or writes;
+    // inputs may share memory with each other, since they are only read.
+    const std::pair<const char*, const BufferView*> read[] = {
+        {"input", &t.input}, {"filter", &t.filter}, {"bias", &t.bias}, {"residual", &t.residual}};
+    const std::pair<const char*, const BufferView*> written[] = {{"output", &t.output}, {"workspace", &t.workspace}};
+    if (overlaps(t.output, t.workspace)) throw Error(ErrorCode::InvalidArgument, "the output overlaps the workspace");
+    for (const auto& [wn, w] : written)
+        for (const auto& [rn, r] : read)
+            if (overlaps(*w, *r))
+                throw Error(ErrorCode::InvalidArgument, std::string("the ") + wn + " overlaps the " + rn +
+                                                            (std::string(wn) == "output" ? "; in-place convolution is not supported" : ""));
     impl_->record(cmd, t);
 }
 
@@ -117,13 +131,15 @@ VkDeviceSize Plan::packedFilterSize() const {
 }
 
 void Plan::recordPackFilter(VkCommandBuffer cmd, const BufferView& filter, const BufferView& packed) const {
-    auto& c = ctx_->impl();
+    auto& c = *ctx_;
     c.requireDevice("Plan::recordPackFilter");
+    if (cmd == VK_NULL_HANDLE && !c.dryRun)
+        throw Error(ErrorCode::InvalidArgument, "Plan::recordPackFilter: the command buffer is VK_NULL_HANDLE");
     if (!packedFilter_)
         throw Error(ErrorCode::InvalidArgument, "Plan::recordPackFilter: the plan was created without PlanOptions::packedFilter "
                                                 "(its record() reads the filter as given)");
-    checkView(c, "filter", filter, desc_.filterBytes(), true);
-    checkView(c, "packed filter", packed, int64_t(packedFilterSize()), true);
+    checkView(c, "filter", filter, desc_.filterBytes(), true, "");
+    checkView(c, "packed filter", packed, int64_t(packedFilterSize()), true, "");
     if (overlaps(filter, packed)) throw Error(ErrorCode::InvalidArgument, "the packed filter overlaps the filter");
     if (impl_->packedFilterSize())
         impl_->recordPackFilter(cmd, filter, packed);
