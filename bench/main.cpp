@@ -17,6 +17,7 @@
 #include "report.hpp"
 #include "shader_stats.hpp"
 #include "shapes.hpp"
+#include "runtime/context_impl.hpp"
 #include "vkconv/vkconv.hpp"
 
 using namespace vkbench;
@@ -115,9 +116,6 @@ int main(int argc, char** argv) {
     Options opts = parseOptions(argc, argv);
     try {
         if (!opts.traceDir.empty()) {
-            // Read by the library when a plan is made: one-pass fp16 implicit_gemm_coopmat plans
-            // then run the trace build (src/conv/algo_coopmat.cpp).
-            setenv("VKCONV_COOPMAT_TRACE", "1", 1);
             std::error_code ec;
             std::filesystem::create_directories(opts.traceDir, ec);
             if (ec) throw vkconv::Error(vkconv::ErrorCode::Io, "cannot create " + opts.traceDir + ": " + ec.message());
@@ -127,12 +125,14 @@ int main(int argc, char** argv) {
             std::stringstream text;
             if (!in || !(text << in.rdbuf())) throw vkconv::Error(vkconv::ErrorCode::Io, "cannot read " + opts.capsPath);
             vkconv::Context offline = vkconv::Context::createOffline(vkconv::DeviceCaps::fromJson(text.str()));
+            offline.impl().coopmatTrace = !opts.traceDir.empty();  // the trace build (src/conv/algo_coopmat.cpp)
             return runPlanList(offline, opts);
         }
         vkconv::ContextCreateInfo info;
         info.device = opts.device;
         info.enableValidation = opts.validation;
         vkconv::Context ctx = vkconv::Context::create(info);
+        ctx.impl().coopmatTrace = !opts.traceDir.empty();  // one-pass fp16 implicit_gemm_coopmat plans run the trace build
 
         int rc = 0;
         if (!opts.shaderStats && ctx.caps().deviceName.rfind("Null hardware", 0) == 0) {

@@ -11,6 +11,7 @@
 
 #include "environment.hpp"
 #include "harness.hpp"
+#include "util/test_hooks.hpp"
 #include "vkconv/buffer.hpp"
 
 using namespace vkt;
@@ -67,10 +68,7 @@ std::string h200Profile() {
     return text.str();
 }
 // The emulated matrix products offer every configuration, whatever a profile says.
-bool coopmatEmulated() {
-    const char* emu = std::getenv("VKCONV_COOPMAT_EMULATE");
-    return emu && std::string(emu) == "1";
-}
+bool coopmatEmulated() { return vkconv::testHookOr("coopmat_emulate", false); }
 
 }  // namespace
 
@@ -293,12 +291,6 @@ TEST_F(OfflineTest, CoopmatSplitCountFillsTheWave) {
     const std::string now = vkconv::Plan::create(h200, l402).config();
     EXPECT_NE(now.find("tile 128x256x32/2x4s1 "), std::string::npos) << now;
     EXPECT_NE(now.find(" split 5 "), std::string::npos) << now;
-    {
-        EnvOverride before("VKCONV_COOPMAT_SPLIT_REFINE", "0");
-        const std::string old = vkconv::Plan::create(h200, l402).config();
-        EXPECT_NE(old.find("tile 128x256x32/2x4s1 "), std::string::npos) << old;
-        EXPECT_NE(old.find(" split 4 "), std::string::npos) << old;
-    }
     // A forced split is taken as asked.
     vkconv::PlanOptions forced;
     forced.algorithm = "implicit_gemm_coopmat";
