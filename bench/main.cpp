@@ -18,6 +18,7 @@
 #include "report.hpp"
 #include "shader_stats.hpp"
 #include "shapes.hpp"
+#include "runtime/context_impl.hpp"
 #include "vkconv/vkconv.hpp"
 
 using namespace vkbench;
@@ -117,9 +118,6 @@ int main(int argc, char** argv) {
     Options opts = parseOptions(argc, argv);
     try {
         if (!opts.traceDir.empty()) {
-            // Read by the library when a plan is made: one-pass fp16 implicit_gemm_coopmat plans
-            // then run the trace build (src/conv/algo_coopmat.cpp).
-            setenv("VKCONV_COOPMAT_TRACE", "1", 1);
             std::error_code ec;
             std::filesystem::create_directories(opts.traceDir, ec);
             if (ec) throw vkconv::Error(vkconv::ErrorCode::Io, "cannot create " + opts.traceDir + ": " + ec.message());
@@ -128,6 +126,7 @@ int main(int argc, char** argv) {
             const vkconv::FileRead caps = vkconv::readRegularFile(opts.capsPath, uint64_t(1) << 24);
             if (!caps.bytes) throw vkconv::Error(vkconv::ErrorCode::Io, "cannot read " + opts.capsPath + ": " + caps.why);
             vkconv::Context offline = vkconv::Context::createOffline(vkconv::DeviceCaps::fromJson(*caps.bytes));
+            offline.impl().coopmatTrace = !opts.traceDir.empty();  // the trace build (src/conv/algo_coopmat.cpp)
             return runPlanList(offline, opts);
         }
         vkconv::ContextCreateInfo info;
@@ -144,6 +143,7 @@ int main(int argc, char** argv) {
             return 2;
         }
         vkconv::Context& ctx = *created;
+        ctx.impl().coopmatTrace = !opts.traceDir.empty();  // one-pass fp16 implicit_gemm_coopmat plans run the trace build
 
         int rc = 0;
         if (opts.mode != Mode::ShaderStats && ctx.caps().deviceName.rfind("Null hardware", 0) == 0) {

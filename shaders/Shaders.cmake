@@ -50,14 +50,14 @@ vkconv_add_shader(NAME implicit_gemm_coopmat_splitk_f16 SOURCE implicit_gemm_coo
                   REQUIRES COOPMAT)
 vkconv_add_shader(NAME implicit_gemm_coopmat_splitk_bf16 SOURCE implicit_gemm_coopmat.comp DEFINES DTYPE_BF16=1 SPLIT_K=1
                   REQUIRES COOPMAT BF16_COOPMAT TRY)
-# Profiling-only (VKCONV_COOPMAT_TRACE=1, vkconv-bench --trace): the one-pass kernel reading its
+# Profiling-only (vkconv-bench --trace): the one-pass kernel reading its
 # clocks at each phase into the workspace (shaders/include/coopmat_trace.glsl); the emulated one
 # lets CI check the trace's layout on lavapipe.
 vkconv_add_shader(NAME implicit_gemm_coopmat_trace_f16 SOURCE implicit_gemm_coopmat.comp DEFINES DTYPE_F16=1 CM_TRACE=1
                   REQUIRES COOPMAT)
 vkconv_add_shader(NAME implicit_gemm_coopmat_emu_trace_f16 SOURCE implicit_gemm_coopmat.comp DEFINES DTYPE_F16=1 CM_EMULATE=1
                   CM_TRACE=1)
-# Test-only: the same kernel with the matrix products emulated (VKCONV_COOPMAT_EMULATE=1, CI on
+# Test-only: the same kernel with the matrix products emulated (test hook coopmat_emulate, CI on
 # lavapipe); any glslang builds them, bf16 included.
 vkconv_add_shader(NAME implicit_gemm_coopmat_emu_f16 SOURCE implicit_gemm_coopmat.comp DEFINES DTYPE_F16=1 CM_EMULATE=1)
 vkconv_add_shader(NAME implicit_gemm_coopmat_emu_bf16 SOURCE implicit_gemm_coopmat.comp DEFINES DTYPE_BF16=1 CM_EMULATE=1)

@@ -20,7 +20,7 @@
 //   A, NCHW input:  [k][buf][m]  (column-major A; 8 pixels of one channel per staged item)
 //   B:              [n][buf][k]  (column-major B; 8 reduction values of one filter per item)
 // Interleaving the buffers pads a row once rather than once per buffer (a double-buffered
-// 192x128x32 tile would take 45 KiB instead of 50; tried, slower than 192x128x64, perf-notes 43).
+// 192x128x32 tile would take 45 KiB instead of 50).
 // Epilogue: each accumulator goes through a per-subgroup fp32 scratch (the staging memory,
 // reused), then the subgroup's invocations apply bias / residual / activation and write in the
 // output layout: 8 channels per 16-byte store for NHWC outputs when VEC_OUT; for NCHW outputs
@@ -43,8 +43,8 @@
 #include "tensor_index.glsl"
 #include "epilogue.glsl"
 #include "igemm_problem.glsl"  // Tap, used by activation_tile_iterator.glsl
-// The pixel-row masks from loops over the taps, as before session 32: this prologue unrolls with
-// them, and the loop-free masks cost registers on RDNA3/RDNA4 and ~1 % on the H200 (perf-notes 88).
+// The pixel-row masks from loops over the taps: this prologue unrolls with them, and the loop-free
+// masks cost registers on RDNA3/RDNA4 and time on the H200 (docs/performance.md, "implicit_gemm_coopmat").
 #define PIXEL_ROW_MASK_LOOPS 1
 #include "activation_tile_iterator.glsl"
 #include "tile_iterators_fast.glsl"
@@ -93,7 +93,7 @@ layout(constant_id = 115) const uint NBUF = 2;
 layout(constant_id = 116) const bool PREFETCH2 = false;
 // C/groups % BK != 0 (the host asks C/groups % 8 == 0): per-word channel bounds on every load.
 layout(constant_id = 117) const bool CTAIL = false;
-// Sliced-K (perf-notes 97): KSPLIT groups of WARPS_M x WARPS_N subgroups share the BM x BN tile.
+// Sliced-K: KSPLIT groups of WARPS_M x WARPS_N subgroups share the BM x BN tile.
 // Group z walks its own contiguous run of the reduction slices through its own staging buffers
 // (every group takes the same number of steps, so the workgroup barriers stay uniform); after the
 // loop each accumulator's partials are added by one group, its owner, which runs that
@@ -120,8 +120,7 @@ const uint MO = BM / 8u;            // NCHW: pixel octets per tile
 const uint A_ROWS = IN_LAYOUT * A_PER_T + (1u - IN_LAYOUT) * 8u;
 const uint SCRATCH = CM_M * CM_N / 4u;  // words of one fp32 accumulator
 // NCHW output with 8 (or 4) | P*Q (the host's condition): column-major scratch and pixel runs
-// (epilogue_runs.glsl); off, the element-wise stores of a row-major scratch (other NCHW outputs,
-// and VKCONV_NCHW_RUNS=0 to measure the difference).
+// (epilogue_runs.glsl); off, the words or element-wise stores below (other NCHW outputs).
 layout(constant_id = 118) const bool NCHW_RUNS = true;
 // With NCHW_RUNS where 4 but not 8 divides P*Q: an octet may cross an image at its middle, so
 // each half (4 pixels, 4-aligned) goes out on its own, one 8-byte store each.
@@ -132,15 +131,13 @@ layout(constant_id = 119) const bool NCHW_RUNS4 = false;
 // in the order that spreads every 8 invocations over all 8 groups (STAGED_ROW in main), and the
 // epilogue reads a value's two scratch words in the order that does the same (scratchWords8).
 layout(constant_id = 123) const bool SWIZZLE = false;
-// Lean load addressing (the host's choice; off restores the old arithmetic for measurements): for
-// 16-byte NHWC activations and KRSC filters without slice tails, each staged item's offset in
-// 16-byte words is computed once, so a slice adds one uniform word delta per load.  NVIDIA's code
-// otherwise rebuilt each filter item's offset from k * Kred every slice (register pressure) and
-// converted element offsets to words per load: ~107 integer instructions per 32-deep slice per
-// subgroup beside 64 products on 128x256x32/2x4s1 (perf-notes 83).  The filter items of one
-// invocation are NT/KV rows apart (STAGED_ROW keeps that when NT/KV is a multiple of 8), so one
-// base and a uniform stride name them all.
-layout(constant_id = 124) const bool LEAN_ADDR = false;
+// Lean load addressing (LEAN_A, LEAN_B in main): for 16-byte NHWC activations and KRSC filters
+// without slice tails, each staged item's offset in 16-byte words is computed once, so a slice adds
+// one uniform word delta per load.  Rebuilding each filter item's offset from k * Kred every slice
+// (register pressure) and converting element offsets to words per load cost NVIDIA's code about as
+// many integer instructions per slice as it had products (docs/performance.md,
+// "implicit_gemm_coopmat").  The filter items of one invocation are NT/KV rows apart (STAGED_ROW
+// keeps that when NT/KV is a multiple of 8), so one base and a uniform stride name them all.
 // The fp16 scratch (epilogue_half.glsl; the host's choice).
 layout(constant_id = 125) const bool EPI16 = false;
 const uint LD16 = (CM_N / 8u) | 1u;  // fp16 scratch row stride in words: odd, conflict-free rows
@@ -148,8 +145,8 @@ const uint LD16 = (CM_N / 8u) | 1u;  // fp16 scratch row stride in words: odd, c
 // host's condition, on the vector pipeline): two pixels of a filter per 4-byte store through a
 // column-major scratch, instead of one 2-byte element per lane and store.  With P*Q even an
 // even pixel and the next one share an image and an aligned word.  (Odd P*Q, words aligned in
-// the output and a lone element at a plane's ends, measured 4-8 % slower than the element
-// stores on 7x7 layers: perf-notes 155.)
+// the output and a lone element at a plane's ends, measured slower than the element stores on
+// 7x7 layers: docs/performance.md, "NCHW layers".)
 layout(constant_id = 129) const bool NCHW_WORDS = false;
 #ifdef SPLIT_K
 const bool RUNS = false;  // pass 1 writes raw fp32 partials element by element
@@ -159,22 +156,18 @@ const bool RUNS = NCHW_RUNS && OUT_LAYOUT == 0u;  // NCHW output: column-major s
 const bool WORDS = NCHW_WORDS && OUT_LAYOUT == 0u && !RUNS;
 #endif
 // Every other NCHW output (odd P*Q, split-K partials, the element pipeline) through a
-// column-major scratch as well (the host's choice; off for measurements): the element loop's lanes
-// read one filter's 16 pixels, which a row-major fp32 scratch puts 16 words apart, two banks for
-// 16 lanes (8-way conflicts); column-major they are adjacent words.  Worth only 0.3-0.6 us per
-// 7x7 pass on the H200 (the column-major accumulator store has conflicts of its own; perf-notes 156).
-layout(constant_id = 130) const bool NCHW_COL_SCRATCH = false;
-const bool NCHW_COL = NCHW_COL_SCRATCH && OUT_LAYOUT == 0u;
+// column-major scratch as well: the element loop's lanes read one filter's 16 pixels, which a
+// row-major fp32 scratch puts 16 words apart, two banks for 16 lanes (8-way conflicts);
+// column-major they are adjacent words.  A small gain (the column-major accumulator store has
+// conflicts of its own; docs/performance.md, "NCHW layers").
+const bool NCHW_COL = OUT_LAYOUT == 0u;
 const bool COL_SCRATCH = RUNS || WORDS || NCHW_COL;  // a filter's pixels adjacent
 
 const uint GROUP_WORDS = A_WORDS + B_WORDS;  // one K group's staging
 // [group][A][B], each row holding its NBUF buffers.  After the loop: the epilogue scratch of a
 // group's subgroups, then (KSPLIT > 1) two sets of KSPLIT - 1 partial accumulators per subgroup of
 // a group (the host checks that they fit).
-// Measurements only (VKCONV_COOPMAT_SMEM_PAD_KIB): shared words declared beyond the staging, never
-// touched, to see what the declared size alone costs a tile (perf-notes 102).
-layout(constant_id = 127) const uint SMEM_PAD = 0;
-shared uvec4 smem[KSPLIT * GROUP_WORDS + SMEM_PAD];
+shared uvec4 smem[KSPLIT * GROUP_WORDS];
 #include "epilogue_half.glsl"  // EPI16: MAT_C16, emuHalfScratch
 
 #if !defined(CM_EMULATE)
@@ -203,7 +196,7 @@ void main() {
     // from it are subgroup-uniform; tid is the invocation's index within its group, which stages
     // that group's slices.  Without sliced-K both fold to the plain kernel's (kz = 0, tid = the
     // local index): derived from the local index instead, kz made the slice bounds look
-    // non-uniform to NVIDIA's compiler and cost 1.5-6 % at b32 (perf-notes 97).
+    // non-uniform to NVIDIA's compiler, which cost time at b32.
     uint kz = KSPLIT == 1u ? 0u : gl_SubgroupID / SGG;
     uint tid = KSPLIT == 1u ? gl_LocalInvocationID.x : (gl_SubgroupID % SGG) * gl_SubgroupSize + gl_SubgroupInvocationID;
     uint M = pc.N * pc.P * pc.Q;
@@ -243,8 +236,8 @@ void main() {
     }
     uint cstride = channelStride();
     const bool octetWord = (pc.H * pc.W) % 8u == 0u;  // NCHW_VEC_A: an octet lies in one image
-    const bool LEAN_A = LEAN_ADDR && IN_LAYOUT == 1u && VEC_A && !CTAIL;
-    const bool LEAN_B = LEAN_ADDR && FILTER_LAYOUT == 1u && VEC_B && !CTAIL && (NT / KV) % 8u == 0u;
+    const bool LEAN_A = IN_LAYOUT == 1u && VEC_A && !CTAIL;
+    const bool LEAN_B = FILTER_LAYOUT == 1u && VEC_B && !CTAIL && (NT / KV) % 8u == 0u;
     // LEAN_A: item i's activation word at tap delta 0, channel 0 of the slice (element offsets
     // are multiples of 8 there: C/groups % 8 == 0 and 16-byte views).
     int aWord[A_PER_T];
@@ -256,11 +249,10 @@ void main() {
     // Two register sets.  AHEAD2 (NHWC input, where the host asks for it): the global loads of
     // slice sl + 2 are issued before slice sl is multiplied and slice sl + 1 (loaded one whole
     // slice earlier) is stored after it, so each load has about two slices of matrix work to
-    // arrive (+5-7 % on the H200, perf-notes.md item 18).  Otherwise one slice ahead: slice sl + 1
-    // is loaded before and stored after slice sl is multiplied.  NCHW input decodes 8 pixel rows
-    // per invocation and the extra 16 registers made three tiles spill on RDNA3; the host asks
-    // for it only on NVIDIA, because on RDNA3/RDNA4 (RADV 26) the 64x64-per-subgroup tiles spill
-    // with it (perf-notes.md item 25).
+    // arrive (faster on the H200).  Otherwise one slice ahead: slice sl + 1 is loaded before and
+    // stored after slice sl is multiplied.  NCHW input decodes 8 pixel rows per invocation and the
+    // extra 16 registers made three tiles spill on RDNA3; the host asks for it only on NVIDIA,
+    // because on RDNA3/RDNA4 (RADV 26) the 64x64-per-subgroup tiles spill with it.
     // NCHW_VEC_A stages words as NHWC does (its decode keeps two of the 8 rows), so it may too.
     const bool AHEAD2 = (IN_LAYOUT == 1u || NCHW_VEC_A) && PREFETCH2;
     uvec4 aReg0[A_PER_T], bReg0[B_PER_T], aReg1[A_PER_T], bReg1[B_PER_T];
@@ -511,7 +503,7 @@ void main() {
                 }
             }
             // The subgroup barriers stay outside `mine`: every subgroup runs the same ones (lavapipe
-            // miscomputes when subgroups of one workgroup run different numbers of them, perf-notes 96).
+            // miscomputes when subgroups of one workgroup run different numbers of them).
             if (mine) {
 #if !defined(CM_EMULATE)
 #if defined(DTYPE_F16) && !defined(SPLIT_K)
@@ -546,8 +538,8 @@ void main() {
                     // item, one 16-byte store (epilogue_runs.glsl); 4 | P*Q (NCHW_RUNS4): two runs of
                     // 4, each within one image.  Where 4 does not divide P*Q, runs would cross images
                     // and start unaligned: their 2-byte pieces, each lane's 16 bytes apart, wrote
-                    // every 32-byte sector in several partial writes (7x7 layers up to 1.47x slower
-                    // at b32, perf-notes 66), so those take the element loop below.
+                    // every 32-byte sector in several partial writes (slower on 7x7 layers), so
+                    // those take the element loop below.
                     for (uint e = lane; e < CM_N * (CM_M / 8u); e += lanes) {
                         uint col = e / (CM_M / 8u), oct = e % (CM_M / 8u);
                         uint m = mBase + oct * 8u, kn = nBase + col;

@@ -9,6 +9,7 @@
 
 #include "environment.hpp"
 #include "harness.hpp"
+#include "util/test_hooks.hpp"
 
 using namespace vkt;
 using vkconv::Activation;
@@ -158,7 +159,7 @@ std::vector<CmCase> makeCmCases() {
     // What the router must not send to the matrix units.
     add("declines_c36", [](ConvDesc& d) { d.c = 36; });
     add("declines_f32", [](ConvDesc& d) { d.dtype = DType::F32; });
-    // bf16 operands (VK_KHR_shader_bfloat16 cooperative matrices; emulated with VKCONV_COOPMAT_EMULATE):
+    // bf16 operands (VK_KHR_shader_bfloat16 cooperative matrices; emulated with the coopmat_emulate hook):
     // the 16-byte and the element-wise staging and output paths.
     add("bf16", [](ConvDesc& d) { d.dtype = DType::BF16, d.hasBias = true; });
     add("bf16_k20_res_silu", [](ConvDesc& d) {
@@ -408,8 +409,7 @@ TEST_F(CoopmatDeclines, coopmat_Bf16ReasonNamesWhatIsMissing) {
     d.dtype = DType::BF16;
     const std::string why = vkconv::whyUnsupported(ctx(), d, kAlgo);
     const auto& caps = ctx().caps();
-    const char* e = std::getenv("VKCONV_COOPMAT_EMULATE");
-    const bool emulating = e && *e && std::string(e) != "0";
+    const bool emulating = vkconv::testHookOr("coopmat_emulate", false);
     std::cout << "[ info ] bf16 cooperative matrices on " << caps.deviceName << ": "
               << (why.empty() ? (emulating ? "accepted (emulated)" : "accepted") : why) << std::endl;
     if (why.empty()) {

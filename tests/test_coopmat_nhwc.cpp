@@ -75,12 +75,10 @@ const std::vector<NamedDesc>& cases() {
 // slicedk_coopmat (its NCHW-output epilogue).
 const std::vector<std::string> kInner = {"", "64x64x32/2x2", "halo_coopmat", "winograd:2x2", "slicedk_coopmat"};
 
-// A 1x1 layer with a stride or padding: the input transpose gathers the pixels it reads
-// (VKCONV_NCHW_SUBSAMPLE=0, measurements only: the whole input).
+// A 1x1 layer with a stride or padding: the input transpose gathers the pixels it reads.
 bool gathersPixels(const ConvDesc& d) {
-    const char* env = std::getenv("VKCONV_NCHW_SUBSAMPLE");
     const bool padded = d.padTop || d.padBottom || d.padLeft || d.padRight;
-    return d.r * d.s == 1 && (d.strideH * d.strideW > 1 || padded) && !(env && std::string(env) == "0");
+    return d.r * d.s == 1 && (d.strideH * d.strideW > 1 || padded);
 }
 
 using Param = std::tuple<int, std::string>;
@@ -158,16 +156,11 @@ TEST_F(CoopmatNhwcRouting, coopmat_NchwGoesThroughNhwc) {
     EXPECT_NE(wp.config().find("; winograd ["), std::string::npos) << wp.config();
     EXPECT_EQ(wp.config().find("KCRS->KRSC"), std::string::npos) << wp.config();
     std::cout << "[ info ] auto on " << big.toString() << ": " << wp.algorithm() << " [" << wp.config() << "]" << std::endl;
-    // 1x1 layers whose NCHW staging loads 16-byte words stay in layout up to 128 filters
-    // (VKCONV_NCHW_WORDS_IN_LAYOUT=0: the thin-layer rule alone, behind the transposes here).
+    // 1x1 layers whose NCHW staging loads 16-byte words stay in layout up to 128 filters.
     ConvDesc pw = d;
     pw.n = 8, pw.c = 256, pw.k = 128, pw.h = pw.w = 56, pw.r = pw.s = 1, pw.pad(0, 0);
-    const char* wordsEnv = std::getenv("VKCONV_NCHW_WORDS_IN_LAYOUT");
-    const bool wordsOn = !(wordsEnv && std::string(wordsEnv) == "0");
-    EXPECT_EQ(vkconv::Plan::create(ctx(), pw).algorithm(), wordsOn ? "implicit_gemm_coopmat" : kAlgo) << vkconv::Plan::create(ctx(), pw).config();
-    if (wordsOn) {
-        EXPECT_NE(vkconv::Plan::create(ctx(), pw).config().find("vec8A"), std::string::npos) << vkconv::Plan::create(ctx(), pw).config();
-    }
+    EXPECT_EQ(vkconv::Plan::create(ctx(), pw).algorithm(), "implicit_gemm_coopmat") << vkconv::Plan::create(ctx(), pw).config();
+    EXPECT_NE(vkconv::Plan::create(ctx(), pw).config().find("vec8A"), std::string::npos) << vkconv::Plan::create(ctx(), pw).config();
     pw.k = 256;
     EXPECT_EQ(vkconv::Plan::create(ctx(), pw).algorithm(), kAlgo) << vkconv::Plan::create(ctx(), pw).config();
     // No workspace: the NCHW staging, correct.

@@ -1,14 +1,17 @@
-// implicit_gemm_coopmat's profiling trace (VKCONV_COOPMAT_TRACE=1, vkconv-bench --trace): the
+// implicit_gemm_coopmat's profiling trace (ContextImpl::coopmatTrace, vkconv-bench --trace): the
 // trace build computes the same output, and its workspace holds the layout
 // shaders/include/coopmat_trace.glsl documents (bench/coopmat_trace.py reads it): the header's
 // grid and tile, one record per subgroup with its slice count and index, and clock readings in
 // phase order.  Test names contain "coopmat": the emulated runs (lavapipe) take them.
+// The flag lives in the context's internals (runtime/context_impl.hpp, compiled here with volk's
+// prototype-free headers: tests/CMakeLists.txt).
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "environment.hpp"
 #include "harness.hpp"
+#include "runtime/context_impl.hpp"
 
 using namespace vkt;
 using vkconv::ConvDesc;
@@ -22,12 +25,22 @@ uint64_t word(const std::vector<uint32_t>& w, size_t i) { return uint64_t(w[2 * 
 // 2^32 ticks (4.3 s of its nanosecond clock), so there the order is modular: b - a < 2^31.
 bool notAfter(uint64_t a, uint64_t b, bool narrow) { return narrow ? int32_t(uint32_t(b - a)) >= 0 : a <= b; }
 
+// The context's trace flag on for one scope (plans made meanwhile run the trace build).
+struct TraceOn {
+    vkconv::ContextImpl& impl;
+    bool old;
+    explicit TraceOn(const vkconv::Context& c) : impl(c.impl()), old(impl.coopmatTrace) { impl.coopmatTrace = true; }
+    ~TraceOn() { impl.coopmatTrace = old; }
+    TraceOn(const TraceOn&) = delete;
+    TraceOn& operator=(const TraceOn&) = delete;
+};
+
 }  // namespace
 
 class CoopmatTrace : public VkconvTest {};
 
 TEST_F(CoopmatTrace, coopmat_TraceLayoutAndResult) {
-    EnvOverride trace("VKCONV_COOPMAT_TRACE", "1");
+    TraceOn trace(ctx());
     ConvDesc d;
     d.n = 2, d.c = 64, d.h = 9, d.w = 11, d.k = 40, d.r = 3, d.s = 3;  // 198 pixels: 4 row tiles, the last partial
     d.pad(1, 1);

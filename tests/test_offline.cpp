@@ -11,6 +11,7 @@
 
 #include "environment.hpp"
 #include "harness.hpp"
+#include "util/test_hooks.hpp"
 #include "vkconv/buffer.hpp"
 
 using namespace vkt;
@@ -66,15 +67,8 @@ std::string h200Profile() {
     text << f.rdbuf();
     return text.str();
 }
-// The emulated matrix products (test hook coopmat_emulate) offer every configuration, whatever a
-// profile says.
-bool coopmatEmulated() {
-    const char* hooks = std::getenv("VKCONV_TEST_HOOKS");
-    std::stringstream list(hooks ? hooks : "");
-    for (std::string item; std::getline(list, item, ',');)
-        if (item == "coopmat_emulate" || (item.rfind("coopmat_emulate=", 0) == 0 && item != "coopmat_emulate=0")) return true;
-    return false;
-}
+// The emulated matrix products offer every configuration, whatever a profile says.
+bool coopmatEmulated() { return vkconv::testHookOr("coopmat_emulate", false); }
 
 }  // namespace
 

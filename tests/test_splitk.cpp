@@ -250,7 +250,7 @@ TEST_F(SplitKPlan, splitk_RouterPicksSplitKForResnetLayer4Batch1) {
 
 // Where the output tiles fill the GPU, or the reduction is short, "auto" does not split.
 // ResNet-50 layer4 at batch 32 (1568 pixels x 512 filters) splits too: its one-pass grids leave a
-// ragged last wave, and split-K measured 2x faster on the H200 (docs/results/README.md).  The
+// ragged last wave, and split-K measured about 2x faster on the H200.  The
 // stride-2 layer4.0.conv2 (the same output and reduction), which winograd cannot take: the
 // stride-1 ones may go to winograd, whose GEMM the router plans the same way.
 // Where the NCHW layer goes to the NHWC kernel behind a transpose (implicit_gemm_nhwc), its GEMM splits.
@@ -267,10 +267,9 @@ TEST_F(SplitKPlan, splitk_RouterSplitsLayer4AtBatch32) {
 }
 
 // Underfilled grids split even on reductions of a few hundred: ResNet-50 layer1's 3x3 at batch 1
-// (3136 pixels x 64 filters, reduction 576) measured 62.9 us in one pass and 28.7 in four splits on
-// the H200, layer4's 1x1 512 -> 2048 (49 pixels, reduction 512) 54.5 and 23.0
-// (docs/results/h200_s5/split_fp32_b1/).  Where the device's model prefers it, layer1's 3x3 goes to
-// winograd instead (25.9 us on the H200, docs/results/h200_s7/wino/): never to the one pass.
+// (3136 pixels x 64 filters, reduction 576) and layer4's 1x1 512 -> 2048 (49 pixels, reduction
+// 512) each ran about twice as fast in four splits as in one pass on the H200.  Where the device's
+// model prefers it, layer1's 3x3 goes to winograd instead (faster still): never to the one pass.
 TEST_F(SplitKPlan, splitk_RouterSplitsUnderfilledShallowReductions) {
     ConvDesc layer1;
     layer1.c = layer1.k = 64, layer1.h = layer1.w = 56, layer1.r = layer1.s = 3, layer1.pad(1, 1);

@@ -16,7 +16,7 @@ vkconv::ConvDesc conv(int64_t n, int64_t c, int64_t hw, int64_t k, int64_t rs) {
 }
 
 // The H200's 132 SMs; 64x64 (efficiency 0.47, four resident, 0.64 alone) against 128x128x64
-// (0.93, one resident): the two coopmat tiles of perf-notes item 53.
+// (0.93, one resident): two implicit_gemm_coopmat tiles (docs/performance.md, "implicit_gemm_coopmat").
 constexpr double kUnits = 132;
 
 TEST(TileScore, WithoutLoneEveryWorkgroupIsAFractionOfItsUnit) {
@@ -31,8 +31,7 @@ TEST(TileScore, LoneWorkgroupsOnASmallGrid) {
     const double small = waveTileScore(d, 64, 64, 0.47, kUnits * 4, kUnits, 0.64);
     EXPECT_DOUBLE_EQ(small, 784.0 / (13 * 64) * 0.64 * 52 / kUnits * 0.47);  // one to a unit, g(1) = lone
     const double big = waveTileScore(d, 128, 128, 0.93, kUnits, kUnits, 0.0);
-    // Measured 10.2 against 14.5 us (docs/results/h200_s21/sweep/): the small tile must win, and
-    // did not without `lone`.
+    // The small tile measured faster on the H200: it must win, and did not without `lone`.
     EXPECT_GT(small, big);
     EXPECT_LT(waveTileScore(d, 64, 64, 0.47, kUnits * 4), big);
     // A one-resident tile is unchanged by `lone`: alone is its full occupancy.
@@ -53,12 +52,12 @@ TEST(TileScore, LoneMeetsTheWaveModelAtFullResidency) {
 }
 
 TEST(TileScore, ALoneShareAboveOneIsTheRateAtEveryCount) {
-    // 64x64x64/2x4 (0.43, two resident, 1.07 alone): faster alone than in full waves
-    // (perf-notes 59).  ResNet-50 layer3.0.conv1 at b1, one to a unit:
+    // 64x64x64/2x4 (0.43, two resident, 1.07 alone): faster alone than in full waves.
+    // ResNet-50 layer3.0.conv1 at b1, one to a unit:
     auto d = conv(1, 512, 28, 256, 1);
     const double deep = waveTileScore(d, 64, 64, 0.43, kUnits * 2, kUnits, 1.07);
     EXPECT_DOUBLE_EQ(deep, 784.0 / (13 * 64) * 1.07 * 52 / kUnits * 0.43);
-    // Measured 8.1 against 10.2 us for 64x64x32/2x2 (docs/results/h200_s23/final/).
+    // It measured faster than 64x64x32/2x2 there on the H200.
     EXPECT_GT(deep, waveTileScore(d, 64, 64, 0.47, kUnits * 4, kUnits, 0.64));
     // Two to a unit (171 tiles): still 1.07 of the full-wave rate, not 2.14 and not capped at 1.
     d = conv(1, 64, 60, 160, 1);

@@ -1,4 +1,4 @@
-// Profiling only (CM_TRACE builds: VKCONV_COOPMAT_TRACE=1, vkconv-bench --trace): lane 0 of every
+// Profiling only (CM_TRACE builds, which vkconv-bench --trace selects): lane 0 of every
 // subgroup reads its clock at the slice loop's phase boundaries and writes the readings to
 // binding 5 (the plan's workspace), which bench/coopmat_trace.py turns into per-phase times.
 // Layout, in 64-bit words (uvec2: low, high):
@@ -14,8 +14,8 @@
 //   [8 + 3 TR_SLICES + 3e] epilogue round e (one accumulator): its values in the scratch (after
 //   the barrier that makes them visible)   [+1] its global stores issued   [+2] after the round's
 //   closing barrier, for e < TR_ROUNDS.
-// Each reading costs about 130 cycles on the H200 (two readings with nothing between them, perf-notes
-// 78), which every phase above includes once; traced layers ran 1.2-1.36x their untraced time.
+// Each reading costs about 130 cycles on the H200 (two readings with nothing between them), which
+// every phase above includes once; traced layers run noticeably slower than untraced ones.
 #ifndef VKCONV_COOPMAT_TRACE_GLSL
 #define VKCONV_COOPMAT_TRACE_GLSL
 #ifdef CM_TRACE

@@ -5,7 +5,7 @@
 // 16-byte words) go out in the widest stores their alignment allows: one 16-byte store where the
 // run is whole and 8-aligned, else 8-byte halves, 4-byte pairs, single values.  Element stores
 // (one 16-bit value per lane per instruction, 8x the instructions) kept the NCHW outputs of these
-// kernels well behind their NHWC ones (perf-notes items 62, 64, 66).
+// kernels well behind their NHWC ones (docs/performance.md, "NCHW layers").
 //
 // Include after epilogue.glsl and coopmat_common.glsl; the kernel declares `y8_` (binding 4 as
 // uvec4).  `wide` is the kernel's VEC_OUT specialization constant: the host sets it only where
@@ -52,8 +52,8 @@ void storeRun8(bool wide, uint off, uint cnt, uint k, float v[8]) {
 
 // NHWC: `word` consecutive filters of one pixel (the kernel's OUT_WORD specialization constant:
 // 8, 4 or 2, the most that divides K/groups) in one 16-, 8- or 4-byte store.  Element stores
-// made RetinaNet's 36-filter box heads 1.26-1.29x the time of the same layers with 40 filters at
-// b32 on the H200 (docs/results/h200_s49/diag/, perf-notes 131).  `off` (element offset of filter
+// made RetinaNet's 36-filter box heads markedly slower than the same layers with 40 filters
+// (docs/performance.md, "implicit_gemm_coopmat").  `off` (element offset of filter
 // k) is a multiple of `word`; v holds raw accumulators from v[sub] on (sub: 0, or 2 for a 2-filter
 // word in the upper half of a 4-value scratch word).
 void storeFiltersNhwc(uint word, uint off, uint k, float v[8], uint sub) {

@@ -4,7 +4,6 @@
 // path cannot do (C/groups not a multiple of the 16-value slice, fp32 storage): the router then
 // falls back to implicit_gemm / direct.
 #include <cmath>
-#include <cstdlib>
 
 #include "conv/algorithm.hpp"
 #include "conv/coopmat_support.hpp"
@@ -13,8 +12,8 @@
 #include "conv/tile_score.hpp"
 #include "runtime/context_impl.hpp"
 #include "runtime/shader_registry.hpp"
+#include "util/test_hooks.hpp"
 #include "vkconv/error.hpp"
-#include "util/env.hpp"
 
 namespace vkconv {
 
@@ -53,73 +52,33 @@ struct CmTile {
     uint32_t epilogueBytes(uint32_t cmM, uint32_t cmN) const { return (2 * ks - 1) * groupWarps() * cmM * cmN * 4; }
 };
 
-// Name: BMxBNxBK/WARPS_MxWARPS_N, "s1" for a single staging buffer.  128x128x32/2x4: 8 subgroups
-// of 64x32 (4x2 accumulators of 16x16), 40 KiB of shared memory.  The 64x64-per-subgroup tiles
-// load 8 fragments per 16 matrix products instead of 6 per 8.
-// Efficiencies: aggregate TFLOP/s of each tile forced on the large VGG-16/RetinaNet b32 layers,
-// relative to the best (128x256: ~215 TFLOP/s), from docs/results/h200/coopmat_tiles/.
-// Residency from the registers NVIDIA's driver reports (vkconv-bench --shader-stats on the H200):
-// 158-238 per invocation, so every 256-invocation tile holds an SM alone (65536 registers);
-// 128x64 (181 x 128) fits two, 64x64 (111 x 128) four.
-// 64x32x16/2x1 (two subgroups of 32x32, 2x2 accumulators, 64 invocations: its B staging is one
-// word per invocation) is for 32 filters and fewer, where 64- and 128-wide tiles multiply 2-8x
-// the useful products.  At b32 on MobileNetV2's five 16-32-filter 1x1 layers it beat every other
-// tile, e.g. 16.1 against 29.8 us (features.3.conv.2, 128x128x16) and 13.3 against 18.9
-// (features.2.conv.2, 256x64x32); 0.40 fits those five (0.24-0.43; they are memory-bound, which
-// the model does not count).  Its residency (8) is estimated and its lone share unmeasured, so
-// small grids keep the 64x64 and 128x128x16 tiles: at b1 it lost on features.4/5.conv.2 (10.0
-// against 8.4, 10.1 against 5.8) and won on features.3.conv.2 (5.9 against 8.4), which the model
-// misses (docs/results/h200_s22/narrow/, perf-notes 57).  A 128x32x32/4x1 variant lost to it on
-// every layer.
-// 128x128x16 (one barrier per 16-deep slice, double-buffered) is the tile for C/groups % 32 == 16
-// (MobileNetV2's 16- and 144-channel layers): 0.62 of 128x256x32 on the big layers, where the
-// 16-deep 128x256 and 256x128 variants reached 0.65 (docs/results/h200_s6/cmprobe/, perf-notes 26).
-// 192x128x64 (2/3 of 128x256x32's barriers per FLOP) measured 0.94-1.0 of it on the big layers and
-// wins on mid-size grids; 0.97 from a replay of this model over that sweep (perf-notes 27).
-// The /4x4 tiles (16 subgroups, 512 invocations, so at most 128 registers each on NVIDIA) hide a
-// barrier behind four subgroups per scheduler instead of two: 192x128x64/4x4s1 measured 5-10 %
-// faster than /4x2s1 on the big layers and, loading one slice ahead, within +-3 % of 128x256x32
-// where both tile without waste (1.00); 256x64x64/4x4s1 1.16-1.29x 256x64x32/4x2s1 (0.68 of
-// 128x256x32), the tile for 64 filters and fewer (docs/results/h200_s16/, perf-notes 43).
-// 64x64x64/2x4 (eight subgroups of 32x16, double-buffered, 34 KiB; 82 registers, two resident) is
-// for grids smaller than the GPU: a lone 64x64x32/2x2 spends ~0.25 us per slice waiting on its
-// global loads however far ahead they are issued (perf-notes 59), so a 64-deep slice halves the
-// waits and eight subgroups overlap them.  Alone on its SM it is 1.4-1.6x faster per reduction
-// than 64x64x32/2x2 (ResNet-50 layer4.1.conv2 at b1: 41.5 against 64.9 us), in full waves 0.41-0.46
-// of 192x128x64/4x4s1 (0.43); the lone share (1.07) fits the first.  With one or two slices per
-// workgroup there is nothing to overlap and it lost (layer1.0.conv1 4.7 against 4.2 us), hence
-// minSlices (docs/results/h200_s23/, perf-notes 59).
-// 64x64x32/2x4, its 32-deep sibling (82 registers, two resident), measured faster than
-// 64x64x32/2x2 alone on all 17 b1 layers the router gave the latter (0-17 %, with its own best
-// split: 129.0 against 145.4 us) and 1.06x in full waves (0.50); lone 0.70 from the same ratio
-// alone (1.16x per slice).  64x64x32/2x2 stays for devices that cannot run 256 invocations of
-// this layout (its 130 registers with the second prefetch set allow three resident, not the four
-// its rating was fitted with).
-// Sliced-K ("k<groups>": perf-notes 97): the tile's subgroups in `ks` groups, each walking its own
-// run of the slices with its own staging buffers, partials added in shared memory: one pass where
-// split-K needs a second one and a workspace.  Forced one pass on the H200 (docs/results/h200_s35/ks/):
-// at b32 none beat the router's plan on 27 small-grid layers (the per-layer best of eight 689.4 µs
-// against 689.8); at b1 32x64x32/2x2k4 (16 subgroups on a 32x64 tile) beat split-K where its grid
-// is ~50-130 tiles over up to ~25 slices per group (ResNet-50 layer2.1.conv2 11.3 -> 10.4 µs,
-// RDNA1 kernel_5 15.4 -> 13.4) and lost on smaller grids or deeper reductions (layer4.1.conv2
-// 12.0 against 29.5).  The router gives the k-tiles one pass and groups == 1 only.
-// Session 35 rated it 0.33; but a rating prices a tile as a share of the best tile's full-wave
-// rate, which misses how a one-wave k-tile's time grows with its reduction.  One wave measured (b1, fp16 NHWC, within 0.5 µs on 4-36
-// slices per group): 32x64x32/2x2k4 4.3 µs + 0.727 per 32-deep slice of a group, 64x64x64/2x2k2
-// 5.2 + 0.857 per 64-deep one (docs/results/h200_s35/ks/), 32x64x64/2x2k2 4.2 + 0.619 per 64-deep
-// one (h200_s36/deep/).  A group's slice costs about the same whatever its products: it is latency
-// (perf-notes 96, 98), so the deeper, fewer slices win, and the 32-deep k4 tile is left for
-// C/groups that 64 does not divide.  The router prices the three by their line, less the ~3 µs
-// of per-wave fixed cost the rated tiles' model leaves out (item 48's a: 3.9 µs for
-// 128x128x64/2x4s1, ~2.5 for a lone 64x64), offers them only to single images whose grid fits
-// one wave (at b32 they never won: RetinaNet cls_7, one wave, 21.1 µs on 64x64x64/2x2k2 against
-// F(2x2)'s 20.0), and 64x64x64/2x2k2 only from 8 slices per group (at 4.5, RDNA1 ch_64_128 ran
-// 9.5 against 8.8 µs on 64x64x64/2x4).  Measured against the rating (perf-notes 98): 13 b1
-// layers 0.5-2.4 µs faster on 32x64x64/2x2k2 (RetinaNet cls_25 17.0 -> 14.9, RDNA1 kernel_7 21.9
-// -> 19.5), cls_out_25 25.4 -> 20.9 on 64x64x64/2x2k2.  128-deep slices (64x64x128/2x4s1,
-// 32x64x128/2x2s1, one pass and 2 or 4 splits) beat the router's plan on 4 of those 27 layers,
-// clearly only on VGG-16 features.24 (18.0 against 20.8 µs), and were dropped.  The lines are
-// the H200's; elsewhere (RADV, which compiles these tiles without spills) they are unmeasured.
+// Name: BMxBNxBK/WARPS_MxWARPS_N, "s1" for a single staging buffer, "k<groups>" for sliced-K.
+// 128x128x32/2x4: 8 subgroups of 64x32 (4x2 accumulators of 16x16), 40 KiB of shared memory.
+// Efficiencies are each tile's full-wave throughput relative to the best (128x256x32/2x4s1) on the
+// large VGG-16 / RetinaNet b32 layers; residency follows the registers NVIDIA's driver reports
+// (every 256-invocation tile holds an SM alone).  The measurements behind each row are in
+// (docs/performance.md, "implicit_gemm_coopmat"); why the less obvious tiles exist:
+//  * 64x32x16/2x1: for 32 filters and fewer, where the 64- and 128-wide tiles multiply 2-8x the
+//    useful products.  Its residency is estimated and its lone share unmeasured, so small grids
+//    keep the 64x64 and 128x128x16 tiles.
+//  * 128x128x16/2x4: the tile for C/groups % 32 == 16 (MobileNetV2's 16- and 144-channel layers).
+//  * 192x128x64: two thirds of 128x256x32's barriers per FLOP; the /4x4 tiles (16 subgroups) hide
+//    a barrier behind four subgroups per scheduler instead of two.  256x64x64/4x4s1 is the tile
+//    for 64 filters and fewer.
+//  * 64x64x64/2x4 and 64x64x32/2x4: grids smaller than the GPU.  A lone workgroup's time is its
+//    slices' latency (global loads it cannot hide), so deeper slices and eight subgroups to overlap
+//    them win there; with one or two slices per workgroup there is nothing to overlap (minSlices).
+//    64x64x32/2x2 stays for devices that cannot run 256 invocations of this layout.
+//  * Sliced-K ("k<groups>"): the tile's subgroups in `ks` groups, each walking its own run of the
+//    slices with its own staging buffers, partials added in shared memory: one pass where split-K
+//    needs a second one and a workspace.  It wins on single images whose grid fits one wave, over
+//    short-to-medium reductions.  A rating (a share of the best tile's full-wave rate) misses how a
+//    one-wave k-tile's time grows with its reduction, so the three the router offers are priced
+//    by a measured one-wave line instead: fixedUs + sliceUs x (slices per K group), less the
+//    per-wave fixed cost the rated tiles' model leaves out (kRatedFixedUs).  A group's slice costs
+//    about the same whatever its products (it is latency), so the deeper, fewer slices win; the
+//    32-deep k4 tile is left for C/groups that 64 does not divide, and 64x64x64/2x2k2 is offered
+//    only from 8 slices per group.  The lines are the H200's; elsewhere they are unmeasured.
 // The rest stay forced-only (kUnrated: the router skips them, `--tile` takes them).
 constexpr double kModelFlopsPerUs = 215e6;  // the model's unit: the best tile's full-wave rate (~215 TFLOP/s)
 constexpr double kRatedFixedUs = 3.0;       // the per-wave fixed cost the rated tiles' model omits
@@ -157,8 +116,7 @@ enum SpecCoopmat : uint32_t {
     kSpecCmM = 106, kSpecCmN = 107, kSpecCmK = 108, kSpecEmuLanes = 109,
     kSpecMaskMode = 110, kSpecVecA = 112, kSpecVecB = 113, kSpecVecOut = 114, kSpecNbuf = 115,
     kSpecPrefetch2 = 116, kSpecCTail = 117, kSpecNchwRuns = 118, kSpecNchwRuns4 = 119, kSpecOutWord = 120, kSpecSwizzle = 123,
-    kSpecLeanAddr = 124, kSpecEpi16 = 125, kSpecKSplit = 126, kSpecSmemPad = 127, kSpecNchwVecA = 128, kSpecNchwWords = 129,
-    kSpecNchwColScratch = 130,
+    kSpecEpi16 = 125, kSpecKSplit = 126, kSpecNchwVecA = 128, kSpecNchwWords = 129,
 };
 
 std::string shaderName(DType t, bool split = false, bool trace = false) {
@@ -166,13 +124,9 @@ std::string shaderName(DType t, bool split = false, bool trace = false) {
            dtypeSuffix(t);
 }
 
-// VKCONV_COOPMAT_TRACE=1 (profiling only; vkconv-bench --trace sets it): one-pass fp16 plans run
-// the CM_TRACE build, which writes its phase clocks to the workspace
+// ContextImpl::coopmatTrace (profiling only; vkconv-bench --trace sets it): one-pass fp16 plans
+// run the CM_TRACE build, which writes its phase clocks to the workspace
 // (shaders/include/coopmat_trace.glsl) on devices with VK_KHR_shader_clock's two clocks.
-bool coopmatTraceRequested() { return envFlag("VKCONV_COOPMAT_TRACE"); }
-// The shader's LEAN_ADDR (each staged item's word offset computed once; perf-notes 83):
-// VKCONV_COOPMAT_LEAN_ADDR=0 restores the per-slice arithmetic (measurements).
-bool coopmatLeanAddressing() { return envFlag("VKCONV_COOPMAT_LEAN_ADDR", true); }
 constexpr uint64_t kTraceHeaderWords = 8;
 constexpr uint64_t kTraceRecordWords = 8 + 3 * 64 + 3 * 16;  // coopmat_trace.glsl TR_WORDS (64-bit words)
 
@@ -193,21 +147,12 @@ const CoopMatConfig* pickConfig(const DeviceCaps& caps, DType t) {
     return best;
 }
 
-// VKCONV_COOPMAT_TAILS (measurements only): 1, zero-filled slice tails on every tile where
-// C/groups % 8 == 0, also where a 16-deep slice divides C/groups; 0, only where none does (the
-// rule before perf-notes 73).
-int coopmatTailsOverride() {
-    auto s = envSwitch("VKCONV_COOPMAT_TAILS");
-    return s ? int(*s) : -1;
-}
-
 uint64_t outputPixels(const ConvDesc& d) { return uint64_t(d.n) * uint64_t(d.outH()) * uint64_t(d.outW()); }
 
 // Whether `t` may take C/groups with a zero-filled slice tail although a 16-deep slice divides it
 // (see tileWhyNot): a 32-deep tile, C/groups % 32 == 16, and an output of at most one 64x64 tile
-// per compute unit (VKCONV_COOPMAT_TAILS: always / never).
+// per compute unit.
 bool sixteenTailAllowed(const DeviceCaps& caps, const ConvDesc& d, const CmTile& t) {
-    if (const int o = coopmatTailsOverride(); o >= 0) return o == 1;
     if (t.bk != 2 * kMinSliceK || d.channelsPerGroup() % (2 * kMinSliceK) != kMinSliceK) return false;
     const double tiles64 = double((outputPixels(d) + 63) / 64) * double(d.groups) * double((d.filtersPerGroup() + 63) / 64);
     return tiles64 <= modelComputeUnits(caps.computeUnits);
@@ -230,12 +175,10 @@ std::string tileWhyNot(const ContextImpl& ctx, const ConvDesc& d, const CmTile& 
     if (t.wm() % cm.m || t.wn() % cm.n || t.bk % cm.k) return "cooperative-matrix size does not tile it";
     // A zero-filled slice tail where no slice divides C/groups (% 16 == 8), and a 16-value tail on
     // 32-deep slices where only 16 does (% 32 == 16) on outputs of at most one 64x64 tile per compute
-    // unit.  A lone workgroup's time is its slices' latency (perf-notes 59), so fewer, deeper
-    // slices win there: MobileNetV2's 144-channel 1x1 layers at b1 took 8.4 us on 128x128x16/2x4
-    // and 4.8 on 64x64x32/2x4 (H200, docs/results/h200_s29/tiles48/, perf-notes 73).  In full
-    // waves they measured slower (features.4.conv.2 b32: 64x32x16/2x1 6.9 us, the tails' best 10.5),
-    // and so did 64-deep tails on 160 channels; the model, which prices a tail only as padded
-    // FLOPs, would take them there.  VKCONV_COOPMAT_TAILS=0|1 (measurements only): see above.
+    // unit.  A lone workgroup's time is its slices' latency, so fewer, deeper slices win there
+    // (MobileNetV2's 144-channel 1x1 layers at b1).  In full waves the tails measured slower, and
+    // so did 64-deep tails on 160 channels; the model, which prices a tail only as padded FLOPs,
+    // would take them there (docs/performance.md, "implicit_gemm_coopmat").
     if (d.channelsPerGroup() % kMinSliceK == 0 && d.channelsPerGroup() % t.bk && !sixteenTailAllowed(caps, d, t))
         return "C/groups is not a multiple of its " + std::to_string(t.bk) + "-value slice";
     bool nhwc = d.inputLayout == TensorLayout::NHWC;
@@ -253,13 +196,10 @@ std::string tileWhyNot(const ContextImpl& ctx, const ConvDesc& d, const CmTile& 
 
 // Split-K cost terms, in "FLOPs at the best tile's full-wave rate": each split writes and the
 // reduce pass reads one fp32 copy of the output (~50 FLOPs per byte on the H200: ~215 TFLOP/s
-// against ~4 TB/s), and the second pass costs a barrier, a launch and the reduce kernel: 6-8 us
-// measured on the H200 at batch 1 (split 2 against one pass on 1-wave layers), ~1.5e9 FLOPs.
-// Splits as short as 4 slices (128 reduction values) still paid there: on ResNet-50 layer3/4 and
-// the RetinaNet heads at batch 1, 16 splits of 4-5 slices beat 8 of 8-9 by 2-4 us
-// (docs/results/h200_s4/split_b1/, perf-notes item 22).  On the 64x64 tile, splits of 2-4 slices
-// beat the 128x128x16 tile's 8 splits on MobileNetV2's 7x7 layers at batch 1 by 4-5 us
-// (docs/results/h200_s21/sweep2/, perf-notes item 55), so 2 slices is the floor.
+// against ~4 TB/s), and the second pass costs a barrier, a launch and the reduce kernel, measured
+// on the H200 at batch 1 as ~1.5e9 FLOPs.  Splits as short as 2-4 slices still paid there
+// (ResNet-50 layer3/4, the RetinaNet heads, MobileNetV2's 7x7 layers at batch 1), so 2 slices is
+// the floor (docs/performance.md, "implicit_gemm_coopmat").
 constexpr double kFlopsPerByte = 50.0;
 constexpr double kSplitPassFlops = 1.5e9;
 constexpr uint64_t kSplitMinSlices = 2;  // the heuristic keeps >= 2 slices per split
@@ -285,43 +225,39 @@ ConvDesc paddedDesc(const ConvDesc& d, const CmTile& t) {
 // Whether the router (no tile forced) considers `t` for `d`.  Unrated tiles: forced only.
 // Sliced-K tiles stand in for split-K's second pass, so never under a split request alone ("s<N>",
 // winograd's one-pass GEMM) and, as measured, only for groups == 1 (which also leaves winograd's
-// batched GEMMs, one group per tap, as they were); NCHW outputs of 1x1 layers (behind
-// coopmat_nhwc's transposes) measured 0.1-2.0 µs slower on them at b1 (13 layers: the owner
-// groups write their element-wise NCHW stores one group at a time, a large share of a short
-// reduction), their 3x3 layers 0.9-3.0 faster.  `slicedK` false (VKCONV_COOPMAT_SLICED=0,
-// measurements): the router as before the sliced-K tiles.
+// batched GEMMs, one group per tap, as they were).  Not for NCHW outputs of 1x1 layers (behind
+// coopmat_nhwc's transposes): there the owner groups write their element-wise NCHW stores one
+// group at a time, a large share of a short reduction, and they measured slower at b1.
 // The line-priced k-tiles (kCmTiles) only for single images whose grid fits one wave of `units`,
 // and not at all where `lineTiles` is false (coopmatModelCost).
-bool routerOffers(const CmTile& t, const ConvDesc& d, const SplitRequest& req, bool slicedK, bool lineTiles, double units) {
+bool routerOffers(const CmTile& t, const ConvDesc& d, const SplitRequest& req, bool lineTiles, double units) {
     if (t.minSlices == kUnrated) return false;
     if (t.ks == 1) return true;
     if (t.sliceUs > 0 && (!lineTiles || d.n != 1 || double(gridX(d, t) * gridY(d, t)) > units * t.resident)) return false;
-    return slicedK && !req.split && d.groups == 1 && !(d.outputLayout == TensorLayout::NCHW && d.r * d.s == 1);
+    return !req.split && d.groups == 1 && !(d.outputLayout == TensorLayout::NCHW && d.r * d.s == 1);
 }
 
 // A rated tile's modelled time at `splits` (conv/tile_score.hpp splitTileCost).
-double ratedCost(const ConvDesc& d, const CmTile& t, double units, bool lone, uint64_t splits) {
+double ratedCost(const ConvDesc& d, const CmTile& t, double units, uint64_t splits) {
     return splitTileCost(paddedDesc(d, t), t.bm, t.bn, t.efficiency, units * t.resident, double(splits), kFlopsPerByte, kSplitPassFlops,
-                         units, lone ? t.lone : 0.0);
+                         units, t.lone);
 }
 
 // The chosen tile's split count between its power-of-two neighbours (s/2, 2s): the split that
 // fills the last wave (ResNet-50 layer4.0.conv2 at b32: 26 tiles x 5 splits = 130 workgroups on
-// 132 SMs, 59.4 -> 53.8 µs (fp16 NHWC) against 4 splits; RetinaNet's 7x7-25x25 heads at b1: 11-12 splits
-// instead of 8, -0.5 µs each).  Only the count moves: the tile, and the cost other algorithms
-// compare against (winograd's and halo_coopmat's margins were fitted on the power-of-two model),
-// stay as they were.  Letting every count compete for the tile and against winograd moved 33
-// plans, and the tile and algorithm changes among them lost up to 5 µs a layer; the 13 this
-// refinement moves were faster in every sample (docs/results/h100_s61/split/, perf-notes 159).
-void refineSplit(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, double units, bool lone, CmChoice& best) {
+// 132 SMs, where powers of two gave 4).  Only the count moves: the tile, and the cost other
+// algorithms compare against (winograd's and halo_coopmat's margins were fitted on the
+// power-of-two model), stay as they were.  Letting every count compete for the tile and against
+// winograd changed tiles and algorithms that lost (docs/performance.md, "implicit_gemm_coopmat").
+void refineSplit(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, double units, CmChoice& best) {
     const CmTile& t = *best.tile;
     const uint64_t slices = cmSlices(d, t);
     const SplitLimit lim = splitLimit(ctx, d, slices, o.workspaceLimit);
     const uint64_t power = best.split;
-    double bestCost = ratedCost(d, t, units, lone, power);
+    double bestCost = ratedCost(d, t, units, power);
     for (uint64_t s = power / 2 + 1; s < 2 * power && s <= std::min(lim.most, kSplitMax); ++s) {
         if (slices / s < std::max(t.minSlices, kSplitMinSlices)) break;
-        if (double cost = ratedCost(d, t, units, lone, s); cost < bestCost) { bestCost = cost; best.split = uint32_t(s); }
+        if (double cost = ratedCost(d, t, units, s); cost < bestCost) { bestCost = cost; best.split = uint32_t(s); }
     }
 }
 
@@ -334,18 +270,12 @@ CmChoice chooseConfig(const ContextImpl& ctx, const ConvDesc& d, const CoopMatCo
     SplitRequest req = parseSplitRequest(o.tile);
     if (!req.error.empty()) return {nullptr, 1, req.error};
     const double units = modelComputeUnits(ctx.caps.computeUnits);
-    // VKCONV_COOPMAT_LONE=0: every workgroup counted as 1/resident of a unit (the model before
-    // perf-notes item 53), for measuring the difference.
-    const bool lone = envFlag("VKCONV_COOPMAT_LONE", true);
-    const bool slicedK = envFlag("VKCONV_COOPMAT_SLICED", true);
-    // VKCONV_COOPMAT_SPLIT_REFINE=0: powers of two only (the router before perf-notes 159).
-    const bool refine = envFlag("VKCONV_COOPMAT_SPLIT_REFINE", true);
     CmChoice best;
     double bestCost = 0;
     std::string why;
     for (const auto& t : kCmTiles) {
         if (!req.tile.empty() && req.tile != t.name) continue;
-        if (req.tile.empty() && !routerOffers(t, d, req, slicedK, lineTiles, units)) continue;
+        if (req.tile.empty() && !routerOffers(t, d, req, lineTiles, units)) continue;
         std::string w = tileWhyNot(ctx, d, t, cm, sg);
         if (!w.empty()) {
             if (why.empty()) why = std::string(t.name) + ": " + w;
@@ -365,13 +295,13 @@ CmChoice chooseConfig(const ContextImpl& ctx, const ConvDesc& d, const CoopMatCo
                 if (why.empty()) why = std::to_string(s) + " splits of tile " + t.name + " exceed " + lim.what;
                 break;
             }
-            double cost = line ? (t.fixedUs + t.sliceUs * double(slices) / t.ks) * kModelFlopsPerUs : ratedCost(d, t, units, lone, s);
+            double cost = line ? (t.fixedUs + t.sliceUs * double(slices) / t.ks) * kModelFlopsPerUs : ratedCost(d, t, units, s);
             if (!best.tile || cost < bestCost) { bestCost = cost; best = {&t, uint32_t(s), "", cost}; }
             if (s == first && req.split) break;
         }
     }
     if (!best.tile) best.why = why.empty() ? "no tile fits this device and problem" : why;
-    else if (refine && !req.split && best.split > 1) refineSplit(ctx, d, o, units, lone, best);
+    else if (!req.split && best.split > 1) refineSplit(ctx, d, o, units, best);
     return best;
 }
 
@@ -403,26 +333,19 @@ public:
         // K/groups); NCHW: runs of 8 pixels in one 16-byte store, where 8
         // divides P*Q (no run crosses an image and every run is aligned), or two 8-byte runs of 4
         // where only 4 does (14x14, 50x50: each half lies in one image).  Elsewhere (odd P*Q) the
-        // runs' 2-byte pieces wrote each 32-byte sector in several partial writes: up to 1.47x
-        // slower than the element stores on 7x7 layers (docs/results/h100_s27/nchw, perf-notes 66).
-        // The runs of 4 stay off the 16-subgroup tiles (512 invocations, so at most 128 registers
-        // on NVIDIA): there 192x128x64/4x4s1 measured 2-9 % slower with them at b32 (ResNet-50
-        // layer3.0.downsample.0 74.3 -> 81.0 µs), where every other tile gained up to 23 %
-        // (docs/results/h100_s28/nchw4, perf-notes 68).
+        // runs' 2-byte pieces wrote each 32-byte sector in several partial writes, slower than the
+        // element stores on 7x7 layers.  The runs of 4 stay off the 16-subgroup tiles (512
+        // invocations, so at most 128 registers on NVIDIA), where 192x128x64/4x4s1 measured slower
+        // with them and every other tile faster (docs/performance.md, "NCHW layers").
         const int64_t pq = d.outH() * d.outW();
-        const bool runs4 = pq % 4 == 0 && tile_.warps() < 16 && coopmatNchwHalfRuns();
-        runs_ = !raw_ && split_ == 1 && d.outputLayout == TensorLayout::NCHW && (pq % 8 == 0 || runs4) && coopmatNchwRuns();
+        const bool runs4 = pq % 4 == 0 && tile_.warps() < 16;
+        runs_ = !raw_ && split_ == 1 && d.outputLayout == TensorLayout::NCHW && (pq % 8 == 0 || runs4);
         runs4_ = runs_ && pq % 8 != 0;
         // Even P*Q the runs leave (4 | P*Q on 16-subgroup tiles: ResNet-50's 14x14 layers; 2 mod 4):
-        // 4-byte words of two pixels, 5-10 % faster than the element stores on those 14x14 layers
-        // at b32 (H100, docs/results/h200_s57/words, perf-notes 155).  Odd P*Q (7x7) keeps the element
-        // stores: words aligned in the output with a lone element at each plane's ends ran 4-8 %
-        // slower there.
-        words_ = !raw_ && split_ == 1 && d.outputLayout == TensorLayout::NCHW && !runs_ && pq % 2 == 0 && coopmatNchwWords();
-        // The rest of the NCHW outputs (odd P*Q, split-K partials, the element pipeline) leave
-        // through the element loop, reading a column-major scratch as the runs and words do
-        // (0.3-0.6 us per 7x7 GEMM pass on the H200, docs/results/h200_s58/colscratch, perf-notes 156).
-        colScratch_ = d.outputLayout == TensorLayout::NCHW && coopmatNchwColScratch();
+        // 4-byte words of two pixels, faster than the element stores there.  Odd P*Q (7x7) keeps
+        // the element stores: words aligned in the output with a lone element at each plane's ends
+        // measured slower (docs/performance.md, "NCHW layers").
+        words_ = !raw_ && split_ == 1 && d.outputLayout == TensorLayout::NCHW && !runs_ && pq % 2 == 0;
         outWord_ = d.outputLayout == TensorLayout::NHWC ? coopmatNhwcOutWord(d) : 8;
         vecOut_ = !raw_ && split_ == 1 && (d.outputLayout == TensorLayout::NHWC ? outWord_ != 0 : runs_);
         if (raw_) pc_.splitK = 1;
@@ -430,13 +353,12 @@ public:
             pc_.splitK = split_;
             reduce_ = std::make_unique<SplitReduce>(ctx, d);
         }
-        trace_ = !raw_ && split_ == 1 && tile_.ks == 1 && d.dtype == DType::F16 && coopmatTraceRequested() && ctx.caps.shaderClock &&
+        trace_ = !raw_ && split_ == 1 && tile_.ks == 1 && d.dtype == DType::F16 && ctx.coopmatTrace && ctx.caps.shaderClock &&
                  shaders::find(shaderName(d.dtype, false, true));
         gx_ = uint32_t(gridX(d, tile_));
         gy_ = uint32_t(gridY(d, tile_));
         swizzle_ = wantSwizzle(ctx);
         epi16_ = coopmatHalfScratch(ctx.caps, d, vecOut_, cm.m, cm.n);
-        smemPad_ = smemPadWords(ctx, d, tile);
         vectorPipeline_ = &pipeline(true);
     }
     void record(VkCommandBuffer cmd, const ConvTensors& t) const override {
@@ -491,61 +413,39 @@ private:
         key.spec.push_back({kSpecNchwRuns, runs_ ? 1u : 0u});
         key.spec.push_back({kSpecNchwRuns4, runs4_ ? 1u : 0u});
         if (vec && words_) key.spec.push_back({kSpecNchwWords, 1u});
-        if (colScratch_) key.spec.push_back({kSpecNchwColScratch, 1u});
         key.spec.push_back({kSpecSwizzle, swizzle_ ? 1u : 0u});
-        key.spec.push_back({kSpecLeanAddr, coopmatLeanAddressing() ? 1u : 0u});
         key.spec.push_back({kSpecEpi16, vec && epi16_ ? 1u : 0u});
         if (vec && vecOut_ && outWord_ != 8) key.spec.push_back({kSpecOutWord, outWord_});
         key.spec.push_back({kSpecKSplit, tile_.ks});
-        if (smemPad_) key.spec.push_back({kSpecSmemPad, smemPad_});
         if (coopmatEmulated(desc_.dtype)) key.spec.push_back({kSpecEmuLanes, sg_.size});
         key.fullSubgroups = true;  // the subgroup index must name a whole 32 (or default-size) block
         return ctx_.pipelines->get(key);
     }
 
-    // VKCONV_COOPMAT_SMEM_PAD_KIB=N (measurements only): the pipeline declares N KiB of shared
-    // memory in all where the staging takes less and N KiB fit the device (perf-notes 102).
-    // Read once, in the constructor (pipeline(false) runs at record time).
-    static uint32_t smemPadWords(const ContextImpl& ctx, const ConvDesc& d, const CmTile& t) {
-        const uint64_t want = uint64_t(std::strtoul(envString("VKCONV_COOPMAT_SMEM_PAD_KIB").c_str(), nullptr, 10)) * 1024;
-        const uint64_t have = t.sharedBytes(d.inputLayout == TensorLayout::NHWC);
-        return want > have && want <= ctx.caps.maxSharedMemory ? uint32_t((want - have) / 16) : 0;
-    }
-
     uint32_t bindings() const { return split_ > 1 || raw_ || trace_ ? kSplitBindings : kConvBindings; }
-    // Loads two slices ahead (NHWC input, slices up to 32 deep): measured +5-7 % on NVIDIA (perf-notes item 18); on
-    // RDNA3/RDNA4 the extra register set makes the 64x64-per-subgroup tiles spill under RADV 26
-    // (item 25), and elsewhere it is unmeasured, so one slice ahead there.
-    // VKCONV_COOPMAT_AHEAD2=0|1 (tests only, with VKCONV_COOPMAT_EMULATE) forces either path.
+    // Loads two slices ahead (NHWC input, slices up to 32 deep): faster on NVIDIA; on RDNA3/RDNA4
+    // the extra register set makes the 64x64-per-subgroup tiles spill under RADV 26, and elsewhere
+    // it is unmeasured, so one slice ahead there (docs/performance.md, "implicit_gemm_coopmat").
+    // The test hook coopmat_ahead2=0|1 takes either path on any device (lavapipe, emulated).
     // Decided once, in the constructor (pipeline(false) runs at record time).
     static bool wantPrefetch2(const ContextImpl& ctx, const ConvDesc& d, const CmTile& t) {
         // NCHW input only with its word loads (coopmatNchwWordLoads: the element path decodes 8
-        // pixel rows per item) and on single-buffer tiles: on the H200 (h200_s55/nchw_ahead2/,
-        // perf-notes 150) 256x128x32/4x2s1 ran 2-5 % faster two ahead on the three layers it takes
-        // (ResNet-50 layer2.0.conv1 and layer2.1.conv1 at b32, SD-VAE l9 at b1, fp16 and bf16),
-        // the double-buffered 64x32x16/2x1 and 64x64x32/2x4 up to 5 % slower on four of their five.
-        // VKCONV_COOPMAT_NCHW_AHEAD2=0 (measurements) keeps them all one ahead.
-        if (d.inputLayout != TensorLayout::NHWC &&
-            !(coopmatNchwWordLoads(d) && t.nbuf == 1 && envFlag("VKCONV_COOPMAT_NCHW_AHEAD2", true)))
-            return false;
+        // pixel rows per item) and on single-buffer tiles: there 256x128x32/4x2s1 ran faster two
+        // ahead, the double-buffered 64x32x16/2x1 and 64x64x32/2x4 mostly slower.
+        if (d.inputLayout != TensorLayout::NHWC && !(coopmatNchwWordLoads(d) && t.nbuf == 1)) return false;
         // A 64-deep slice has twice the products of a 32-deep one to hide its loads behind: the
-        // 64-deep tiles measured 1-5 % faster one slice ahead on the H200 (128x128x64/2x4s1 at b1,
-        // 192x128x64/4x4s1, 256x64x64/4x4s1), 128x256x32/2x4s1 5-6 % slower
-        // (docs/results/h200_s16/ahead*/, perf-notes 43).  This also keeps the second register set
-        // off the tiles with the most staged words per invocation (192x128x64/4x2s1: 10 beside
-        // 96 accumulator registers), which is what the earlier rule here was for.
+        // 64-deep tiles measured faster one slice ahead on the H200, 128x256x32/2x4s1 slower.  This
+        // also keeps the second register set off the tiles with the most staged words per
+        // invocation (192x128x64/4x2s1: 10 beside 96 accumulator registers).
         if (t.bk >= 2 * kSliceK) return false;
-        return envFlag("VKCONV_COOPMAT_AHEAD2", ctx.caps.vendorId == 0x10DE);
+        return testHookOr("coopmat_ahead2", ctx.caps.vendorId == 0x10DE);
     }
 
-    // Conflict-free shared-memory rows and scratch reads (the shader's SWIZZLE): on NVIDIA 2-8 %
-    // faster on the layers of the 16- and 32-deep tiles (fp16 b32 RetinaNet 5122 -> 4916 µs,
-    // ResNet-50 894 -> 869; docs/perf-notes.md item 82).  Elsewhere unmeasured, and on RDNA3
-    // (RADV 25) 128x128x32/2x4 took 24 more VGPRs with it, so off.  VKCONV_COOPMAT_SWIZZLE=0|1
-    // (tests and measurements) forces either.
-    static bool wantSwizzle(const ContextImpl& ctx) {
-        return envFlag("VKCONV_COOPMAT_SWIZZLE", ctx.caps.vendorId == 0x10DE);
-    }
+    // Conflict-free shared-memory rows and scratch reads (the shader's SWIZZLE): faster on NVIDIA
+    // on the layers of the 16- and 32-deep tiles.  Elsewhere unmeasured, and on RDNA3 (RADV 25)
+    // 128x128x32/2x4 took 24 more VGPRs with it, so off (docs/performance.md,
+    // "implicit_gemm_coopmat").  The test hook coopmat_swizzle=0|1 takes either path on any device.
+    static bool wantSwizzle(const ContextImpl& ctx) { return testHookOr("coopmat_swizzle", ctx.caps.vendorId == 0x10DE); }
 
     ContextImpl& ctx_;
     ConvDesc desc_;
@@ -556,14 +456,12 @@ private:
     std::unique_ptr<SplitReduce> reduce_;  // split-K pass 2
     SubgroupChoice sg_;
     bool raw_ = false;
-    bool vecA_ = false, nchwVecA_ = false, vecB_ = false, vecOut_ = false, runs_ = false, runs4_ = false, words_ = false,
-         colScratch_ = false;
+    bool vecA_ = false, nchwVecA_ = false, vecB_ = false, vecOut_ = false, runs_ = false, runs4_ = false, words_ = false;
     bool prefetch2_ = false;
     bool trace_ = false;  // the CM_TRACE build, its clocks in the workspace
     bool swizzle_ = false;  // SWIZZLE (wantSwizzle)
     bool epi16_ = false;    // EPI16: fp16 scratch in the epilogue (vector pipeline)
     uint32_t outWord_ = 8;  // NHWC: filters per wide store, 8, 4 or 2 (coopmatNhwcOutWord; 0: element stores)
-    uint32_t smemPad_ = 0;  // SMEM_PAD words (smemPadWords)
     const ComputePipeline* vectorPipeline_ = nullptr;
     uint32_t gx_ = 0, gy_ = 0;
 };
@@ -638,9 +536,9 @@ std::unique_ptr<AlgorithmInstance> coopmatRawInstantiate(ContextImpl& ctx, const
 // The router's modelled time of `d` on the matrix units (conv/tile_score.hpp units: FLOPs at the
 // best tile's full-wave rate), < 0 where implicit_gemm_coopmat declines.  `oneSplit`: one pass.
 // Rated tiles only: winograd's and halo_coopmat's decisions were fitted against them, so the
-// k-tiles' line competes within this kernel's choice alone.  VGG-16 features.17 at b1 (fp16), where
-// winograd's F(2x2) model runs ~6 µs high, ran 19.2 µs on F(2x2) against 21.0 on the k-tile the
-// line sent it to when it took part (docs/results/h200_s36/kline/).
+// k-tiles' line competes within this kernel's choice alone: where it took part, it sent VGG-16
+// features.17 at b1 (fp16) from F(2x2), whose model runs high, to a slower k-tile
+// (docs/performance.md, "implicit_gemm_coopmat").
 double coopmatModelCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, bool oneSplit) {
     PlanOptions p = o;
     if (oneSplit) p.tile = "s1";

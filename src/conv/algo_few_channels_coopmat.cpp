@@ -226,7 +226,7 @@ public:
         // stores, with an even output width (an odd one leaves 2-byte pieces in every other row,
         // which made halo_coopmat's 13-wide RetinaNet cls_13 1.08x slower; every first layer
         // measured, docs/results/h100_s27/nchw3, has an even width and ran 0.5-0.8x the old time).
-        runs_ = d.outputLayout == TensorLayout::NCHW && d.outW() % 2 == 0 && coopmatNchwRuns();
+        runs_ = d.outputLayout == TensorLayout::NCHW && d.outW() % 2 == 0;
         vecOut_ = d.outputLayout == TensorLayout::NHWC ? d.filtersPerGroup() % 8 == 0 : runs_;
         // Eight channels per group: a staged word is one tap's channel run, 16 contiguous bytes.
         // VKCONV_FEW_COOPMAT_VEC_IN=0 (measurements only) keeps the element loads.

@@ -91,7 +91,7 @@ std::string shaderName(DType t) { return std::string("halo_coopmat_") + (coopmat
 // pieces in every other row (RetinaNet cls_13 1.08x slower, h100_s27/nchw2, perf-notes 66).
 // Measurements only: VKCONV_HALO_BF16_RUNS=1 gives bf16 the runs too.
 bool nchwRuns(const ConvDesc& d) {
-    return d.outputLayout == TensorLayout::NCHW && d.outW() % 2 == 0 && coopmatNchwRuns() &&
+    return d.outputLayout == TensorLayout::NCHW && d.outW() % 2 == 0 &&
            (d.dtype == DType::F16 || envFlag("VKCONV_HALO_BF16_RUNS", false));
 }
 // fp16 NCHW outputs go out in runs of 8 flat positions (epilogue_runs.glsl).  Where Q % 8 == 0,

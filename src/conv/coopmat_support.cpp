@@ -1,21 +1,11 @@
 #include "conv/coopmat_support.hpp"
 #include "conv/conv_params.hpp"
-
-
 #include "runtime/shader_registry.hpp"
-#include "util/env.hpp"
+#include "util/test_hooks.hpp"
 
 namespace vkconv {
 
-bool coopmatEmulated(DType t) { return envFlag("VKCONV_COOPMAT_EMULATE") && t != DType::F32; }
-
-bool coopmatNchwRuns() { return envFlag("VKCONV_NCHW_RUNS", true); }
-
-bool coopmatNchwHalfRuns() { return coopmatNchwRuns() && envString("VKCONV_NCHW_RUNS") != "8"; }
-
-bool coopmatNchwWords() { return coopmatNchwRuns() && envFlag("VKCONV_NCHW_WORDS", true); }
-
-bool coopmatNchwColScratch() { return envFlag("VKCONV_NCHW_COL_SCRATCH", true); }
+bool coopmatEmulated(DType t) { return testHookOr("coopmat_emulate", false) && t != DType::F32; }
 
 VkComponentTypeKHR coopmatOperandType(DType t) {
     return t == DType::BF16 ? VK_COMPONENT_TYPE_BFLOAT16_KHR : VK_COMPONENT_TYPE_FLOAT16_KHR;
@@ -92,7 +82,7 @@ std::string coopmatFragment16WhyNot(const DeviceCaps& caps, DType t) {
 uint32_t coopmatNhwcOutWord(const ConvDesc& d) {
     const int64_t kg = d.filtersPerGroup();
     if (kg % 8 == 0) return 8;
-    if (kg % 2 != 0 || !envFlag("VKCONV_NHWC_OUT4", true)) return 0;
+    if (kg % 2 != 0) return 0;
     return kg % 4 == 0 ? 4 : 2;
 }
 
@@ -104,10 +94,9 @@ std::string coopmatOutputTag(bool vecOut, uint32_t outWord) {
 bool coopmatHalfScratch(const DeviceCaps& caps, const ConvDesc& d, bool vecOut, uint32_t m, uint32_t n) {
     // Not for 2-filter words: from the fp16 scratch they ran 1.14-1.22x the element stores on
     // 192x128x64/4x4s1 (winograd's GEMM for 126 filters, H200), where the fp32 scratch's ran
-    // 0.89x (docs/results/h200_s49/grouped/, perf-notes 131).
+    // 0.89x (docs/performance.md, "implicit_gemm_coopmat").
     if (!vecOut || d.filtersPerGroup() % 4 != 0 || d.dtype != DType::F16 || d.outputLayout != TensorLayout::NHWC || d.hasBias ||
-        d.hasResidual ||
-        d.activation != Activation::None || !envFlag("VKCONV_COOPMAT_EPI16", true))
+        d.hasResidual || d.activation != Activation::None)
         return false;
     if (coopmatEmulated(DType::F16)) return true;
     for (const auto& c : caps.coopMatConfigs)

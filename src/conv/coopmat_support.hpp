@@ -1,4 +1,4 @@
-// What the cooperative-matrix algorithms share: the test-only emulation switch, the operand
+// What the cooperative-matrix algorithms share: the test-only emulation hook, the operand
 // types, the subgroup size their tiles are laid out for, and the device / build checks.
 #pragma once
 #include <string>
@@ -9,26 +9,10 @@
 
 namespace vkconv {
 
-// VKCONV_COOPMAT_EMULATE=1 (tests only): fp16 and bf16 problems run the CM_EMULATE builds of the
-// kernels, which do the matrix products with plain arithmetic, so that devices without
-// cooperative matrices (lavapipe in CI) execute every staging, padding and epilogue path.
+// The test hook coopmat_emulate (util/test_hooks.hpp): fp16 and bf16 problems run the CM_EMULATE
+// builds of the kernels, which do the matrix products with plain arithmetic, so that devices
+// without cooperative matrices (lavapipe in CI) execute every staging, padding and epilogue path.
 bool coopmatEmulated(DType t);
-
-// NCHW outputs of the matrix kernels go out as runs of 8 pixels of one filter, in the widest
-// stores their alignment allows (shaders/include/epilogue_runs.glsl).  VKCONV_NCHW_RUNS=0
-// (measurement only) restores the element-wise stores they replaced.
-bool coopmatNchwRuns();
-// implicit_gemm_coopmat's runs where 4 but not 8 divides P*Q (runs of 4 within one image, 8-byte
-// stores).  VKCONV_NCHW_RUNS=8 (measurement only) keeps those outputs on the element stores.
-bool coopmatNchwHalfRuns();
-// implicit_gemm_coopmat's NCHW outputs of even P*Q that the runs leave (P*Q % 4 == 2, or
-// 16-subgroup tiles): 4-byte words of two pixels instead of element stores.  VKCONV_NCHW_WORDS=0
-// (measurement only) keeps the element stores.
-bool coopmatNchwWords();
-// implicit_gemm_coopmat's other NCHW outputs (odd P*Q, split-K partials) read from a column-major
-// scratch too (no bank conflicts between a filter's pixels).  VKCONV_NCHW_COL_SCRATCH=0
-// (measurement only) keeps the row-major one.
-bool coopmatNchwColScratch();
 
 VkComponentTypeKHR coopmatOperandType(DType t);
 
@@ -62,7 +46,6 @@ std::string coopmatFragment16WhyNot(const DeviceCaps& caps, DType t);
 // Filters per NHWC output store of halo_coopmat and implicit_gemm_coopmat (their OUT_WORD): the
 // most of 8, 4 and 2 that divides K/groups (16-, 8- or 4-byte stores: 4 for RetinaNet's 36-filter
 // box heads, 2 for e.g. 18 or 42 filters), 0 for odd K/groups (element stores).
-// VKCONV_NHWC_OUT4=0 (measurement only) keeps everything but 8 on the element stores.
 uint32_t coopmatNhwcOutWord(const ConvDesc& d);
 // The configuration's wide-output letter: "O" (16-byte stores, or NCHW runs), "O4" / "O2" (the
 // narrow NHWC words), "" (element stores).
@@ -72,7 +55,7 @@ std::string coopmatOutputTag(bool vecOut, uint32_t outWord);
 // fp16 in registers, half the scratch bytes, outputs copied as they are): fp16 NHWC output in
 // wide words of 8 or 4 filters (vecOut, 4 | K/groups) with nothing fused, so the output is the accumulator rounded once either
 // way; the device reports a subgroup-scope m x n configuration with fp16 C and result (the
-// emulation always has it); VKCONV_COOPMAT_EPI16=0 (measurements) turns it off.
+// emulation always has it).
 bool coopmatHalfScratch(const DeviceCaps& caps, const ConvDesc& d, bool vecOut, uint32_t m = 16, uint32_t n = 16);
 
 // "f16, 16x16x16 ..." list of the device's configurations, for messages.

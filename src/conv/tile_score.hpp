@@ -15,10 +15,10 @@ namespace vkconv {
 // runs at the rate a workgroup alone on a unit reaches (`lone`: that rate as a share of the unit's
 // full-occupancy throughput, measured per tile) until together they reach the full rate:
 // g(k) = min(1, k x lone) of it.  A share above 1 (a workgroup alone outruns a full unit's worth
-// of them: 64x64x64/2x4, perf-notes 59) is the tile's rate for every k:
+// of them: 64x64x64/2x4) is the tile's rate for every k:
 // g(k) = min(max(1, lone), k x lone).  Without `units` and `lone`
 // (lone = 0), each workgroup counts as 1/resident of a unit however few share it, which
-// under-rates the small tiles on grids smaller than the GPU (docs/perf-notes.md item 53).
+// under-rates the small tiles on grids smaller than the GPU (docs/performance.md, "implicit_gemm_coopmat").
 inline double waveTileScore(const ConvDesc& d, double bm, double bn, double efficiency, double slots, double units = 0,
                             double lone = 0) {
     double M = double(d.n) * double(d.outH()) * double(d.outW());

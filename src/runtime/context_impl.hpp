@@ -63,6 +63,10 @@ struct ContextImpl {
     // drivers that return no internal representations (NVIDIA) that blob holds the machine code
     // (bench/nv_sass.py disassembles it).
     bool capturePipelineBinaries = false;
+    // Set by `vkconv-bench --trace` before it builds plans: one-pass fp16 implicit_gemm_coopmat
+    // plans run the kernel's trace build, which writes its phase clocks to the workspace
+    // (shaders/include/coopmat_trace.glsl).  Off for normal use.
+    bool coopmatTrace = false;
     // Set by `vkconv-bench --passes` while it records one profiled batch: the dispatch helpers
     // (bindConvTensors, cmdDispatch) tell it each pass's pipeline and write a timestamp after each
     // dispatch.  nullptr for normal use.

@@ -58,7 +58,7 @@ protected:
 };
 
 // Scoped setenv for switches the library reads when a context or plan is made
-// ($VKCONV_CACHE_DIR, $VKCONV_COOPMAT_TRACE, ...); the old value comes back at scope end.
+// ($VKCONV_CACHE_DIR, $VKCONV_TEST_HOOKS, ...); the old value comes back at scope end.
 struct EnvOverride {
     std::string name;
     std::optional<std::string> old;

@@ -1,5 +1,7 @@
 #include "harness.hpp"
 
+#include "util/test_hooks.hpp"
+
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -282,20 +284,11 @@ std::vector<CheckResult> checkIntegerThenUniform(vkconv::Context& ctx, const vkc
     return out;
 }
 
-namespace {
-std::string envValue(const char* n) {
-    const char* v = std::getenv(n);
-    return v ? std::string(v) : std::string();
-}
-uint32_t nhwcMinWord(uint32_t minWord) { return envValue("VKCONV_NHWC_OUT4") == "0" ? 8 : minWord; }
-}  // namespace
-
 bool expectsHalfScratch(const vkconv::Context& ctx, const vkconv::ConvDesc& d, uint32_t fragM, uint32_t fragN, uint32_t minWord) {
-    if (envValue("VKCONV_COOPMAT_EPI16") == "0") return false;
-    if (d.dtype != vkconv::DType::F16 || d.outputLayout != vkconv::TensorLayout::NHWC || d.filtersPerGroup() % nhwcMinWord(minWord) != 0 ||
+    if (d.dtype != vkconv::DType::F16 || d.outputLayout != vkconv::TensorLayout::NHWC || d.filtersPerGroup() % minWord != 0 ||
         d.hasBias || d.hasResidual || d.activation != vkconv::Activation::None)
         return false;
-    if (envValue("VKCONV_COOPMAT_EMULATE") == "1") return true;
+    if (vkconv::testHookOr("coopmat_emulate", false)) return true;
     for (const auto& c : ctx.caps().coopMatConfigs)
         if (c.scope == VK_SCOPE_SUBGROUP_KHR && c.m == fragM && c.n == fragN && c.c == VK_COMPONENT_TYPE_FLOAT16_KHR &&
             c.result == VK_COMPONENT_TYPE_FLOAT16_KHR)
@@ -320,7 +313,7 @@ void expectHalfScratch(const vkconv::Context& ctx, const vkconv::ConvDesc& d, co
 
 void expectNhwcOutWord(const vkconv::ConvDesc& d, const std::string& config) {
     const int64_t kg = d.filtersPerGroup();
-    const bool narrow = d.outputLayout == vkconv::TensorLayout::NHWC && kg % 8 != 0 && kg % 2 == 0 && nhwcMinWord(2) == 2 &&
+    const bool narrow = d.outputLayout == vkconv::TensorLayout::NHWC && kg % 8 != 0 && kg % 2 == 0 &&
                         config.find(" split ") == std::string::npos;
     EXPECT_EQ(config.find("O4 ") != std::string::npos, narrow && kg % 4 == 0) << config;
     EXPECT_EQ(config.find("O2 ") != std::string::npos, narrow && kg % 4 != 0) << config;

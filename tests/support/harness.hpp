@@ -118,10 +118,10 @@ std::vector<CheckResult> checkIntegerThenUniform(vkconv::Context& ctx, const vkc
 
 // Whether a matrix kernel's plan for d should use the fp16 scratch in its epilogue (" epi16" in
 // its configuration): fp16 NHWC output in wide words (K/groups a multiple of `minWord`, the
-// kernel's narrowest through that scratch: 8, or 4 for halo_coopmat and implicit_gemm_coopmat
-// unless VKCONV_NHWC_OUT4=0) with nothing fused, on the emulation or a device reporting a
-// subgroup-scope fp16 accumulator of the plan's fragment (fragM x fragN: 16x16, or 8x8 on Mesa
-// 26's lavapipe), unless VKCONV_COOPMAT_EPI16=0.  Split-K and NCHW outputs never do.
+// kernel's narrowest through that scratch: 8, or 4 for halo_coopmat and implicit_gemm_coopmat)
+// with nothing fused, on the emulation or a device reporting a subgroup-scope fp16 accumulator
+// of the plan's fragment (fragM x fragN: 16x16, or 8x8 on Mesa 26's lavapipe).  Split-K and NCHW
+// outputs never do.
 bool expectsHalfScratch(const vkconv::Context& ctx, const vkconv::ConvDesc& d, uint32_t fragM = 16, uint32_t fragN = 16,
                         uint32_t minWord = 8);
 // The matrix fragment a plan's configuration names (" cm MxNxK"): false where it names none.
@@ -132,7 +132,7 @@ void expectHalfScratch(const vkconv::Context& ctx, const vkconv::ConvDesc& d, co
                        uint32_t minWord = 8);
 // halo_coopmat and implicit_gemm_coopmat (vector pipeline, one pass): where 4 or 2 is the most
 // of 8, 4 and 2 that divides K/groups of an NHWC output, EXPECTs stores of that many filters ("O4"
-// or "O2" in the configuration), unless VKCONV_NHWC_OUT4=0; elsewhere EXPECTs neither.
+// or "O2" in the configuration); elsewhere EXPECTs neither.
 void expectNhwcOutWord(const vkconv::ConvDesc& d, const std::string& config);
 
 // For EXPECT_TRUE(vkt::passed(r)): the failure message is r.summary().
