@@ -8,6 +8,8 @@
 #include <cstring>
 #include <fstream>
 #include <future>
+#include <optional>
+#include <sstream>
 #include <thread>
 
 #include "environment.hpp"
@@ -185,12 +187,12 @@ TEST(Hostile, NonRegularCacheFilesAreIgnored) {
 
 // A submission that outlives VKCONV_TIMEOUT_S raises Error(Timeout) and leaves the context usable:
 // vkconv keeps what the GPU still runs, the next call queues behind it, and destroying the
-// context waits for it.  A direct convolution of ~2.4 GFLOP takes several seconds on lavapipe.
+// context waits for it.  A direct convolution of ~4.8 GFLOP takes several seconds on lavapipe.
 TEST(HostileDevice, TimeoutLeavesTheContextUsable) {
     vkt::EnvOverride env("VKCONV_TIMEOUT_S", "1");
     vkconv::Context c = vkconv::Context::create(vkt::testContextInfo());
     vkconv::ConvDesc d;
-    d.n = 2; d.c = 128; d.h = d.w = 64; d.k = 128; d.r = d.s = 3; d.pad(1, 1);
+    d.n = 4; d.c = 128; d.h = d.w = 64; d.k = 128; d.r = d.s = 3; d.pad(1, 1);
     vkconv::PlanOptions po;
     po.algorithm = "direct";
     vkconv::Plan plan = vkconv::Plan::create(c, d, po);
@@ -225,4 +227,157 @@ TEST(HostileDevice, TimeoutLeavesTheContextUsable) {
     }
     EXPECT_EQ(out[size_t(d.w) + 1], float(d.c * 9));  // an interior pixel, NCHW: (0, 0, 1, 1)
     EXPECT_EQ(out[0], float(d.c * 4));                 // the corner pixel of channel 0
+}
+
+// Each damaged find-database row: findPlan still plans (the problem is timed again) and the file
+// is rewritten, so that the next context reads the problem from it again.
+TEST(Hostile, DamagedFindDatabaseIsRepaired) {
+    vkt::TempDir dir;
+    {
+        vkconv::Context c = contextIn(dir.path);
+        quickFind(c, smallDesc());
+    }
+    const auto finds = filesStartingWith(dir.path, "find-");
+    ASSERT_EQ(finds.size(), 1u);
+    std::stringstream text;
+    text << std::ifstream(finds[0]).rdbuf();
+    const std::string good = text.str();
+    const size_t row = good.find("\nR\t");
+    ASSERT_NE(row, std::string::npos) << good;
+    const size_t rowEnd = good.find('\n', row + 1);
+    // The row's fields: R, options' algorithm and tile, algorithm, config, µs, workspace, router, error, end.
+    auto withField = [&](size_t i, const std::string& v) {
+        std::vector<std::string> f;
+        std::stringstream line(good.substr(row + 1, rowEnd - row - 1));
+        for (std::string x; std::getline(line, x, '\t');) f.push_back(x);
+        f.at(i) = v;
+        std::string joined;
+        for (const auto& x : f) joined += (joined.empty() ? "" : "\t") + x;
+        return good.substr(0, row + 1) + joined + good.substr(rowEnd);
+    };
+    const std::pair<const char*, std::string> damages[] = {
+        {"unknown algorithm", withField(3, "no_such_algorithm")},
+        {"unknown requested algorithm", withField(1, "no_such_algorithm")},
+        {"a tile the algorithm does not have", withField(2, "999x999/9x9")},
+        {"an algorithm that declines the problem", withField(1, "depthwise")},
+        {"NaN time", withField(5, "nan")},
+        {"negative time", withField(5, "-3.5")},
+        {"an error text on a timed row", withField(8, "out of memory")},
+        {"a row cut mid-line", good.substr(0, row + (rowEnd - row) / 2)},
+        {"a truncated header", good.substr(0, 10)},
+    };
+    for (const auto& [what, damaged] : damages) {
+        { std::ofstream(finds[0], std::ios::trunc) << damaged; }
+        {
+            vkconv::Context c = contextIn(dir.path);
+            EXPECT_NO_THROW(quickFind(c, smallDesc())) << what;
+        }
+        vkconv::Context c = contextIn(dir.path);
+        vkconv::PlanOptions po;
+        po.algorithm = "direct";
+        vkconv::FindOptions fo;
+        fo.variants = false;
+        const std::vector<vkconv::FindResult> again = vkconv::findAlgorithms(c, smallDesc(), po, fo);
+        ASSERT_FALSE(again.empty()) << what;
+        EXPECT_TRUE(again.front().fromDatabase) << what << ": the file was not rewritten";
+        EXPECT_TRUE(again.front().error.empty()) << what;
+    }
+}
+
+// Every pair of tensors of which one is written must not overlap; read-only tensors may.
+TEST(Hostile, OverlapsOfWrittenTensorsAreRefused) {
+    vkconv::Context& ctx = vkt::ctx();
+    vkconv::ConvDesc d;
+    d.n = 1; d.c = 64; d.h = d.w = 4; d.k = 8; d.r = d.s = 3; d.pad(1, 1);
+    d.hasBias = d.hasResidual = true;
+    vkconv::PlanOptions po;
+    po.algorithm = "implicit_gemm_splitk";
+    po.tile = "s4";
+    vkconv::Plan plan = vkconv::Plan::create(ctx, d, po);
+    ASSERT_GT(plan.workspaceSize(), 0u);
+    const VkDeviceSize align = std::max<VkDeviceSize>(ctx.caps().minStorageBufferOffsetAlignment, 256);
+    auto up = [&](VkDeviceSize v) { return (v + align - 1) / align * align; };
+    const VkDeviceSize sizes[] = {VkDeviceSize(d.inputBytes()), VkDeviceSize(d.filterBytes()), VkDeviceSize(d.biasBytes()),
+                                  VkDeviceSize(d.outputBytes()), VkDeviceSize(d.outputBytes()), plan.workspaceSize()};
+    VkDeviceSize offsets[6], total = 0;
+    for (int i = 0; i < 6; ++i) offsets[i] = total, total += up(sizes[i]);
+    vkconv::Buffer b = vkconv::Buffer::create(ctx, total);
+    auto tensors = [&] {
+        vkconv::ConvTensors t;
+        vkconv::BufferView* v[] = {&t.input, &t.filter, &t.bias, &t.residual, &t.output, &t.workspace};
+        for (int i = 0; i < 6; ++i) *v[i] = b.view(offsets[i], sizes[i]);
+        return t;
+    };
+    EXPECT_NO_THROW(plan.run(tensors()));
+    const char* names[] = {"input", "filter", "bias", "residual", "output", "workspace"};
+    for (int written : {4, 5})
+        for (int other = 0; other < 6; ++other) {
+            if (other == written) continue;
+            vkconv::ConvTensors t = tensors();
+            vkconv::BufferView* v[] = {&t.input, &t.filter, &t.bias, &t.residual, &t.output, &t.workspace};
+            v[written]->offset = v[other]->offset;  // aligned, and both fit: only the overlap is wrong
+            if (offsets[other] + sizes[written] > total) continue;
+            try {
+                plan.run(t);
+                ADD_FAILURE() << names[written] << " over " << names[other] << " accepted";
+            } catch (const vkconv::Error& e) {
+                EXPECT_EQ(e.code(), vkconv::ErrorCode::InvalidArgument) << e.what();
+                EXPECT_NE(std::string(e.what()).find("overlaps"), std::string::npos) << e.what();
+            }
+        }
+    vkconv::ConvTensors shared = tensors();
+    shared.filter.offset = shared.input.offset;  // two read-only tensors may share memory
+    shared.filter.size = shared.input.size = std::max(sizes[0], sizes[1]);
+    EXPECT_NO_THROW(plan.run(shared));
+}
+
+TEST(Hostile, CheapRecordingChecks) {
+    vkconv::Context& ctx = vkt::ctx();
+    const vkconv::ConvDesc d = smallDesc();
+    vkconv::Plan plan = vkconv::Plan::create(ctx, d);
+    vkconv::Buffer x = vkconv::Buffer::create(ctx, VkDeviceSize(d.inputBytes()));
+    vkconv::Buffer w = vkconv::Buffer::create(ctx, VkDeviceSize(d.filterBytes()));
+    vkconv::Buffer y = vkconv::Buffer::create(ctx, VkDeviceSize(d.outputBytes()));
+    vkconv::ConvTensors t;
+    t.input = x.view();
+    t.filter = w.view();
+    t.output = y.view();
+    EXPECT_EQ(errorOf([&] { plan.record(VK_NULL_HANDLE, t); }), vkconv::ErrorCode::InvalidArgument);
+    for (VkDeviceSize offset : {~VkDeviceSize(0) - 16, ~VkDeviceSize(0) - VkDeviceSize(d.inputBytes()) + 1}) {
+        vkconv::ConvTensors bad = t;
+        bad.input.offset = offset;
+        EXPECT_EQ(errorOf([&] { plan.run(bad); }), vkconv::ErrorCode::InvalidArgument) << offset;
+    }
+    if (plan.workspaceSize() == 0) {
+        vkconv::ConvTensors extra = t;
+        extra.workspace = x.view();
+        try {
+            plan.run(extra);
+            ADD_FAILURE() << "a workspace for a plan that needs none was accepted";
+        } catch (const vkconv::Error& e) {
+            EXPECT_NE(std::string(e.what()).find("needs none"), std::string::npos) << e.what();
+        }
+    }
+}
+
+TEST(Hostile, MovedContextKeepsItsPlans) {
+    vkconv::Context first = vkconv::Context::create(vkt::testContextInfo());
+    const vkconv::ConvDesc d = smallDesc();
+    std::optional<vkconv::Plan> plan(vkconv::Plan::create(first, d));
+    vkconv::Context moved = std::move(first);
+    vkconv::Buffer x = vkconv::Buffer::create(moved, VkDeviceSize(d.inputBytes()));
+    vkconv::Buffer w = vkconv::Buffer::create(moved, VkDeviceSize(d.filterBytes()));
+    vkconv::Buffer y = vkconv::Buffer::create(moved, VkDeviceSize(d.outputBytes()));
+    x.fill(0x3f800000u);  // 1.0f
+    w.fill(0x3f800000u);
+    vkconv::ConvTensors t;
+    t.input = x.view();
+    t.filter = w.view();
+    t.output = y.view();
+    plan->run(t);
+    std::vector<float> out(size_t(d.outputElements()));
+    y.download(out.data(), out.size() * sizeof(float));
+    EXPECT_EQ(out[size_t(d.w) + 1], float(d.c * 9));  // an interior pixel of channel 0
+    x = {}; w = {}; y = {};  // plans and buffers go before their context
+    plan.reset();
 }
