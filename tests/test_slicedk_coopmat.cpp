@@ -138,9 +138,10 @@ INSTANTIATE_TEST_SUITE_P(coopmat, SlicedKCoopmatTiles,
 class SlicedKCoopmatElementPath : public VkconvParamTest<int> {};
 
 // The element-wise loads and stores that views without 16-byte alignment take (RADV's storage
-// buffer offsets need only 4), forced on aligned views with the slicedk_vec=0 hook: 1x1 layers (fp16 with bias + ReLU, bf16 with a residual and an
-// uneven split, element stores of 20 filters, NCHW input) and through the taps (3x3 with padding,
-// a dilated stride-2 3x3 with asymmetric padding, NHWC and NCHW).
+// buffer offsets need only 4), forced on aligned views with the slicedk_vec=0 hook: 1x1 layers
+// (fp16 with bias + ReLU, bf16 with a residual and an uneven split, element stores of 20 filters,
+// NCHW input) and through the taps (3x3 with padding, a dilated stride-2 3x3 with asymmetric
+// padding, NHWC and NCHW).
 TEST_P(SlicedKCoopmatElementPath, MatchesReference) {
     EnvOverride vec("VKCONV_TEST_HOOKS", withHook("slicedk_vec=0"));
     const NamedDesc& c = skCases()[size_t(GetParam())];

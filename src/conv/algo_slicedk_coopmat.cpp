@@ -236,7 +236,8 @@ bool slicedKCoopmatNchwPays(const ContextImpl& ctx, const ConvDesc& d, const Pla
 constexpr uint64_t kNchwInOverTransposesMaxPixels = 4096;
 bool slicedKCoopmatBeatsTransposes(const ConvDesc& d, const std::string& inner) {
     if (!nchwInRoutable(d)) return false;
-    return inner == "slicedk_coopmat" || (inner == "implicit_gemm_coopmat" && outputPixels(d) <= kNchwInOverTransposesMaxPixels);
+    return inner == "slicedk_coopmat" ||
+           (inner == "implicit_gemm_coopmat" && outputPixels(d) <= kNchwInOverTransposesMaxPixels);
 }
 
 // MobileNetV2's and ResNet-50's deep 1x1 layers at batch 1 (7x7 and 14x14 maps, 384-2048
