@@ -122,8 +122,7 @@ const uint FRAGS = MQ * NQ;
 const uint STAGE_WORDS = RAW ? RAW_WORDS : HALO_WORDS;  // words a step loads from the input
 const uint STAGE_PER_T = (STAGE_WORDS + WG_SIZE - 1u) / WG_SIZE;  // per invocation
 // NCHW output with an even width (the host's condition): column-major scratch and pixel runs
-// (epilogue_runs.glsl); off, the element-wise stores of a row-major scratch (odd widths, and
-// VKCONV_NCHW_RUNS=0 to measure the difference).
+// (epilogue_runs.glsl); off, the element-wise stores of a row-major scratch (odd widths).
 layout(constant_id = 118) const bool NCHW_RUNS = true;
 const bool RUNS = NCHW_RUNS && OUT_LAYOUT == 0u;
 // The fp16 scratch (epilogue_half.glsl; the host's choice), rows of 3 words.

@@ -77,7 +77,7 @@ const uint SCR_WORDS = NSG * 64u;  // one 16 x 16 fp32 accumulator per subgroup
 const uint SMEM_WORDS = STAGE_WORDS > SCR_WORDS ? STAGE_WORDS : SCR_WORDS;
 // NCHW fp16 output with an even width (the host's condition): column-major scratch and pixel
 // runs (epilogue_runs.glsl); off, the element-wise stores of a row-major scratch (odd widths,
-// bf16, and VKCONV_NCHW_RUNS=0 to measure the difference).
+// bf16).
 layout(constant_id = 115) const bool NCHW_RUNS = true;
 const bool RUNS = NCHW_RUNS && OUT_LAYOUT == 0u;
 // The fp16 scratch (epilogue_half.glsl; the host's choice), rows of 3 words.

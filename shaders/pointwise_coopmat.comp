@@ -7,7 +7,7 @@
 //
 // Streaming.  The general kernel's workgroups each stage one slice, multiply it and store their
 // tile between workgroup barriers: on one-slice layers a workgroup is its loads' round trip, then
-// its epilogue, one after the other (docs/perf-notes.md items 78, 89).  Here a workgroup stages
+// its epilogue, one after the other (docs/performance.md, "pointwise_coopmat").  Here a workgroup stages
 // its BN filters once, and then each subgroup walks BPS pixel blocks of PB = 16*FM pixels on its
 // own, with no workgroup barrier: it stores its block's pixels (16-byte words, zero past C and
 // past the last pixel) into its own shared buffer, multiplies, issues the loads of its next
@@ -19,7 +19,7 @@
 // word (16-byte words need H*W % 8 == 0: the host's VEC bits).
 //
 // Shared memory: [B: BN filters x LDW words][per subgroup: its block, PB pixels x LDW words, which
-// the epilogue reuses as its fp32 scratch: 16 x 16, or 16 x BN with WIDE].  Rows hold CP = KS*16 values (8 per 16-byte
+// the epilogue reuses as its 16 x 16 fp32 scratch].  Rows hold CP = KS*16 values (8 per 16-byte
 // word) and are padded to an odd number of words, so the eight rows one fragment-load phase reads
 // fall in distinct bank groups.
 #extension GL_GOOGLE_include_directive : require
@@ -48,13 +48,9 @@ layout(constant_id = 106) const uint BPS = 1;        // pixel blocks per subgrou
 layout(constant_id = 107) const bool B_RESIDENT = false;
 // 16-byte views (host: 16-byte aligned offsets): bit 0 input and filter loads, bit 1 output stores.
 layout(constant_id = 108) const uint VEC = 0u;
-// The epilogue's shape: one 16 x 16 accumulator at a time (32-byte output pieces, K values apart),
-// or (measurements only: 1.0-1.5x slower on the H200) 16 pixels x every filter of the slab at once,
-// one contiguous run of outputs per 16 pixels with one slab.
-layout(constant_id = 109) const bool WIDE = false;
 // The fp16 scratch (epilogue_half.glsl; the host's choice), rows of 3 words.
 layout(constant_id = 110) const bool EPI16 = false;
-// NCHW activations and output (the host leaves WIDE and EPI16 off there).
+// NCHW activations and output (the host leaves EPI16 off there).
 layout(constant_id = 111) const bool NCHW = false;
 layout(local_size_x_id = 100) in;
 
@@ -65,8 +61,7 @@ const uint B_WORDS = BN * LDW;
 const uint PW = PB / 8u;                  // NCHW: words per staged channel row
 const uint LDA = PW + 1u;                 // ... padded to an odd count
 const uint A_WORDS = NCHW ? 16u * KS * LDA : PB * LDW;
-const uint SROW = 4u * FN + 1u;           // scratch words per pixel (BN fp32, padded to odd)
-const uint SCR_WORDS = WIDE ? 16u * SROW : 64u;
+const uint SCR_WORDS = 64u;               // one 16 x 16 fp32 accumulator
 const uint SG_WORDS = A_WORDS > SCR_WORDS ? A_WORDS : SCR_WORDS;  // a subgroup's block, then its scratch
 const uint A_PER_L = (PB * CW + LANES - 1u) / LANES;  // block words per invocation (either layout: PB x CP values)
 const uint B_PER_T = (BN * CW + WG_SIZE - 1u) / WG_SIZE;
@@ -203,33 +198,66 @@ void main() {
 
         subgroupBarrier();  // every invocation is done reading the block: its memory becomes the scratch
 
-        if (WIDE && !NCHW) {
-            // Epilogue, 16 pixels x BN filters at a time through the scratch ([pixel][filter] fp32).
-            [[unroll]] for (uint i = 0u; i < FM; ++i) {
+        // Epilogue, one 16 x 16 accumulator at a time through the scratch (fp32, row-major:
+        // [pixel][filter]; NCHW column-major: [filter][pixel]).
+        [[unroll]] for (uint i = 0u; i < FM; ++i) {
+            [[unroll]] for (uint j = 0u; j < FN; ++j) {
 #if !defined(CM_EMULATE)
-                [[unroll]] for (uint j = 0u; j < FN; ++j)
-                    coopMatStore(acc[i * FN + j], smem, scratch + j * 4u, SROW, gl_CooperativeMatrixLayoutRowMajor);
+#if defined(DTYPE_F16)
+                // 48 of the scratch's 64 words.
+                if (EPI16) coopMatStore(MAT_C16(16, 16)(acc[i * FN + j]), smem, scratch, 3u, gl_CooperativeMatrixLayoutRowMajor);
+                else
+#endif
+                if (NCHW) coopMatStore(acc[i * FN + j], smem, scratch, 4u, gl_CooperativeMatrixLayoutColumnMajor);
+                else coopMatStore(acc[i * FN + j], smem, scratch, 4u, gl_CooperativeMatrixLayoutRowMajor);
 #else
-                [[dont_unroll]] for (uint j = 0u; j < FN; ++j)
-                    [[dont_unroll]] for (uint u = 0u; u < EPL; ++u) {
-                        uint e = lane + u * LANES, fi = (e / 16u) * SROW * 4u + j * 16u + e % 16u;
-                        smem[scratch + (fi >> 2)][fi & 3u] = floatBitsToUint(acc[(i * FN + j) * EPL + u]);
+                [[dont_unroll]] for (uint u = 0u; u < EPL; ++u) {
+                    uint e = lane + u * LANES;
+                    float v = acc[(i * FN + j) * EPL + u];
+                    if (EPI16) {
+                        emuHalfScratch(scratch, 3u, 16u, e, v);
+                    } else {
+                        uint x = NCHW ? (e % 16u) * 16u + e / 16u : e;
+                        smem[scratch + (x >> 2)][x & 3u] = floatBitsToUint(v);
                     }
+                }
 #endif
                 subgroupMemoryBarrierShared();
                 subgroupBarrier();
-                uint mb = blk * PB + i * 16u;
-                // A fixed count per invocation, unrolled: every scratch read goes out before the
-                // first store waits on one.
-                if ((VEC & 2u) != 0u) {
-                    // 8 consecutive filters of one pixel per 16-byte store (K % 8 == 0: a run is
-                    // wholly inside the filters or wholly past them); consecutive items,
-                    // consecutive addresses.
-                    [[unroll]] for (uint u = 0u; u < (32u * FN + LANES - 1u) / LANES; ++u) {
-                        uint e = lane + u * LANES;
-                        uint row = e / (2u * FN), oct = e % (2u * FN), m = mb + row, k = n0 + oct * 8u;
-                        if (e < 32u * FN && m < M && k < K) {
-                            uint w = scratch + row * SROW + oct * 2u, off = m * K + k;
+                uint mb = blk * PB + i * 16u, kb = n0 + j * 16u;
+                if (NCHW) {
+                    // 8 consecutive pixels of one filter per 16-byte word (H*W % 8 == 0: a word
+                    // is wholly inside one image's pixels or wholly past the last); element-wise
+                    // otherwise.
+                    if ((VEC & 2u) != 0u) {
+                        for (uint e = lane; e < 32u; e += LANES) {
+                            uint col = e >> 1, m = mb + (e & 1u) * 8u, k = kb + col;
+                            if (m < M && k < K) {
+                                uint w = scratch + col * 4u + (e & 1u) * 2u, off = (m / HW * K + k) * HW + m % HW;
+                                float v[8] = words8(smem[w], smem[w + 1u]);
+                                [[unroll]] for (uint q = 0u; q < 8u; ++q) v[q] = epilogueValue(v[q], k, off + q);
+                                y8_[off >> 3] = uvec4(PACK_OUT(v[0], v[1]), PACK_OUT(v[2], v[3]), PACK_OUT(v[4], v[5]),
+                                                      PACK_OUT(v[6], v[7]));
+                            }
+                        }
+                    } else {
+                        for (uint e = lane; e < 256u; e += LANES) {
+                            uint m = mb + e % 16u, k = kb + e / 16u;
+                            if (m < M && k < K)
+                                storeOutput((m / HW * K + k) * HW + m % HW, k, uintBitsToFloat(smem[scratch + (e >> 2)][e & 3u]));
+                        }
+                    }
+                } else if (EPI16) {
+                    // Pixel fastest: 8 neighbouring invocations read 8 distinct bank groups.
+                    for (uint e = lane; e < 32u; e += LANES) {
+                        uint row = e & 15u, m = mb + row, k = kb + (e >> 4) * 8u;
+                        if (m < M && k < K) y8_[(m * K + k) >> 3] = smem[scratch + row * 3u + (e >> 4)];
+                    }
+                } else if ((VEC & 2u) != 0u) {
+                    for (uint e = lane; e < 32u; e += LANES) {
+                        uint row = e >> 1, m = mb + row, k = kb + (e & 1u) * 8u;
+                        if (m < M && k < K) {
+                            uint w = scratch + row * 4u + (e & 1u) * 2u, off = m * K + k;
                             float v[8] = words8(smem[w], smem[w + 1u]);
                             [[unroll]] for (uint q = 0u; q < 8u; ++q) v[q] = epilogueValue(v[q], k + q, off + q);
                             y8_[off >> 3] = uvec4(PACK_OUT(v[0], v[1]), PACK_OUT(v[2], v[3]), PACK_OUT(v[4], v[5]),
@@ -237,89 +265,12 @@ void main() {
                         }
                     }
                 } else {
-                    for (uint e = lane; e < 16u * BN; e += LANES) {
-                        uint row = e / BN, col = e % BN, m = mb + row, k = n0 + col;
-                        uint fi = row * SROW * 4u + col;
-                        if (m < M && k < K) storeOutput(m * K + k, k, uintBitsToFloat(smem[scratch + (fi >> 2)][fi & 3u]));
+                    for (uint e = lane; e < 256u; e += LANES) {
+                        uint m = mb + e / 16u, k = kb + e % 16u;
+                        if (m < M && k < K) storeOutput(m * K + k, k, uintBitsToFloat(smem[scratch + (e >> 2)][e & 3u]));
                     }
                 }
-                subgroupBarrier();  // the scratch is rewritten next (the next 16 pixels, or the next block)
-            }
-        } else {
-            // Epilogue, one 16 x 16 accumulator at a time through the scratch (fp32, row-major:
-            // [pixel][filter]; NCHW column-major: [filter][pixel]).
-            [[unroll]] for (uint i = 0u; i < FM; ++i) {
-                [[unroll]] for (uint j = 0u; j < FN; ++j) {
-#if !defined(CM_EMULATE)
-#if defined(DTYPE_F16)
-                    // 48 of the scratch's 64 words.
-                    if (EPI16) coopMatStore(MAT_C16(16, 16)(acc[i * FN + j]), smem, scratch, 3u, gl_CooperativeMatrixLayoutRowMajor);
-                    else
-#endif
-                    if (NCHW) coopMatStore(acc[i * FN + j], smem, scratch, 4u, gl_CooperativeMatrixLayoutColumnMajor);
-                    else coopMatStore(acc[i * FN + j], smem, scratch, 4u, gl_CooperativeMatrixLayoutRowMajor);
-#else
-                    [[dont_unroll]] for (uint u = 0u; u < EPL; ++u) {
-                        uint e = lane + u * LANES;
-                        float v = acc[(i * FN + j) * EPL + u];
-                        if (EPI16) {
-                            emuHalfScratch(scratch, 3u, 16u, e, v);
-                        } else {
-                            uint x = NCHW ? (e % 16u) * 16u + e / 16u : e;
-                            smem[scratch + (x >> 2)][x & 3u] = floatBitsToUint(v);
-                        }
-                    }
-#endif
-                    subgroupMemoryBarrierShared();
-                    subgroupBarrier();
-                    uint mb = blk * PB + i * 16u, kb = n0 + j * 16u;
-                    if (NCHW) {
-                        // 8 consecutive pixels of one filter per 16-byte word (H*W % 8 == 0: a word
-                        // is wholly inside one image's pixels or wholly past the last); element-wise
-                        // otherwise.
-                        if ((VEC & 2u) != 0u) {
-                            for (uint e = lane; e < 32u; e += LANES) {
-                                uint col = e >> 1, m = mb + (e & 1u) * 8u, k = kb + col;
-                                if (m < M && k < K) {
-                                    uint w = scratch + col * 4u + (e & 1u) * 2u, off = (m / HW * K + k) * HW + m % HW;
-                                    float v[8] = words8(smem[w], smem[w + 1u]);
-                                    [[unroll]] for (uint q = 0u; q < 8u; ++q) v[q] = epilogueValue(v[q], k, off + q);
-                                    y8_[off >> 3] = uvec4(PACK_OUT(v[0], v[1]), PACK_OUT(v[2], v[3]), PACK_OUT(v[4], v[5]),
-                                                          PACK_OUT(v[6], v[7]));
-                                }
-                            }
-                        } else {
-                            for (uint e = lane; e < 256u; e += LANES) {
-                                uint m = mb + e % 16u, k = kb + e / 16u;
-                                if (m < M && k < K)
-                                    storeOutput((m / HW * K + k) * HW + m % HW, k, uintBitsToFloat(smem[scratch + (e >> 2)][e & 3u]));
-                            }
-                        }
-                    } else if (EPI16) {
-                        // Pixel fastest: 8 neighbouring invocations read 8 distinct bank groups.
-                        for (uint e = lane; e < 32u; e += LANES) {
-                            uint row = e & 15u, m = mb + row, k = kb + (e >> 4) * 8u;
-                            if (m < M && k < K) y8_[(m * K + k) >> 3] = smem[scratch + row * 3u + (e >> 4)];
-                        }
-                    } else if ((VEC & 2u) != 0u) {
-                        for (uint e = lane; e < 32u; e += LANES) {
-                            uint row = e >> 1, m = mb + row, k = kb + (e & 1u) * 8u;
-                            if (m < M && k < K) {
-                                uint w = scratch + row * 4u + (e & 1u) * 2u, off = m * K + k;
-                                float v[8] = words8(smem[w], smem[w + 1u]);
-                                [[unroll]] for (uint q = 0u; q < 8u; ++q) v[q] = epilogueValue(v[q], k + q, off + q);
-                                y8_[off >> 3] = uvec4(PACK_OUT(v[0], v[1]), PACK_OUT(v[2], v[3]), PACK_OUT(v[4], v[5]),
-                                                      PACK_OUT(v[6], v[7]));
-                            }
-                        }
-                    } else {
-                        for (uint e = lane; e < 256u; e += LANES) {
-                            uint m = mb + e / 16u, k = kb + e % 16u;
-                            if (m < M && k < K) storeOutput(m * K + k, k, uintBitsToFloat(smem[scratch + (e >> 2)][e & 3u]));
-                        }
-                    }
-                    subgroupBarrier();  // the scratch is rewritten by the next accumulator
-                }
+                subgroupBarrier();  // the scratch is rewritten by the next accumulator
             }
         }
     }

@@ -5,12 +5,14 @@
 // 16-byte and element-wise output paths, the 16-byte staging of eight-channel groups, the halo
 // expanded from raw input rows (a last partial 16-byte word of the input on the odd-sized cases)
 // and the epilogue; then the router and the declines.
-// Test names contain "coopmat": the emulated runs (VKCONV_COOPMAT_EMULATE=1, lavapipe) take them,
+// Test names contain "coopmat": the emulated runs (the coopmat_emulate test hook, lavapipe) take them,
 // and on devices without matrix units the plain runs skip them with the algorithm's reason.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "environment.hpp"
@@ -96,10 +98,24 @@ const std::vector<FcCase>& fcCases() {
 // subgroups with row steps (a ragged last step on most cases), and wide blocks.
 const std::vector<std::string> kTiles = {"", "1x16x16/1x1", "2x32x32/2x1", "1x32x64/1x2p3", "2x64x32/1x1p2", "1x128x16/2x1"};
 
+// A boolean hook of $VKCONV_TEST_HOOKS as the library reads it (src/util/test_hooks.hpp): nullopt
+// where the list does not name it, "0" false, a bare name or any other value true.
+std::optional<bool> testHook(std::string_view name) {
+    const char* env = std::getenv("VKCONV_TEST_HOOKS");
+    for (std::string_view list = env ? env : ""; !list.empty();) {
+        const size_t comma = list.find(',');
+        const std::string_view item = list.substr(0, comma);
+        list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
+        const size_t eq = item.find('=');
+        if (item.substr(0, eq) == name) return eq == std::string_view::npos || item.substr(eq + 1) != "0";
+    }
+    return std::nullopt;
+}
+
 // Whether a plan's subgroups hold their filter fragments in registers, as the host decides it
-// (algo_few_channels_coopmat.cpp: on NVIDIA, or as VKCONV_FEW_COOPMAT_BREG says; at most 4 rows,
-// chunks x filter fragments per subgroup <= 24), from the shape and the configuration's tile
-// "TPxTQxBN/SGQxSGN".
+// (algo_few_channels_coopmat.cpp: on NVIDIA, or as the few_coopmat_breg hook says; at most 4
+// rows, chunks x filter fragments per subgroup <= 24), from the shape and the configuration's
+// tile "TPxTQxBN/SGQxSGN".
 bool expectRegisterB(const vkconv::Context& ctx, const ConvDesc& d, const std::string& config) {
     unsigned tp = 0, tq = 0, bn = 0, sgq = 0, sgn = 0;
     size_t at = config.find("tile ");
@@ -110,22 +126,17 @@ bool expectRegisterB(const vkconv::Context& ctx, const ConvDesc& d, const std::s
     uint64_t cpr = (uint64_t(d.r) * (d.c / d.groups) + 7) / 8 * 8;
     while (uint64_t(d.s) * cpr < 16) cpr += 8;
     uint64_t chunks = (uint64_t(d.s) * cpr + 15) / 16, nq = bn / (sgn * 16);
-    const char* env = std::getenv("VKCONV_FEW_COOPMAT_BREG");
-    bool on = env && *env ? std::string(env) != "0" : ctx.caps().vendorId == 0x10DE;
+    const bool on = testHook("few_coopmat_breg").value_or(ctx.caps().vendorId == 0x10DE);
     return on && tp <= 4 && chunks * nq <= 24;
 }
 
 // Whether a plan expands its halo from raw input rows (" raw"), as the host decides it
 // (algo_few_channels_coopmat.cpp): 16-byte aligned views (the harness's), an NHWC input of one
-// group or an NCHW one at stride 1 (any stride with VKCONV_FEW_COOPMAT_RAW=1, none with =0), not
-// eight channels staged in 16-byte words already ("vec8I"), and the rows fit in shared memory
-// beside the plan's tile.
+// group or an NCHW one at stride 1, not eight channels staged in 16-byte words already ("vec8I"),
+// and the rows fit in shared memory beside the plan's tile.
 bool expectRawRows(const vkconv::Context& ctx, const ConvDesc& d, const std::string& config) {
-    const char* env = std::getenv("VKCONV_FEW_COOPMAT_RAW");
-    const std::string e = env ? env : "";
-    const bool nchwStride = (!e.empty() && e != "0") || (d.strideH == 1 && d.strideW == 1);
-    if (e == "0" || config.find("vec8I") != std::string::npos || (d.inputLayout == TensorLayout::NHWC && d.groups != 1) ||
-        (d.inputLayout == TensorLayout::NCHW && !nchwStride))
+    if (config.find("vec8I") != std::string::npos || (d.inputLayout == TensorLayout::NHWC && d.groups != 1) ||
+        (d.inputLayout == TensorLayout::NCHW && (d.strideH != 1 || d.strideW != 1)))
         return false;
     unsigned tp = 0, tq = 0, bn = 0, sgq = 0, sgn = 0;
     size_t at = config.find("tile ");
@@ -174,39 +185,6 @@ TEST_P(FewChannelsCoopmatTiles, MatchesReference) {
 INSTANTIATE_TEST_SUITE_P(coopmat, FewChannelsCoopmatTiles,
                          ::testing::Combine(::testing::Range(0, int(fcCases().size())), ::testing::ValuesIn(kTiles)),
                          paramName);
-
-class FewChannelsCoopmatRawRows : public VkconvTest {};
-
-// Raw rows where the host does not take them by default (NCHW at stride 2: measured slower on the
-// H200) but VKCONV_FEW_COOPMAT_RAW=1 does: the path stays correct for measurements.  A stem of
-// two images and an NCHW input of two groups, both stride 2, integer then uniform data.
-TEST_F(FewChannelsCoopmatRawRows, coopmat_NchwStride2WhenForced) {
-    ConvDesc stem;
-    stem.n = 2, stem.c = 3, stem.h = 19, stem.w = 45, stem.k = 64, stem.r = stem.s = 7, stem.pad(3, 3);
-    stem.strideH = stem.strideW = 2, stem.dtype = DType::F16, stem.hasBias = true;
-    ConvDesc grouped;
-    grouped.c = 4, grouped.groups = 2, grouped.h = 13, grouped.w = 37, grouped.k = 32, grouped.r = grouped.s = 3;
-    grouped.pad(1, 1), grouped.strideH = grouped.strideW = 2, grouped.dtype = DType::BF16;
-    const char* was = std::getenv("VKCONV_FEW_COOPMAT_RAW");
-    const std::string saved = was ? was : "";
-    setenv("VKCONV_FEW_COOPMAT_RAW", "1", 1);
-    struct Restore {
-        bool had;
-        std::string v;
-        ~Restore() { had ? (void)setenv("VKCONV_FEW_COOPMAT_RAW", v.c_str(), 1) : (void)unsetenv("VKCONV_FEW_COOPMAT_RAW"); }
-    } restore{was != nullptr, saved};
-    int seed = 7700;
-    for (const ConvDesc& d : {stem, grouped}) {
-        if (std::string why = vkconv::whyUnsupported(ctx(), d, kAlgo); !why.empty()) GTEST_SKIP() << kAlgo << ": " << why;
-        vkconv::PlanOptions o;
-        o.algorithm = kAlgo;
-        o.tile = "2x32x32/1x1p2";  // small enough for the emulation's shared memory with the rows
-        for (const auto& r : checkIntegerThenUniform(ctx(), d, o, uint64_t(seed++), "raw_nchw_s2")) {
-            EXPECT_NE(r.config.find(" raw"), std::string::npos) << r.config;
-            EXPECT_TRUE(expectRawRows(ctx(), d, r.config)) << r.config;
-        }
-    }
-}
 
 class FewChannelsCoopmatRouting : public VkconvTest {};
 

@@ -4,7 +4,7 @@
 // than the filter's reach, dilation, asymmetric padding, a kernel wider than the input), partial
 // filter tiles, groups, several channel slices, KCRS filters, NCHW output, fp16 and bf16, the
 // 16-byte and element-wise paths and the epilogue; then the router and the declines.
-// Test names contain "coopmat": the emulated runs (VKCONV_COOPMAT_EMULATE=1, lavapipe) take them,
+// Test names contain "coopmat": the emulated runs (the coopmat_emulate test hook, lavapipe) take them,
 // and on devices without matrix units the plain runs skip them with the algorithm's reason.
 #include <algorithm>
 #include <string>

@@ -5,7 +5,7 @@
 // (bias, residual, activations), fp16 and bf16, blocks per subgroup beyond the grid's pixels,
 // NCHW activations and outputs (blocks across two images, H*W % 8 != 0 element-wise); then the
 // router and the declines.
-// Test names contain "coopmat": the emulated runs (VKCONV_COOPMAT_EMULATE=1, lavapipe) take them,
+// Test names contain "coopmat": the emulated runs (the coopmat_emulate test hook, lavapipe) take them,
 // and on devices without matrix units the plain runs skip them with the algorithm's reason.
 #include <cstdlib>
 #include <string>
@@ -75,6 +75,12 @@ const std::vector<std::string> kTiles = {"", "16x16/1", "32x64/2p3", "16x128/4p2
 using Param = std::tuple<int, std::string>;
 std::string paramName(const ::testing::TestParamInfo<Param>& info) { return caseTileName(pwCases(), info.param); }
 
+// $VKCONV_TEST_HOOKS with `hook` ahead of the run's own hooks (the first of a name counts).
+std::string withHook(const char* hook) {
+    const char* old = std::getenv("VKCONV_TEST_HOOKS");
+    return old && *old ? std::string(hook) + "," + old : std::string(hook);
+}
+
 }  // namespace
 
 class PointwiseCoopmatTiles : public VkconvParamTest<Param> {};
@@ -90,8 +96,7 @@ TEST_P(PointwiseCoopmatTiles, MatchesReference) {
         if (!tile.empty()) {
             EXPECT_NE(r.config.find("tile " + tile + " "), std::string::npos) << r.config;
         }
-        const char* wide = std::getenv("VKCONV_POINTWISE_WIDE");  // the wide epilogue keeps fp32
-        expectHalfScratch(ctx(), c.desc, r.config, !(wide && std::string(wide) == "1") && c.desc.inputLayout == TensorLayout::NHWC);
+        expectHalfScratch(ctx(), c.desc, r.config, c.desc.inputLayout == TensorLayout::NHWC);
     }
 }
 
@@ -138,14 +143,12 @@ TEST_F(PointwiseCoopmatRouting, coopmat_ChoosesAndDeclines) {
     declines("padding", [](ConvDesc& x) { x.pad(1, 1); }, "padding");
     declines("groups", [](ConvDesc& x) { x.groups = 2; }, "groups");
     declines("NCHW in, NHWC out", [](ConvDesc& x) { x.inputLayout = TensorLayout::NCHW, x.filterLayout = FilterLayout::KCRS; }, "input's layout");
-    // NCHW in and out: routed where H*W % 8 == 0 and the reduction is short (unless
-    // VKCONV_POINTWISE_NCHW=0); 14x14 pixels (element-wise words) or 256 channels are accepted
-    // and left to the other routes.
+    // NCHW in and out: routed where H*W % 8 == 0 and the reduction is short; 14x14 pixels
+    // (element-wise words) or 256 channels are accepted and left to the other routes.
     ConvDesc nchw = d;
     nchw.inputLayout = nchw.outputLayout = TensorLayout::NCHW, nchw.filterLayout = FilterLayout::KCRS;
     EXPECT_EQ(vkconv::whyUnsupported(ctx(), nchw, kAlgo), "");
-    const char* nchwEnv = std::getenv("VKCONV_POINTWISE_NCHW");
-    EXPECT_EQ(vkconv::Plan::create(ctx(), nchw).algorithm() == kAlgo, !(nchwEnv && std::string(nchwEnv) == "0"));
+    EXPECT_EQ(vkconv::Plan::create(ctx(), nchw).algorithm(), kAlgo);
     for (auto change : {+[](ConvDesc& x) { x.h = x.w = 14; }, +[](ConvDesc& x) { x.c = 256, x.k = 64; }}) {
         ConvDesc x = nchw;
         change(x);
@@ -189,11 +192,11 @@ TEST_F(PointwiseCoopmatRouting, coopmat_ChoosesAndDeclines) {
 class PointwiseCoopmatElementPath : public VkconvTest {};
 
 // The element-wise loads and stores that views without 16-byte alignment take (RADV's storage
-// buffer offsets need only 4), forced on aligned views with VKCONV_POINTWISE_VEC=0: 16 channels
+// buffer offsets need only 4), forced on aligned views with the pointwise_vec=0 hook: 16 channels
 // and bias, 8 channels with a residual and element stores, bf16 with 40 channels padded to 48,
 // NCHW with a residual.
 TEST_F(PointwiseCoopmatElementPath, coopmat_MatchesReference) {
-    EnvOverride vec("VKCONV_POINTWISE_VEC", "0");
+    EnvOverride vec("VKCONV_TEST_HOOKS", withHook("pointwise_vec=0"));
     for (int i : {0, 1, 5, 13}) {
         const NamedDesc& c = pwCases()[size_t(i)];
         const std::string why = vkconv::whyUnsupported(ctx(), c.desc, kAlgo);

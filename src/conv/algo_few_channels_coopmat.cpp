@@ -7,7 +7,8 @@
 // windows on large grids), eight subgroups (rows x filter blocks) and at most 4 rows where the
 // grid is large, fewer rows and filters until the shared memory fits (not on small grids: each
 // invocation's filter staging would grow), and up to 8 row steps per workgroup while the grid
-// stays at four workgroups per compute unit or more; the next step's input prefetched.  Eight channels per group stage 16-byte words;
+// stays at four workgroups per compute unit or more; the next step's input prefetched.  Eight
+// channels per group stage 16-byte words;
 // otherwise the halo is expanded in shared memory from the input rows copied as 16-byte words
 // (raw rows, below).  Where a subgroup's filter fragments are few, they are held in registers for
 // the whole workgroup (B in registers, below).
@@ -20,7 +21,7 @@
 #include "conv/tile_score.hpp"
 #include "runtime/context_impl.hpp"
 #include "vkconv/error.hpp"
-#include "util/env.hpp"
+#include "util/test_hooks.hpp"
 
 namespace vkconv {
 
@@ -85,30 +86,25 @@ uint64_t haloWords(const ConvDesc& d, const Tile& t) {
 // read only A from shared memory; B is staged in the halo's memory before the first halo.  On
 // NVIDIA the fragment loads share the shared-memory pipe with the staging, and in ResNet-50's stem
 // B's were half of every step's (22 fragments, 4 registers each on 32 lanes).  At most 24
-// fragments (96 registers on 32 lanes, 48 on 64), and tiles of at most 4 rows: on the H200
-// (h200_s50/sweep/, fp16 b32, six first layers, both layouts) every 4-row tile gained with it
-// (ResNet-50's stem 118.4 -> 107.5 µs NHWC, 133.7 -> 122.1 NCHW) bar two rows by 2-3 µs, while the
-// 8-row ones lost in NCHW (MobileNetV2 features.0.0 on 8x32x32/1x1p2 44.2 -> 56.3).  NVIDIA only,
-// where it was measured: an RDNA3 WMMA operand takes 8 VGPRs per lane at wave32 (its 16 values are
-// held by both halves of the wave), and Mesa 25's RADV spilled 106 registers on the stem with it.
-// VKCONV_FEW_COOPMAT_BREG=0 / 1 (measurements only) keeps B in shared memory / takes it anywhere.
+// fragments (96 registers on 32 lanes, 48 on 64), and tiles of at most 4 rows: on the H200 every
+// 4-row tile gained with it on the six first layers, while the 8-row ones lost in NCHW
+// (docs/performance.md, "few_channels_coopmat").  NVIDIA only, where it was measured: an RDNA3
+// WMMA operand takes 8 VGPRs per lane at wave32 (its 16 values are held by both halves of the
+// wave), and Mesa 25's RADV spilled on the stem with it.  The tests reach it elsewhere through
+// the few_coopmat_breg hook.
 constexpr uint64_t kMaxRegisterFragments = 24;
 bool bRegisters(const ContextImpl& ctx, const ConvDesc& d, const Tile& t) {
-    return t.tp <= 4 && chunks(d) * t.nq <= kMaxRegisterFragments && envFlag("VKCONV_FEW_COOPMAT_BREG", ctx.caps.vendorId == 0x10DE);
+    return t.tp <= 4 && chunks(d) * t.nq <= kMaxRegisterFragments && testHookOr("few_coopmat_breg", ctx.caps.vendorId == 0x10DE);
 }
 // Raw rows (the shader's RAW): each step copies the input rows it reads into shared memory in
 // 16-byte words and expands its halo from there, instead of gathering the halo with element loads
 // (2 bytes per lane over a spread of rows: 24 per staged column of ResNet-50's stem).  For
 // 16-byte aligned inputs in NHWC with one group (a row's channels then are the group's), and in
 // NCHW at stride 1; not where eight channels already stage the halo in 16-byte words, and where
-// the rows fit beside the tile chosen without them.  On the H200 (h200_s51/final, fp16 b32,
-// against the gather in one binary) NHWC gained on all four first layers (ResNet-50's stem 108.2
-// -> 95.8 µs, MobileNetV2 features.0.0 43.8 -> 26.8, VGG-16 features.0 144.7 -> 114.9, the
-// SD-VAE's l0 92.7 -> 80.9; bf16 alike), NCHW at stride 1 on VGG-16 features.0 (182.1 -> 165.5;
-// the SD-VAE's l0 lost 1-4 %), and NCHW lost at stride 2 (h200_s51/nchw: the stem 122.4 -> 157.7,
-// features.0.0 42.4 -> 44.9) for a reason not found (perf-notes 137: neither its shared-memory
-// reads nor its arithmetic count to that).  VKCONV_FEW_COOPMAT_RAW=0 / 1 (measurements only)
-// keeps the gather everywhere / takes raw rows wherever they fit, NCHW stride 2 included.
+// the rows fit beside the tile chosen without them.  On the H200 (fp16 and bf16 b32, against the
+// gather) NHWC gained on all four first layers and NCHW at stride 1 on VGG-16's, while NCHW lost at
+// stride 2 for a reason not found: neither its shared-memory reads nor its arithmetic account for
+// it (docs/performance.md, "few_channels_coopmat").
 // Words: one segment per input row a step reads (and per channel in NCHW), of the step's columns
 // plus a word for a misaligned start; one word of slack for the shader's pair reads.
 uint64_t rawWords(const ConvDesc& d, const Tile& t) {
@@ -118,9 +114,8 @@ uint64_t rawWords(const ConvDesc& d, const Tile& t) {
     return (nchw ? rows * cg : rows) * (((nchw ? x : x * cg) + 14) / 8) + 1;
 }
 bool rawRowsApply(const ConvDesc& d) {
-    if (d.inputLayout == TensorLayout::NHWC && d.groups != 1) return false;
-    const bool rule = d.inputLayout == TensorLayout::NHWC || (d.strideH == 1 && d.strideW == 1);
-    return envFlag("VKCONV_FEW_COOPMAT_RAW", rule);
+    if (d.inputLayout == TensorLayout::NHWC) return d.groups == 1;
+    return d.strideH == 1 && d.strideW == 1;
 }
 // Shared bytes: the halo (or epilogue scratch) and B side by side, or B over the halo with BREG
 // (the emulated builds read B from shared memory at every product and keep it apart); the raw
@@ -133,19 +128,16 @@ uint64_t sharedBytes(const ConvDesc& d, const Tile& t, bool overlaid, bool raw =
 bool overlaid(const ContextImpl& ctx, const ConvDesc& d, const Tile& t) { return bRegisters(ctx, d, t) && !coopmatEmulated(d.dtype); }
 
 // The next row step's halo in registers while this one is multiplied: with row steps, and at most
-// 8 words (32 registers) per invocation.  Measured on the H200 (h200_s13/sweep/, each tile with and
-// without): 4x32x64/1x2p4 (4 accumulators per subgroup) faster with it on all six first layers
-// (ResNet-50's stem 162 -> 122 us at b32); 4x64x64/1x2p4 (8 accumulators) 6-20 % slower on the
-// stride-1 layers (registers: fewer workgroups per SM).
-// VKCONV_FEW_COOPMAT_PREFETCH=0 (measurements only) turns it off.
+// 8 words (32 registers) per invocation.  Measured on the H200, each tile with and without:
+// 4x32x64/1x2p4 (4 accumulators per subgroup) faster with it on all six first layers;
+// 4x64x64/1x2p4 (8 accumulators) slower on the stride-1 layers (registers: fewer workgroups per SM).
 constexpr uint64_t kMaxPrefetchWords = 8;
 // With raw rows the words in flight are the next step's rows.
 bool prefetch(const ConvDesc& d, const Tile& t, uint32_t subgroupSize, bool raw) {
     if (t.pstep < 2) return false;
     uint64_t threads = uint64_t(t.subgroups()) * subgroupSize;
     uint64_t words = ((raw ? rawWords(d, t) - 1 : haloWords(d, t)) + threads - 1) / threads;
-    if (words > kMaxPrefetchWords) return false;
-    return envFlag("VKCONV_FEW_COOPMAT_PREFETCH", true);
+    return words <= kMaxPrefetchWords;
 }
 
 uint64_t gridX(const ConvDesc& d, const Tile& t) {
@@ -166,7 +158,7 @@ Tile chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& fo
     for (; bn >= kFrag; bn /= 2) {
         // At most 4 accumulators per subgroup (2 filter x 2 column fragments): 16 took ~170
         // registers on NVIDIA (one 256-invocation workgroup per SM, staging, products and stores
-        // one after another), and 8 left no room for the halo prefetch (h200_s13/fccm, sweep).
+        // one after another), and 8 left no room for the halo prefetch.
         t.nq = std::min<uint32_t>(2, bn / kFrag);
         t.sgn = bn / kFrag / t.nq;
         // 32-column blocks unless they pad Q by more than an eighth.
@@ -180,35 +172,30 @@ Tile chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& fo
     if (bn < kFrag || t.tp == 0) return Tile{};
     const double units = modelComputeUnits(ctx.caps.computeUnits);
     // 32-filter tiles (one filter subgroup, 8 rows) take 4 rows where their subgroups then hold B
-    // in registers and the grid stays at four workgroups per compute unit: 4x32x32/1x1p4 so ran
-    // 0.67-0.97x 8x32x32/1x1 at b32 on the H200 (h200_s50/sweep/: MobileNetV2 features.0.0 NHWC
-    // 47.2 -> 43.8 µs, NCHW 44.2 -> 42.1; 3x3 stride 1 with 32 filters 80.4 -> 71.9, 97.4 -> 94.7;
-    // with B in shared memory 4 rows lost in NCHW, 44.2 -> 51.1).
+    // in registers and the grid stays at four workgroups per compute unit: 4x32x32/1x1p4 so beat
+    // 8x32x32/1x1 at b32 on the H200 in both layouts (with B in shared memory 4 rows lost in NCHW).
     if (Tile four{4, t.mq, t.nq, t.sgq, t.sgn, 1};
         t.tp == 8 && bRegisters(ctx, d, four) && double(gridX(d, four) * gridY(d, four)) >= 4.0 * units)
         t.tp = 4;
     // Long windows (8 chunks or more: 7x7 stems) take 64-column subgroup blocks where their B is
     // held in registers, the halo and B fit overlaid and the grid stays at four workgroups per
     // compute unit: each workgroup then stages its 22 filter chunks for twice the outputs.  On the
-    // H200 (h200_s51/wide/, ResNet-50's stem at b32, 4x32x64/1x2p4 -> the rule's 4x64x64/1x2p2):
-    // fp16 NHWC 95.9 -> 89.8 µs, bf16 NHWC 104.2 -> 96.2, bf16 NCHW 129.4 -> 119.0, but fp16 NCHW
-    // 122.6 -> 125.1; the 3-chunk 3x3 layers lost with 64 columns (h200_s51/sweep/: VGG-16
-    // features.0 114.2 -> 133.2).  VKCONV_FEW_COOPMAT_WIDE=0 (measurements only) keeps 32.
+    // H200 ResNet-50's stem at b32 gained in three of its four dtype x layout pairs (fp16 NCHW lost
+    // a little); the 3-chunk 3x3 layers lost with 64 columns (docs/performance.md,
+    // "few_channels_coopmat").
     if (Tile wide{t.tp, 4, t.nq, t.sgq, t.sgn, 1};
         t.mq == 2 && chunks(d) >= 8 && bRegisters(ctx, d, wide) &&
         sharedBytes(d, wide, overlaid(ctx, d, wide), rawRowsApply(d)) <= ctx.caps.maxSharedMemory &&
-        double(gridX(d, wide) * gridY(d, wide)) >= 4.0 * units && envFlag("VKCONV_FEW_COOPMAT_WIDE", true))
+        double(gridX(d, wide) * gridY(d, wide)) >= 4.0 * units)
         t.mq = 4;
     // Small grids keep the eight subgroups: fewer rows per workgroup would spread the grid, but
     // each halving doubles the filter words every invocation stages once per workgroup, and that
-    // staging is most of a small grid's time.  On the H100 (docs/results/h100_s26/fc*/): ggml's
-    // 8-channel 4x4 layer (16x16 outputs x 16 images, 8 chunks x 64 filters) 4.97 us at 4 rows,
-    // 6.81 at 2, 14.3 at 1; the SD-VAE's l0 at b1 6.65 at 4 rows, 9.9 at 2.
+    // staging is most of a small grid's time: on the H100 ggml's 8-channel 4x4 layer and the
+    // SD-VAE's first layer at b1 ran slower at every halving of 4 rows.
 
     // Up to 8 row steps share one filter staging while at least four workgroups per compute unit
-    // remain.  Session 13 measured 8 slower than 2-4 on VGG-16 features.0 b32; with B in registers
-    // 8 ran faster on the 64-filter tiles that reach it (h200_s50/sweep/, fp16 b32: features.0
-    // NHWC 151.4 -> 144.6 µs, NCHW 190.6 -> 181.9; the SD-VAE's l0 95.4 -> 92.6, 119.6 -> 116.1).
+    // remain.  With B in shared memory 8 measured slower than 2-4 on VGG-16's first layer at b32;
+    // with B in registers 8 ran faster on the 64-filter tiles that reach it.
     while (t.pstep < 8 && double(gridX(d, Tile{t.tp, t.mq, t.nq, t.sgq, t.sgn, t.pstep * 2}) * gridY(d, t)) >= 4.0 * units)
         t.pstep *= 2;
     return t;
@@ -224,13 +211,11 @@ public:
         : SingleDispatchInstance(ctx, d), desc_(d), tile_(chooseTile(ctx, d, o.tile)), sg_(coopmatSubgroup(ctx.caps)) {
         // NHWC: 8 filters per 16-byte store; NCHW: runs of up to 8 pixels in 16-, 8- or 4-byte
         // stores, with an even output width (an odd one leaves 2-byte pieces in every other row,
-        // which made halo_coopmat's 13-wide RetinaNet cls_13 1.08x slower; every first layer
-        // measured, docs/results/h100_s27/nchw3, has an even width and ran 0.5-0.8x the old time).
+        // which made halo_coopmat slower; every first layer measured has an even width and gained).
         runs_ = d.outputLayout == TensorLayout::NCHW && d.outW() % 2 == 0;
         vecOut_ = d.outputLayout == TensorLayout::NHWC ? d.filtersPerGroup() % 8 == 0 : runs_;
         // Eight channels per group: a staged word is one tap's channel run, 16 contiguous bytes.
-        // VKCONV_FEW_COOPMAT_VEC_IN=0 (measurements only) keeps the element loads.
-        const bool c8 = d.channelsPerGroup() == 8 && envFlag("VKCONV_FEW_COOPMAT_VEC_IN", true);
+        const bool c8 = d.channelsPerGroup() == 8;
         vecIn_ = (c8 && d.inputLayout == TensorLayout::NHWC ? 1u : 0u) | (c8 && d.filterLayout == FilterLayout::KRSC ? 2u : 0u);
         epi16_ = coopmatHalfScratch(ctx.caps, d, vecOut_);
         breg_ = bRegisters(ctx, d, tile_);

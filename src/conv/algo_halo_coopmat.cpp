@@ -17,7 +17,7 @@
 #include "conv/tile_score.hpp"
 #include "runtime/context_impl.hpp"
 #include "vkconv/error.hpp"
-#include "util/env.hpp"
+#include "util/test_hooks.hpp"
 
 namespace vkconv {
 
@@ -32,8 +32,8 @@ constexpr uint32_t kLd = 3;      // 16-byte words per staged pixel / filter row 
 struct HaloTile {
     const char* name;
     uint32_t warpsM, warpsN, fm, fn;
-    // Time of one 16-channel 3x3 slice per workgroup on the H200 (docs/results/h200_s18/unroll/),
-    // alone on its SM or beside a second; 0: not measured, not a heuristic candidate on NVIDIA.
+    // Time in microseconds of one 16-channel 3x3 slice per workgroup on the H200, alone on its SM
+    // or beside a second; 0: not measured, not a heuristic candidate on NVIDIA.
     double sliceUs;
     uint32_t bm() const { return warpsM * fm * kFrag; }
     uint32_t bn() const { return warpsN * fn * kFrag; }
@@ -42,24 +42,18 @@ struct HaloTile {
 
 // BMxBN/WARPS_MxWARPS_N; a subgroup owns 64 flat positions x 64 filters (4 x 4 accumulators: 8
 // fragment loads per 16 products) or x 32 (4 x 2: 6 per 8).  On NVIDIA the heuristic takes the
-// measured tile with the smaller modelled time: 256x64/4x1 on big grids (1-8 % ahead of /4x2 on
-// the deep layers), 128x64/2x2 on grids of a wave or two (a slice in 1.5 us for half the rows:
-// VGG-16 features.12 b1 27.6 against 38.7 us).  Elsewhere the first that fits from 256x64/4x2
-// (the 16-accumulator tile is measured only on NVIDIA; 192 VGPRs on RDNA3 under RADV for /4x2,
-// no spills: docs/amd.md).
+// measured tile with the smaller modelled time: 256x64/4x1 on big grids, 128x64/2x2 on grids of a
+// wave or two (half the rows at about 70 % of the slice time).  Elsewhere the first that fits from
+// 256x64/4x2 (the 16-accumulator tile is measured only on NVIDIA; /4x2 does not spill on RDNA3
+// under RADV: docs/amd.md).
 // The one-column tiles (16 filters) serve layers with at most 16 filters per group, an RGB output
 // layer, where a 64-wide tile multiplies 61 zero columns of 64: their time goes to staging the halo,
-// so they take many subgroups and narrow strips (chooseStrip).  The SD-VAE decoder's 128 -> 3
-// layer at 512x512, fp16 b1, each tile at its best strip (H200, docs/results/h200_s20/strip/):
-// 768x16/12x1 72 us, 512x16/8x1 79, 256x16/4x1 84 (128x16/4x1 188 and 256x64/4x1 196 at their
-// widest); sliceUs fitted there at q16.
+// so they take many subgroups and narrow strips (chooseStrip); their sliceUs were fitted on the
+// SD-VAE decoder's 128 -> 3 layer at 16-column strips.
 // 256x48/4x1 (4 x 3 accumulators: 7 fragment loads per 12 products) is for 33-48 filters per
-// group, where a 64-wide tile multiplies up to 31 zero columns: on the RetinaNet head's 36-filter
-// box layers at b32 (H200, docs/results/h200_s29/tiles48/, perf-notes 72) 12-16 % faster than
-// 256x64/4x1 (box_out_100 459 -> 387 us), and 6-33 % slower where both tile K without waste or
-// 48 does not save a tile (720 filters: 4135 -> 4479 us; 256: 1405 -> 1774).  sliceUs from the
-// two box layers' waves (0.83-0.87 of 256x64/4x1's fitted there).  A 128x48/2x1 sibling lost to
-// 128x64/2x2 on every b1 layer but one (by 0.8 us) and was not kept.
+// group, where a 64-wide tile multiplies up to 31 zero columns: faster than 256x64/4x1 on the
+// RetinaNet head's 36-filter box layers, slower where both tile K without waste or 48 does not save
+// a tile (docs/performance.md, "halo_coopmat").
 constexpr HaloTile kHaloTiles[] = {
     {"256x64/4x1", 4, 1, 4, 4, 2.1},
     {"256x64/4x2", 4, 2, 4, 2, 0},
@@ -78,36 +72,25 @@ enum SpecHalo : uint32_t {
     kSpecEmuLanes = 113, kSpecPrefetch = 114, kSpecNchwRuns = 115, kSpecXPad = 116, kSpecEpi16 = 117, kSpecOutWord = 118,
 };
 
-// VKCONV_HALO_TILE48=0 (measurements only): the heuristic without 256x48/4x1.
-bool tile48() { return envFlag("VKCONV_HALO_TILE48", true); }
-
 std::string shaderName(DType t) { return std::string("halo_coopmat_") + (coopmatEmulated(t) ? "emu_" : "") + dtypeSuffix(t); }
 
 // fp16 NCHW outputs of an even width go out in runs of up to 8 pixels (epilogue_runs.glsl); the
-// others (bf16, odd widths) one element at a time: with bf16 the runs made this kernel's
-// 16-accumulator tiles 1.07-1.44x slower on the H100 (SD-VAE l5 904 -> 1286 µs, h100_s27/nchw3;
-// the suspect, unmeasured, is bf16's integer rounding beside those accumulators), where fp16
-// gained 5-6 %, and 1.08-1.28x slower on the H200 (perf-notes 123); an odd width leaves 2-byte
-// pieces in every other row (RetinaNet cls_13 1.08x slower, h100_s27/nchw2, perf-notes 66).
-// Measurements only: VKCONV_HALO_BF16_RUNS=1 gives bf16 the runs too.
+// others one element at a time: with bf16 the runs made the 16-accumulator tiles slower on the
+// H100 and the H200 (the suspect, unmeasured, is bf16's integer rounding beside those
+// accumulators), and an odd width leaves 2-byte pieces in every other row (docs/performance.md,
+// "halo_coopmat").
 bool nchwRuns(const ConvDesc& d) {
-    return d.outputLayout == TensorLayout::NCHW && d.outW() % 2 == 0 &&
-           (d.dtype == DType::F16 || envFlag("VKCONV_HALO_BF16_RUNS", false));
+    return d.outputLayout == TensorLayout::NCHW && d.outW() % 2 == 0 && d.dtype == DType::F16;
 }
 // fp16 NCHW outputs go out in runs of 8 flat positions (epilogue_runs.glsl).  Where Q % 8 == 0,
 // strips of a multiple of 8 columns with X padded to a multiple of 8 make every run one aligned
-// 16-byte store; with VGG-16's 75 + 2 columns they started at every alignment and went out in 2-
-// and 4-byte pieces (features.2 b32 1239 µs behind the transposes against 566 in NHWC, perf-notes
-// 62, 66).  The price is up to 7 flat columns per strip row that compute nothing: 7-10 % more
-// for the wide tiles (VGG-16 features.2 b1 56.4 -> 39.5 µs, features.7 34.2 -> 30.6), but a
-// third more for the one-column tiles' 16-column strips (SD-VAE l7 139.3 -> 156.8 µs), which
-// keep theirs (docs/results/h100_s28/halo, perf-notes 70).
-// Measured on wide tiles with 64-128 channels per group (VGG-16 features.2 / .7 / .10); deeper
-// reductions spend less of their time in the epilogue, so the extra columns may cost more than
-// the stores save there (unmeasured): they keep the unpadded strips.
-// VKCONV_HALO_ALIGN=0 (measurements only) keeps the unpadded strips everywhere.
+// 16-byte store; unpadded, the runs start at every alignment and go out in 2- and 4-byte pieces.
+// The price is up to 7 flat columns per strip row that compute nothing: a gain for the wide tiles,
+// a loss for the one-column tiles' 16-column strips, which keep theirs (docs/performance.md,
+// "halo_coopmat").  Measured on wide tiles with 64-128 channels per group; deeper reductions spend
+// less of their time in the epilogue, so the extra columns may cost more than the stores save
+// there (unmeasured): they keep the unpadded strips.
 bool alignedRuns(const ConvDesc& d, const HaloTile& t) {
-    if (!envFlag("VKCONV_HALO_ALIGN", true)) return false;
     return nchwRuns(d) && d.dtype == DType::F16 && d.outW() % 8 == 0 && t.bn() > kOneColumn && d.channelsPerGroup() <= 128;
 }
 // Flat columns that pad a strip's input width to a multiple of 8 (the shader's XPAD).
@@ -131,12 +114,10 @@ struct HaloChoice {
 };
 
 // The strip.  Wide tiles (their products bound them): all of Q where it fits, else the fewest
-// equal strips that fit; narrower strips forced on five layers (/q<TQ>,
-// docs/results/h200_s20/strip/) were within 1.3 % on three, 7 % faster on one and 76 % slower on
-// one.  One-column tiles (their staging bounds them): strips of about kOneColumnStrip columns,
-// the narrowest measured and the fastest for both tiles on the SD-VAE's RGB layer (768x16/12x1
-// 72 us at q16, 75-79 at q22-q52; 256x16/4x1 84 at q16, 131 at its widest fit, q256), or
-// narrower where those do not fit.  0: none fits.
+// equal strips that fit (narrower forced strips were no faster on most layers measured).
+// One-column tiles (their staging bounds them): strips of about kOneColumnStrip columns, the
+// narrowest measured and the fastest for both tiles on the SD-VAE's RGB layer, or narrower where
+// those do not fit (docs/performance.md, "halo_coopmat").  0: none fits.
 constexpr uint64_t kOneColumnStrip = 16;
 uint32_t chooseStrip(const ContextImpl& ctx, const ConvDesc& d, const HaloTile& t) {
     const uint64_t Q = uint64_t(d.outW());
@@ -157,8 +138,8 @@ uint64_t gridY(const ConvDesc& d, const HaloTile& t) {
     return uint64_t(d.groups) * ((uint64_t(d.filtersPerGroup()) + t.bn() - 1) / t.bn());
 }
 
-// Modelled time in microseconds (fitted on the H200, docs/results/h200_s18/unroll/: 256x64/4x1 on
-// the 40 stride-1 3x3 suite layers at b32 and b1 within 20 %; 128x64/2x2 likewise): a workgroup
+// Modelled time in microseconds (fitted on the H200: 256x64/4x1 on the 40 stride-1 3x3 suite
+// layers at b32 and b1 within 20 %; 128x64/2x2 likewise): a workgroup
 // takes the tile's sliceUs per 16-channel slice of 3x3 taps (whether alone on its SM or beside a
 // second: two resident share it) plus ~3 us for its prologue and epilogue, and the grid runs in
 // waves of one workgroup per compute unit; ~2 us for the dispatch.  A slice's time scales with
@@ -174,8 +155,8 @@ double modelMicros(const ContextImpl& ctx, const ConvDesc& d, const HaloTile& t,
 }
 
 // Half a wave of workgroups or more: below it implicit_gemm_coopmat splits the reduction, which
-// this kernel cannot, and its model predicts such grids slower than they run (perf-notes 44),
-// so the router does not compare there.
+// this kernel cannot, and its model predicts such grids slower than they run, so the router does
+// not compare there.
 bool fillsHalfWave(const ContextImpl& ctx, const ConvDesc& d, const HaloTile& t, uint32_t tq) {
     return 2.0 * double(gridX(d, t, tq)) * double(gridY(d, t)) >= modelComputeUnits(ctx.caps.computeUnits);
 }
@@ -214,7 +195,6 @@ HaloChoice chooseConfig(const ContextImpl& ctx, const ConvDesc& d, uint32_t sg, 
         if (!forced && (t.bn() <= kOneColumn) != oneColumn) continue;
         if (!forced && nvidia && t.sliceUs <= 0) continue;
         if (!forced && !nvidia && &t == &kHaloTiles[0]) continue;
-        if (!forced && t.bn() == 3 * kFrag && !tile48()) continue;
         uint32_t tq = forcedTq ? std::min<uint32_t>(forcedTq, uint32_t(d.outW())) : chooseStrip(ctx, d, t);
         std::string w;
         if (tq == 0 || sharedBytes(d, t, tq) > ctx.caps.maxSharedMemory)
@@ -244,11 +224,9 @@ HaloChoice chooseConfig(const ContextImpl& ctx, const ConvDesc& d, uint32_t sg, 
 // to a multiple of 8, if that fits shared memory.  The tile and the strip count stay the
 // unpadded choice's, and so does the modelled time the router compares (the padding computes up
 // to 13 % more flat positions, which the model would charge, to store faster, which it does not
-// see; it measured faster on every layer it took, perf-notes 70) -- but where its extra tiles
-// cost more waves than the faster stores save (kPaddedTileGain a tile, the least measured:
-// RDNA1 ch_128_256 fp16 NCHW b1 on 128x64/2x2 went from one wave of 132 workgroups to two,
-// 23.6 -> 37.0 µs on the H200, perf-notes 125).  Measurements only: VKCONV_HALO_PAD_WAVES=0
-// pads regardless of the waves.
+// see; it measured faster on every layer it took) -- but where its extra tiles cost more waves
+// than the faster stores save (kPaddedTileGain a tile, the least gain measured; a layer pushed
+// from one wave to two ran slower: docs/performance.md, "halo_coopmat").
 constexpr double kPaddedTileGain = 0.12;
 HaloChoice paddedStrip(const ContextImpl& ctx, const ConvDesc& d, HaloChoice c, bool forcedTq) {
     if (!c.tile || !alignedRuns(d, *c.tile)) return c;
@@ -257,7 +235,7 @@ HaloChoice paddedStrip(const ContextImpl& ctx, const ConvDesc& d, HaloChoice c, 
     if (tq % 8 != 0 || (Q + tq - 1) / tq != (Q + c.tq - 1) / c.tq) return c;
     const uint64_t xpad = padTo8(d, tq);
     if (sharedBytes(d, *c.tile, tq, xpad) > ctx.caps.maxSharedMemory) return c;
-    if (!forcedTq && envFlag("VKCONV_HALO_PAD_WAVES", true)) {
+    if (!forcedTq) {
         const double units = modelComputeUnits(ctx.caps.computeUnits), y = double(gridY(d, *c.tile));
         const double waves = std::ceil(double(gridX(d, *c.tile, c.tq)) * y / units);
         const double padded = std::ceil(double(gridX(d, *c.tile, uint32_t(tq), uint32_t(xpad))) * y / units);
@@ -313,13 +291,10 @@ private:
         return ctx_.pipelines->get(key);
     }
 
-    // The next slice in flight: measured 1.2x faster on NVIDIA (docs/results/h200_s18/sweep2/);
-    // elsewhere unmeasured, and on RDNA3 (RADV) its register arrays made 256x64/4x1 and 64x64/1x2
-    // spill, so each word is stored as it arrives there.  VKCONV_HALO_PREFETCH=0|1 (tests and
-    // measurements only) forces either way.
-    static bool prefetch(const ContextImpl& ctx) {
-        return envFlag("VKCONV_HALO_PREFETCH", ctx.caps.vendorId == 0x10DE);
-    }
+    // The next slice in flight: measured 1.2x faster on NVIDIA; elsewhere unmeasured, and on RDNA3
+    // (RADV) its register arrays made 256x64/4x1 and 64x64/1x2 spill, so each word is stored as it
+    // arrives there.  The tests reach either path through the halo_prefetch hook.
+    static bool prefetch(const ContextImpl& ctx) { return testHookOr("halo_prefetch", ctx.caps.vendorId == 0x10DE); }
 
     ConvDesc desc_;
     const HaloTile& tile_;
@@ -387,23 +362,19 @@ std::unique_ptr<AlgorithmInstance> haloCoopmatInstantiate(ContextImpl& ctx, cons
 // H200, the scale algo_winograd.cpp's fit found) where it beats that kernel's model (its best tile
 // and split, charged one dispatch as the winograd comparison does), else < 0: also where it
 // declines, the layer has one tap (a plain GEMM) or the tile fills less than half a wave
-// (fillsHalfWave).  VKCONV_HALO_COOPMAT=0 (measurements only) answers no.
+// (fillsHalfWave).
 constexpr double kCoopmatUnitsPerUs = 2.65e8;
 constexpr double kElementNchwUsPerMiB = 0.8;
 double haloCoopmatPaysCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
-    if (!envFlag("VKCONV_HALO_COOPMAT", true)) return -1;
     if (d.r * d.s < 2 || !preconditionsWhyNot(ctx, d, o).empty()) return -1;
     HaloChoice c = chooseConfig(ctx, d, coopmatSubgroup(ctx.caps).size, o);  // unpadded: paddedStrip
     if (!c.tile || !fillsHalfWave(ctx, d, *c.tile, c.tq)) return -1;
     double halo = c.micros * kCoopmatUnitsPerUs;
     // Its fitted time is NHWC's; element-wise NCHW stores (nchwRuns) cost it what
-    // implicit_gemm_coopmat's runs do not.  bf16 NCHW b1 behind the transposes on the H200
-    // (perf-notes 123): ~3.7 µs per MiB of output over its NHWC time, and slower there than
-    // implicit_gemm_coopmat on VGG-16 features.2 (58.2 against 44.2 µs) and features.7 (40.2
-    // against 32.9), faster on features.10 (26.1 against 33.1) and features.12 (38.3 against
-    // 44.1), which the models put within ~1.6 µs of each other: the charge that separates them
-    // (features.12 moves from 1.0 µs per MiB).  Measurements only: VKCONV_HALO_NCHW_PRICE=0.
-    if (d.outputLayout == TensorLayout::NCHW && !nchwRuns(d) && envFlag("VKCONV_HALO_NCHW_PRICE", true))
+    // implicit_gemm_coopmat's runs do not.  kElementNchwUsPerMiB is the charge per MiB of output
+    // that separates the two kernels on VGG-16's bf16 NCHW layers as they measured on the H200
+    // (docs/performance.md, "halo_coopmat").
+    if (d.outputLayout == TensorLayout::NCHW && !nchwRuns(d))
         halo += kElementNchwUsPerMiB * double(d.outputBytes()) / double(1 << 20) * kCoopmatUnitsPerUs;
     const double direct = coopmatModelCost(ctx, d, o, false);
     return direct < 0 || halo < direct + kDispatchUs * kCoopmatUnitsPerUs ? halo : -1;
@@ -413,9 +384,8 @@ bool haloCoopmatPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOption
 
 // The router's question for layers with at most 16 filters per group: whether a measured
 // one-column tile takes the layer (NVIDIA; elsewhere unmeasured, so no) on a grid of half a wave
-// or more.  VKCONV_HALO_FEW_FILTERS=0 (measurements only) answers no.
+// or more.
 bool haloCoopmatTakesFewFilters(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
-    if (!envFlag("VKCONV_HALO_FEW_FILTERS", true)) return false;
     if (ctx.caps.vendorId != 0x10DE || d.filtersPerGroup() > int64_t(kOneColumn) || d.r * d.s < 2) return false;
     if (!preconditionsWhyNot(ctx, d, o).empty()) return false;
     HaloChoice c = chooseConfig(ctx, d, coopmatSubgroup(ctx.caps).size, o);

@@ -16,7 +16,7 @@
 #include "conv/dispatch.hpp"
 #include "conv/tile_score.hpp"
 #include "runtime/context_impl.hpp"
-#include "util/env.hpp"
+#include "util/test_hooks.hpp"
 #include "vkconv/error.hpp"
 
 namespace vkconv {
@@ -32,14 +32,8 @@ constexpr uint32_t kMaxBlocksPerSubgroup = 16;
 
 enum SpecPw : uint32_t {
     kSpecFM = 101, kSpecFN = 102, kSpecKS = 103, kSpecSGS = 104, kSpecLanes = 105, kSpecBPS = 106, kSpecBResident = 107,
-    kSpecVec = 108, kSpecWide = 109, kSpecEpi16 = 110, kSpecNchw = 111,
+    kSpecVec = 108, kSpecEpi16 = 110, kSpecNchw = 111,
 };
-
-// The epilogue one 16 x 16 accumulator at a time (32-byte output pieces), or 16 pixels x the whole
-// slab at a time (one contiguous output run per 16 pixels): the wide one measured 1.0-1.5x slower
-// on the H200 at b32 even with its stores unrolled (docs/results/h200_s32/pw3/, perf-notes 89), so
-// it is a measurement-only switch, VKCONV_POINTWISE_WIDE=1.
-bool wideEpilogue(const ConvDesc& d) { return d.inputLayout == TensorLayout::NHWC && envFlag("VKCONV_POINTWISE_WIDE", false); }
 
 struct Tile {
     uint32_t fm = 0, fn = 0, sgs = 4, bps = 1;
@@ -72,9 +66,9 @@ uint32_t reductionSteps(const ConvDesc& d) { return uint32_t((d.c + kFrag - 1) /
 
 // Mirrors the shader's layout: rows of 2*KS words padded to an odd count; per subgroup its block
 // (NCHW: 16*KS channel rows of PB/8 words, padded to an odd count) or (the same memory) a
-// 16-pixel x BN fp32 scratch, rows padded to an odd count of words.
+// 16 x 16 fp32 scratch.
 uint64_t sharedBytes(const ConvDesc& d, const Tile& t) {
-    uint64_t ldw = 2 * reductionSteps(d) + 1, scratch = wideEpilogue(d) ? 16 * (4 * uint64_t(t.fn) + 1) : 64;
+    uint64_t ldw = 2 * reductionSteps(d) + 1, scratch = 64;
     uint64_t block = d.inputLayout == TensorLayout::NCHW ? kFrag * reductionSteps(d) * (t.pb() / 8 + 1) : t.pb() * ldw;
     return 16 * (t.bn() * ldw + uint64_t(t.sgs) * std::max(block, scratch));
 }
@@ -89,15 +83,15 @@ uint64_t gridX(const ConvDesc& d, const Tile& t) {
 uint64_t gridY(const ConvDesc& d, const Tile& t) { return (uint64_t(d.k) + t.bn() - 1) / t.bn(); }
 
 // The layers the router sends here for their few channels: at most 64, in one filter slab of at
-// most 128, or at most 32 in any number of slabs (perf-notes 89).
+// most 128, or at most 32 in any number of slabs (docs/performance.md, "pointwise_coopmat").
 bool fewChannelClass(const ConvDesc& d) { return d.c <= 64 && (d.k <= int64_t(kSlabFrags * kFrag) || d.c <= 32); }
 
 // ... and the small layers it sends here past that: up to 192 channels and 2^18 outputs
 // (MobileNetV2's projections and 64-192-channel expansions at batch 1), in 32-filter slabs.  There
-// the general kernel's workgroups are a few latency-bound slices each; on the H200 this kernel's
-// 16x32/4 tile took 0.6-0.9 us off each of eight such layers (3.4-4.1 against 4.0-4.9 us), while at
-// batch 32 (0.4-3.6 million outputs) it was 1.05-1.8x slower, and with 256 channels (one
-// subgroup per workgroup in 48 KiB) 2.5-3.5x (docs/results/h200_s33/pw256/, perf-notes 93).
+// the general kernel's workgroups are a few latency-bound slices each, and on the H200 this
+// kernel's 16x32/4 tile beat it on each such layer, while at batch 32 (0.4-3.6 million outputs) it
+// was slower, and with 256 channels (one subgroup per workgroup in 48 KiB) much slower
+// (docs/performance.md, "pointwise_coopmat").
 bool smallLayerClass(const ConvDesc& d) {
     return !fewChannelClass(d) && d.c <= 192 && d.n * d.outH() * d.outW() * d.k <= (int64_t(1) << 18);
 }
@@ -111,10 +105,9 @@ Tile chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& fo
     const uint32_t slabFrags = smallLayerClass(d) ? 2 : kSlabFrags;
     for (uint32_t slabs = (kf + slabFrags - 1) / slabFrags; slabs <= kf; ++slabs) {
         t.fn = (kf + slabs - 1) / slabs;
-        // 32-pixel blocks only for the narrowest slabs (MobileNetV2's 16-filter projection, 13.6
-        // against 19-21 us at b32 on 16-pixel tiles); 16 elsewhere (32x64/4 22.8 against 17.7 on
-        // 64 -> 64).  Past 64 channels a 32-pixel block's words in flight would be 48+ registers
-        // per invocation.
+        // 32-pixel blocks only for the narrowest slabs (faster on MobileNetV2's 16-filter
+        // projection); 16 elsewhere (32x64/4 lost on 64 -> 64).  Past 64 channels a 32-pixel
+        // block's words in flight would be 48+ registers per invocation.
         t.fm = t.fn <= 2 && d.c <= 64 && slabFrags == kSlabFrags ? 2 : 1;
         for (t.sgs = 4; t.sgs >= 1; t.sgs /= 2)
             if (sharedBytes(d, t) <= ctx.caps.maxSharedMemory) break;
@@ -145,7 +138,7 @@ public:
         const bool hw8 = d.h * d.w % 8 == 0;
         vecIn_ = !nchw_ || hw8;
         vecOut_ = nchw_ ? hw8 : d.k % 8 == 0;
-        epi16_ = !nchw_ && !wideEpilogue(d) && coopmatHalfScratch(ctx.caps, d, vecOut_);
+        epi16_ = !nchw_ && coopmatHalfScratch(ctx.caps, d, vecOut_);
         vectorPipeline_ = &pipeline(true);
         gx_ = uint32_t(gridX(d, tile_));
         gy_ = uint32_t(gridY(d, tile_));
@@ -160,11 +153,12 @@ public:
 
 private:
     // 16-byte loads and stores need 16-byte aligned views; otherwise element-wise ones (RADV's
-    // storage-buffer offsets need only 4-byte alignment).  VKCONV_POINTWISE_VEC=0 (tests only)
-    // takes the element-wise pipeline on aligned views too.
+    // storage-buffer offsets need only 4-byte alignment).  Devices that align every offset to 16
+    // (lavapipe) never take the element-wise pipeline: the tests reach it through the
+    // pointwise_vec=0 hook.
     const ComputePipeline& pipelineFor(const ConvTensors& t) const override {
         bool aligned = t.input.offset % 16 == 0 && t.filter.offset % 16 == 0 && t.output.offset % 16 == 0;
-        return aligned && envFlag("VKCONV_POINTWISE_VEC", true) ? *vectorPipeline_ : pipeline(false);
+        return aligned && testHookOr("pointwise_vec", true) ? *vectorPipeline_ : pipeline(false);
     }
     const ComputePipeline& pipeline(bool vec) const {
         const Tile& t = tile_;
@@ -172,8 +166,7 @@ private:
         uint32_t vecBits = vec ? (vecIn_ ? 1u : 0u) | (vecOut_ ? 2u : 0u) : 0u;
         key.spec.insert(key.spec.end(), {{kSpecFM, t.fm}, {kSpecFN, t.fn}, {kSpecKS, reductionSteps(desc_)}, {kSpecSGS, t.sgs},
                                          {kSpecLanes, sg_.size}, {kSpecBPS, t.bps}, {kSpecBResident, bResident_ ? 1u : 0u},
-                                         {kSpecVec, vecBits}, {kSpecWide, wideEpilogue(desc_) ? 1u : 0u},
-                                         {kSpecEpi16, vec && epi16_ ? 1u : 0u}, {kSpecNchw, nchw_ ? 1u : 0u}});
+                                         {kSpecVec, vecBits}, {kSpecEpi16, vec && epi16_ ? 1u : 0u}, {kSpecNchw, nchw_ ? 1u : 0u}});
         key.fullSubgroups = true;  // gl_SubgroupID names a whole subgroup's blocks
         return ctx_.pipelines->get(key);
     }
@@ -215,44 +208,34 @@ std::string pointwiseCoopmatWhyNot(const ContextImpl& ctx, const ConvDesc& d, co
 }
 
 // The router's question: one filter slab, or few enough channels that reading the input once per
-// slab stays cheap.  With 64 channels in 2-3 slabs (ResNet-50 layer1.0.conv3, 64 -> 256;
-// MobileNetV2 features.8.conv.0.0, 64 -> 384) it measured 1.26-1.35x implicit_gemm_coopmat's
-// time on the H200 at b32; with one slab, or 24-32 channels in two, 0.53-0.95x
-// (docs/results/h200_s32/pw/, perf-notes 89).
+// slab stays cheap.  With 64 channels in 2-3 slabs (ResNet-50's 64 -> 256, MobileNetV2's 64 ->
+// 384) it lost to implicit_gemm_coopmat on the H200 at b32; with one slab, or 24-32 channels in
+// two, it won (docs/performance.md, "pointwise_coopmat").
 bool pointwiseCoopmatPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     // NCHW layers are pointwiseCoopmatNchwPays' question, asked before the NCHW routes.
     if (d.inputLayout == TensorLayout::NCHW || !pointwiseCoopmatWhyNot(ctx, d, o).empty()) return false;
-    if (!envFlag("VKCONV_POINTWISE_SMALL", true)) return fewChannelClass(d);  // measurements: the rule before
     return fewChannelClass(d) || smallLayerClass(d);
 }
 
 // 16-bit NCHW: where H*W % 8 == 0 (16-byte words of 8 pixels; the element-wise path ran 2-16x
 // slower) and the reduction is short: up to 144 channels with one slab's worth of filters (at
 // most 192) or up to 2^21 outputs, and up to 192 channels on small layers (2^18 outputs).  On the
-// H200 against the router's NCHW choices before (implicit_gemm_coopmat on its own NCHW staging,
-// coopmat_nhwc's transposes, the scalar GEMM), fp16 b32: MobileNetV2 features.1.conv.1 50.7 ->
-// 20.9 us, features.2.conv.0.0 87.7 -> 54.4, features.3.conv.0.0 47.3 -> 26.7, ResNet-50
-// layer1.0.conv1 28.3 -> 18.9; b1: 0.3-4.0 us less on each of 12 layers (features.3.conv.2 8.6 ->
-// 4.6, layer1.0.conv3 8.5 -> 5.6); slower with 192 channels at b32 (17.4 -> 20.6), 256 filters of
-// 64 channels at b32 (67.3 -> 82.7) and 256 channels anywhere (one subgroup per workgroup:
-// 2-30x) (docs/results/h200_s53/pw/, perf-notes 145).  VKCONV_POINTWISE_NCHW=0 (measurements
-// only): the routes before.
+// H200 it beat the router's NCHW choices before (implicit_gemm_coopmat on its own NCHW staging,
+// coopmat_nhwc's transposes, the scalar GEMM) on MobileNetV2's and ResNet-50's such layers at b32
+// and b1, and lost with 192 channels at b32, 256 filters of 64 channels at b32 and 256 channels
+// anywhere (one subgroup per workgroup) (docs/performance.md, "pointwise_coopmat").
 // From 64 channels over more than 4096 pixels the general kernel's NCHW staging in 16-byte words
-// (coopmatNchwWordLoads) is faster: on the H200 at b32 (fp16, perf-notes 149) MobileNetV2's
-// 96-144-channel projections 9.3-18.9 us against 10.0-31.9 here, ResNet-50 layer1.0.conv1 17.1
-// against 19.0; the 16-32-channel expansions stayed faster here (features.2.conv.0.0 54.9 against
-// 64.9), and so did every layer at b1 (3136 pixels or fewer: layer1.0.conv3 5.7 against 6.1).
-// VKCONV_NCHW_WORDS_IN_LAYOUT=0: the rule before.
+// (coopmatNchwWordLoads) is faster (MobileNetV2's 96-144-channel projections and ResNet-50's
+// 64-channel layer at b32); the 16-32-channel expansions stayed faster here, and so did every
+// layer at b1 (docs/performance.md, "NCHW layers").
 constexpr int64_t kNchwWordsMinChannels = 64;
 constexpr int64_t kNchwWordsMinPixels = 4096;
 bool coopmatNchwWordLoads(const ConvDesc& d);
 bool pointwiseCoopmatNchwPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
-    if (d.inputLayout != TensorLayout::NCHW || d.h * d.w % 8 != 0 || !envFlag("VKCONV_POINTWISE_NCHW", true) ||
-        !pointwiseCoopmatWhyNot(ctx, d, o).empty())
+    if (d.inputLayout != TensorLayout::NCHW || d.h * d.w % 8 != 0 || !pointwiseCoopmatWhyNot(ctx, d, o).empty())
         return false;
     const int64_t outputs = d.outputElements();
-    if (d.c >= kNchwWordsMinChannels && d.n * d.outH() * d.outW() > kNchwWordsMinPixels && coopmatNchwWordLoads(d) &&
-        envFlag("VKCONV_NCHW_WORDS_IN_LAYOUT", true))
+    if (d.c >= kNchwWordsMinChannels && d.n * d.outH() * d.outW() > kNchwWordsMinPixels && coopmatNchwWordLoads(d))
         return false;
     return (d.c <= 144 && (d.k <= 192 || outputs <= (int64_t(1) << 21))) || (d.c <= 192 && outputs <= (int64_t(1) << 18));
 }

@@ -4,10 +4,11 @@
 // units: a workgroup owns 16 pixels x BN filters and its subgroups split the reduction (CUTLASS's
 // sliced-K), adding their fp32 partial tiles in shared memory at the end.  One dispatch, no
 // workspace.  Any filter, stride, dilation and padding runs (pixel rows through the taps); the
-// router sends it 1x1 stride-1 layers only (the 3x3 ones measured no faster, perf-notes 96).
+// router sends it 1x1 stride-1 layers only (the 3x3 ones measured no faster: docs/performance.md,
+// "slicedk_coopmat").
 // Tile "BNxKD/SGS[aAHEAD]": BN = 16, 32 or 64 filters per workgroup, KD 16-value steps per staged
-// stage, SGS subgroups, AHEAD stages' loads in flight (1, or 2: no faster on the H200, kept for
-// measurements); the choice (no timing) follows the grid's size (chooseTile).
+// stage, SGS subgroups, AHEAD stages' loads in flight (1, or 2: no faster on the H200, a forced
+// tile only); the choice (no timing) follows the grid's size (chooseTile).
 #include <algorithm>
 #include <cstdio>
 
@@ -16,7 +17,7 @@
 #include "conv/dispatch.hpp"
 #include "conv/tile_score.hpp"
 #include "runtime/context_impl.hpp"
-#include "util/env.hpp"
+#include "util/test_hooks.hpp"
 
 namespace vkconv {
 
@@ -84,8 +85,8 @@ uint64_t gridY(const ConvDesc& d, const Tile& t) { return (uint64_t(d.k) + t.bn(
 // The smallest grids split each workgroup's reduction the most: 16 filters over 8 subgroups while
 // the grid has at most 1.5 workgroups per compute unit, else 32 filters over 4 while it has at most
 // 4, else 64 over 4 (more filters per workgroup, fewer pixel rows read again).  On the H200 at b1
-// (docs/results/h200_s34/sk/, perf-notes item 96) this picks within 1 us of the best of eight
-// forced tiles on each of the 13 layers the router sends here (66.6 against 65.6 us in all).
+// this picks within 1 us of the best of eight forced tiles on each of the layers the router sends
+// here (docs/performance.md, "slicedk_coopmat").
 // Where shared memory or the workgroup limit refuses it, fewer subgroups.
 Tile chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& forced, uint32_t lanes) {
     Tile t;
@@ -124,11 +125,11 @@ public:
 
 private:
     // 16-byte loads and stores need 16-byte aligned views; otherwise element-wise ones (RADV's
-    // storage-buffer offsets need only 4).  VKCONV_SLICEDK_VEC=0 (tests only) takes the
-    // element-wise pipeline on aligned views too.
+    // storage-buffer offsets need only 4).  Devices that align every offset to 16 (lavapipe) never
+    // take the element-wise pipeline: the tests reach it through the slicedk_vec=0 hook.
     const ComputePipeline& pipelineFor(const ConvTensors& t) const override {
         bool aligned = t.input.offset % 16 == 0 && t.filter.offset % 16 == 0 && t.output.offset % 16 == 0;
-        return aligned && envFlag("VKCONV_SLICEDK_VEC", true) ? *vectorPipeline_ : pipeline(false);
+        return aligned && testHookOr("slicedk_vec", true) ? *vectorPipeline_ : pipeline(false);
     }
     const ComputePipeline& pipeline(bool vec) const {
         PipelineKey key = convPipelineKey(shaderName(desc_.dtype), desc_, tile_.sgs * sg_.size, sg_.required);
@@ -155,7 +156,8 @@ private:
 // views) where an image's channel planes are 4-pixel aligned, or where there is one image (its
 // quads never straddle images; two loads and a shift where the planes are not aligned); others
 // 16-bit values, a division per value through the taps.  On the H200 at b1 the 16-bit loads ran
-// ResNet-50's 1024-channel 14x14 layer 24.0 us against 10.3 behind the transposes (docs/perf-notes.md item 147).
+// ResNet-50's 1024-channel 14x14 layer at over twice the time behind the transposes
+// (docs/performance.md, "slicedk_coopmat").
 bool slicedKCoopmatQuadLoads(const ConvDesc& d) {
     return nchwIn(d) && !im2col(d) && (d.n == 1 || (uint64_t(d.h) * d.w) % 4 == 0);
 }
@@ -189,53 +191,39 @@ std::unique_ptr<AlgorithmInstance> slicedKCoopmatInstantiate(ContextImpl& ctx, c
 }
 
 // 1x1 stride-1 layers of at most 1024 pixels over at least 320 channels.  On the H200 (fp16 NHWC,
-// b1, docs/results/h200_s34/sk/) all 13 such layers of ResNet-50 and MobileNetV2 ran faster here
-// than on the router's general-kernel plan (108.4 -> 66.6 us; MobileNetV2 features.15.conv.2 9.6
-// -> 4.4, ResNet-50 layer4.1.conv1 10.2 -> 6.0), while 256 channels lost where the general
-// kernel's workgroups have few slices (layer3.0.conv3 at 196 pixels 6.7 against 5.7,
-// layer2.0.conv1 at 3136 7.8 against 5.9) and every b32 layer lost (1568+ pixels: 1.3-7x, each
-// 16-pixel tile reads its filters again).  Through the taps (3x3, strided 1x1; sk2/) the 20
-// layers of at most 1024 pixels tied with the router's plans at best, except RetinaNet's 36-filter
-// and 7x7 ones (1.4-2.1 us faster on one forced tile): not routed.  VKCONV_SLICEDK=0 keeps the
-// 1x1 layers on the general kernel.
+// b1) all such layers of ResNet-50 and MobileNetV2 ran faster here than on the router's
+// general-kernel plan, while 256 channels lost where the general kernel's workgroups have few
+// slices, and every b32 layer lost (each 16-pixel tile reads its filters again).  Through the taps
+// (3x3, strided 1x1) the layers of at most 1024 pixels tied with the router's plans at best: not
+// routed (docs/performance.md, "slicedk_coopmat").
 // With an NCHW output (coopmat_nhwc's inner problem) from 96 channels and up to 2^17 outputs:
 // there the general kernel writes pixels of 7x7-28x28 maps element by element, this kernel does
-// not.  On the H200 at b1 (vkconv-bench --find, perf-notes 127) MobileNetV2's five such layers
-// (96-192 channels, 32-960 filters, 49-784 pixels) ran 0.7-2.9 us faster on it behind the
-// transposes (features.15.conv.0.0 10.0 -> 7.2, features.7.conv.2 8.8 -> 6.9), ResNet-50's two
-// with more outputs 1.2-3.6 us slower (layer2.0.conv3, 401K outputs, 8.1 against 11.8).
-// VKCONV_SLICEDK_NCHW=0 (measurements only) keeps the 320-channel bound for them too.
+// not.  On the H200 at b1 MobileNetV2's such layers ran faster on it behind the transposes,
+// ResNet-50's with more outputs slower.
 constexpr int64_t kNchwOutMinChannels = 96;
 constexpr uint64_t kNchwOutMaxOutputs = uint64_t(1) << 17;
 bool slicedKCoopmatPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     const bool nchwOut = d.outputLayout == TensorLayout::NCHW && d.c >= kNchwOutMinChannels &&
-                         uint64_t(d.outputElements()) <= kNchwOutMaxOutputs && envFlag("VKCONV_SLICEDK_NCHW", true);
-    if (!envFlag("VKCONV_SLICEDK", true) || im2col(d) || (d.c < 320 && !nchwOut) || outputPixels(d) > 1024)
+                         uint64_t(d.outputElements()) <= kNchwOutMaxOutputs;
+    if (im2col(d) || (d.c < 320 && !nchwOut) || outputPixels(d) > 1024)
         return false;
     return slicedKCoopmatWhyNot(ctx, d, o).empty();
 }
 
 // 16-bit NCHW 1x1 layers it reads in their own layout (4-pixel loads), asked ahead of the
 // streaming pointwise kernel's and the scalar GEMM's NCHW rules: from 32 channels, up to 1024
-// pixels and 2^18 outputs.  On the H200 at b1 (docs/results/h200_s55/sk_shift/, perf-notes 148)
-// forced here MobileNetV2's 64-channel features.8.conv.0.0 ran 4.2 us against the scalar GEMM's
-// 6.8, its 144-192-channel 32-filter projections at 28x28 3.8-3.9 against pointwise_coopmat's
-// 4.5-5.2 (32 channels: a tie), ResNet-50's layer3.0.conv3 (256 -> 1024 at 14x14) 7.9 against
-// 9.4 behind the transposes; with more outputs layer2.0.conv3 (401K) lost, 8.0 against
-// pointwise_coopmat's 7.2, and so did every 56x56-112x112 layer pointwise_coopmat takes.
-// VKCONV_SLICEDK_NCHW_WIDE=0 (measurements only) leaves them to those rules, and
-// slicedKCoopmatBeatsTransposes to the layers whose NHWC problem runs here; VKCONV_SLICEDK=0
-// routes nothing here.
-// What both NCHW-input routes ask first: the 4-pixel loads, and neither switch off.
-bool nchwInRoutable(const ConvDesc& d) {
-    return slicedKCoopmatQuadLoads(d) && envFlag("VKCONV_SLICEDK", true) && envFlag("VKCONV_SLICEDK_NCHW_IN", true);
-}
+// pixels and 2^18 outputs.  On the H200 at b1, forced here, MobileNetV2's 64-channel layer beat
+// the scalar GEMM, its 144-192-channel projections at 28x28 beat pointwise_coopmat (32 channels: a
+// tie) and ResNet-50's 256 -> 1024 layer at 14x14 beat the transposes; with more outputs
+// pointwise_coopmat won, as on every 56x56-112x112 layer it takes (docs/performance.md,
+// "slicedk_coopmat").
+// What both NCHW-input routes ask first: the 4-pixel loads.
+bool nchwInRoutable(const ConvDesc& d) { return slicedKCoopmatQuadLoads(d); }
 constexpr int64_t kNchwInMinChannels = 32;
 constexpr uint64_t kNchwInMaxPixels = 1024;
 constexpr uint64_t kNchwInMaxOutputs = uint64_t(1) << 18;
 bool slicedKCoopmatNchwPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
-    if (!nchwInRoutable(d) || !envFlag("VKCONV_SLICEDK_NCHW_WIDE", true) || d.c < kNchwInMinChannels ||
-        outputPixels(d) > kNchwInMaxPixels ||
+    if (!nchwInRoutable(d) || d.c < kNchwInMinChannels || outputPixels(d) > kNchwInMaxPixels ||
         uint64_t(d.outputElements()) > kNchwInMaxOutputs)
         return false;
     return slicedKCoopmatWhyNot(ctx, d, o).empty();
@@ -243,15 +231,13 @@ bool slicedKCoopmatNchwPays(const ContextImpl& ctx, const ConvDesc& d, const Pla
 
 // The NCHW route's question (nchwMatrixRoute): this kernel reading NCHW instead of coopmat_nhwc's
 // transposes around `inner`, the router's kernel for the NHWC problem: where that is this kernel,
-// and where it is the general kernel over up to 4096 pixels.  On the H200 at b1 (sk_shift/, as
-// above) ResNet-50's 256-channel 1x1 layers at 56x56 ran 6.0 against 10.0 us (64 filters) and
-// 9.9 against 10.2 (128) forced here.  VKCONV_SLICEDK_NCHW_IN=0 (measurements only) leaves them
-// all behind the transposes, VKCONV_SLICEDK_NCHW_WIDE=0 the general kernel's.
+// and where it is the general kernel over up to 4096 pixels: on the H200 at b1 ResNet-50's
+// 256-channel 1x1 layers at 56x56 ran faster forced here than behind the transposes.
 constexpr uint64_t kNchwInOverTransposesMaxPixels = 4096;
 bool slicedKCoopmatBeatsTransposes(const ConvDesc& d, const std::string& inner) {
     if (!nchwInRoutable(d)) return false;
-    return inner == "slicedk_coopmat" || (inner == "implicit_gemm_coopmat" && envFlag("VKCONV_SLICEDK_NCHW_WIDE", true) &&
-                                          outputPixels(d) <= kNchwInOverTransposesMaxPixels);
+    return inner == "slicedk_coopmat" ||
+           (inner == "implicit_gemm_coopmat" && outputPixels(d) <= kNchwInOverTransposesMaxPixels);
 }
 
 // MobileNetV2's and ResNet-50's deep 1x1 layers at batch 1 (7x7 and 14x14 maps, 384-2048
