@@ -34,7 +34,7 @@ struct FindOptions {
     // Calls per candidate and round are repeated until they take about this much GPU time
     // (back to back, each behind a compute barrier, as a network's layers run); at most 256.
     // Long enough that a call's first-after-another-candidate cost (caches, the pipeline switch)
-    // is spread thin: at 100 µs (2 calls) find read a 40.7 µs layer at 57 µs on the H200.
+    // is spread thin: at 100 µs a layer read ~40 % slow on the H200.
     double minIntervalUs = 500.0;
     // Untimed rounds first, at least this much wall time (50 ms where this context's last find
     // ended under 0.5 s ago), then until the fastest candidate's time has settled (at most 1 s

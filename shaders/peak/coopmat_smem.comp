@@ -8,7 +8,7 @@
 // 16-byte words, so a fragment's 8 rows fall in distinct banks), A row-major, B column-major.
 // The specialization constants below add a real slice's parts one at a time (a closing barrier;
 // the tile restaged single- or double-buffered; per-subgroup staging; B held in registers), so
-// each row's rate is the ceiling of any kernel with that structure (docs/perf-notes.md item 100).
+// each row's rate is the ceiling of any kernel with that structure (docs/performance.md, "Floors and ceilings").
 //
 // Exactness: A's row m holds a single 1 at k == (m + shift) % 16 and B is all ones, so every
 // product element is exactly 1 whatever the fragment; the FM x FN accumulators summed end at
@@ -72,7 +72,7 @@ const uint USED = TWO ? 2u * WORDS : WORDS;
 shared uvec4 smem[USED + PAD];
 // Staged words per invocation: of the tile, or of the subgroup's region.
 // Restaging stores the data words only (rows x KS * 2), as a kernel stages its slice, in
-// implicit_gemm_coopmat's conflict-free order (its STAGED_ROW, perf-notes 82): data word d is word
+// implicit_gemm_coopmat's conflict-free order (its STAGED_ROW; docs/performance.md, "implicit_gemm_coopmat"): data word d is word
 // d % KV of item row d / KV, and within each group of 8 item rows, 8 / KV rows KV apart go to one
 // group of 8 invocations, so that every 8 invocations' stores fall in 8 distinct bank groups.
 const uint KV = KS * 2u;                         // data words per row

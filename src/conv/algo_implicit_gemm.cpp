@@ -181,9 +181,8 @@ const TileConfig& chooseTile(const ContextImpl& ctx, const ConvDesc& d, const Pl
 }
 
 // ---- split-K (docs/design.md "Split-K") ----
-// The same sweep: splitting paid from reductions of 256 up (ResNet-50 layer1.0.conv2, 576 deep,
-// 25 output tiles of 128x64 on 132 SMs: 62.9 us in one pass, 28.7 in four splits) and down to 128
-// reduction values per split.
+// The same sweep: splitting paid on grids of fewer tiles than units from reductions of 256 up,
+// and down to 128 reduction values per split (docs/performance.md, "implicit_gemm").
 constexpr uint64_t kSplitMinReduction = 128;   // split only reductions (C/groups*R*S) this deep
 constexpr uint64_t kSplitMinPerSplit = 128;    // the heuristic keeps this much reduction per split
 constexpr uint64_t kSplitMax = 16;             // the heuristic's most splits
