@@ -47,15 +47,15 @@ struct Options {
     bool peakBarrierForms = false;  // peak --barrier-forms: the call floor behind other barrier forms too
     std::string capsPath;           // plans --caps FILE: a device profile (vkconv-info --json); offline context
     int warmup = 3, calls = 20, repeats = 7;
-    int warmupMs = 200;  // and keep warming up until this much wall time has passed (GPU clocks)
-    double maxGflop = 0.0;  // 0: no limit
-    int64_t workspaceMiB = -1;  // PlanOptions::workspaceLimit in MiB; -1: the library's default
-    bool noWinograd = false;    // --no-winograd: PlanOptions::allowWinograd = false
-    bool packedFilters = false; // --packed-filters: PlanOptions::packedFilter, the filter packed once before timing
-    std::string traceDir;       // --trace DIR: implicit_gemm_coopmat's phase clocks per layer (profiling)
-    bool passes = false;        // --passes: time each dispatch of a call (profiling)
-    bool find = false;          // find: each row's plan is findPlan()'s (measured), not the router's
-    bool findFresh = false;     // find --fresh: timing afresh (FindOptions::useDatabase = false)
+    int warmupMs = 200;           // and keep warming up until this much wall time has passed (GPU clocks)
+    double maxGflop = 0.0;        // 0: no limit
+    int64_t workspaceMiB = -1;    // PlanOptions::workspaceLimit in MiB; -1: the library's default
+    bool noWinograd = false;      // --no-winograd: PlanOptions::allowWinograd = false
+    bool packedFilters = false;   // --packed-filters: PlanOptions::packedFilter, the filter packed once before timing
+    std::string traceDir;         // --trace DIR: implicit_gemm_coopmat's phase clocks per layer (profiling)
+    bool passes = false;          // --passes: time each dispatch of a call (profiling)
+    bool find = false;            // find: each row's plan is findPlan()'s (measured), not the router's
+    bool findFresh = false;       // find --fresh: timing afresh (FindOptions::useDatabase = false)
     bool findExhaustive = false;  // find --exhaustive: every tile as a candidate too (FindOptions::exhaustive)
 };
 
@@ -69,7 +69,7 @@ vkconv::PlanOptions planOptions(const Options& o, const std::string& algo);
 // Measured (or cached) device peaks; absent values were not measured.
 struct Peaks {
     std::optional<double> fp32FmaTflops, fp16FmaTflops, bandwidthGbs;
-    std::optional<double> callFloorUs;  // one tiny call behind a compute barrier (peak.cpp callFloorProbe)
+    std::optional<double> callFloorUs;   // one tiny call behind a compute barrier (peak.cpp callFloorProbe)
     std::optional<double> cacheReadGbs;  // reads from a 16 MiB buffer kept in the last-level cache (cacheReadProbe)
     std::optional<double> dispatchUs;    // the same call with no barrier: dispatches overlap (the launch rate)
     // The best slice loop of a matrix-kernel structure that brings its operands in every slice
@@ -80,14 +80,14 @@ struct Peaks {
     std::map<std::string, double> coopmatTflops;  // CoopMatConfig::toString() -> TFLOP/s (TOP/s for integers)
     std::string source;                           // "measured now" or the cache file it came from
     bool empty() const {
-        return !fp32FmaTflops && !fp16FmaTflops && !bandwidthGbs && !callFloorUs && !cacheReadGbs && !dispatchUs && !sliceLoopTflops &&
-               coopmatTflops.empty();
+        return !fp32FmaTflops && !fp16FmaTflops && !bandwidthGbs && !callFloorUs && !cacheReadGbs && !dispatchUs &&
+               !sliceLoopTflops && coopmatTflops.empty();
     }
     std::optional<double> bestF16Coopmat() const;
 };
 
 struct CheckResult {
-    std::string status = "skipped";  // pass | fail | skipped
+    std::string status = "skipped";   // pass | fail | skipped
     std::optional<double> maxRelErr;  // max |gpu - ref| / max |ref| over the checked outputs
     int64_t checked = 0;              // outputs compared
     int64_t bad = 0;                  // outputs outside the tolerance (NaN included)

@@ -73,15 +73,19 @@ std::vector<Row> LayerRunner::run(const Shape& shape, int64_t batch, vkconv::DTy
     if (opts_.algo == "all") {
         for (auto& name : vkconv::algorithmNames()) {
             std::string w = vkconv::whyUnsupported(ctx_, desc, name);
-            if (w.empty()) algos.push_back(name);
-            else notes.push_back(name + " declines: " + w);
+            if (w.empty())
+                algos.push_back(name);
+            else
+                notes.push_back(name + " declines: " + w);
         }
     } else if (opts_.algo == "auto") {
         algos.push_back("auto");
     } else {
         std::string w = vkconv::whyUnsupported(ctx_, desc, opts_.algo);
-        if (w.empty()) algos.push_back(opts_.algo);
-        else notes.push_back(opts_.algo + " declines: " + w);
+        if (w.empty())
+            algos.push_back(opts_.algo);
+        else
+            notes.push_back(opts_.algo + " declines: " + w);
     }
     if (algos.empty()) return rows;
 
@@ -121,8 +125,8 @@ std::vector<Row> LayerRunner::run(const Shape& shape, int64_t batch, vkconv::DTy
     return rows;
 }
 
-std::vector<std::pair<std::string, double>> LayerRunner::timePasses(const std::function<void(VkCommandBuffer)>& recordCall,
-                                                                    int repeats) {
+std::vector<std::pair<std::string, double>> LayerRunner::timePasses(
+    const std::function<void(VkCommandBuffer)>& recordCall, int repeats) {
     vkconv::ContextImpl& impl = ctx_.impl();
     constexpr uint32_t kMostPerCall = 256;
     vkconv::PassProbe probe(impl, uint32_t(repeats) * kMostPerCall);
@@ -139,13 +143,16 @@ std::vector<std::pair<std::string, double>> LayerRunner::timePasses(const std::f
         }
     });
     lastGpuWork_ = std::chrono::steady_clock::now();
-    if (probe.truncated()) throw vkconv::Error(vkconv::ErrorCode::InvalidArgument, "--passes: a call recorded more than 256 dispatches");
+    if (probe.truncated())
+        throw vkconv::Error(vkconv::ErrorCode::InvalidArgument, "--passes: a call recorded more than 256 dispatches");
     // Per call: the names after its start mark, and the time since the mark before each.
     std::vector<std::vector<std::pair<std::string, double>>> calls;
     const auto marks = probe.read();
     for (size_t i = 0; i < marks.size(); ++i) {
-        if (marks[i].name.empty()) calls.emplace_back();
-        else if (!calls.empty()) calls.back().push_back({marks[i].name, (marks[i].ns - marks[i - 1].ns) / 1e3});
+        if (marks[i].name.empty())
+            calls.emplace_back();
+        else if (!calls.empty())
+            calls.back().push_back({marks[i].name, (marks[i].ns - marks[i - 1].ns) / 1e3});
     }
     std::vector<std::pair<std::string, double>> out;
     if (calls.empty()) return out;
@@ -225,7 +232,8 @@ Row LayerRunner::runOne(const std::string& algo, const Row& base, LayerData& dat
             using clock = std::chrono::steady_clock;
             const auto warm0 = clock::now();
             auto minWarm = std::chrono::duration_cast<clock::duration>(std::chrono::milliseconds(opts_.warmupMs));
-            if (opts_.warmupMs > 0 && warm0 - lastGpuWork_ > kLongIdle) minWarm = std::max(minWarm, clock::duration(kIdleWarm));
+            if (opts_.warmupMs > 0 && warm0 - lastGpuWork_ > kLongIdle)
+                minWarm = std::max(minWarm, clock::duration(kIdleWarm));
             const auto maxWarm = minWarm + std::chrono::milliseconds(1000);
             std::vector<double> batchUs;
             for (int b = 0; opts_.warmup > 0 && b < 100000; ++b) {
@@ -281,14 +289,20 @@ Row LayerRunner::runOne(const std::string& algo, const Row& base, LayerData& dat
         std::vector<double> perConvUs = measure();
         for (int retry = 0; retry < kRetimes && spread(perConvUs) > kRetimeSpread; ++retry) {
             std::vector<double> again = measure();
-            std::fprintf(stderr, "  retimed %s/%s: repeats spread %.2fx (median %.4g us), again %.2fx (median %.4g us)\n",
-                         base.shape.suite.c_str(), base.shape.layer.c_str(), spread(perConvUs), median(perConvUs), spread(again), median(again));
+            std::fprintf(stderr,
+                         "  retimed %s/%s: repeats spread %.2fx (median %.4g us), again %.2fx (median %.4g us)\n",
+                         base.shape.suite.c_str(), base.shape.layer.c_str(), spread(perConvUs), median(perConvUs),
+                         spread(again), median(again));
             const bool settled = spread(again) <= kRetimeSpread;
             if (settled || median(again) < median(perConvUs)) perConvUs = std::move(again);
         }
         double med = median(perConvUs), lo = perConvUs[0], hi = perConvUs[0];
-        for (double v : perConvUs) { lo = std::min(lo, v); hi = std::max(hi, v); }
-        if (!(lo > 0)) throw vkconv::Error(vkconv::ErrorCode::Vulkan, "a timed batch measured 0 us (timer too coarse?)");
+        for (double v : perConvUs) {
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        }
+        if (!(lo > 0))
+            throw vkconv::Error(vkconv::ErrorCode::Vulkan, "a timed batch measured 0 us (timer too coarse?)");
         row.us = med;
         row.usMin = lo;
         row.usMax = hi;
@@ -298,13 +312,13 @@ Row LayerRunner::runOne(const std::string& algo, const Row& base, LayerData& dat
         if (!opts_.traceDir.empty() && row.config.find(" trace") != std::string::npos && plan.workspaceSize() > 0) {
             std::vector<uint8_t> tr(size_t(plan.workspaceSize()));
             workspace.download(tr.data(), tr.size());
-            std::string name = base.shape.suite + "__" + base.shape.layer + "__b" + std::to_string(data.desc.n) + ".vktrace";
+            std::string name =
+                base.shape.suite + "__" + base.shape.layer + "__b" + std::to_string(data.desc.n) + ".vktrace";
             for (char& ch : name)
                 if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '.' && ch != '_' && ch != '-') ch = '_';
             const std::string path = opts_.traceDir + "/" + name;
             std::FILE* f = std::fopen(path.c_str(), "wb");
-            if (!f || std::fwrite(tr.data(), 1, tr.size(), f) != tr.size())
-                row.error = "cannot write " + path;
+            if (!f || std::fwrite(tr.data(), 1, tr.size(), f) != tr.size()) row.error = "cannot write " + path;
             if (f) std::fclose(f);
         }
         if (opts_.passes && timestamps_) row.passes = timePasses(recordCall, repeats);
@@ -312,8 +326,9 @@ Row LayerRunner::runOne(const std::string& algo, const Row& base, LayerData& dat
             std::vector<uint8_t> out(size_t(data.desc.outputBytes()));
             data.output.download(out.data(), out.size());
             std::vector<float> noBias;
-            row.check = checkOutput(data.desc, data.x.values, data.w.values, data.desc.hasBias ? data.bias.values : noBias,
-                                    out.data(), plan.roundingAmplification(), plan.operandRounding());
+            row.check =
+                checkOutput(data.desc, data.x.values, data.w.values, data.desc.hasBias ? data.bias.values : noBias,
+                            out.data(), plan.roundingAmplification(), plan.operandRounding());
         }
     } catch (const vkconv::Error& e) {
         row.error = e.what();

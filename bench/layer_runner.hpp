@@ -31,7 +31,8 @@ private:
     vkconv::Plan findPlan(const vkconv::ConvDesc& desc, const vkconv::PlanOptions& po, Row& row);
     // --passes: `repeats` calls in one submission with a timestamp after every dispatch; each
     // dispatch's shader and median time over the calls.
-    std::vector<std::pair<std::string, double>> timePasses(const std::function<void(VkCommandBuffer)>& recordCall, int repeats);
+    std::vector<std::pair<std::string, double>> timePasses(const std::function<void(VkCommandBuffer)>& recordCall,
+                                                           int repeats);
     vkconv::Context& ctx_;
     const Options& opts_;
     bool timestamps_;

@@ -29,11 +29,14 @@ int runBenchmark(vkconv::Context& ctx, const Options& opts, const Peaks& peaks) 
     std::vector<Shape> shapes = loadShapes(opts);
     LayerRunner runner(ctx, opts);
     const auto& caps = ctx.caps();
-    std::printf("== vkconv %s (%s) on %s, %s %s\n", vkconv::versionString(), vkconv::gitRevision(), caps.deviceName.c_str(),
-                caps.driverName.c_str(), caps.driverVersionString().c_str());
-    std::printf("protocol: %d+ warm-up batches (>= %d ms, >= 1500 ms after 500 ms of GPU idle, until the batch time settles), %d repeats x %d calls (barrier between calls), median "
-                "(warmed up and timed again, twice at most, when the repeats differ by > 1.25x); %s\n", opts.warmup, opts.warmupMs, opts.repeats,
-                opts.calls, runner.gpuTimestamps() ? "Vulkan timestamps" : "HOST timing (this queue has no timestamps)");
+    std::printf("== vkconv %s (%s) on %s, %s %s\n", vkconv::versionString(), vkconv::gitRevision(),
+                caps.deviceName.c_str(), caps.driverName.c_str(), caps.driverVersionString().c_str());
+    std::printf(
+        "protocol: %d+ warm-up batches (>= %d ms, >= 1500 ms after 500 ms of GPU idle, until the batch time settles), "
+        "%d repeats x %d calls (barrier between calls), median "
+        "(warmed up and timed again, twice at most, when the repeats differ by > 1.25x); %s\n",
+        opts.warmup, opts.warmupMs, opts.repeats, opts.calls,
+        runner.gpuTimestamps() ? "Vulkan timestamps" : "HOST timing (this queue has no timestamps)");
     auto fmt = [](const std::optional<double>& v) {
         char buf[32] = "-";
         if (v) std::snprintf(buf, sizeof buf, "%.4g", *v);
@@ -42,11 +45,13 @@ int runBenchmark(vkconv::Context& ctx, const Options& opts, const Peaks& peaks) 
     if (peaks.empty())
         std::printf("peaks: no peak measured (run vkconv-bench peak once): %%peak left blank\n");
     else
-        std::printf("peaks (%s): fp32 FMA %s, fp16 FMA %s, best fp16 coopmat %s, staged slice loop %s TFLOP/s; cache read %s GB/s; "
-                    "call floor %s us\n",
-                    peaks.source.c_str(), fmt(peaks.fp32FmaTflops).c_str(), fmt(peaks.fp16FmaTflops).c_str(),
-                    fmt(peaks.bestF16Coopmat()).c_str(), fmt(peaks.sliceLoopTflops).c_str(), fmt(peaks.cacheReadGbs).c_str(),
-                    fmt(peaks.callFloorUs).c_str());
+        std::printf(
+            "peaks (%s): fp32 FMA %s, fp16 FMA %s, best fp16 coopmat %s, staged slice loop %s TFLOP/s; cache read %s "
+            "GB/s; "
+            "call floor %s us\n",
+            peaks.source.c_str(), fmt(peaks.fp32FmaTflops).c_str(), fmt(peaks.fp16FmaTflops).c_str(),
+            fmt(peaks.bestF16Coopmat()).c_str(), fmt(peaks.sliceLoopTflops).c_str(), fmt(peaks.cacheReadGbs).c_str(),
+            fmt(peaks.callFloorUs).c_str());
     std::printf("epilogue: %s; check: %s\n\n", opts.epilogue.name.c_str(),
                 opts.check ? "float64 reference on ~2048 sampled outputs + corners per row" : "off (--check)");
 
@@ -103,8 +108,10 @@ int runBenchmark(vkconv::Context& ctx, const Options& opts, const Peaks& peaks) 
     if (opts.check) {
         int passed = 0, failed = runner.unrunnable();
         for (auto& r : rows) {
-            if (r.check.status == "pass") ++passed;
-            else if (r.check.status == "fail" || !r.error.empty()) ++failed;
+            if (r.check.status == "pass")
+                ++passed;
+            else if (r.check.status == "fail" || !r.error.empty())
+                ++failed;
         }
         std::printf("\n%d passed, %d failed\n", passed, failed);
         return failed > 0 ? 1 : 0;
@@ -124,7 +131,8 @@ int main(int argc, char** argv) {
         }
         if (opts.mode == Mode::Plans && !opts.capsPath.empty()) {
             const vkconv::FileRead caps = vkconv::readRegularFile(opts.capsPath, uint64_t(1) << 24);
-            if (!caps.bytes) throw vkconv::Error(vkconv::ErrorCode::Io, "cannot read " + opts.capsPath + ": " + caps.why);
+            if (!caps.bytes)
+                throw vkconv::Error(vkconv::ErrorCode::Io, "cannot read " + opts.capsPath + ": " + caps.why);
             vkconv::Context offline = vkconv::Context::createOffline(vkconv::DeviceCaps::fromJson(*caps.bytes));
             offline.impl().coopmatTrace = !opts.traceDir.empty();  // the trace build (src/conv/algo_coopmat.cpp)
             return runPlanList(offline, opts);
@@ -139,11 +147,13 @@ int main(int argc, char** argv) {
             throw;
         } catch (const std::exception& e) {
             // Whatever the device selector's parse throws (a numeric index beyond unsigned long).
-            std::fprintf(stderr, "vkconv-bench: --device '%s': cannot select that device (%s)\n", opts.device.c_str(), e.what());
+            std::fprintf(stderr, "vkconv-bench: --device '%s': cannot select that device (%s)\n", opts.device.c_str(),
+                         e.what());
             return 2;
         }
         vkconv::Context& ctx = *created;
-        ctx.impl().coopmatTrace = !opts.traceDir.empty();  // one-pass fp16 implicit_gemm_coopmat plans run the trace build
+        ctx.impl().coopmatTrace =
+            !opts.traceDir.empty();  // one-pass fp16 implicit_gemm_coopmat plans run the trace build
 
         int rc = 0;
         if (opts.mode != Mode::ShaderStats && ctx.caps().deviceName.rfind("Null hardware", 0) == 0) {

@@ -28,14 +28,16 @@ struct Tool {
     const char* name;
     Mode mode;
 };
-constexpr Tool kTools[] = {{"run", Mode::Run}, {"find", Mode::Find}, {"peak", Mode::Peak}, {"plans", Mode::Plans},
+constexpr Tool kTools[] = {{"run", Mode::Run},
+                           {"find", Mode::Find},
+                           {"peak", Mode::Peak},
+                           {"plans", Mode::Plans},
                            {"shader-stats", Mode::ShaderStats}};
 
 const char* kIntro =
     "Times vkconv convolutions layer by layer, measures the device's peaks, lists plans and runs the compile lab.  "
     "Without a subcommand: run (the older form, where --peak, --find, --plan-only, --caps or --shader-stats picks the "
     "tool, still works).  `vkconv-bench SUBCOMMAND --help` lists a subcommand's options.";
-
 
 // Wraps text at spaces into lines of at most `width` characters, keeping its own line breaks.
 std::string wrap(const std::string& text, size_t width) {
@@ -125,7 +127,8 @@ Epilogue parseEpilogue(const std::string& v) {
     }
     auto a = vkconv::parseActivation(act);
     if (!a)
-        throw CLI::ValidationError("--epilogue", "unknown activation '" + act + "' (none, relu, relu6, leaky_relu, gelu, silu, sigmoid)");
+        throw CLI::ValidationError(
+            "--epilogue", "unknown activation '" + act + "' (none, relu, relu6, leaky_relu, gelu, silu, sigmoid)");
     e.activation = *a;
     return e;
 }
@@ -140,7 +143,8 @@ CLI::Option* addInteger(CLI::App* app, const std::string& flag, T& dest, T lo, T
 }
 
 // A repeatable flag that takes one value each time it is given; `each` sees them in order.
-CLI::Option* addRepeatable(CLI::App* app, const std::string& flag, std::function<void(const std::string&)> each, const std::string& help) {
+CLI::Option* addRepeatable(CLI::App* app, const std::string& flag, std::function<void(const std::string&)> each,
+                           const std::string& help) {
     return app
         ->add_option_function<std::vector<std::string>>(
             flag,
@@ -153,35 +157,46 @@ CLI::Option* addRepeatable(CLI::App* app, const std::string& flag, std::function
 }
 
 void addShapeOptions(CLI::App* app, Options& o, const char* g = "Shapes (default: every suite)") {
-    addRepeatable(app, "--suite", [&o](const std::string& v) { o.suites.push_back(v); },
-                  "a suite of the suites directory, NAME.csv (repeatable)")
-        ->type_name("NAME")->group(g);
-    addRepeatable(app, "--shapes", [&o](const std::string& v) { o.shapeFiles.push_back(v); },
-                  "a shapes file: suite,layer,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,stride_w,dil_h,dil_w,groups (repeatable)")
-        ->type_name("FILE.csv")->group(g);
-    addRepeatable(app, "--batch", [&o](const std::string& v) { o.batches.push_back(parseInteger<int64_t>("--batch", v, 1, INT32_MAX)); },
-                  "overrides each shape's n (repeatable)")
-        ->type_name("N")->group(g);
+    addRepeatable(
+        app, "--suite", [&o](const std::string& v) { o.suites.push_back(v); },
+        "a suite of the suites directory, NAME.csv (repeatable)")
+        ->type_name("NAME")
+        ->group(g);
+    addRepeatable(
+        app, "--shapes", [&o](const std::string& v) { o.shapeFiles.push_back(v); },
+        "a shapes file: suite,layer,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,stride_w,dil_h,dil_w,groups (repeatable)")
+        ->type_name("FILE.csv")
+        ->group(g);
+    addRepeatable(
+        app, "--batch",
+        [&o](const std::string& v) { o.batches.push_back(parseInteger<int64_t>("--batch", v, 1, INT32_MAX)); },
+        "overrides each shape's n (repeatable)")
+        ->type_name("N")
+        ->group(g);
 }
 
 void addProblemOptions(CLI::App* app, Options& o, bool planOptions) {
     const char* g = "Problem";
-    addRepeatable(app, "--dtype",
-                  [&o](const std::string& v) {
-                      auto t = vkconv::parseDType(v);
-                      if (!t) throw CLI::ValidationError("--dtype", "unknown type '" + v + "' (fp32, fp16, bf16)");
-                      if (std::find(o.dtypes.begin(), o.dtypes.end(), *t) == o.dtypes.end()) o.dtypes.push_back(*t);
-                  },
-                  "fp32|fp16|bf16 (repeatable; default fp32)")
-        ->type_name("TYPE")->group(g);
-    addRepeatable(app, "--layout",
-                  [&o](const std::string& v) {
-                      auto l = vkconv::parseTensorLayout(v);
-                      if (!l) throw CLI::ValidationError("--layout", "unknown layout '" + v + "' (nchw, nhwc)");
-                      if (std::find(o.layouts.begin(), o.layouts.end(), *l) == o.layouts.end()) o.layouts.push_back(*l);
-                  },
-                  "nchw|nhwc: activations in and out; filters KCRS / KRSC (repeatable; default nchw)")
-        ->type_name("LAYOUT")->group(g);
+    addRepeatable(
+        app, "--dtype",
+        [&o](const std::string& v) {
+            auto t = vkconv::parseDType(v);
+            if (!t) throw CLI::ValidationError("--dtype", "unknown type '" + v + "' (fp32, fp16, bf16)");
+            if (std::find(o.dtypes.begin(), o.dtypes.end(), *t) == o.dtypes.end()) o.dtypes.push_back(*t);
+        },
+        "fp32|fp16|bf16 (repeatable; default fp32)")
+        ->type_name("TYPE")
+        ->group(g);
+    addRepeatable(
+        app, "--layout",
+        [&o](const std::string& v) {
+            auto l = vkconv::parseTensorLayout(v);
+            if (!l) throw CLI::ValidationError("--layout", "unknown layout '" + v + "' (nchw, nhwc)");
+            if (std::find(o.layouts.begin(), o.layouts.end(), *l) == o.layouts.end()) o.layouts.push_back(*l);
+        },
+        "nchw|nhwc: activations in and out; filters KCRS / KRSC (repeatable; default nchw)")
+        ->type_name("LAYOUT")
+        ->group(g);
     app->add_option_function<std::string>(
            "--algo",
            [&o](const std::string& v) {
@@ -194,23 +209,33 @@ void addProblemOptions(CLI::App* app, Options& o, bool planOptions) {
                o.algo = v;
            },
            "auto, an algorithm's name, or all: a row for every algorithm that accepts the layer")
-        ->type_name("auto|NAME|all")->default_str("auto")->group(g);
-    app->add_option("--tile", o.tile,
-                    "force a tile configuration of the named algorithm (e.g. implicit_gemm 128x128x8/8x8; implicit_gemm_splitk "
-                    "64x64x8/4x4/s4 or s4: 4 splits)")
-        ->type_name("TILE")->group(g);
+        ->type_name("auto|NAME|all")
+        ->default_str("auto")
+        ->group(g);
+    app->add_option(
+           "--tile", o.tile,
+           "force a tile configuration of the named algorithm (e.g. implicit_gemm 128x128x8/8x8; implicit_gemm_splitk "
+           "64x64x8/4x4/s4 or s4: 4 splits)")
+        ->type_name("TILE")
+        ->group(g);
     app->add_option_function<std::string>(
            "--epilogue", [&o](const std::string& v) { o.epilogue = parseEpilogue(v); },
            "none, bias, an activation (relu, relu6, leaky_relu, gelu, silu, sigmoid) or bias_ACTIVATION")
-        ->type_name("EPILOGUE")->default_str("none")->group(g);
+        ->type_name("EPILOGUE")
+        ->default_str("none")
+        ->group(g);
     if (!planOptions) return;
     // The byte count (MiB << 20) must fit PlanOptions::workspaceLimit.
-    addInteger<int64_t>(app, "--workspace-mib", o.workspaceMiB, 0, int64_t(std::numeric_limits<VkDeviceSize>::max() >> 20),
+    addInteger<int64_t>(app, "--workspace-mib", o.workspaceMiB, 0,
+                        int64_t(std::numeric_limits<VkDeviceSize>::max() >> 20),
                         "PlanOptions::workspaceLimit in MiB (default: the library's, 512 MiB)")
         ->group(g);
-    app->add_flag("--no-winograd", o.noWinograd, "PlanOptions::allowWinograd = false: the router keeps to the direct kernels")->group(g);
+    app->add_flag("--no-winograd", o.noWinograd,
+                  "PlanOptions::allowWinograd = false: the router keeps to the direct kernels")
+        ->group(g);
     app->add_flag("--packed-filters", o.packedFilters,
-                  "PlanOptions::packedFilter: constant weights, packed once (Plan::packFilter) before timing, so the calls skip "
+                  "PlanOptions::packedFilter: constant weights, packed once (Plan::packFilter) before timing, so the "
+                  "calls skip "
                   "the per-call filter transform or transpose; --check reads through the packed filter")
         ->group(g);
 }
@@ -218,10 +243,13 @@ void addProblemOptions(CLI::App* app, Options& o, bool planOptions) {
 void addTimingOptions(CLI::App* app, Options& o) {
     const char* g = "Timing";
     addInteger<int>(app, "--warmup", o.warmup, 0, 100000, "warm-up batches before timing")->default_str("3")->group(g);
-    addInteger<int>(app, "--warmup-ms", o.warmupMs, 0, 3600000,
-                    "... and more batches until MS of wall time have passed (the GPU clock idles down while the host prepares a "
-                    "layer), then until a batch is no more than 3 % faster than every earlier one (1 s more at most)")
-        ->type_name("MS")->default_str("200")->group(g);
+    addInteger<int>(
+        app, "--warmup-ms", o.warmupMs, 0, 3600000,
+        "... and more batches until MS of wall time have passed (the GPU clock idles down while the host prepares a "
+        "layer), then until a batch is no more than 3 % faster than every earlier one (1 s more at most)")
+        ->type_name("MS")
+        ->default_str("200")
+        ->group(g);
     addInteger<int>(app, "--calls", o.calls, 1, 1000000, "dispatches per timed batch")->default_str("20")->group(g);
     addInteger<int>(app, "--repeats", o.repeats, 1, 1000000, "timed batches")->default_str("7")->group(g);
 }
@@ -231,38 +259,48 @@ void addRunOptions(CLI::App* app, Options& o) {
     app->add_option_function<std::string>(
            "--max-gflop", [&o](const std::string& v) { o.maxGflop = parsePositive("--max-gflop", v); },
            "skip layers above X GFLOP (reason printed)")
-        ->type_name("X")->group("Shapes (default: every suite)");
+        ->type_name("X")
+        ->group("Shapes (default: every suite)");
     addProblemOptions(app, o, true);
     addTimingOptions(app, o);
     const char* out = "Output";
-    app->add_flag("--check", o.check,
-                  "compare a sample of every layer's outputs (~2048 + corners) with a float64 reference; prints \"N passed, M "
-                  "failed\" and exits 1 if M > 0")
+    app->add_flag(
+           "--check", o.check,
+           "compare a sample of every layer's outputs (~2048 + corners) with a float64 reference; prints \"N passed, M "
+           "failed\" and exits 1 if M > 0")
         ->group(out);
     app->add_option("--json", o.jsonPath, "vkconv-bench/1 JSON (docs/bench-json.md)")->type_name("FILE")->group(out);
     app->add_option("--csv", o.csvPath, "the same rows as CSV")->type_name("FILE")->group(out);
-    app->add_flag("--peak", o.peak, "measure the device's peaks first (as `vkconv-bench peak`), for the % of peak column")->group(out);
+    app->add_flag("--peak", o.peak,
+                  "measure the device's peaks first (as `vkconv-bench peak`), for the % of peak column")
+        ->group(out);
     const char* prof = "Profiling";
     app->add_flag("--passes", o.passes,
-                  "after timing, one more batch with a timestamp after every dispatch; prints each pass's shader and median time "
+                  "after timing, one more batch with a timestamp after every dispatch; prints each pass's shader and "
+                  "median time "
                   "and writes them to the JSON row")
         ->group(prof);
-    app->add_option("--trace", o.traceDir,
-                    "one-pass fp16 implicit_gemm_coopmat plans run the build that reads its clocks at every phase "
-                    "(VK_KHR_shader_clock); each such row writes DIR/<suite>__<layer>__b<N>.vktrace (bench/coopmat_trace.py)")
-        ->type_name("DIR")->group(prof);
+    app->add_option(
+           "--trace", o.traceDir,
+           "one-pass fp16 implicit_gemm_coopmat plans run the build that reads its clocks at every phase "
+           "(VK_KHR_shader_clock); each such row writes DIR/<suite>__<layer>__b<N>.vktrace (bench/coopmat_trace.py)")
+        ->type_name("DIR")
+        ->group(prof);
 }
 
 // Options every tool takes, before or after the subcommand.
 void addGlobalOptions(CLI::App* app, Options& o) {
     const char* g = "Global (before or after the subcommand)";
     app->add_option("--device", o.device, "device index or name substring (default: $VKCONV_DEVICE, else the best)")
-        ->type_name("N|NAME")->group(g);
+        ->type_name("N|NAME")
+        ->group(g);
     app->add_flag("--validation", o.validation, "Khronos validation layer; exits 1 if it reported anything")->group(g);
-    app->add_option("--suites-dir", o.suitesDir,
-                    "where --suite looks (default: $VKCONV_SUITES_DIR, else an installed share/vkconv/bench/suites beside "
-                    "bin/, else the source tree's bench/suites)")
-        ->type_name("DIR")->group(g);
+    app->add_option(
+           "--suites-dir", o.suitesDir,
+           "where --suite looks (default: $VKCONV_SUITES_DIR, else an installed share/vkconv/bench/suites beside "
+           "bin/, else the source tree's bench/suites)")
+        ->type_name("DIR")
+        ->group(g);
 }
 
 // The older command line: the tool is picked by a flag anywhere on it.  Returns the subcommand
@@ -274,7 +312,8 @@ std::vector<std::string> mapOlderForm(const std::vector<std::string>& args) {
                 if (a == f || a.rfind(std::string(f) + "=", 0) == 0) return true;
         return false;
     };
-    const bool stats = has({"--shader-stats"}), plans = has({"--plan-only", "--caps"}), find = has({"--find", "--find-fresh", "--find-exhaustive"});
+    const bool stats = has({"--shader-stats"}), plans = has({"--plan-only", "--caps"}),
+               find = has({"--find", "--find-fresh", "--find-exhaustive"});
     const bool peak = has({"--peak"}), shapes = has({"--suite", "--shapes"});
     auto conflict = [](const std::string& a, const std::string& b) {
         throw CLI::ValidationError(a + " and " + b + " are different tools (vkconv-bench --help lists them)");
@@ -324,27 +363,33 @@ Options parseOptions(int argc, char** argv) {
     app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
     app.require_subcommand(0, 1);
     app.allow_extras();  // reported below, in order and with the tool's name (the subcommands inherit it)
-    app.footer("Environment: VKCONV_DEVICE (the default --device), VKCONV_CACHE_DIR (pipeline, find and peak caches; none: "
-               "off), VKCONV_SUITES_DIR (the default --suites-dir).");
+    app.footer(
+        "Environment: VKCONV_DEVICE (the default --device), VKCONV_CACHE_DIR (pipeline, find and peak caches; none: "
+        "off), VKCONV_SUITES_DIR (the default --suites-dir).");
     addGlobalOptions(&app, o);
 
-    CLI::App* run = app.add_subcommand("run",
+    CLI::App* run = app.add_subcommand(
+        "run",
         "time the layers (the default): a table, JSON, CSV\n"
         "Times each selected layer (every shape x --batch x --dtype x --layout) with the router's plan, or --algo's, "
         "and prints a row per plan: median, min and max per-call time, TFLOP/s and % of the peak.  Protocol: warm-up, "
-        "then --repeats batches of --calls dispatches in one command buffer, each behind a compute barrier (as calls on "
+        "then --repeats batches of --calls dispatches in one command buffer, each behind a compute barrier (as calls "
+        "on "
         "one CUDA stream); per-call time = batch time / calls.");
     addRunOptions(run, o);
 
     CLI::App* find = app.add_subcommand(
         "find",
         "run, each row on the fastest plan of findAlgorithms()\n"
-        "As run, each row's plan the fastest of findAlgorithms() (every configuration that accepts the layer, timed on this "
-        "device; vkconv/find.hpp) instead of the router's: prints every candidate's time, marks the router's pick with '*', "
+        "As run, each row's plan the fastest of findAlgorithms() (every configuration that accepts the layer, timed on "
+        "this "
+        "device; vkconv/find.hpp) instead of the router's: prints every candidate's time, marks the router's pick with "
+        "'*', "
         "and writes them to the JSON row.  Results come from and go to the find database beside the pipeline cache");
     addRunOptions(find, o);
     const char* fg = "Find";
-    find->add_flag("--fresh,--find-fresh", o.findFresh, "time afresh, without the find database (FindOptions::useDatabase = false)")
+    find->add_flag("--fresh,--find-fresh", o.findFresh,
+                   "time afresh, without the find database (FindOptions::useDatabase = false)")
         ->group(fg);
     find->add_flag("--exhaustive,--find-exhaustive", o.findExhaustive,
                    "every tile of implicit_gemm, implicit_gemm_coopmat and halo_coopmat as a candidate too "
@@ -354,52 +399,64 @@ Options parseOptions(int argc, char** argv) {
     CLI::App* peak = app.add_subcommand(
         "peak",
         "measure and cache the device's peaks\n"
-        "Measures the device's peaks (FMA, cooperative matrices, bandwidth, the per-call floor), prints them and caches them "
+        "Measures the device's peaks (FMA, cooperative matrices, bandwidth, the per-call floor), prints them and "
+        "caches them "
         "($VKCONV_CACHE_DIR, $XDG_CACHE_HOME/vkconv or ~/.cache/vkconv): later runs read the cache for % of peak");
     peak->add_flag("--barrier-forms", o.peakBarrierForms,
                    "also time the call floor behind other barrier forms (read-only, synchronization2, buffer-only, "
                    "execution-only, events)");
 
-    CLI::App* plans = app.add_subcommand(
-        "plans",
-        "list the router's plans without running them\n"
-        "Lists the plan of every selected row (algorithm, configuration, workspace) without tensors or timing; --json writes "
-        "vkconv-plans/1, --csv one line per plan (docs/bench-json.md)");
+    CLI::App* plans = app.add_subcommand("plans",
+                                         "list the router's plans without running them\n"
+                                         "Lists the plan of every selected row (algorithm, configuration, workspace) "
+                                         "without tensors or timing; --json writes "
+                                         "vkconv-plans/1, --csv one line per plan (docs/bench-json.md)");
     addShapeOptions(plans, o);
     addProblemOptions(plans, o, true);
-    plans->add_option("--caps", o.capsPath,
-                      "plan offline for the device a profile describes (`vkconv-info --json` run on that machine): what vkconv "
-                      "would run there")
-        ->type_name("FILE")->group("Output");
+    plans
+        ->add_option(
+            "--caps", o.capsPath,
+            "plan offline for the device a profile describes (`vkconv-info --json` run on that machine): what vkconv "
+            "would run there")
+        ->type_name("FILE")
+        ->group("Output");
     plans->add_option("--json", o.jsonPath, "vkconv-plans/1 JSON")->type_name("FILE")->group("Output");
     plans->add_option("--csv", o.csvPath, "one line per plan")->type_name("FILE")->group("Output");
 
-    CLI::App* stats = app.add_subcommand(
-        "shader-stats",
-        "the compile lab: every pipeline's driver statistics\n"
-        "The compile lab: builds every pipeline variant of every algorithm with statistics capture and prints the driver's "
-        "statistics (VGPRs, spills, ...); exits 1 on build failures or spills.  Works on RADV's null device.  With --algo "
-        "NAME: that algorithm's variants only (NVIDIA takes minutes for all); with --tile T also: the variants whose forced "
-        "tile starts with T.  With --suite / --shapes: the pipelines of the router's plans for those layers (each --batch, "
-        "--dtype, --layout; --algo NAME forces one) instead.");
+    CLI::App* stats = app.add_subcommand("shader-stats",
+                                         "the compile lab: every pipeline's driver statistics\n"
+                                         "The compile lab: builds every pipeline variant of every algorithm with "
+                                         "statistics capture and prints the driver's "
+                                         "statistics (VGPRs, spills, ...); exits 1 on build failures or spills.  Works "
+                                         "on RADV's null device.  With --algo "
+                                         "NAME: that algorithm's variants only (NVIDIA takes minutes for all); with "
+                                         "--tile T also: the variants whose forced "
+                                         "tile starts with T.  With --suite / --shapes: the pipelines of the router's "
+                                         "plans for those layers (each --batch, "
+                                         "--dtype, --layout; --algo NAME forces one) instead.");
     addShapeOptions(stats, o, "Layers (default: every variant of every algorithm, not layers)");
     addProblemOptions(stats, o, false);
     const char* sg = "Output";
     stats->add_option("--json", o.jsonPath, "the statistics as JSON")->type_name("FILE")->group(sg);
-    stats->add_option("--isa", o.isaDir,
-                      "dump each pipeline's internal representations to DIR, and its data in a VkPipelineCache of its own "
-                      "(*_pipeline_cache.bin: on NVIDIA the machine code, which bench/nv_sass.py disassembles)")
-        ->type_name("DIR")->group(sg);
-    addRepeatable(stats, "--expect-isa",
-                  [&o](const std::string& v) {
-                      size_t colon = v.find(':');
-                      if (colon == std::string::npos || colon == 0 || colon + 1 == v.size())
-                          throw CLI::ValidationError("--expect-isa", "expects SHADER:TEXT, got '" + v + "'");
-                      o.expectIsa.push_back({v.substr(0, colon), v.substr(colon + 1)});
-                  },
-                  "every pipeline whose shader name starts with SHADER must contain TEXT in its internal representations (exit "
-                  "1 otherwise), e.g. implicit_gemm_coopmat:v_wmma on RDNA3/RDNA4 (repeatable)")
-        ->type_name("SHADER:TEXT")->group(sg);
+    stats
+        ->add_option(
+            "--isa", o.isaDir,
+            "dump each pipeline's internal representations to DIR, and its data in a VkPipelineCache of its own "
+            "(*_pipeline_cache.bin: on NVIDIA the machine code, which bench/nv_sass.py disassembles)")
+        ->type_name("DIR")
+        ->group(sg);
+    addRepeatable(
+        stats, "--expect-isa",
+        [&o](const std::string& v) {
+            size_t colon = v.find(':');
+            if (colon == std::string::npos || colon == 0 || colon + 1 == v.size())
+                throw CLI::ValidationError("--expect-isa", "expects SHADER:TEXT, got '" + v + "'");
+            o.expectIsa.push_back({v.substr(0, colon), v.substr(colon + 1)});
+        },
+        "every pipeline whose shader name starts with SHADER must contain TEXT in its internal representations (exit "
+        "1 otherwise), e.g. implicit_gemm_coopmat:v_wmma on RDNA3/RDNA4 (repeatable)")
+        ->type_name("SHADER:TEXT")
+        ->group(sg);
 
     for (CLI::App* sub : {run, find, peak, plans, stats}) addGlobalOptions(sub, o);
 
@@ -433,7 +490,8 @@ Options parseOptions(int argc, char** argv) {
             for (const Tool& t : kTools)
                 if (app.got_subcommand(t.name)) tool += std::string(" ") + t.name;
             if (tool == "vkconv-bench" && extra[0][0] != '-')
-                throw CLI::ExtrasError("no subcommand '" + extra[0] + "' (run, find, peak, plans, shader-stats)", CLI::ExitCodes::ExtrasError);
+                throw CLI::ExtrasError("no subcommand '" + extra[0] + "' (run, find, peak, plans, shader-stats)",
+                                       CLI::ExitCodes::ExtrasError);
             throw CLI::ExtrasError("`" + tool + "` does not take: " + words, CLI::ExitCodes::ExtrasError);
         }
     } catch (const CLI::CallForHelp&) {
@@ -456,9 +514,11 @@ Options parseOptions(int argc, char** argv) {
         std::fprintf(stderr, "vkconv-bench: %s\n(see vkconv-bench --help)\n", msg.c_str());
         std::exit(2);
     };
-    if (!o.capsPath.empty() && (!o.device.empty() || o.validation)) usageError("--caps plans offline: no --device or --validation");
+    if (!o.capsPath.empty() && (!o.device.empty() || o.validation))
+        usageError("--caps plans offline: no --device or --validation");
     if (o.mode == Mode::Find && o.algo == "all")
-        usageError("--algo all: find times every candidate and runs the fastest; use run --algo all for a row per algorithm");
+        usageError(
+            "--algo all: find times every candidate and runs the fastest; use run --algo all for a row per algorithm");
     return o;
 }
 
@@ -472,7 +532,8 @@ double median(std::vector<double> v) {
 std::optional<double> Peaks::bestF16Coopmat() const {
     std::optional<double> best;
     for (auto& [name, v] : coopmatTflops)
-        if (name.find("f16*f16") != std::string::npos && name.find("bf16") == std::string::npos && (!best || v > *best)) best = v;
+        if (name.find("f16*f16") != std::string::npos && name.find("bf16") == std::string::npos && (!best || v > *best))
+            best = v;
     return best;
 }
 

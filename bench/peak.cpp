@@ -34,7 +34,8 @@ using Recorder = std::function<void(VkCommandBuffer, uint32_t iters)>;
 
 class Prober {
 public:
-    explicit Prober(vkconv::Context& ctx) : ctx_(ctx), impl_(ctx.impl()), cpu_(ctx.caps().deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU) {}
+    explicit Prober(vkconv::Context& ctx)
+        : ctx_(ctx), impl_(ctx.impl()), cpu_(ctx.caps().deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU) {}
 
     bool cpu() const { return cpu_; }
     vkconv::Context& ctx() { return ctx_; }
@@ -96,11 +97,17 @@ public:
             });
             for (double ns : timer.intervalsNs(uint32_t(intervals))) out.push_back(ns / perInterval);
         } else {
-            if (warmup) ctx_.submitAndWait([&](VkCommandBuffer cmd) { for (int i = 0; i < warmup; ++i) rec(cmd, iters); });
+            if (warmup)
+                ctx_.submitAndWait([&](VkCommandBuffer cmd) {
+                    for (int i = 0; i < warmup; ++i) rec(cmd, iters);
+                });
             for (int t = 0; t < intervals; ++t) {
                 auto t0 = std::chrono::steady_clock::now();
-                ctx_.submitAndWait([&](VkCommandBuffer cmd) { for (int i = 0; i < perInterval; ++i) rec(cmd, iters); });
-                out.push_back(std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() / perInterval);
+                ctx_.submitAndWait([&](VkCommandBuffer cmd) {
+                    for (int i = 0; i < perInterval; ++i) rec(cmd, iters);
+                });
+                out.push_back(std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() /
+                              perInterval);
             }
         }
         return out;
@@ -129,7 +136,8 @@ public:
     }
 
     void fill(Buffer& b, VkDeviceSize offset, VkDeviceSize bytes, uint32_t word) {
-        ctx_.submitAndWait([&](VkCommandBuffer cmd) { impl_.dt.vkCmdFillBuffer(cmd, b.handle(), offset, bytes, word); });
+        ctx_.submitAndWait(
+            [&](VkCommandBuffer cmd) { impl_.dt.vkCmdFillBuffer(cmd, b.handle(), offset, bytes, word); });
     }
 
 private:
@@ -162,7 +170,10 @@ ProbeResult fmaProbe(Prober& p, bool f16) {
     p.fill(out, 0, VK_WHOLE_SIZE, 0);
     const auto& pipe = p.pipeline(f16 ? "peak_fma_f16" : "peak_fma_f32", {}, 12, 1);
     Recorder rec = [&](VkCommandBuffer cmd, uint32_t iters) {
-        struct { uint32_t iters; float a, b; } pc{iters, 1.0f, 1.0f};
+        struct {
+            uint32_t iters;
+            float a, b;
+        } pc{iters, 1.0f, 1.0f};
         p.bind(cmd, pipe, {&out}, &pc, sizeof pc);
         p.dispatch(cmd, groups);
     };
@@ -215,8 +226,10 @@ std::string coopmatWhyNot(const vkconv::DeviceCaps& caps, const vkconv::CoopMatC
     if (cm.saturatingAccumulation) return "saturating accumulation is not probed";
     if (cm.c != cm.result) return "C and result types differ";
     if (isInt8(cm.a) != isInt8(cm.b)) return "mixed float/integer inputs";
-    if (!vkconv::shaders::find(coopmatShader(cm))) return "no probe for these types in this build (" + coopmatShader(cm) + ")";
-    if (cm.a == VK_COMPONENT_TYPE_BFLOAT16_KHR && !caps.bfloat16CooperativeMatrix) return "bfloat16 coopmat not enabled";
+    if (!vkconv::shaders::find(coopmatShader(cm)))
+        return "no probe for these types in this build (" + coopmatShader(cm) + ")";
+    if (cm.a == VK_COMPONENT_TYPE_BFLOAT16_KHR && !caps.bfloat16CooperativeMatrix)
+        return "bfloat16 coopmat not enabled";
     if (intMath && !(caps.shaderInt8 && caps.storageBuffer8BitAccess)) return "needs int8 arithmetic and 8-bit storage";
     if (!intMath && !caps.storageBuffer16BitAccess) return "needs 16-bit storage";
     return "";
@@ -251,8 +264,10 @@ ProbeResult coopmatProbe(Prober& p, const vkconv::CoopMatConfig& cm) {
     const uint16_t one16 = cm.a == VK_COMPONENT_TYPE_FLOAT16_KHR ? 0x3C00 : 0x3F80;
     std::vector<uint8_t> a(2ull * cm.m * cm.k * elemBytes, 0), b(4ull * cm.k * cm.n * elemBytes, 0);
     auto put = [&](std::vector<uint8_t>& v, size_t i) {
-        if (intMath) v[i] = 1;
-        else std::memcpy(&v[i * 2], &one16, 2);
+        if (intMath)
+            v[i] = 1;
+        else
+            std::memcpy(&v[i * 2], &one16, 2);
     };
     for (uint32_t mat = 0; mat < 2; ++mat)
         for (uint32_t m = 0; m < cm.m; ++m) put(a, (size_t(mat) * cm.m + m) * cm.k + m % cm.k);
@@ -286,8 +301,8 @@ ProbeResult coopmatProbe(Prober& p, const vkconv::CoopMatConfig& cm) {
         bool ok = intMath ? v[i] == want : f == wantF;
         if (!ok) {
             r.checkOk = false;
-            std::snprintf(buf, sizeof buf, "subgroup %zu element %zu: %.9g, expected %u", size_t(i / tile), size_t(i % tile),
-                          intMath ? double(v[i]) : double(f), want);
+            std::snprintf(buf, sizeof buf, "subgroup %zu element %zu: %.9g, expected %u", size_t(i / tile),
+                          size_t(i % tile), intMath ? double(v[i]) : double(f), want);
             r.checkMsg = buf;
             break;
         }
@@ -320,32 +335,38 @@ constexpr SmemShape kSmemShapes[] = {
 // lane's elements of a fragment one 16-byte load, a slice ahead (filters pre-packed in the matrix
 // units' register layout).
 enum class SmemMode { Plain, Barrier, Staged, Double, Private, HeldB, GlobalBPlain, GlobalB, GlobalBDouble };
-constexpr SmemMode kSmemModes[] = {SmemMode::Plain,   SmemMode::Barrier, SmemMode::Staged,       SmemMode::Double,       SmemMode::Private,
-                                   SmemMode::HeldB,   SmemMode::GlobalBPlain, SmemMode::GlobalB, SmemMode::GlobalBDouble};
-bool globalB(SmemMode m) { return m == SmemMode::GlobalBPlain || m == SmemMode::GlobalB || m == SmemMode::GlobalBDouble; }
+constexpr SmemMode kSmemModes[] = {SmemMode::Plain,        SmemMode::Barrier, SmemMode::Staged,
+                                   SmemMode::Double,       SmemMode::Private, SmemMode::HeldB,
+                                   SmemMode::GlobalBPlain, SmemMode::GlobalB, SmemMode::GlobalBDouble};
+bool globalB(SmemMode m) {
+    return m == SmemMode::GlobalBPlain || m == SmemMode::GlobalB || m == SmemMode::GlobalBDouble;
+}
 bool staged(SmemMode m) {
-    return m == SmemMode::Staged || m == SmemMode::Private || m == SmemMode::Double || m == SmemMode::GlobalB || m == SmemMode::GlobalBDouble;
+    return m == SmemMode::Staged || m == SmemMode::Private || m == SmemMode::Double || m == SmemMode::GlobalB ||
+           m == SmemMode::GlobalBDouble;
 }
 bool doubled(SmemMode m) { return m == SmemMode::Double || m == SmemMode::GlobalBDouble; }
 const char* smemModeName(SmemMode m) {
     switch (m) {
-    case SmemMode::Plain: return "";
-    case SmemMode::Barrier: return ", a barrier each";
-    case SmemMode::Staged: return ", each restaged between two barriers";
-    case SmemMode::Double: return ", double-buffered: the other copy restaged, one barrier";
-    case SmemMode::Private: return ", each subgroup restaging its own rows between two subgroup barriers";
-    case SmemMode::HeldB: return ", B held in registers (A alone from shared memory)";
-    case SmemMode::GlobalBPlain: return ", B from global memory in fragment order (A alone from shared memory)";
-    case SmemMode::GlobalB: return ", B from global memory, A restaged between two barriers";
-    case SmemMode::GlobalBDouble: return ", B from global memory, A double-buffered: the other copy restaged, one barrier";
+        case SmemMode::Plain: return "";
+        case SmemMode::Barrier: return ", a barrier each";
+        case SmemMode::Staged: return ", each restaged between two barriers";
+        case SmemMode::Double: return ", double-buffered: the other copy restaged, one barrier";
+        case SmemMode::Private: return ", each subgroup restaging its own rows between two subgroup barriers";
+        case SmemMode::HeldB: return ", B held in registers (A alone from shared memory)";
+        case SmemMode::GlobalBPlain: return ", B from global memory in fragment order (A alone from shared memory)";
+        case SmemMode::GlobalB: return ", B from global memory, A restaged between two barriers";
+        case SmemMode::GlobalBDouble:
+            return ", B from global memory, A double-buffered: the other copy restaged, one barrier";
     }
     return "";
 }
 
 const vkconv::CoopMatConfig* f16Config16(const vkconv::DeviceCaps& caps) {
     for (const auto& cm : caps.coopMatConfigs)
-        if (cm.scope == VK_SCOPE_SUBGROUP_KHR && cm.m == 16 && cm.n == 16 && cm.k == 16 && cm.a == VK_COMPONENT_TYPE_FLOAT16_KHR &&
-            cm.b == VK_COMPONENT_TYPE_FLOAT16_KHR && cm.c == VK_COMPONENT_TYPE_FLOAT32_KHR && cm.result == VK_COMPONENT_TYPE_FLOAT32_KHR)
+        if (cm.scope == VK_SCOPE_SUBGROUP_KHR && cm.m == 16 && cm.n == 16 && cm.k == 16 &&
+            cm.a == VK_COMPONENT_TYPE_FLOAT16_KHR && cm.b == VK_COMPONENT_TYPE_FLOAT16_KHR &&
+            cm.c == VK_COMPONENT_TYPE_FLOAT32_KHR && cm.result == VK_COMPONENT_TYPE_FLOAT32_KHR)
             return &cm;
     return nullptr;
 }
@@ -377,7 +398,8 @@ bool smemOffered(const SmemShape& s, SmemMode mode) {
 // Shared bytes the shader declares for this shape and mode (its USED words).
 uint64_t smemBytes(const SmemShape& s, SmemMode mode) {
     const uint64_t ld = 2ull * s.ks + 1;
-    const uint64_t tile = globalB(mode) ? 16ull * s.warpsM * s.fm + 8 : 16ull * (s.warpsM * s.fm + s.warpsN * s.fn) + 16;
+    const uint64_t tile =
+        globalB(mode) ? 16ull * s.warpsM * s.fm + 8 : 16ull * (s.warpsM * s.fm + s.warpsN * s.fn) + 16;
     const uint64_t rows = mode == SmemMode::Private ? uint64_t(s.warpsM) * s.warpsN * (16ull * (s.fm + s.fn) + 16)
                           : doubled(mode)           ? 2 * tile
                                                     : tile;
@@ -400,10 +422,19 @@ std::string smemWhyNot(const vkconv::DeviceCaps& caps, const SmemShape& s, SmemM
 const ComputePipeline& smemPipeline(Prober& p, const SmemShape& s, SmemMode mode, uint32_t padTo = 0) {
     const auto& caps = p.ctx().caps();
     return p.pipeline("peak_cm_smem_f16",
-                      {{0, s.warpsM * s.warpsN * caps.subgroupSize}, {1, s.warpsM}, {2, s.warpsN}, {3, s.fm}, {4, s.fn},
-                       {5, s.ks}, {6, mode == SmemMode::Barrier ? 1u : 0u}, {7, mode == SmemMode::HeldB ? 0u : 1u},
-                       {8, staged(mode) ? 1u : 0u}, {9, mode == SmemMode::Private ? 1u : 0u}, {10, caps.subgroupSize},
-                       {11, doubled(mode) ? 1u : 0u}, {12, padTo > smemBytes(s, mode) ? uint32_t((padTo - smemBytes(s, mode)) / 16) : 0u},
+                      {{0, s.warpsM * s.warpsN * caps.subgroupSize},
+                       {1, s.warpsM},
+                       {2, s.warpsN},
+                       {3, s.fm},
+                       {4, s.fn},
+                       {5, s.ks},
+                       {6, mode == SmemMode::Barrier ? 1u : 0u},
+                       {7, mode == SmemMode::HeldB ? 0u : 1u},
+                       {8, staged(mode) ? 1u : 0u},
+                       {9, mode == SmemMode::Private ? 1u : 0u},
+                       {10, caps.subgroupSize},
+                       {11, doubled(mode) ? 1u : 0u},
+                       {12, padTo > smemBytes(s, mode) ? uint32_t((padTo - smemBytes(s, mode)) / 16) : 0u},
                        {13, globalB(mode) ? 1u : 0u}},
                       8, 2, caps.subgroupSizeControl ? caps.subgroupSize : 0);
 }
@@ -414,14 +445,16 @@ ProbeResult smemProbe(Prober& p, const SmemShape& s, SmemMode mode, bool alone, 
     ProbeResult r;
     char name[240], pad[64] = "";
     if (padTo) std::snprintf(pad, sizeof pad, ", %u KiB of shared memory declared", padTo / 1024);
-    std::snprintf(name, sizeof name, "coopmat f16 from shared memory, %ux%u per subgroup, %u subgroups, %u-deep slices%s%s%s (%s)",
-                  16 * s.fm, 16 * s.fn, s.warpsM * s.warpsN, 16 * s.ks, smemModeName(mode), alone ? ", one workgroup per CU" : "", pad,
-                  s.tile);
+    std::snprintf(name, sizeof name,
+                  "coopmat f16 from shared memory, %ux%u per subgroup, %u subgroups, %u-deep slices%s%s%s (%s)",
+                  16 * s.fm, 16 * s.fn, s.warpsM * s.warpsN, 16 * s.ks, smemModeName(mode),
+                  alone ? ", one workgroup per CU" : "", pad, s.tile);
     r.name = name;
     r.unit = "TFLOP/s";
     const auto& caps = p.ctx().caps();
     r.skipped = smemWhyNot(caps, s, mode);
-    if (r.skipped.empty() && padTo > caps.maxSharedMemory) r.skipped = "more shared memory than the device's per-workgroup limit";
+    if (r.skipped.empty() && padTo > caps.maxSharedMemory)
+        r.skipped = "more shared memory than the device's per-workgroup limit";
     if (!r.skipped.empty()) return r;
     const uint32_t subgroupsPerGroup = s.warpsM * s.warpsN;
     // Several waves of workgroups on every compute unit, so that residency, not the grid, decides.
@@ -433,7 +466,8 @@ ProbeResult smemProbe(Prober& p, const SmemShape& s, SmemMode mode, bool alone, 
     // lane and fragment where a lane holds 8 elements or fewer), all fp16 ones; bound in every mode.
     const uint32_t elems = 256 / caps.subgroupSize, bwords = elems >= 8 ? elems / 8 : 1;
     constexpr VkDeviceSize kBSlices = 64;  // the shader's B_SLICES
-    const VkDeviceSize bBytes = globalB(mode) ? kBSlices * s.warpsN * s.fn * s.ks * bwords * caps.subgroupSize * 16 : 16;
+    const VkDeviceSize bBytes =
+        globalB(mode) ? kBSlices * s.warpsN * s.fn * s.ks * bwords * caps.subgroupSize * 16 : 16;
     Buffer bbuf = Buffer::create(p.ctx(), bBytes);
     p.fill(bbuf, 0, VK_WHOLE_SIZE, 0x3C003C00u);
     const auto& pipe = smemPipeline(p, s, mode, padTo);
@@ -446,7 +480,8 @@ ProbeResult smemProbe(Prober& p, const SmemShape& s, SmemMode mode, bool alone, 
     const uint32_t perIter = s.fm * s.fn * s.ks;
     auto c = p.calibrateAndTime(rec, 16, (1u << 24) / perIter);
     char buf[128];
-    std::snprintf(buf, sizeof buf, "%u subgroups of %u x %u loops x %u mulAdds", launched, caps.subgroupSize, c.iters, perIter);
+    std::snprintf(buf, sizeof buf, "%u subgroups of %u x %u loops x %u mulAdds", launched, caps.subgroupSize, c.iters,
+                  perIter);
     r.detail = buf;
     finish(r, c, 2.0 * 16 * 16 * 16 * double(perIter) * c.iters * launched, 1e12);
 
@@ -458,7 +493,8 @@ ProbeResult smemProbe(Prober& p, const SmemShape& s, SmemMode mode, bool alone, 
     for (size_t i = 0; i < v.size(); ++i)
         if (v[i] != want) {
             r.checkOk = false;
-            std::snprintf(buf, sizeof buf, "subgroup %zu element %zu: %.9g, expected %.9g", i / 256, i % 256, double(v[i]), double(want));
+            std::snprintf(buf, sizeof buf, "subgroup %zu element %zu: %.9g, expected %.9g", i / 256, i % 256,
+                          double(v[i]), double(want));
             r.checkMsg = buf;
             break;
         }
@@ -472,7 +508,8 @@ ProbeResult copyProbe(Prober& p) {
     auto& impl = p.ctx().impl();
     VkDeviceSize heap = 0;
     for (uint32_t i = 0; i < impl.memory.memoryHeapCount; ++i)
-        if (impl.memory.memoryHeaps[i].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) heap = std::max(heap, impl.memory.memoryHeaps[i].size);
+        if (impl.memory.memoryHeaps[i].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT)
+            heap = std::max(heap, impl.memory.memoryHeaps[i].size);
     VkDeviceSize bytes = p.cpu() ? (64ull << 20) : (1ull << 30);
     if (heap) bytes = std::min(bytes, heap / 8);
     bytes = std::min<VkDeviceSize>(bytes, impl.caps.maxStorageBufferRange);
@@ -508,7 +545,8 @@ ProbeResult copyProbe(Prober& p) {
         for (uint32_t g : got)
             if (g != want && r.checkOk) {
                 r.checkOk = false;
-                std::snprintf(buf, sizeof buf, "byte offset %llu: 0x%08x, expected 0x%08x", (unsigned long long)off, g, want);
+                std::snprintf(buf, sizeof buf, "byte offset %llu: 0x%08x, expected 0x%08x", (unsigned long long)off, g,
+                              want);
                 r.checkMsg = buf;
             }
     }
@@ -590,71 +628,71 @@ void recordFloorBarrier(const vkconv::ContextImpl& impl, VkCommandBuffer cmd, Fl
     mb.dstAccessMask = VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
     VkDependencyInfo di{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
     switch (form) {
-    case FloorBarrier::None: return;
-    case FloorBarrier::Library: vkconv::computeBarrier(impl, cmd); return;
-    case FloorBarrier::ReadOnly:
-        mb.dstAccessMask = VK_ACCESS_2_SHADER_STORAGE_READ_BIT;
-        di.memoryBarrierCount = 1;
-        di.pMemoryBarriers = &mb;
-        dt.vkCmdPipelineBarrier2(cmd, &di);
-        return;
-    case FloorBarrier::Sync1: {
-        VkMemoryBarrier m1{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-        m1.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-        m1.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
-        dt.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &m1, 0,
-                                nullptr, 0, nullptr);
-        return;
-    }
-    case FloorBarrier::BufferOnly: {
-        VkBufferMemoryBarrier2 bb{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2};
-        bb.srcStageMask = bb.dstStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
-        bb.srcAccessMask = mb.srcAccessMask;
-        bb.dstAccessMask = mb.dstAccessMask;
-        bb.srcQueueFamilyIndex = bb.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-        bb.buffer = buf;
-        bb.size = VK_WHOLE_SIZE;
-        di.bufferMemoryBarrierCount = 1;
-        di.pBufferMemoryBarriers = &bb;
-        dt.vkCmdPipelineBarrier2(cmd, &di);
-        return;
-    }
-    case FloorBarrier::ExecOnly:  // sync2 carries stages only inside barriers, so sync1 with none
-        dt.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, nullptr, 0,
-                                nullptr, 0, nullptr);
-        return;
-    case FloorBarrier::Event:
-    case FloorBarrier::EventReset: {
-        // Event: a fresh event per call (no reset to order against the next set); EventReset: one
-        // event, reset after each wait.  The probe destroys them.
-        if (form == FloorBarrier::Event || events->empty()) {
-            VkEventCreateInfo eci{VK_STRUCTURE_TYPE_EVENT_CREATE_INFO};
-            eci.flags = VK_EVENT_CREATE_DEVICE_ONLY_BIT;
-            VkEvent e = VK_NULL_HANDLE;
-            VKCONV_CHECK(dt.vkCreateEvent(impl.device, &eci, nullptr, &e));
-            events->push_back(e);
+        case FloorBarrier::None: return;
+        case FloorBarrier::Library: vkconv::computeBarrier(impl, cmd); return;
+        case FloorBarrier::ReadOnly:
+            mb.dstAccessMask = VK_ACCESS_2_SHADER_STORAGE_READ_BIT;
+            di.memoryBarrierCount = 1;
+            di.pMemoryBarriers = &mb;
+            dt.vkCmdPipelineBarrier2(cmd, &di);
+            return;
+        case FloorBarrier::Sync1: {
+            VkMemoryBarrier m1{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+            m1.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+            m1.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+            dt.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0,
+                                    1, &m1, 0, nullptr, 0, nullptr);
+            return;
         }
-        VkEvent e = events->back();
-        di.memoryBarrierCount = 1;
-        di.pMemoryBarriers = &mb;
-        dt.vkCmdSetEvent2(cmd, e, &di);
-        dt.vkCmdWaitEvents2(cmd, 1, &e, &di);
-        if (form == FloorBarrier::EventReset) dt.vkCmdResetEvent2(cmd, e, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
-        return;
-    }
+        case FloorBarrier::BufferOnly: {
+            VkBufferMemoryBarrier2 bb{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2};
+            bb.srcStageMask = bb.dstStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
+            bb.srcAccessMask = mb.srcAccessMask;
+            bb.dstAccessMask = mb.dstAccessMask;
+            bb.srcQueueFamilyIndex = bb.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+            bb.buffer = buf;
+            bb.size = VK_WHOLE_SIZE;
+            di.bufferMemoryBarrierCount = 1;
+            di.pBufferMemoryBarriers = &bb;
+            dt.vkCmdPipelineBarrier2(cmd, &di);
+            return;
+        }
+        case FloorBarrier::ExecOnly:  // sync2 carries stages only inside barriers, so sync1 with none
+            dt.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0,
+                                    0, nullptr, 0, nullptr, 0, nullptr);
+            return;
+        case FloorBarrier::Event:
+        case FloorBarrier::EventReset: {
+            // Event: a fresh event per call (no reset to order against the next set); EventReset: one
+            // event, reset after each wait.  The probe destroys them.
+            if (form == FloorBarrier::Event || events->empty()) {
+                VkEventCreateInfo eci{VK_STRUCTURE_TYPE_EVENT_CREATE_INFO};
+                eci.flags = VK_EVENT_CREATE_DEVICE_ONLY_BIT;
+                VkEvent e = VK_NULL_HANDLE;
+                VKCONV_CHECK(dt.vkCreateEvent(impl.device, &eci, nullptr, &e));
+                events->push_back(e);
+            }
+            VkEvent e = events->back();
+            di.memoryBarrierCount = 1;
+            di.pMemoryBarriers = &mb;
+            dt.vkCmdSetEvent2(cmd, e, &di);
+            dt.vkCmdWaitEvents2(cmd, 1, &e, &di);
+            if (form == FloorBarrier::EventReset) dt.vkCmdResetEvent2(cmd, e, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
+            return;
+        }
     }
 }
 
 const char* floorBarrierName(FloorBarrier f) {
     switch (f) {
-    case FloorBarrier::None: return "dispatch alone (no barrier)";
-    case FloorBarrier::Library: return "call floor (dispatch + barrier)";
-    case FloorBarrier::ReadOnly: return "call floor, barrier write -> read only";
-    case FloorBarrier::Sync1: return "call floor, vkCmdPipelineBarrier (sync1)";
-    case FloorBarrier::BufferOnly: return "call floor, buffer barrier on the output";
-    case FloorBarrier::ExecOnly: return "call floor, execution dependency only";
-    case FloorBarrier::Event: return "call floor, set and wait on an event";
-    case FloorBarrier::EventReset: return "call floor, set, wait and reset one event";
+        case FloorBarrier::None: return "dispatch alone (no barrier)";
+        case FloorBarrier::Library: return "call floor (dispatch + barrier)";
+        case FloorBarrier::ReadOnly: return "call floor, barrier write -> read only";
+        case FloorBarrier::Sync1: return "call floor, vkCmdPipelineBarrier (sync1)";
+        case FloorBarrier::BufferOnly: return "call floor, buffer barrier on the output";
+        case FloorBarrier::ExecOnly: return "call floor, execution dependency only";
+        case FloorBarrier::Event: return "call floor, set and wait on an event";
+        case FloorBarrier::EventReset: return "call floor, set, wait and reset one event";
     }
     return "?";
 }
@@ -715,14 +753,18 @@ std::vector<std::pair<std::string, bool>> buildPeakPipelines(vkconv::Context& ct
         }
     };
     build("peak_fma_f32", [&] { p.pipeline("peak_fma_f32", {}, 12, 1); });
-    if (ctx.caps().shaderFloat16) build("peak_fma_f16", [&] { p.pipeline("peak_fma_f16", {}, 12, 1); });
-    else notes.push_back({"peak_fma_f16: the device lacks shaderFloat16", false});
+    if (ctx.caps().shaderFloat16)
+        build("peak_fma_f16", [&] { p.pipeline("peak_fma_f16", {}, 12, 1); });
+    else
+        notes.push_back({"peak_fma_f16: the device lacks shaderFloat16", false});
     build("peak_copy", [&] { p.pipeline("peak_copy", {}, 4, 2); });
     build("peak_cache_read", [&] { p.pipeline("peak_cache_read", {}, 12, 2); });
     for (auto& cm : ctx.caps().coopMatConfigs) {
         std::string why = coopmatWhyNot(ctx.caps(), cm);
-        if (why.empty()) build(coopmatShader(cm) + " " + cm.toString(), [&] { coopmatPipeline(p, cm); });
-        else notes.push_back({"coopmat " + cm.toString() + ": " + why, false});
+        if (why.empty())
+            build(coopmatShader(cm) + " " + cm.toString(), [&] { coopmatPipeline(p, cm); });
+        else
+            notes.push_back({"coopmat " + cm.toString() + ": " + why, false});
     }
     if (std::string w = smemDeviceWhyNot(ctx.caps()); !w.empty()) {
         notes.push_back({"peak_cm_smem_f16: " + w, false});
@@ -731,12 +773,15 @@ std::vector<std::pair<std::string, bool>> buildPeakPipelines(vkconv::Context& ct
             for (SmemMode m : kSmemModes) {
                 if (!smemOffered(sh, m)) continue;
                 std::string what = std::string("peak_cm_smem_f16 ") + sh.tile + smemModeName(m);
-                if (std::string why = smemWhyNot(ctx.caps(), sh, m); why.empty()) build(what, [&] { smemPipeline(p, sh, m); });
-                else notes.push_back({what + ": " + why, false});
+                if (std::string why = smemWhyNot(ctx.caps(), sh, m); why.empty())
+                    build(what, [&] { smemPipeline(p, sh, m); });
+                else
+                    notes.push_back({what + ": " + why, false});
             }
         for (const auto& sh : kSmemShapes)
             for (uint32_t kib : smemPadsKiB(sh)) {
-                std::string what = std::string("peak_cm_smem_f16 ") + sh.tile + ", " + std::to_string(kib) + " KiB declared";
+                std::string what =
+                    std::string("peak_cm_smem_f16 ") + sh.tile + ", " + std::to_string(kib) + " KiB declared";
                 if (smemWhyNot(ctx.caps(), sh, SmemMode::Barrier).empty() && kib * 1024 <= ctx.caps().maxSharedMemory)
                     build(what, [&] { smemPipeline(p, sh, SmemMode::Barrier, kib * 1024); });
             }
@@ -765,16 +810,20 @@ PeakReport measurePeaks(vkconv::Context& ctx, bool barrierForms) {
     if (auto r = run("fp32 FMA", [&] { return fmaProbe(p, false); }); ok(r)) rep.peaks.fp32FmaTflops = r.value;
     if (auto r = run("fp16 FMA", [&] { return fmaProbe(p, true); }); ok(r)) rep.peaks.fp16FmaTflops = r.value;
     if (auto r = run("copy bandwidth", [&] { return copyProbe(p); }); ok(r)) rep.peaks.bandwidthGbs = r.value;
-    if (auto r = run("cache read bandwidth", [&] { return cacheReadProbe(p); }); ok(r)) rep.peaks.cacheReadGbs = r.value;
-    if (auto r = run("call floor", [&] { return callFloorProbe(p, FloorBarrier::Library); }); ok(r)) rep.peaks.callFloorUs = r.value;
-    if (auto r = run("dispatch alone", [&] { return callFloorProbe(p, FloorBarrier::None); }); ok(r)) rep.peaks.dispatchUs = r.value;
+    if (auto r = run("cache read bandwidth", [&] { return cacheReadProbe(p); }); ok(r))
+        rep.peaks.cacheReadGbs = r.value;
+    if (auto r = run("call floor", [&] { return callFloorProbe(p, FloorBarrier::Library); }); ok(r))
+        rep.peaks.callFloorUs = r.value;
+    if (auto r = run("dispatch alone", [&] { return callFloorProbe(p, FloorBarrier::None); }); ok(r))
+        rep.peaks.dispatchUs = r.value;
     if (barrierForms)
-        for (FloorBarrier f : {FloorBarrier::ReadOnly, FloorBarrier::Sync1, FloorBarrier::BufferOnly, FloorBarrier::ExecOnly,
-                                FloorBarrier::Event, FloorBarrier::EventReset})
+        for (FloorBarrier f : {FloorBarrier::ReadOnly, FloorBarrier::Sync1, FloorBarrier::BufferOnly,
+                               FloorBarrier::ExecOnly, FloorBarrier::Event, FloorBarrier::EventReset})
             run(floorBarrierName(f), [&] { return callFloorProbe(p, f); });
     for (auto& cm : ctx.caps().coopMatConfigs) {
         std::string label = "coopmat " + cm.toString();
-        if (auto r = run(label.c_str(), [&] { return coopmatProbe(p, cm); }); ok(r)) rep.peaks.coopmatTflops[cm.toString()] = r.value;
+        if (auto r = run(label.c_str(), [&] { return coopmatProbe(p, cm); }); ok(r))
+            rep.peaks.coopmatTflops[cm.toString()] = r.value;
     }
     if (std::string w = smemDeviceWhyNot(ctx.caps()); !w.empty()) {
         ProbeResult r;
@@ -785,10 +834,12 @@ PeakReport measurePeaks(vkconv::Context& ctx, bool barrierForms) {
         for (const auto& sh : kSmemShapes)
             for (SmemMode m : kSmemModes)
                 for (bool alone : {false, true}) {
-                    if (!smemOffered(sh, m) || (alone && m != SmemMode::Barrier && m != SmemMode::Staged && m != SmemMode::Double &&
-                                                m != SmemMode::GlobalB && m != SmemMode::GlobalBDouble))
+                    if (!smemOffered(sh, m) ||
+                        (alone && m != SmemMode::Barrier && m != SmemMode::Staged && m != SmemMode::Double &&
+                         m != SmemMode::GlobalB && m != SmemMode::GlobalBDouble))
                         continue;
-                    std::string label = std::string("coopmat from shared memory ") + sh.tile + smemModeName(m) + (alone ? ", alone" : "");
+                    std::string label = std::string("coopmat from shared memory ") + sh.tile + smemModeName(m) +
+                                        (alone ? ", alone" : "");
                     const ProbeResult& r = run(label.c_str(), [&] { return smemProbe(p, sh, m, alone); });
                     // Only rows that bring operands in every slice are a real GEMM's ceiling.
                     if (staged(m) && ok(r) && (!rep.peaks.sliceLoopTflops || r.value > *rep.peaks.sliceLoopTflops)) {
@@ -798,7 +849,8 @@ PeakReport measurePeaks(vkconv::Context& ctx, bool barrierForms) {
                 }
         for (const auto& sh : kSmemShapes)
             for (uint32_t kib : smemPadsKiB(sh)) {
-                std::string label = std::string("coopmat from shared memory ") + sh.tile + ", " + std::to_string(kib) + " KiB declared";
+                std::string label =
+                    std::string("coopmat from shared memory ") + sh.tile + ", " + std::to_string(kib) + " KiB declared";
                 run(label.c_str(), [&] { return smemProbe(p, sh, SmemMode::Barrier, false, kib * 1024); });
             }
     }

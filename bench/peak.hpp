@@ -12,19 +12,19 @@
 namespace vkbench {
 
 struct ProbeResult {
-    std::string name;      // "fp32 FMA (vec4)", "coopmat 16x16x16 f16*f16+f32->f32 subgroup", "shader copy (vec4)"
-    std::string unit;      // TFLOP/s, TOP/s, GB/s
-    std::string skipped;   // non-empty: not measured, and why
-    double value = 0;      // median over the timed intervals
+    std::string name;     // "fp32 FMA (vec4)", "coopmat 16x16x16 f16*f16+f32->f32 subgroup", "shader copy (vec4)"
+    std::string unit;     // TFLOP/s, TOP/s, GB/s
+    std::string skipped;  // non-empty: not measured, and why
+    double value = 0;     // median over the timed intervals
     double best = 0;
-    std::string detail;    // grid, loop count, dispatch time
+    std::string detail;  // grid, loop count, dispatch time
     bool checkOk = false;
     std::string checkMsg;  // "ok" or the first mismatch
 };
 
 struct PeakReport {
     std::vector<ProbeResult> probes;
-    Peaks peaks;      // the checked measurements
+    Peaks peaks;        // the checked measurements
     bool allOk = true;  // every measured probe passed its check
 };
 
@@ -38,7 +38,7 @@ void printPeakReport(std::FILE* f, const vkconv::Context& ctx, const PeakReport&
 std::vector<std::pair<std::string, bool>> buildPeakPipelines(vkconv::Context& ctx);
 
 // The per-device cache in the pipeline-cache directory: peaks-<vendor>-<device>-<driver>.json.
-std::string peakCachePath(const vkconv::Context& ctx);  // "" when the disk cache is disabled
+std::string peakCachePath(const vkconv::Context& ctx);                // "" when the disk cache is disabled
 void savePeakCache(const vkconv::Context& ctx, const PeakReport& r);  // notes problems on stderr
 Peaks loadPeakCache(const vkconv::Context& ctx);  // empty Peaks when there is none (or it is unreadable)
 

@@ -32,8 +32,9 @@ void printPeakReport(std::FILE* f, const vkconv::Context& ctx, const PeakReport&
         } else if (p.value <= 0) {
             std::fprintf(f, "  %-46s : FAILED %s\n", p.name.c_str(), p.checkMsg.c_str());
         } else {
-            std::fprintf(f, "  %-46s : %10.3f %-7s (best %.3f; %s)  check %s\n", p.name.c_str(), p.value, p.unit.c_str(), p.best,
-                         p.detail.c_str(), p.checkOk ? "ok" : ("FAILED: " + p.checkMsg).c_str());
+            std::fprintf(f, "  %-46s : %10.3f %-7s (best %.3f; %s)  check %s\n", p.name.c_str(), p.value,
+                         p.unit.c_str(), p.best, p.detail.c_str(),
+                         p.checkOk ? "ok" : ("FAILED: " + p.checkMsg).c_str());
         }
     }
     if (!r.allOk) std::fprintf(f, "  some probes failed their check: their numbers are not used as peaks\n");
@@ -54,7 +55,8 @@ std::string peakCachePath(const vkconv::Context& ctx) {
 void savePeakCache(const vkconv::Context& ctx, const PeakReport& r) {
     std::string path = peakCachePath(ctx);
     if (path.empty()) {
-        std::fprintf(stderr, "vkconv-bench: the cache directory is disabled (VKCONV_CACHE_DIR=none); peaks not cached\n");
+        std::fprintf(stderr,
+                     "vkconv-bench: the cache directory is disabled (VKCONV_CACHE_DIR=none); peaks not cached\n");
         return;
     }
     Json probes = Json::array();
@@ -126,8 +128,9 @@ Peaks readPeakCache(const std::string& text, uint32_t vendorId, uint32_t deviceI
     };
     Peaks p;
     std::pair<const char*, std::optional<double>*> fields[] = {
-        {"fp32_fma_tflops", &p.fp32FmaTflops}, {"fp16_fma_tflops", &p.fp16FmaTflops}, {"bandwidth_gbs", &p.bandwidthGbs},
-        {"call_floor_us", &p.callFloorUs},     {"cache_read_gbs", &p.cacheReadGbs},   {"dispatch_us", &p.dispatchUs},
+        {"fp32_fma_tflops", &p.fp32FmaTflops},    {"fp16_fma_tflops", &p.fp16FmaTflops},
+        {"bandwidth_gbs", &p.bandwidthGbs},       {"call_floor_us", &p.callFloorUs},
+        {"cache_read_gbs", &p.cacheReadGbs},      {"dispatch_us", &p.dispatchUs},
         {"slice_loop_tflops", &p.sliceLoopTflops}};
     for (auto& [key, out] : fields)
         if (const JsonDoc* v = member(*peaks, key)) *out = peak(*v, key);
@@ -138,7 +141,8 @@ Peaks readPeakCache(const std::string& text, uint32_t vendorId, uint32_t deviceI
     if (const JsonDoc* cm = member(*peaks, "coopmat_tflops"); cm && !cm->is_null()) {
         if (!cm->is_object()) fail("field 'peaks.coopmat_tflops' is not an object");
         for (auto& [name, v] : cm->items()) {
-            if (v.is_null()) fail("field 'peaks.coopmat_tflops." + name + "' is null");  // only measured ones are listed
+            if (v.is_null())
+                fail("field 'peaks.coopmat_tflops." + name + "' is null");  // only measured ones are listed
             p.coopmatTflops[name] = *peak(v, "coopmat_tflops." + name);
         }
     }
@@ -153,7 +157,8 @@ Peaks loadPeakCache(const vkconv::Context& ctx) {
     const vkconv::FileRead file = vkconv::readRegularFile(path, uint64_t(1) << 24);
     if (!file.bytes) {
         if (!file.missing)
-            std::fprintf(stderr, "vkconv-bench: ignoring the peak cache %s: %s (--peak measures and caches the peaks again)\n",
+            std::fprintf(stderr,
+                         "vkconv-bench: ignoring the peak cache %s: %s (--peak measures and caches the peaks again)\n",
                          path.c_str(), file.why.c_str());
         return {};
     }
@@ -162,7 +167,8 @@ Peaks loadPeakCache(const vkconv::Context& ctx) {
         p.source = path;
         return p;
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "vkconv-bench: ignoring the peak cache %s: %s (--peak measures and caches the peaks again)\n",
+        std::fprintf(stderr,
+                     "vkconv-bench: ignoring the peak cache %s: %s (--peak measures and caches the peaks again)\n",
                      path.c_str(), e.what());
         return {};
     }

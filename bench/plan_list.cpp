@@ -30,14 +30,17 @@ struct PlanRow {
 std::vector<std::string> requested(vkconv::Context& ctx, const Options& opts, const vkconv::ConvDesc& d) {
     std::vector<std::string> out;
     if (opts.algo == "auto") return {"auto"};
-    std::vector<std::string> names = opts.algo == "all" ? vkconv::algorithmNames() : std::vector<std::string>{opts.algo};
+    std::vector<std::string> names =
+        opts.algo == "all" ? vkconv::algorithmNames() : std::vector<std::string>{opts.algo};
     for (auto& n : names)
         if (vkconv::whyUnsupported(ctx, d, n).empty()) out.push_back(n);
     return out;
 }
 
 template <class T>
-std::string nameOf(T v) { return std::string(vkconv::toString(v)); }
+std::string nameOf(T v) {
+    return std::string(vkconv::toString(v));
+}
 #define name(v) nameOf(v).c_str()
 
 }  // namespace
@@ -45,9 +48,10 @@ std::string nameOf(T v) { return std::string(vkconv::toString(v)); }
 int runPlanList(vkconv::Context& ctx, const Options& opts) {
     std::vector<Shape> shapes = loadShapes(opts);
     const auto& caps = ctx.caps();
-    std::printf("== vkconv %s (%s): plans for %s%s\n", vkconv::versionString(), vkconv::gitRevision(), caps.deviceName.c_str(),
-                ctx.offline() ? " (device profile, offline)" : "");
-    std::printf("%-16s %-26s %5s %-5s %-4s %-22s %10s  %s\n", "suite", "layer", "n", "dtype", "lay", "algorithm", "workspace", "config");
+    std::printf("== vkconv %s (%s): plans for %s%s\n", vkconv::versionString(), vkconv::gitRevision(),
+                caps.deviceName.c_str(), ctx.offline() ? " (device profile, offline)" : "");
+    std::printf("%-16s %-26s %5s %-5s %-4s %-22s %10s  %s\n", "suite", "layer", "n", "dtype", "lay", "algorithm",
+                "workspace", "config");
     std::vector<PlanRow> rows;
     int failed = 0;
     for (auto& s : shapes)
@@ -57,8 +61,8 @@ int runPlanList(vkconv::Context& ctx, const Options& opts) {
                     vkconv::ConvDesc d = makeDesc(s, b, dt, lay, opts.epilogue);
                     std::string why = vkconv::whyUnsupported(ctx, d, "auto");
                     if (!why.empty()) {
-                        std::printf("%-16s %-26s %5lld %-5s %-4s skipped: %s\n", s.suite.c_str(), s.layer.c_str(), (long long)b,
-                                    name(dt), name(lay), why.c_str());
+                        std::printf("%-16s %-26s %5lld %-5s %-4s skipped: %s\n", s.suite.c_str(), s.layer.c_str(),
+                                    (long long)b, name(dt), name(lay), why.c_str());
                         continue;
                     }
                     for (auto& a : requested(ctx, opts, d)) {
@@ -74,8 +78,8 @@ int runPlanList(vkconv::Context& ctx, const Options& opts) {
                         }
                         char ws[32] = "-";
                         if (r.workspace) std::snprintf(ws, sizeof ws, "%.2f MiB", double(r.workspace) / (1 << 20));
-                        std::printf("%-16s %-26s %5lld %-5s %-4s %-22s %10s  %s\n", s.suite.c_str(), s.layer.c_str(), (long long)b,
-                                    name(dt), name(lay), r.algo.c_str(), ws,
+                        std::printf("%-16s %-26s %5lld %-5s %-4s %-22s %10s  %s\n", s.suite.c_str(), s.layer.c_str(),
+                                    (long long)b, name(dt), name(lay), r.algo.c_str(), ws,
                                     r.error.empty() ? r.config.c_str() : ("ERROR " + r.error).c_str());
                         rows.push_back(std::move(r));
                     }
@@ -85,12 +89,29 @@ int runPlanList(vkconv::Context& ctx, const Options& opts) {
         for (auto& r : rows) {
             const Shape& s = *r.shape;
             vkconv::Json j = {
-                {"suite", s.suite}, {"layer", s.layer}, {"n", s.n}, {"c", s.c}, {"h", s.h}, {"w", s.w},
-                {"k", s.k}, {"r", s.r}, {"s", s.s}, {"pad_h", s.padH}, {"pad_w", s.padW},
-                {"stride_h", s.strideH}, {"stride_w", s.strideW}, {"dil_h", s.dilH}, {"dil_w", s.dilW},
-                {"groups", s.groups}, {"batch", r.batch}, {"dtype", vkconv::toString(r.dtype)},
-                {"layout", vkconv::toString(r.layout)}, {"algo", r.algo}, {"config", r.config},
-                {"epilogue", opts.epilogue.name}, {"workspace_bytes", r.workspace},
+                {"suite", s.suite},
+                {"layer", s.layer},
+                {"n", s.n},
+                {"c", s.c},
+                {"h", s.h},
+                {"w", s.w},
+                {"k", s.k},
+                {"r", s.r},
+                {"s", s.s},
+                {"pad_h", s.padH},
+                {"pad_w", s.padW},
+                {"stride_h", s.strideH},
+                {"stride_w", s.strideW},
+                {"dil_h", s.dilH},
+                {"dil_w", s.dilW},
+                {"groups", s.groups},
+                {"batch", r.batch},
+                {"dtype", vkconv::toString(r.dtype)},
+                {"layout", vkconv::toString(r.layout)},
+                {"algo", r.algo},
+                {"config", r.config},
+                {"epilogue", opts.epilogue.name},
+                {"workspace_bytes", r.workspace},
             };
             if (!r.error.empty()) j["error"] = r.error;
             jrows.push_back(std::move(j));
@@ -111,9 +132,10 @@ int runPlanList(vkconv::Context& ctx, const Options& opts) {
         // One line per plan, so that a change of the router shows as a line diff.
         std::string csv = "suite,layer,batch,dtype,layout,epilogue,algo,config,workspace_bytes\n";
         for (auto& r : rows) {
-            csv += csvCell(r.shape->suite) + "," + csvCell(r.shape->layer) + "," + std::to_string(r.batch) + "," + nameOf(r.dtype) +
-                   "," + nameOf(r.layout) + "," + csvCell(opts.epilogue.name) + "," + csvCell(r.algo) + "," +
-                   csvCell(r.error.empty() ? r.config : "ERROR " + r.error) + "," + std::to_string(r.workspace) + "\n";
+            csv += csvCell(r.shape->suite) + "," + csvCell(r.shape->layer) + "," + std::to_string(r.batch) + "," +
+                   nameOf(r.dtype) + "," + nameOf(r.layout) + "," + csvCell(opts.epilogue.name) + "," +
+                   csvCell(r.algo) + "," + csvCell(r.error.empty() ? r.config : "ERROR " + r.error) + "," +
+                   std::to_string(r.workspace) + "\n";
         }
         writeTextFile(opts.csvPath, csv);
         std::fprintf(stderr, "CSV written to %s\n", opts.csvPath.c_str());

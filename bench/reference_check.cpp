@@ -50,9 +50,12 @@ std::vector<Coord> samplePositions(const ConvDesc& d) {
     std::vector<Coord> out;
     auto fromLinear = [&](int64_t i) {  // logical NKPQ order
         Coord c;
-        c.q = i % Q; i /= Q;
-        c.p = i % P; i /= P;
-        c.k = i % K; c.n = i / K;
+        c.q = i % Q;
+        i /= Q;
+        c.p = i % P;
+        i /= P;
+        c.k = i % K;
+        c.n = i / K;
         return c;
     };
     if (total <= kCheckSample + 16) {
@@ -81,18 +84,25 @@ std::vector<Coord> samplePositions(const ConvDesc& d) {
 }  // namespace
 
 CheckResult checkOutput(const ConvDesc& d, const std::vector<float>& x, const std::vector<float>& w,
-                        const std::vector<float>& bias, const uint8_t* output, double amplification, double operandRounding) {
+                        const std::vector<float>& bias, const uint8_t* output, double amplification,
+                        double operandRounding) {
     const int64_t C = d.c, H = d.h, W = d.w, K = d.k, R = d.r, S = d.s, P = d.outH(), Q = d.outW();
     const int64_t Cg = d.channelsPerGroup(), Kg = d.filtersPerGroup();
     const double L = double(d.reductionLength());
-    const double epsOut = d.dtype == DType::F32 ? std::ldexp(1.0, -23) : d.dtype == DType::F16 ? std::ldexp(1.0, -10) : std::ldexp(1.0, -7);
+    const double epsOut = d.dtype == DType::F32   ? std::ldexp(1.0, -23)
+                          : d.dtype == DType::F16 ? std::ldexp(1.0, -10)
+                                                  : std::ldexp(1.0, -7);
     const double accFactor = std::ldexp(1.0, -23) * (2.0 + std::sqrt(L)) * 4.0;
     const double actSlack = d.activation == Activation::None ? 0.0 : 1e-6;
 
     CheckResult res;
     double maxDiff = 0, maxRef = 0;
     bool nonFinite = false;
-    struct Point { int64_t off; double ref, absSum; Coord at; };
+    struct Point {
+        int64_t off;
+        double ref, absSum;
+        Coord at;
+    };
     std::vector<Point> points;
     double maxAbs = 0, sumSq = 0;
     for (const Coord& o : samplePositions(d)) {
@@ -146,11 +156,14 @@ CheckResult checkOutput(const ConvDesc& d, const std::vector<float>& x, const st
     }
     if (!nonFinite) res.maxRelErr = maxRef > 0 ? maxDiff / maxRef : maxDiff;
     if (operandRounding > 0 && res.checked >= 64 && maxAbs > 0) {
-        const double rms = std::sqrt(sumSq / double(res.checked)), limit = operandRounding / (8.0 * std::sqrt(double(Cg)));
+        const double rms = std::sqrt(sumSq / double(res.checked)),
+                     limit = operandRounding / (8.0 * std::sqrt(double(Cg)));
         if (!(rms <= limit)) {
             if (res.bad++ == 0) {
                 char buf[200];
-                std::snprintf(buf, sizeof buf, "RMS |gpu - ref| / sum|x*w| %.3g over the sample exceeds %.3g (rounded operands)", rms, limit);
+                std::snprintf(buf, sizeof buf,
+                              "RMS |gpu - ref| / sum|x*w| %.3g over the sample exceeds %.3g (rounded operands)", rms,
+                              limit);
                 res.detail = buf;
             }
         }

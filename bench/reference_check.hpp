@@ -26,5 +26,4 @@ CheckResult checkOutput(const vkconv::ConvDesc& desc, const std::vector<float>& 
                         const std::vector<float>& bias, const uint8_t* output, double amplification = 1.0,
                         double operandRounding = 0.0);
 
-
 }  // namespace vkbench

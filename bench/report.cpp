@@ -24,10 +24,14 @@ Json measured(const std::optional<double>& v) { return v ? vkconv::jsonNumber(*v
 
 std::string fmtNum(double v) {
     char buf[32];
-    if (v >= 1000) std::snprintf(buf, sizeof buf, "%.0f", v);
-    else if (v >= 100) std::snprintf(buf, sizeof buf, "%.1f", v);
-    else if (v >= 1) std::snprintf(buf, sizeof buf, "%.2f", v);
-    else std::snprintf(buf, sizeof buf, "%.3f", v);
+    if (v >= 1000)
+        std::snprintf(buf, sizeof buf, "%.0f", v);
+    else if (v >= 100)
+        std::snprintf(buf, sizeof buf, "%.1f", v);
+    else if (v >= 1)
+        std::snprintf(buf, sizeof buf, "%.2f", v);
+    else
+        std::snprintf(buf, sizeof buf, "%.3f", v);
     return buf;
 }
 
@@ -35,12 +39,12 @@ std::string checkText(const Row& r) {
     if (r.check.status == "skipped") return "-";
     char buf[96];
     if (r.check.maxRelErr)
-        std::snprintf(buf, sizeof buf, "%s %lld pts err %.1e", r.check.status.c_str(), (long long)r.check.checked, *r.check.maxRelErr);
+        std::snprintf(buf, sizeof buf, "%s %lld pts err %.1e", r.check.status.c_str(), (long long)r.check.checked,
+                      *r.check.maxRelErr);
     else
         std::snprintf(buf, sizeof buf, "%s %lld pts NaN/inf", r.check.status.c_str(), (long long)r.check.checked);
     return buf;
 }
-
 
 std::string csvNum(const std::optional<double>& v) {
     if (!v) return "";
@@ -81,17 +85,17 @@ void printTableHeader(std::FILE* f) {
 void printRow(std::FILE* f, const Row& r) {
     std::string lay(vkconv::toString(r.layout));
     if (!r.error.empty()) {
-        std::fprintf(f, "%-14s %-22s %4lld %-5s %-4s %9.3f  ERROR %s: %s\n", r.shape.suite.c_str(), r.shape.layer.c_str(),
-                     (long long)r.batch, std::string(vkconv::toString(r.dtype)).c_str(), lay.c_str(), r.gflop,
-                     r.algo.c_str(), r.error.c_str());
+        std::fprintf(f, "%-14s %-22s %4lld %-5s %-4s %9.3f  ERROR %s: %s\n", r.shape.suite.c_str(),
+                     r.shape.layer.c_str(), (long long)r.batch, std::string(vkconv::toString(r.dtype)).c_str(),
+                     lay.c_str(), r.gflop, r.algo.c_str(), r.error.c_str());
         return;
     }
     char pct[16] = "-";
     if (r.pctPeak) std::snprintf(pct, sizeof pct, "%.1f%%", *r.pctPeak);
     std::fprintf(f, "%-14s %-22s %4lld %-5s %-4s %9.3f %10s %10s %10s %8s %6s  %-28s %s [%s]\n", r.shape.suite.c_str(),
-                 r.shape.layer.c_str(), (long long)r.batch, std::string(vkconv::toString(r.dtype)).c_str(), lay.c_str(), r.gflop,
-                 fmtNum(*r.us).c_str(), fmtNum(*r.usMin).c_str(), fmtNum(*r.usMax).c_str(), fmtNum(*r.tflops).c_str(), pct,
-                 checkText(r).c_str(), r.algo.c_str(), r.config.c_str());
+                 r.shape.layer.c_str(), (long long)r.batch, std::string(vkconv::toString(r.dtype)).c_str(), lay.c_str(),
+                 r.gflop, fmtNum(*r.us).c_str(), fmtNum(*r.usMin).c_str(), fmtNum(*r.usMax).c_str(),
+                 fmtNum(*r.tflops).c_str(), pct, checkText(r).c_str(), r.algo.c_str(), r.config.c_str());
     if (!r.passes.empty()) {
         std::string line = "    passes (us):";
         double sum = 0;
@@ -99,15 +103,16 @@ void printRow(std::FILE* f, const Row& r) {
         std::fprintf(f, "%s sum %s\n", line.c_str(), fmtNum(sum).c_str());
     }
     if (!r.find.empty()) {
-        std::fprintf(f, "    find (%s, %s ms; '*' the router's pick):\n", r.findFromDatabase ? "from the database" : "timed",
-                     r.findMs ? fmtNum(*r.findMs).c_str() : "-");
+        std::fprintf(f, "    find (%s, %s ms; '*' the router's pick):\n",
+                     r.findFromDatabase ? "from the database" : "timed", r.findMs ? fmtNum(*r.findMs).c_str() : "-");
         for (auto& c : r.find)
-            std::fprintf(f, "      %s %10s  %s [%s]%s\n", c.router ? "*" : " ", c.error.empty() ? fmtNum(c.us).c_str() : "-",
-                         c.algo.c_str(), c.config.c_str(), c.error.empty() ? "" : (" " + c.error).c_str());
+            std::fprintf(f, "      %s %10s  %s [%s]%s\n", c.router ? "*" : " ",
+                         c.error.empty() ? fmtNum(c.us).c_str() : "-", c.algo.c_str(), c.config.c_str(),
+                         c.error.empty() ? "" : (" " + c.error).c_str());
     }
     if (r.check.status == "fail" && !r.check.detail.empty())
-        std::fprintf(f, "    check failed on %lld of %lld outputs; first: %s\n", (long long)r.check.bad, (long long)r.check.checked,
-                     r.check.detail.c_str());
+        std::fprintf(f, "    check failed on %lld of %lld outputs; first: %s\n", (long long)r.check.bad,
+                     (long long)r.check.checked, r.check.detail.c_str());
 }
 
 void printNote(std::FILE* f, const Shape& s, int64_t batch, const std::string& note) {
@@ -127,7 +132,10 @@ void printSummary(std::FILE* f, const std::vector<Row>& rows) {
         auto key = std::make_tuple(r.shape.suite, r.batch, int(r.dtype), int(r.layout), algo);
         if (!groups.count(key)) order.push_back(key);
         Agg& a = groups[key];
-        if (!r.error.empty() || !r.us) { ++a.failed; continue; }
+        if (!r.error.empty() || !r.us) {
+            ++a.failed;
+            continue;
+        }
         ++a.layers;
         a.us += *r.us;
         a.gflop += r.gflop;
@@ -135,8 +143,8 @@ void printSummary(std::FILE* f, const std::vector<Row>& rows) {
     }
     if (order.empty()) return;
     std::fprintf(f, "\n== Summary per suite (aggregate = sum of FLOPs / sum of times)\n");
-    std::fprintf(f, "%-14s %4s %-5s %-4s %-24s %6s %12s %10s %10s %8s\n", "suite", "N", "dtype", "lay", "algorithm", "layers",
-                 "sum us", "GFLOP", "agg TF/s", "geo TF/s");
+    std::fprintf(f, "%-14s %4s %-5s %-4s %-24s %6s %12s %10s %10s %8s\n", "suite", "N", "dtype", "lay", "algorithm",
+                 "layers", "sum us", "GFLOP", "agg TF/s", "geo TF/s");
     for (auto& key : order) {
         const Agg& a = groups[key];
         auto& [suite, batch, dt, lay, algo] = key;
@@ -144,13 +152,13 @@ void printSummary(std::FILE* f, const std::vector<Row>& rows) {
         std::string layers = std::to_string(a.layers);
         if (a.failed) layers.append("+").append(std::to_string(a.failed)).append("err");
         if (a.layers == 0) {
-            std::fprintf(f, "%-14s %4lld %-5s %-4s %-24s %6s %12s\n", suite.c_str(), (long long)batch, dts.c_str(), lays.c_str(),
-                         algo.c_str(), layers.c_str(), "-");
+            std::fprintf(f, "%-14s %4lld %-5s %-4s %-24s %6s %12s\n", suite.c_str(), (long long)batch, dts.c_str(),
+                         lays.c_str(), algo.c_str(), layers.c_str(), "-");
             continue;
         }
-        std::fprintf(f, "%-14s %4lld %-5s %-4s %-24s %6s %12s %10.3f %10s %8s\n", suite.c_str(), (long long)batch, dts.c_str(),
-                     lays.c_str(), algo.c_str(), layers.c_str(), fmtNum(a.us).c_str(), a.gflop, fmtNum(a.gflop * 1e3 / a.us).c_str(),
-                     fmtNum(std::exp(a.logSum / a.layers)).c_str());
+        std::fprintf(f, "%-14s %4lld %-5s %-4s %-24s %6s %12s %10.3f %10s %8s\n", suite.c_str(), (long long)batch,
+                     dts.c_str(), lays.c_str(), algo.c_str(), layers.c_str(), fmtNum(a.us).c_str(), a.gflop,
+                     fmtNum(a.gflop * 1e3 / a.us).c_str(), fmtNum(std::exp(a.logSum / a.layers)).c_str());
     }
 }
 
@@ -175,7 +183,8 @@ Json deviceRecord(const vkconv::DeviceCaps& c) {
         {"vendor", c.vendorString()},
         {"vendor_id", c.vendorId},
         {"device_id", c.deviceId},
-        {"driver", c.driverName + " " + c.driverVersionString() + (c.driverInfo.empty() ? "" : " (" + c.driverInfo + ")")},
+        {"driver",
+         c.driverName + " " + c.driverVersionString() + (c.driverInfo.empty() ? "" : " (" + c.driverInfo + ")")},
         {"api_version", c.apiVersionString()},
         {"subgroup_sizes", {c.minSubgroupSize, c.maxSubgroupSize}},
         {"coopmat", c.cooperativeMatrix},
@@ -243,15 +252,34 @@ void writeJsonReport(const std::string& path, const RunInfo& info, const std::ve
     for (auto& r : rows) {
         const Shape& s = r.shape;
         Json j = {
-            {"suite", s.suite}, {"layer", s.layer},
-            {"n", r.batch}, {"c", s.c}, {"h", s.h}, {"w", s.w}, {"k", s.k}, {"r", s.r}, {"s", s.s},
-            {"pad_h", s.padH}, {"pad_w", s.padW}, {"stride_h", s.strideH}, {"stride_w", s.strideW},
-            {"dil_h", s.dilH}, {"dil_w", s.dilW}, {"groups", s.groups}, {"batch", r.batch},
-            {"dtype", vkconv::toString(r.dtype)}, {"layout", vkconv::toString(r.layout)},
-            {"algo", r.algo}, {"config", r.config}, {"epilogue", r.epilogue},
-            {"us", measured(r.us)}, {"us_min", measured(r.usMin)}, {"us_max", measured(r.usMax)},
+            {"suite", s.suite},
+            {"layer", s.layer},
+            {"n", r.batch},
+            {"c", s.c},
+            {"h", s.h},
+            {"w", s.w},
+            {"k", s.k},
+            {"r", s.r},
+            {"s", s.s},
+            {"pad_h", s.padH},
+            {"pad_w", s.padW},
+            {"stride_h", s.strideH},
+            {"stride_w", s.strideW},
+            {"dil_h", s.dilH},
+            {"dil_w", s.dilW},
+            {"groups", s.groups},
+            {"batch", r.batch},
+            {"dtype", vkconv::toString(r.dtype)},
+            {"layout", vkconv::toString(r.layout)},
+            {"algo", r.algo},
+            {"config", r.config},
+            {"epilogue", r.epilogue},
+            {"us", measured(r.us)},
+            {"us_min", measured(r.usMin)},
+            {"us_max", measured(r.usMax)},
             {"gflop", vkconv::jsonNumber(r.gflop)},
-            {"tflops", measured(r.tflops)}, {"pct_peak", measured(r.pctPeak)},
+            {"tflops", measured(r.tflops)},
+            {"pct_peak", measured(r.pctPeak)},
             {"check", r.check.status},
             {"max_rel_err", measured(r.check.maxRelErr)},
             {"checked_outputs", r.check.status == "skipped" ? Json(nullptr) : Json(r.check.checked)},
@@ -263,7 +291,9 @@ void writeJsonReport(const std::string& path, const RunInfo& info, const std::ve
         if (!r.find.empty()) {
             Json candidates = Json::array();
             for (auto& c : r.find) {
-                Json cj = {{"algo", c.algo}, {"config", c.config}, {"router", c.router},
+                Json cj = {{"algo", c.algo},
+                           {"config", c.config},
+                           {"router", c.router},
                            {"us", c.error.empty() ? vkconv::jsonNumber(c.us) : Json(nullptr)}};
                 if (!c.error.empty()) cj["error"] = c.error;
                 candidates.push_back(std::move(cj));
@@ -280,16 +310,19 @@ void writeJsonReport(const std::string& path, const RunInfo& info, const std::ve
 
 void writeCsvReport(const std::string& path, const std::vector<Row>& rows) {
     std::string out =
-        "suite,layer,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,stride_w,dil_h,dil_w,groups,batch,dtype,layout,algo,config,epilogue,"
+        "suite,layer,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,stride_w,dil_h,dil_w,groups,batch,dtype,layout,algo,config,"
+        "epilogue,"
         "us,us_min,us_max,gflop,tflops,pct_peak,check,max_rel_err,checked_outputs,error\n";
     for (auto& r : rows) {
         const Shape& s = r.shape;
         std::string line = csvCell(s.suite) + "," + csvCell(s.layer);
-        for (int64_t v : {r.batch, s.c, s.h, s.w, s.k, s.r, s.s, s.padH, s.padW, s.strideH, s.strideW, s.dilH, s.dilW, s.groups, r.batch})
+        for (int64_t v : {r.batch, s.c, s.h, s.w, s.k, s.r, s.s, s.padH, s.padW, s.strideH, s.strideW, s.dilH, s.dilW,
+                          s.groups, r.batch})
             line.append(",").append(std::to_string(v));
         line += "," + std::string(vkconv::toString(r.dtype)) + "," + std::string(vkconv::toString(r.layout));
         line += "," + csvCell(r.algo) + "," + csvCell(r.config) + "," + csvCell(r.epilogue);
-        line += "," + csvNum(r.us) + "," + csvNum(r.usMin) + "," + csvNum(r.usMax) + "," + csvNum(r.gflop) + "," + csvNum(r.tflops);
+        line += "," + csvNum(r.us) + "," + csvNum(r.usMin) + "," + csvNum(r.usMax) + "," + csvNum(r.gflop) + "," +
+                csvNum(r.tflops);
         line += "," + csvNum(r.pctPeak) + "," + r.check.status + "," + csvNum(r.check.maxRelErr) + ",";
         if (r.check.status != "skipped") line += std::to_string(r.check.checked);
         line += "," + csvCell(r.error) + "\n";

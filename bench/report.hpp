@@ -25,7 +25,7 @@ void printSummary(std::FILE* f, const std::vector<Row>& rows);
 std::string isoUtcNow();
 std::string hostName();
 nlohmann::ordered_json deviceRecord(const vkconv::DeviceCaps& caps);  // the "device" object
-nlohmann::ordered_json libraryRecord();                                // the "library" object
+nlohmann::ordered_json libraryRecord();                               // the "library" object
 nlohmann::ordered_json peaksRecord(const Peaks& peaks);               // the "peaks" object ({} if none)
 // A document as one line of compact JSON and a newline, written with writeTextFile.
 void writeJsonFile(const std::string& path, const nlohmann::ordered_json& doc);

@@ -76,10 +76,22 @@ void queryExecutables(vkconv::ContextImpl& impl, VkPipeline pipeline, PipelineSt
                     double v = 0;
                     std::string text;
                     switch (st[i].format) {
-                        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR: v = st[i].value.b32; text = v ? "true" : "false"; break;
-                        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR: v = double(st[i].value.i64); text = std::to_string(st[i].value.i64); break;
-                        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR: v = double(st[i].value.u64); text = std::to_string(st[i].value.u64); break;
-                        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_FLOAT64_KHR: v = st[i].value.f64; text = std::to_string(v); break;
+                        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR:
+                            v = st[i].value.b32;
+                            text = v ? "true" : "false";
+                            break;
+                        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR:
+                            v = double(st[i].value.i64);
+                            text = std::to_string(st[i].value.i64);
+                            break;
+                        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR:
+                            v = double(st[i].value.u64);
+                            text = std::to_string(st[i].value.u64);
+                            break;
+                        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_FLOAT64_KHR:
+                            v = st[i].value.f64;
+                            text = std::to_string(v);
+                            break;
                         default: text = "?";
                     }
                     ex.stats.push_back({st[i].name, text});
@@ -110,9 +122,13 @@ void forEachRepresentation(vkconv::ContextImpl& impl, VkPipeline pipeline, Fn&& 
         ei.pipeline = pipeline;
         ei.executableIndex = e;
         uint32_t nr = 0;
-        if (dt.vkGetPipelineExecutableInternalRepresentationsKHR(impl.device, &ei, &nr, nullptr) != VK_SUCCESS || nr == 0) continue;
-        std::vector<VkPipelineExecutableInternalRepresentationKHR> reps(nr, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INTERNAL_REPRESENTATION_KHR});
-        if (dt.vkGetPipelineExecutableInternalRepresentationsKHR(impl.device, &ei, &nr, reps.data()) != VK_SUCCESS) continue;
+        if (dt.vkGetPipelineExecutableInternalRepresentationsKHR(impl.device, &ei, &nr, nullptr) != VK_SUCCESS ||
+            nr == 0)
+            continue;
+        std::vector<VkPipelineExecutableInternalRepresentationKHR> reps(
+            nr, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INTERNAL_REPRESENTATION_KHR});
+        if (dt.vkGetPipelineExecutableInternalRepresentationsKHR(impl.device, &ei, &nr, reps.data()) != VK_SUCCESS)
+            continue;
         std::vector<std::vector<char>> data(nr);
         for (uint32_t i = 0; i < nr; ++i) {
             data[i].resize(reps[i].dataSize + 1, 0);
@@ -131,15 +147,17 @@ void forEachRepresentation(vkconv::ContextImpl& impl, VkPipeline pipeline, Fn&& 
 // Writes every internal representation of every executable to dir; returns files written.
 int dumpIsa(vkconv::ContextImpl& impl, VkPipeline pipeline, const std::string& dir, const std::string& stem) {
     int files = 0;
-    forEachRepresentation(impl, pipeline, [&](uint32_t e, const std::string& name, const std::string& bytes, bool isText) {
-        std::string path = dir + "/" + stem + "_e" + std::to_string(e) + "_" + sanitize(name) + (isText ? ".txt" : ".bin");
-        try {
-            writeTextFile(path, bytes);
-            ++files;
-        } catch (const std::exception& ex) {
-            std::fprintf(stderr, "vkconv-bench: %s\n", ex.what());
-        }
-    });
+    forEachRepresentation(
+        impl, pipeline, [&](uint32_t e, const std::string& name, const std::string& bytes, bool isText) {
+            std::string path =
+                dir + "/" + stem + "_e" + std::to_string(e) + "_" + sanitize(name) + (isText ? ".txt" : ".bin");
+            try {
+                writeTextFile(path, bytes);
+                ++files;
+            } catch (const std::exception& ex) {
+                std::fprintf(stderr, "vkconv-bench: %s\n", ex.what());
+            }
+        });
     return files;
 }
 
@@ -171,26 +189,27 @@ std::string scratchBytes(const Executable& ex) {
 }
 
 void printTable(std::FILE* f, const std::vector<PipelineStats>& all) {
-    std::fprintf(f, "%-3s %-24s %-26s %4s %6s %6s %7s %7s %8s %8s %6s %7s %8s  %s\n", "#", "algorithm", "shader", "sg", "VGPRs",
-                 "SGPRs", "spillV", "spillS", "LDS", "scratch", "occ", "instrs", "code", "variant");
+    std::fprintf(f, "%-3s %-24s %-26s %4s %6s %6s %7s %7s %8s %8s %6s %7s %8s  %s\n", "#", "algorithm", "shader", "sg",
+                 "VGPRs", "SGPRs", "spillV", "spillS", "LDS", "scratch", "occ", "instrs", "code", "variant");
     int idx = 0;
     for (auto& ps : all) {
         ++idx;
         if (ps.executables.empty()) {
             std::fprintf(f, "%-3d %-24s %-26s %4s  (the driver reports no statistics)  %s\n", idx, ps.algorithm.c_str(),
-                         ps.key.shader.c_str(), ps.key.requiredSubgroupSize ? std::to_string(ps.key.requiredSubgroupSize).c_str() : "-",
+                         ps.key.shader.c_str(),
+                         ps.key.requiredSubgroupSize ? std::to_string(ps.key.requiredSubgroupSize).c_str() : "-",
                          ps.variant.c_str());
             continue;
         }
         for (auto& ex : ps.executables) {
-            std::fprintf(f, "%-3d %-24s %-26s %4u %6s %6s %7s %7s %8s %8s %6s %7s %8s  %s\n", idx, ps.algorithm.c_str(),
-                         ps.key.shader.c_str(), ex.subgroupSize, pick(ex, {"VGPRs", "Register Count", "Registers"}).c_str(),
-                         pick(ex, {"SGPRs"}).c_str(), pick(ex, {"Spilled VGPRs"}).c_str(), pick(ex, {"Spilled SGPRs"}).c_str(),
-                         pick(ex, {"LDS size", "LDS", "Shared Memory Size", "Shared memory"}).c_str(),
-                         scratchBytes(ex).c_str(),
-                         pick(ex, {"Subgroups per SIMD", "Waves per SIMD", "Occupancy"}).c_str(),
-                         pick(ex, {"Instructions", "Instruction Count"}).c_str(),
-                         pick(ex, {"Code size", "Binary Size"}).c_str(), ps.variant.c_str());
+            std::fprintf(
+                f, "%-3d %-24s %-26s %4u %6s %6s %7s %7s %8s %8s %6s %7s %8s  %s\n", idx, ps.algorithm.c_str(),
+                ps.key.shader.c_str(), ex.subgroupSize, pick(ex, {"VGPRs", "Register Count", "Registers"}).c_str(),
+                pick(ex, {"SGPRs"}).c_str(), pick(ex, {"Spilled VGPRs"}).c_str(), pick(ex, {"Spilled SGPRs"}).c_str(),
+                pick(ex, {"LDS size", "LDS", "Shared Memory Size", "Shared memory"}).c_str(), scratchBytes(ex).c_str(),
+                pick(ex, {"Subgroups per SIMD", "Waves per SIMD", "Occupancy"}).c_str(),
+                pick(ex, {"Instructions", "Instruction Count"}).c_str(), pick(ex, {"Code size", "Binary Size"}).c_str(),
+                ps.variant.c_str());
         }
     }
 }
@@ -202,9 +221,11 @@ int runShaderStats(vkconv::Context& ctx, const Options& opts) {
     impl.captureStatistics = true;
     impl.capturePipelineBinaries = !opts.isaDir.empty();
     const auto& caps = ctx.caps();
-    std::printf("== Compile lab: %s (%s %s)\n", caps.deviceName.c_str(), caps.driverName.c_str(), caps.driverVersionString().c_str());
+    std::printf("== Compile lab: %s (%s %s)\n", caps.deviceName.c_str(), caps.driverName.c_str(),
+                caps.driverVersionString().c_str());
     if (!caps.pipelineExecutableInfo)
-        std::printf("note: the device lacks VK_KHR_pipeline_executable_properties: pipelines are built, no statistics\n");
+        std::printf(
+            "note: the device lacks VK_KHR_pipeline_executable_properties: pipelines are built, no statistics\n");
     if (!opts.isaDir.empty()) std::filesystem::create_directories(opts.isaDir);
 
     std::vector<PipelineStats> all;
@@ -227,7 +248,8 @@ int runShaderStats(vkconv::Context& ctx, const Options& opts) {
                 dumpIsa(impl, p.pipeline, opts.isaDir, stem);
                 // The pipeline alone in a VkPipelineCache: NVIDIA's machine code (bench/nv_sass.py).
                 if (!p.binary.empty()) {
-                    writeTextFile(opts.isaDir + "/" + stem + "_pipeline_cache.bin", std::string(p.binary.begin(), p.binary.end()));
+                    writeTextFile(opts.isaDir + "/" + stem + "_pipeline_cache.bin",
+                                  std::string(p.binary.begin(), p.binary.end()));
                     writeTextFile(opts.isaDir + "/" + stem + "_variant.txt", variant + "\n");
                 }
             }
@@ -246,7 +268,8 @@ int runShaderStats(vkconv::Context& ctx, const Options& opts) {
                         const vkconv::ConvDesc d = makeDesc(sh, b, dt, lay, opts.epilogue);
                         vkconv::PlanOptions po;
                         po.algorithm = opts.algo == "all" ? "auto" : opts.algo;
-                        std::string variant = sh.suite + " " + sh.layer + " n" + std::to_string(b) + " " + std::string(vkconv::toString(dt)) + " " +
+                        std::string variant = sh.suite + " " + sh.layer + " n" + std::to_string(b) + " " +
+                                              std::string(vkconv::toString(dt)) + " " +
                                               std::string(vkconv::toString(lay));
                         if (std::string why = vkconv::whyUnsupported(ctx, d, po.algorithm); !why.empty()) {
                             std::printf("skipped %s: %s\n", variant.c_str(), why.c_str());
@@ -290,8 +313,10 @@ int runShaderStats(vkconv::Context& ctx, const Options& opts) {
         }
     }
     for (auto& [what, failed] : layers ? std::vector<std::pair<std::string, bool>>{} : buildPeakPipelines(ctx)) {
-        if (failed) failures.push_back({"peak probe", what});
-        else skips.push_back({"peak probe", what});
+        if (failed)
+            failures.push_back({"peak probe", what});
+        else
+            skips.push_back({"peak probe", what});
     }
     if (!layers) collect("peak probe", "vkconv-bench --peak");
 
@@ -308,13 +333,14 @@ int runShaderStats(vkconv::Context& ctx, const Options& opts) {
     for (auto& ps : all)
         if (ps.spills > 0) {
             ++spilled;
-            std::printf("SPILLS: %s %s (%s): %lld spilled registers\n", ps.algorithm.c_str(), ps.key.shader.c_str(), ps.variant.c_str(),
-                        (long long)ps.spills);
+            std::printf("SPILLS: %s %s (%s): %lld spilled registers\n", ps.algorithm.c_str(), ps.key.shader.c_str(),
+                        ps.variant.c_str(), (long long)ps.spills);
         }
     for (auto& [what, why] : failures) std::printf("BUILD FAILED: %s: %s\n", what.c_str(), why.c_str());
-    std::printf("%zu pipelines, %zu build failures, %d with spills, %d with scratch or local memory, %zu variants skipped%s\n", all.size(),
-                failures.size(), spilled, withLocal, skips.size(),
-                opts.isaDir.empty() ? "" : ("; internal representations in " + opts.isaDir).c_str());
+    std::printf(
+        "%zu pipelines, %zu build failures, %d with spills, %d with scratch or local memory, %zu variants skipped%s\n",
+        all.size(), failures.size(), spilled, withLocal, skips.size(),
+        opts.isaDir.empty() ? "" : ("; internal representations in " + opts.isaDir).c_str());
     for (auto& m : missing) std::printf("ISA MISSING: %s\n", m.c_str());
     bool expectFailed = !missing.empty();
     for (auto& [prefix, text] : opts.expectIsa) {
@@ -339,16 +365,25 @@ int runShaderStats(vkconv::Context& ctx, const Options& opts) {
             for (auto& ex : ps.executables) {
                 Json stats = Json::object();
                 for (auto& [name, value] : ex.stats) {
-                    if (ex.integral.count(name)) stats[name] = vkconv::jsonDecimal(value);  // u64 hashes stay exact
-                    else if (value == "true" || value == "false") stats[name] = value == "true";
-                    else stats[name] = vkconv::jsonNumber(ex.numeric.find(lower(name))->second);
+                    if (ex.integral.count(name))
+                        stats[name] = vkconv::jsonDecimal(value);  // u64 hashes stay exact
+                    else if (value == "true" || value == "false")
+                        stats[name] = value == "true";
+                    else
+                        stats[name] = vkconv::jsonNumber(ex.numeric.find(lower(name))->second);
                 }
-                executables.push_back({{"name", ex.name}, {"description", ex.description}, {"subgroup_size", ex.subgroupSize},
+                executables.push_back({{"name", ex.name},
+                                       {"description", ex.description},
+                                       {"subgroup_size", ex.subgroupSize},
                                        {"stats", std::move(stats)}});
             }
-            pipelines.push_back({{"algorithm", ps.algorithm}, {"variant", ps.variant}, {"shader", ps.key.shader},
-                                 {"spec", std::move(spec)}, {"required_subgroup_size", ps.key.requiredSubgroupSize},
-                                 {"spills", ps.spills}, {"executables", std::move(executables)}});
+            pipelines.push_back({{"algorithm", ps.algorithm},
+                                 {"variant", ps.variant},
+                                 {"shader", ps.key.shader},
+                                 {"spec", std::move(spec)},
+                                 {"required_subgroup_size", ps.key.requiredSubgroupSize},
+                                 {"spills", ps.spills},
+                                 {"executables", std::move(executables)}});
         }
         auto list = [](const std::vector<std::pair<std::string, std::string>>& v, const char* why) {
             Json a = Json::array();

@@ -61,8 +61,8 @@ std::vector<Shape> readShapes(const std::string& path) {
     std::string line;
     if (!std::getline(in, line)) fail(path + ": empty file");
     std::vector<std::string> header = splitCsv(line);
-    const char* want[] = {"suite", "layer", "n", "c", "h", "w", "k", "r", "s", "pad_h", "pad_w",
-                          "stride_h", "stride_w", "dil_h", "dil_w", "groups"};
+    const char* want[] = {"suite", "layer", "n",     "c",        "h",        "w",     "k",     "r",
+                          "s",     "pad_h", "pad_w", "stride_h", "stride_w", "dil_h", "dil_w", "groups"};
     std::vector<size_t> col;
     for (const char* name : want) {
         auto it = std::find(header.begin(), header.end(), name);
@@ -83,17 +83,26 @@ std::vector<Shape> readShapes(const std::string& path) {
             const std::string& v = cell(i);
             char* end = nullptr;
             long long x = std::strtoll(v.c_str(), &end, 10);
-            if (v.empty() || *end) fail(path + ":" + std::to_string(lineNo) + ": " + want[i] + " is not an integer: '" + v + "'");
+            if (v.empty() || *end)
+                fail(path + ":" + std::to_string(lineNo) + ": " + want[i] + " is not an integer: '" + v + "'");
             return x;
         };
         Shape s;
         s.suite = cell(0);
         s.layer = cell(1);
-        s.n = num(2); s.c = num(3); s.h = num(4); s.w = num(5);
-        s.k = num(6); s.r = num(7); s.s = num(8);
-        s.padH = num(9); s.padW = num(10);
-        s.strideH = num(11); s.strideW = num(12);
-        s.dilH = num(13); s.dilW = num(14);
+        s.n = num(2);
+        s.c = num(3);
+        s.h = num(4);
+        s.w = num(5);
+        s.k = num(6);
+        s.r = num(7);
+        s.s = num(8);
+        s.padH = num(9);
+        s.padW = num(10);
+        s.strideH = num(11);
+        s.strideW = num(12);
+        s.dilH = num(13);
+        s.dilW = num(14);
         s.groups = num(15);
         shapes.push_back(s);
     }
@@ -115,7 +124,8 @@ std::vector<Shape> loadShapes(const Options& o) {
     std::vector<std::string> suites = o.suites;
     if (files.empty() && suites.empty()) {
         suites = listSuites(dir);
-        if (suites.empty()) fail("no suites: " + dir + " holds no *.csv (copy ../shared/shapes/*.csv there, or use --shapes)");
+        if (suites.empty())
+            fail("no suites: " + dir + " holds no *.csv (copy ../shared/shapes/*.csv there, or use --shapes)");
     }
     for (auto& s : suites) {
         fs::path p = fs::path(dir) / (s + ".csv");
@@ -136,13 +146,21 @@ std::vector<Shape> loadShapes(const Options& o) {
     return out;
 }
 
-vkconv::ConvDesc makeDesc(const Shape& s, int64_t batch, vkconv::DType dtype, vkconv::TensorLayout layout, const Epilogue& e) {
+vkconv::ConvDesc makeDesc(const Shape& s, int64_t batch, vkconv::DType dtype, vkconv::TensorLayout layout,
+                          const Epilogue& e) {
     vkconv::ConvDesc d;
-    d.n = batch; d.c = s.c; d.h = s.h; d.w = s.w;
-    d.k = s.k; d.r = s.r; d.s = s.s;
+    d.n = batch;
+    d.c = s.c;
+    d.h = s.h;
+    d.w = s.w;
+    d.k = s.k;
+    d.r = s.r;
+    d.s = s.s;
     d.pad(s.padH, s.padW);
-    d.strideH = s.strideH; d.strideW = s.strideW;
-    d.dilationH = s.dilH; d.dilationW = s.dilW;
+    d.strideH = s.strideH;
+    d.strideW = s.strideW;
+    d.dilationH = s.dilH;
+    d.dilationW = s.dilW;
     d.groups = s.groups;
     d.dtype = dtype;
     d.inputLayout = d.outputLayout = layout;

@@ -8,7 +8,7 @@
 
 namespace vkbench {
 
-std::string defaultSuitesDir();                        // $VKCONV_SUITES_DIR, the installed share/vkconv/bench/suites, or the source tree's
+std::string defaultSuitesDir();  // $VKCONV_SUITES_DIR, the installed share/vkconv/bench/suites, or the source tree's
 std::vector<Shape> readShapes(const std::string& path);  // throws vkconv::Error(Io) naming file and line
 std::vector<std::string> listSuites(const std::string& dir);
 // The shapes --suite/--shapes select (every suite when neither is given); (suite, layer)
@@ -16,6 +16,7 @@ std::vector<std::string> listSuites(const std::string& dir);
 std::vector<Shape> loadShapes(const Options& o);
 
 // The ConvDesc of one benchmark row: NCHW pairs with KCRS filters, NHWC with KRSC.
-vkconv::ConvDesc makeDesc(const Shape& s, int64_t batch, vkconv::DType dtype, vkconv::TensorLayout layout, const Epilogue& e);
+vkconv::ConvDesc makeDesc(const Shape& s, int64_t batch, vkconv::DType dtype, vkconv::TensorLayout layout,
+                          const Epilogue& e);
 
 }  // namespace vkbench

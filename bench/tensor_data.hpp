@@ -17,7 +17,7 @@ float bf16ToFloat(uint16_t b);
 float roundTo(vkconv::DType t, float v);
 
 struct HostTensor {
-    std::vector<float> values;  // already rounded to the storage type
+    std::vector<float> values;   // already rounded to the storage type
     std::vector<uint8_t> bytes;  // encoded in the storage type, ready to upload
 };
 

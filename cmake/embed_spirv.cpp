@@ -40,8 +40,8 @@ int main(int argc, char** argv) {
             return 1;
         }
         if (bytes.empty() || bytes.size() % 4 != 0) {
-            std::fprintf(stderr, "vkconv_embed_spirv: %s is %zu bytes, not a whole number of SPIR-V words\n", path.c_str(),
-                         bytes.size());
+            std::fprintf(stderr, "vkconv_embed_spirv: %s is %zu bytes, not a whole number of SPIR-V words\n",
+                         path.c_str(), bytes.size());
             return 1;
         }
         // A module's words are in its writer's byte order; the magic number says which.

@@ -35,9 +35,12 @@ struct JsonChecker {
     bool str() {
         if (i >= s.size() || s[i] != '"') return false;
         for (++i; i < s.size(); ++i) {
-            if (s[i] == '\\') ++i;
-            else if (s[i] == '"') return ++i, true;
-            else if (static_cast<unsigned char>(s[i]) < 0x20) return false;
+            if (s[i] == '\\')
+                ++i;
+            else if (s[i] == '"')
+                return ++i, true;
+            else if (static_cast<unsigned char>(s[i]) < 0x20)
+                return false;
         }
         return false;
     }
@@ -63,7 +66,10 @@ struct JsonChecker {
                 }
                 if (!value()) return false;
                 ws();
-                if (i < s.size() && s[i] == ',') { ++i; continue; }
+                if (i < s.size() && s[i] == ',') {
+                    ++i;
+                    continue;
+                }
                 return i < s.size() && s[i++] == close;
             }
         }
@@ -130,7 +136,8 @@ TEST_F(ContextTest, CapsAreSane) {
         EXPECT_GT(c.timestampPeriod, 0.0f);
         EXPECT_GT(c.timestampValidBits, 0u);
         EXPECT_LE(c.timestampValidBits, 64u);
-        EXPECT_EQ(c.timestampMask, c.timestampValidBits >= 64 ? ~uint64_t(0) : (uint64_t(1) << c.timestampValidBits) - 1);
+        EXPECT_EQ(c.timestampMask,
+                  c.timestampValidBits >= 64 ? ~uint64_t(0) : (uint64_t(1) << c.timestampValidBits) - 1);
     }
     if (c.cooperativeMatrix) {
         EXPECT_FALSE(c.coopMatConfigs.empty());
@@ -214,8 +221,9 @@ TEST_F(ContextTest, PlanReuseWithDifferentBuffers) {
         for (size_t i : {0, 1, 2, 0}) {
             poison(devs[i], d.dtype);
             plan.run(devs[i].tensors(d));
-            const auto r = labeled(compare(d, downloadOutput(d, devs[i].output), referenceAll(d, datas[i]), DataMode::Uniform),
-                                   plan, seeds[i]);
+            const auto r =
+                labeled(compare(d, downloadOutput(d, devs[i].output), referenceAll(d, datas[i]), DataMode::Uniform),
+                        plan, seeds[i]);
             EXPECT_TRUE(passed(r)) << "algorithm " << a << ", buffer set " << i;
         }
     }
@@ -235,7 +243,8 @@ TEST_F(ContextTest, RecordIntoApplicationCommandBuffer) {
     DeviceConv dev2 = uploadConv(ctx(), d2, packConv(d2, data2), p2.workspaceSize());
     auto t1 = dev1.tensors(d1), t2 = dev2.tensors(d2);
     t2.input = t1.output;  // conv2 reads conv1's output
-    auto readback = vkconv::Buffer::create(ctx(), roundUp(VkDeviceSize(d2.outputBytes()), 4), vkconv::MemoryKind::HostVisible);
+    auto readback =
+        vkconv::Buffer::create(ctx(), roundUp(VkDeviceSize(d2.outputBytes()), 4), vkconv::MemoryKind::HostVisible);
 
     const VkDevice dev = ctx().device();
     VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
@@ -266,7 +275,8 @@ TEST_F(ContextTest, RecordIntoApplicationCommandBuffer) {
             VK_ACCESS_TRANSFER_READ_BIT);
     VkBufferCopy region{0, 0, VkDeviceSize(d2.outputBytes())};
     vkCmdCopyBuffer(cmd, dev2.output.handle(), readback.handle(), 1, &region);
-    barrier(VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+    barrier(VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+            VK_ACCESS_HOST_READ_BIT);
     check(vkEndCommandBuffer(cmd), "vkEndCommandBuffer");
     VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
     VkFence fence;
@@ -279,7 +289,8 @@ TEST_F(ContextTest, RecordIntoApplicationCommandBuffer) {
     vkDestroyCommandPool(dev, pool, nullptr);
 
     const auto out1 = downloadOutput(d1, dev1.output);
-    EXPECT_TRUE(passed(labeled(compare(d1, out1, referenceAll(d1, data1), DataMode::Uniform), p1, 21))) << "first convolution";
+    EXPECT_TRUE(passed(labeled(compare(d1, out1, referenceAll(d1, data1), DataMode::Uniform), p1, 21)))
+        << "first convolution";
     std::vector<uint8_t> bytes(size_t(d2.outputBytes()));
     readback.download(bytes.data(), bytes.size());
     const auto out2 = unpack(bytes.data(), outputDims(d2), outputChannelsLast(d2), d2.dtype);
@@ -293,67 +304,70 @@ TEST_F(ContextTest, RecordIntoApplicationCommandBuffer) {
 TEST_F(ContextTest, BufferViewOffsetsKeepSentinels) {
     const VkDeviceSize align = std::max<VkDeviceSize>(ctx().caps().minStorageBufferOffsetAlignment, 4);
     for (auto t : {DType::F32, DType::F16, DType::BF16})
-    for (bool depthwise : {false, true}) {
-        ConvDesc d;
-        d.c = 3, d.h = 5, d.w = 7, d.k = 3, d.r = 3, d.s = 3, d.pad(1, 1), d.dtype = t;  // 105 outputs: odd
-        d.hasBias = d.hasResidual = true;
-        if (depthwise) {  // the depthwise kernels' vector paths (16-byte NHWC words)
-            d.c = d.k = d.groups = 16;
-            d.inputLayout = d.outputLayout = vkconv::TensorLayout::NHWC;
-        }
-        for (const auto& a : acceptingAlgorithms(ctx(), d)) {
-            SCOPED_TRACE(a + " " + d.toString());
-            vkconv::PlanOptions o;
-            o.algorithm = a;
-            auto plan = vkconv::Plan::create(ctx(), d, o);
-            const auto data = makeConvData(d, 31, DataMode::Uniform);
-            const auto packed = packConv(d, data);
-            // Layout: [sentinel] input [sentinel] filter [sentinel] bias [sentinel] residual [sentinel] output [sentinel] workspace [sentinel]
-            const std::vector<const std::vector<uint8_t>*> srcs = {&packed.input, &packed.filter, &packed.bias, &packed.residual};
-            std::vector<VkDeviceSize> off;
-            VkDeviceSize pos = 3 * align;
-            for (auto* s : srcs) off.push_back(pos), pos = roundUp(pos + s->size() + 1, align) + align;
-            const VkDeviceSize outOff = pos;
-            pos = roundUp(pos + VkDeviceSize(d.outputBytes()) + 1, align) + align;
-            const VkDeviceSize wsOff = pos;
-            const VkDeviceSize total = roundUp(pos + plan.workspaceSize() + 1, align) + 2 * align;
-            std::vector<uint8_t> host(total);
-            for (size_t i = 0; i < host.size(); ++i) host[i] = uint8_t(0xA5 ^ (i * 13));
-            for (size_t i = 0; i < srcs.size(); ++i) std::memcpy(host.data() + off[i], srcs[i]->data(), srcs[i]->size());
-            const uint32_t nan = poisonWord(t);
-            for (VkDeviceSize b = 0; b < VkDeviceSize(d.outputBytes()); b += 2)  // NaN halves/words
-                std::memcpy(host.data() + outOff + b, reinterpret_cast<const uint8_t*>(&nan) + (b % 4), 2);
-            auto buf = vkconv::Buffer::create(ctx(), total);
-            buf.upload(host.data(), total);
-            vkconv::ConvTensors ts;
-            ts.input = buf.view(off[0], packed.input.size());
-            ts.filter = buf.view(off[1], packed.filter.size());
-            ts.bias = buf.view(off[2], packed.bias.size());
-            ts.residual = buf.view(off[3], packed.residual.size());
-            ts.output = buf.view(outOff, VkDeviceSize(d.outputBytes()));
-            if (plan.workspaceSize() > 0) ts.workspace = buf.view(wsOff, plan.workspaceSize());
-            plan.run(ts);
-            std::vector<uint8_t> after(total);
-            buf.download(after.data(), total);
-            const auto gpu = unpack(after.data() + outOff, outputDims(d), outputChannelsLast(d), d.dtype);
-            EXPECT_TRUE(passed(labeled(compare(d, gpu, referenceAll(d, data), DataMode::Uniform), plan, 31)));
-            int64_t changed = 0, first = -1;
-            for (VkDeviceSize i = 0; i < total; ++i) {
-                const bool inOut = i >= outOff && i < outOff + VkDeviceSize(d.outputBytes());
-                const bool inWs = plan.workspaceSize() > 0 && i >= wsOff && i < wsOff + plan.workspaceSize();
-                if (!inOut && !inWs && after[i] != host[i] && changed++ == 0) first = int64_t(i);
+        for (bool depthwise : {false, true}) {
+            ConvDesc d;
+            d.c = 3, d.h = 5, d.w = 7, d.k = 3, d.r = 3, d.s = 3, d.pad(1, 1), d.dtype = t;  // 105 outputs: odd
+            d.hasBias = d.hasResidual = true;
+            if (depthwise) {  // the depthwise kernels' vector paths (16-byte NHWC words)
+                d.c = d.k = d.groups = 16;
+                d.inputLayout = d.outputLayout = vkconv::TensorLayout::NHWC;
             }
-            EXPECT_EQ(changed, 0) << "bytes outside the output view changed; first at byte " << first
-                                  << " (output view [" << outOff << ", " << outOff + d.outputBytes() << "))";
+            for (const auto& a : acceptingAlgorithms(ctx(), d)) {
+                SCOPED_TRACE(a + " " + d.toString());
+                vkconv::PlanOptions o;
+                o.algorithm = a;
+                auto plan = vkconv::Plan::create(ctx(), d, o);
+                const auto data = makeConvData(d, 31, DataMode::Uniform);
+                const auto packed = packConv(d, data);
+                // Layout: [sentinel] input [sentinel] filter [sentinel] bias [sentinel] residual [sentinel] output
+                // [sentinel] workspace [sentinel]
+                const std::vector<const std::vector<uint8_t>*> srcs = {&packed.input, &packed.filter, &packed.bias,
+                                                                       &packed.residual};
+                std::vector<VkDeviceSize> off;
+                VkDeviceSize pos = 3 * align;
+                for (auto* s : srcs) off.push_back(pos), pos = roundUp(pos + s->size() + 1, align) + align;
+                const VkDeviceSize outOff = pos;
+                pos = roundUp(pos + VkDeviceSize(d.outputBytes()) + 1, align) + align;
+                const VkDeviceSize wsOff = pos;
+                const VkDeviceSize total = roundUp(pos + plan.workspaceSize() + 1, align) + 2 * align;
+                std::vector<uint8_t> host(total);
+                for (size_t i = 0; i < host.size(); ++i) host[i] = uint8_t(0xA5 ^ (i * 13));
+                for (size_t i = 0; i < srcs.size(); ++i)
+                    std::memcpy(host.data() + off[i], srcs[i]->data(), srcs[i]->size());
+                const uint32_t nan = poisonWord(t);
+                for (VkDeviceSize b = 0; b < VkDeviceSize(d.outputBytes()); b += 2)  // NaN halves/words
+                    std::memcpy(host.data() + outOff + b, reinterpret_cast<const uint8_t*>(&nan) + (b % 4), 2);
+                auto buf = vkconv::Buffer::create(ctx(), total);
+                buf.upload(host.data(), total);
+                vkconv::ConvTensors ts;
+                ts.input = buf.view(off[0], packed.input.size());
+                ts.filter = buf.view(off[1], packed.filter.size());
+                ts.bias = buf.view(off[2], packed.bias.size());
+                ts.residual = buf.view(off[3], packed.residual.size());
+                ts.output = buf.view(outOff, VkDeviceSize(d.outputBytes()));
+                if (plan.workspaceSize() > 0) ts.workspace = buf.view(wsOff, plan.workspaceSize());
+                plan.run(ts);
+                std::vector<uint8_t> after(total);
+                buf.download(after.data(), total);
+                const auto gpu = unpack(after.data() + outOff, outputDims(d), outputChannelsLast(d), d.dtype);
+                EXPECT_TRUE(passed(labeled(compare(d, gpu, referenceAll(d, data), DataMode::Uniform), plan, 31)));
+                int64_t changed = 0, first = -1;
+                for (VkDeviceSize i = 0; i < total; ++i) {
+                    const bool inOut = i >= outOff && i < outOff + VkDeviceSize(d.outputBytes());
+                    const bool inWs = plan.workspaceSize() > 0 && i >= wsOff && i < wsOff + plan.workspaceSize();
+                    if (!inOut && !inWs && after[i] != host[i] && changed++ == 0) first = int64_t(i);
+                }
+                EXPECT_EQ(changed, 0) << "bytes outside the output view changed; first at byte " << first
+                                      << " (output view [" << outOff << ", " << outOff + d.outputBytes() << "))";
+            }
         }
-    }
 }
 
 // bf16 outputs round to nearest even on every path: with an all-zero input each output is the
 // bias plus the residual (one fp32 addition, as the kernels make it), so every stored value must
 // be exactly that sum's bf16 round-to-nearest-even; a store that truncates misses about half of
-// them (as a device's own bf16 conversion did: the H200's driver does not round it to nearest even).  A 3x3, a depthwise and a 1x1 layer,
-// NCHW and NHWC, through every algorithm that takes each.
+// them (as a device's own bf16 conversion did: the H200's driver does not round it to nearest even).  A 3x3, a
+// depthwise and a 1x1 layer, NCHW and NHWC, through every algorithm that takes each.
 TEST_F(ContextTest, Bf16StoresRoundToNearestEven) {
     std::vector<ConvDesc> descs;
     for (bool channelsLast : {false, true}) {
@@ -431,7 +445,8 @@ struct AppVulkan {
         const char* layers[] = {"VK_LAYER_KHRONOS_validation"};
         const char* exts[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
         VkDebugUtilsMessengerCreateInfoEXT mci{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
-        mci.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+        mci.messageSeverity =
+            VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
         mci.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT;
         mci.pfnUserCallback = onMessage;
         mci.pUserData = &messages;
@@ -487,7 +502,8 @@ struct AppVulkan {
             std::vector<VkExtensionProperties> props(n);
             vkEnumerateDeviceExtensionProperties(phys, nullptr, &n, props.data());
             for (const auto& e : props)
-                if (std::strcmp(e.extensionName, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME) == 0) extensions.push_back(e.extensionName);
+                if (std::strcmp(e.extensionName, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME) == 0)
+                    extensions.push_back(e.extensionName);
         }
         std::vector<const char*> extNames;
         for (const auto& e : extensions) extNames.push_back(e.c_str());
@@ -552,7 +568,8 @@ TEST_F(ContextTest, AdoptApplicationDevice) {
                 EXPECT_EQ(adopted.physicalDevice(), app.phys);
                 EXPECT_EQ(adopted.queueFamilyIndex(), app.family);
                 EXPECT_EQ(adopted.caps().deviceName, ctx().caps().deviceName);
-                EXPECT_EQ(adopted.caps().pushDescriptor, !app.extensions.empty()) << "caps must reflect what the app enabled";
+                EXPECT_EQ(adopted.caps().pushDescriptor, !app.extensions.empty())
+                    << "caps must reflect what the app enabled";
                 EXPECT_EQ(adopted.caps().shaderFloat16, bool(app.f12.shaderFloat16));
                 for (auto t : {DType::F32, DType::F16, DType::BF16}) {
                     ConvDesc d = smallDesc();
@@ -583,14 +600,16 @@ TEST_F(ContextTest, AdoptApplicationDevice) {
             VkBuffer b = VK_NULL_HANDLE;
             EXPECT_EQ(vkCreateBuffer(app.device, &bci, nullptr, &b), VK_SUCCESS);
             vkDestroyBuffer(app.device, b, nullptr);
-            for (auto* sym : {reinterpret_cast<void*>(&vkGetDeviceProcAddr), reinterpret_cast<void*>(&vkGetInstanceProcAddr),
-                              reinterpret_cast<void*>(&vkQueueSubmit), reinterpret_cast<void*>(&vkCreateDevice)})
+            for (auto* sym :
+                 {reinterpret_cast<void*>(&vkGetDeviceProcAddr), reinterpret_cast<void*>(&vkGetInstanceProcAddr),
+                  reinterpret_cast<void*>(&vkQueueSubmit), reinterpret_cast<void*>(&vkCreateDevice)})
                 EXPECT_NE(libraryOf(sym).find("libvulkan"), std::string::npos)
                     << "an application Vulkan symbol resolves into " << libraryOf(sym);
             // The app destroys its device, messenger and instance here.
         }
         // Leaked vkconv objects would be reported by vkDestroyDevice above.
-        EXPECT_TRUE(appMessages.empty()) << appMessages.size() << " validation message(s) on the app's instance, first: "
+        EXPECT_TRUE(appMessages.empty()) << appMessages.size()
+                                         << " validation message(s) on the app's instance, first: "
                                          << (appMessages.empty() ? "" : appMessages.front());
     }
     EXPECT_GT(ran, 0) << "no convolution ran on an adopted device";

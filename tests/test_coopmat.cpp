@@ -49,11 +49,11 @@ std::vector<CmCase> makeCmCases() {
     add("bf16_k42_out2_bias", [](ConvDesc& d) { d.dtype = DType::BF16, d.k = 42, d.hasBias = true; });
     add("grouped2_kg12_out4_bias", [](ConvDesc& d) { d.c = 64, d.k = 24, d.groups = 2, d.hasBias = true; });
     add("k1", [](ConvDesc& d) { d.k = 1; });
-    add("c64_k96_bias_res_relu", [](ConvDesc& d) {
-        d.c = 64, d.k = 96, d.hasBias = d.hasResidual = true, d.activation = Activation::Relu;
-    });
+    add("c64_k96_bias_res_relu",
+        [](ConvDesc& d) { d.c = 64, d.k = 96, d.hasBias = d.hasResidual = true, d.activation = Activation::Relu; });
     add("pointwise", [](ConvDesc& d) { d.r = d.s = 1, d.pad(0, 0), d.c = 64, d.k = 72; });
-    add("pointwise_stride2", [](ConvDesc& d) { d.r = d.s = 1, d.pad(0, 0), d.strideH = d.strideW = 2, d.h = d.w = 15; });
+    add("pointwise_stride2",
+        [](ConvDesc& d) { d.r = d.s = 1, d.pad(0, 0), d.strideH = d.strideW = 2, d.h = d.w = 15; });
     add("stride2", [](ConvDesc& d) { d.h = d.w = 17, d.strideH = d.strideW = 2; });
     add("stem7x7_s2", [](ConvDesc& d) { d.h = d.w = 23, d.r = d.s = 7, d.pad(3, 3), d.strideH = d.strideW = 2; });
     add("dilation2", [](ConvDesc& d) { d.h = d.w = 13, d.dilationH = d.dilationW = 2, d.pad(2, 2); });
@@ -84,17 +84,18 @@ std::vector<CmCase> makeCmCases() {
     });
     add("big_k", [](ConvDesc& d) { d.n = 1, d.c = 64, d.k = 272, d.h = d.w = 20, d.hasResidual = true; });
     for (auto a : {Activation::Relu6, Activation::LeakyRelu, Activation::Gelu, Activation::Silu, Activation::Sigmoid})
-        add("act_" + std::string(toString(a)), [=](ConvDesc& d) {
-            d.hasBias = d.hasResidual = true, d.activation = a, d.activationAlpha = 0.2f;
-        });
+        add("act_" + std::string(toString(a)),
+            [=](ConvDesc& d) { d.hasBias = d.hasResidual = true, d.activation = a, d.activationAlpha = 0.2f; });
     for (auto in : {TensorLayout::NCHW, TensorLayout::NHWC})
         for (auto out : {TensorLayout::NCHW, TensorLayout::NHWC})
             for (auto f : {FilterLayout::KCRS, FilterLayout::KRSC})
-                add("layout_" + std::string(toString(in)) + "_" + std::string(toString(out)) + "_" + std::string(toString(f)), [=](ConvDesc& d) {
-                    d.inputLayout = in, d.outputLayout = out, d.filterLayout = f;
-                    d.n = 3, d.c = 64, d.k = 48, d.h = 7, d.w = 10, d.r = 3, d.s = 2, d.pad(1, 0);
-                    d.hasBias = d.hasResidual = true;
-                });
+                add("layout_" + std::string(toString(in)) + "_" + std::string(toString(out)) + "_" +
+                        std::string(toString(f)),
+                    [=](ConvDesc& d) {
+                        d.inputLayout = in, d.outputLayout = out, d.filterLayout = f;
+                        d.n = 3, d.c = 64, d.k = 48, d.h = 7, d.w = 10, d.r = 3, d.s = 2, d.pad(1, 0);
+                        d.hasBias = d.hasResidual = true;
+                    });
     add("nchw_stride2_dil2", [](ConvDesc& d) {
         d.inputLayout = d.outputLayout = TensorLayout::NCHW, d.filterLayout = FilterLayout::KCRS;
         d.h = d.w = 19, d.strideH = d.strideW = 2, d.dilationH = d.dilationW = 2, d.pad(2, 2);
@@ -117,7 +118,8 @@ std::vector<CmCase> makeCmCases() {
         d.n = 3, d.h = d.w = 10, d.k = 40, d.outputLayout = TensorLayout::NCHW, d.hasBias = true;
         d.activation = Activation::Relu;
     });
-    add("nchw_out_tiny_2x3_n5", [](ConvDesc& d) { d.n = 5, d.h = 2, d.w = 3, d.outputLayout = TensorLayout::NCHW, d.hasResidual = true; });
+    add("nchw_out_tiny_2x3_n5",
+        [](ConvDesc& d) { d.n = 5, d.h = 2, d.w = 3, d.outputLayout = TensorLayout::NCHW, d.hasResidual = true; });
     // NCHW outputs that 4 does not divide: 4-byte words of two pixels where P*Q is even
     // (NCHW_WORDS; 30 pixels and 41 filters, 18 pixels: an image boundary inside most 16-pixel
     // fragments, bf16), element stores where it is odd (49 pixels).
@@ -130,7 +132,8 @@ std::vector<CmCase> makeCmCases() {
         d.n = 5, d.h = 5, d.w = 6, d.k = 41, d.hasResidual = true;
     });
     add("bf16_nchw_out_3x6_n7_k24_bias", [](ConvDesc& d) {
-        d.dtype = DType::BF16, d.n = 7, d.h = 3, d.w = 6, d.k = 24, d.outputLayout = TensorLayout::NCHW, d.hasBias = true;
+        d.dtype = DType::BF16, d.n = 7, d.h = 3, d.w = 6, d.k = 24, d.outputLayout = TensorLayout::NCHW,
+        d.hasBias = true;
     });
     // NCHW input of 1x1 stride-1 layers with 4-pixel aligned images (NCHW_VEC_A): an item's 8
     // pixels as one 16-byte word (8x8 maps), as two 8-byte words (6x6: octets cross images; 108
@@ -148,7 +151,8 @@ std::vector<CmCase> makeCmCases() {
     add("c24_pointwise_k144", [](ConvDesc& d) { d.c = 24, d.k = 144, d.r = d.s = 1, d.pad(0, 0), d.hasBias = true; });
     add("c40_tail", [](ConvDesc& d) { d.c = 40; });
     add("c24_grouped2_tail_nchw", [](ConvDesc& d) {
-        d.c = 48, d.groups = 2, d.k = 32, d.inputLayout = d.outputLayout = TensorLayout::NCHW, d.filterLayout = FilterLayout::KCRS;
+        d.c = 48, d.groups = 2, d.k = 32, d.inputLayout = d.outputLayout = TensorLayout::NCHW,
+        d.filterLayout = FilterLayout::KCRS;
     });
     // ... in NCHW with a short reduction the router keeps the scalar GEMM (algorithms.cpp; as a
     // small 1x1 layer, the one with analytic bounds).
@@ -178,9 +182,7 @@ const std::vector<CmCase>& cmCases() {
 }
 
 using Param = std::tuple<int, std::string>;
-std::string paramName(const ::testing::TestParamInfo<Param>& info) {
-    return caseAlgorithmName(cmCases(), info.param);
-}
+std::string paramName(const ::testing::TestParamInfo<Param>& info) { return caseAlgorithmName(cmCases(), info.param); }
 
 }  // namespace
 
@@ -205,12 +207,17 @@ TEST_P(CoopmatShapes, MatchesReference) {
         // coopmat_nhwc's transposes to one of those (algorithms.cpp).
         if (algorithm == "auto" && r.error.empty()) {
             const bool stride1 = c.desc.strideH == 1 && c.desc.strideW == 1;
-            const bool wino = c.desc.r == 3 && c.desc.s == 3 && stride1 && c.desc.dilationH == 1 && c.desc.dilationW == 1;
-            if (!why.empty()) EXPECT_NE(r.algorithm, kAlgo) << c.desc.toString();
-            else if (c.desc.filtersPerGroup() <= 4 && !(r.algorithm == "halo_coopmat" && stride1 && c.desc.r * c.desc.s > 1))
+            const bool wino =
+                c.desc.r == 3 && c.desc.s == 3 && stride1 && c.desc.dilationH == 1 && c.desc.dilationW == 1;
+            if (!why.empty())
+                EXPECT_NE(r.algorithm, kAlgo) << c.desc.toString();
+            else if (c.desc.filtersPerGroup() <= 4 &&
+                     !(r.algorithm == "halo_coopmat" && stride1 && c.desc.r * c.desc.s > 1))
                 EXPECT_EQ(r.algorithm, "direct_few_filters") << c.desc.toString();
-            else if (wino && r.algorithm == "winograd") EXPECT_NE(r.config.find("V/U"), std::string::npos) << r.config;
-            else if (stride1 && c.desc.r * c.desc.s > 1 && r.algorithm == "halo_coopmat") SUCCEED();
+            else if (wino && r.algorithm == "winograd")
+                EXPECT_NE(r.config.find("V/U"), std::string::npos) << r.config;
+            else if (stride1 && c.desc.r * c.desc.s > 1 && r.algorithm == "halo_coopmat")
+                SUCCEED();
             // 16-bit NCHW 1x1 stride-1 unpadded layers of 4-pixel aligned images from 32 channels
             // up to 1024 pixels and 2^18 outputs: slicedk_coopmat in layout (slicedKCoopmatNchwPays).
             else if (c.desc.inputLayout == TensorLayout::NCHW && c.desc.r == 1 && c.desc.s == 1 && stride1 &&
@@ -220,19 +227,23 @@ TEST_P(CoopmatShapes, MatchesReference) {
                 EXPECT_EQ(r.algorithm, "slicedk_coopmat") << c.desc.toString();
             // 16-bit NCHW 1x1 stride-1 layers of <= 64 channels and <= 64 MFLOP: the scalar GEMM in
             // layout with analytic bounds (smallPointwiseStaysScalar).
-            else if (c.desc.inputLayout == TensorLayout::NCHW && c.desc.outputLayout == TensorLayout::NCHW && c.desc.r == 1 &&
-                     c.desc.s == 1 && stride1 && c.desc.padTop + c.desc.padBottom + c.desc.padLeft + c.desc.padRight == 0 &&
+            else if (c.desc.inputLayout == TensorLayout::NCHW && c.desc.outputLayout == TensorLayout::NCHW &&
+                     c.desc.r == 1 && c.desc.s == 1 && stride1 &&
+                     c.desc.padTop + c.desc.padBottom + c.desc.padLeft + c.desc.padRight == 0 &&
                      c.desc.channelsPerGroup() <= 64 && c.desc.flops() <= 64e6)
                 EXPECT_EQ(r.algorithm, "implicit_gemm_analytic") << c.desc.toString();
             else if (c.desc.inputLayout == TensorLayout::NCHW && c.desc.channelsPerGroup() % 16 != 0 &&
                      c.desc.reductionLength() < 96)
                 EXPECT_EQ(r.algorithm, "implicit_gemm") << c.desc.toString();
-            else if (r.algorithm == "coopmat_nhwc") EXPECT_EQ(c.desc.inputLayout, TensorLayout::NCHW) << r.config;
+            else if (r.algorithm == "coopmat_nhwc")
+                EXPECT_EQ(c.desc.inputLayout, TensorLayout::NCHW) << r.config;
             // 1x1 stride-1 NHWC layers of few channels (or small ones of up to 192): the streaming kernel.
             else if (r.algorithm == "pointwise_coopmat")
                 EXPECT_TRUE(c.desc.r == 1 && c.desc.s == 1 && stride1 && c.desc.channelsPerGroup() <= 192 &&
-                            c.desc.outputLayout == TensorLayout::NHWC) << c.desc.toString();
-            else EXPECT_EQ(r.algorithm, kAlgo) << c.desc.toString();
+                            c.desc.outputLayout == TensorLayout::NHWC)
+                    << c.desc.toString();
+            else
+                EXPECT_EQ(r.algorithm, kAlgo) << c.desc.toString();
         }
         RecordProperty("chosen", r.algorithm + " " + r.config);
     }
@@ -270,7 +281,8 @@ TEST_P(CoopmatTiles, MatchesReference) {
     // NCHW outputs that 4 does not divide leave in pixel-pair words where P*Q is even, unless split
     // (pass 2 writes them).
     if (const int64_t pq = c.desc.outH() * c.desc.outW(); c.desc.outputLayout == TensorLayout::NCHW && pq % 4 != 0) {
-        EXPECT_EQ(r.config.find(" words") != std::string::npos, pq % 2 == 0 && r.config.find(" split ") == std::string::npos)
+        EXPECT_EQ(r.config.find(" words") != std::string::npos,
+                  pq % 2 == 0 && r.config.find(" split ") == std::string::npos)
             << r.config;
     }
 }
@@ -289,69 +301,72 @@ static std::string tileCaseName(const ::testing::TestParamInfo<std::tuple<int, s
 }
 
 // Every entry of algo_coopmat.cpp's tile table but the 32-wide one (below), and split-K on four.
-static const std::vector<std::string> kTileNames = {"128x128x32/2x4",   "128x64x32/2x2",    "64x64x32/2x2",
-                                                    "256x128x32/4x2s1", "128x256x32/2x4s1", "128x128x64/2x4s1",
-                                                    "256x64x32/4x2s1",  "64x256x32/1x8s1",  "128x128x16/2x4",   "192x128x64/4x2s1",
-                                                    "192x128x64/4x4s1", "256x64x64/4x4s1",  "64x64x64/2x4",     "64x64x32/2x4",
-                                                    // split-K: even, uneven and clamped splits
-                                                    "128x128x32/2x4/s2", "64x64x32/2x2/s3", "128x256x32/2x4s1/s64",
-                                                    "128x128x16/2x4/s3", "64x64x64/2x4/s3",  "64x64x32/2x4/s3",
-                                                    // sliced-K: 2 and 4 groups, one and two staging buffers, and with split-K
-                                                    // (lavapipe's 32 KiB holds the 32x64 and the 64x128 / 128x64 ones)
-                                                    "32x64x32/2x2k2", "32x64x32/2x2k4", "64x64x32/2x2k2", "64x64x32/2x2k4",
-                                                    "64x64x64/2x2k2", "64x128x32/2x2k2", "128x64x32/2x2k2", "128x128x32/2x2k2",
-                                                    "32x64x32/2x2k4/s3", "64x64x32/2x2k4/s3", "32x64x64/2x2k2"};
+static const std::vector<std::string> kTileNames = {
+    "128x128x32/2x4", "128x64x32/2x2", "64x64x32/2x2", "256x128x32/4x2s1", "128x256x32/2x4s1", "128x128x64/2x4s1",
+    "256x64x32/4x2s1", "64x256x32/1x8s1", "128x128x16/2x4", "192x128x64/4x2s1", "192x128x64/4x4s1", "256x64x64/4x4s1",
+    "64x64x64/2x4", "64x64x32/2x4",
+    // split-K: even, uneven and clamped splits
+    "128x128x32/2x4/s2", "64x64x32/2x2/s3", "128x256x32/2x4s1/s64", "128x128x16/2x4/s3", "64x64x64/2x4/s3",
+    "64x64x32/2x4/s3",
+    // sliced-K: 2 and 4 groups, one and two staging buffers, and with split-K
+    // (lavapipe's 32 KiB holds the 32x64 and the 64x128 / 128x64 ones)
+    "32x64x32/2x2k2", "32x64x32/2x2k4", "64x64x32/2x2k2", "64x64x32/2x2k4", "64x64x64/2x2k2", "64x128x32/2x2k2",
+    "128x64x32/2x2k2", "128x128x32/2x2k2", "32x64x32/2x2k4/s3", "64x64x32/2x2k4/s3", "32x64x64/2x2k2"};
 
-INSTANTIATE_TEST_SUITE_P(coopmat, CoopmatTiles,
-                         ::testing::Combine(::testing::ValuesIn(casesNamed(
-                                                {"base", "k20_out4", "stem7x7_s2", "grouped2", "many_tiles", "c48_slice16", "c40_tail",
-                                                 "layout_nchw_nchw_kcrs", "layout_nchw_nhwc_krsc", "layout_nhwc_nchw_kcrs",
-                                                 "nchw_many_tiles", "nchw_out_16x12_k40_bias_res", "bf16_nchw_kcrs_stride2", "deep_c128_stride2_k72",
-                                                 "deep_bf16_c192_k64_asym"})),
-                                            ::testing::ValuesIn(kTileNames)),
-                         tileCaseName);
+INSTANTIATE_TEST_SUITE_P(
+    coopmat, CoopmatTiles,
+    ::testing::Combine(
+        ::testing::ValuesIn(casesNamed({"base", "k20_out4", "stem7x7_s2", "grouped2", "many_tiles", "c48_slice16",
+                                        "c40_tail", "layout_nchw_nchw_kcrs", "layout_nchw_nhwc_krsc",
+                                        "layout_nhwc_nchw_kcrs", "nchw_many_tiles", "nchw_out_16x12_k40_bias_res",
+                                        "bf16_nchw_kcrs_stride2", "deep_c128_stride2_k72", "deep_bf16_c192_k64_asym"})),
+        ::testing::ValuesIn(kTileNames)),
+    tileCaseName);
 
 // The 32-wide tile on fewer cases (the 12 s NCHW bf16 ones left out for CI's time): both staging
 // layouts, groups, K = 20 (a partial column tile, 4-filter stores), K = 18 and 42 (2-filter stores),
 // K = 9 (element stores), 16-deep slices and deep strided reductions.
-INSTANTIATE_TEST_SUITE_P(coopmat_wn32, CoopmatTiles,
-                         ::testing::Combine(::testing::ValuesIn(casesNamed({"base", "k20_out4", "k18_out2", "bf16_k42_out2_bias", "k9_no_vec_out",
-                                                                           "grouped2_kg12_out4_bias", "grouped2", "c48_slice16",
-                                                                           "nchw_many_tiles", "deep_c128_stride2_k72"})),
-                                            ::testing::Values(std::string("64x32x16/2x1"))),
-                         tileCaseName);
+INSTANTIATE_TEST_SUITE_P(
+    coopmat_wn32, CoopmatTiles,
+    ::testing::Combine(::testing::ValuesIn(casesNamed({"base", "k20_out4", "k18_out2", "bf16_k42_out2_bias",
+                                                       "k9_no_vec_out", "grouped2_kg12_out4_bias", "grouped2",
+                                                       "c48_slice16", "nchw_many_tiles", "deep_c128_stride2_k72"})),
+                       ::testing::Values(std::string("64x32x16/2x1"))),
+    tileCaseName);
 
 // NCHW outputs whose P*Q is a multiple of 4 and not of 8 (runs of 4 within one image; 588 rows, so
 // the last octet is half outside) on tiles of each staging shape, and a 10x10 grid of 3 images;
 // a 16-subgroup tile keeps the element stores there (the host's rule).
-INSTANTIATE_TEST_SUITE_P(coopmat_runs4, CoopmatTiles,
-                         ::testing::Combine(::testing::ValuesIn(casesNamed({"nchw_out_14x14_k24_bias_res_relu", "nchw_out_10x10_n3_k40"})),
-                                            ::testing::Values(std::string("128x256x32/2x4s1"), std::string("64x64x32/2x4"), std::string("256x64x64/4x4s1"),
-                                                              std::string("64x32x16/2x1"), std::string("64x64x32/2x2/s3"))),
-                         tileCaseName);
+INSTANTIATE_TEST_SUITE_P(
+    coopmat_runs4, CoopmatTiles,
+    ::testing::Combine(::testing::ValuesIn(casesNamed({"nchw_out_14x14_k24_bias_res_relu", "nchw_out_10x10_n3_k40"})),
+                       ::testing::Values(std::string("128x256x32/2x4s1"), std::string("64x64x32/2x4"),
+                                         std::string("256x64x64/4x4s1"), std::string("64x32x16/2x1"),
+                                         std::string("64x64x32/2x2/s3"))),
+    tileCaseName);
 
 // NCHW output words (P*Q 2 mod 4; 4 | P*Q on 16-subgroup tiles is coopmat_runs4's
 // 256x64x64/4x4s1) and the element stores of odd P*Q on tiles of each staging shape: 2 and 8
 // subgroups, sliced-K, the 32-wide tile, and split-K (its pass 2 writes the output; no words).
-INSTANTIATE_TEST_SUITE_P(coopmat_out_words, CoopmatTiles,
-                         ::testing::Combine(::testing::ValuesIn(casesNamed({"nchw_out_7x7_n3_k40_bias_res_relu", "nchw_out_5x6_n5_k41_res",
-                                                                           "bf16_nchw_out_3x6_n7_k24_bias"})),
-                                            ::testing::Values(std::string("64x64x32/2x4"), std::string("128x256x32/2x4s1"),
-                                                              std::string("32x64x32/2x2k2"), std::string("64x32x16/2x1"),
-                                                              std::string("64x64x32/2x2/s3"))),
-                         tileCaseName);
+INSTANTIATE_TEST_SUITE_P(
+    coopmat_out_words, CoopmatTiles,
+    ::testing::Combine(::testing::ValuesIn(casesNamed({"nchw_out_7x7_n3_k40_bias_res_relu", "nchw_out_5x6_n5_k41_res",
+                                                       "bf16_nchw_out_3x6_n7_k24_bias"})),
+                       ::testing::Values(std::string("64x64x32/2x4"), std::string("128x256x32/2x4s1"),
+                                         std::string("32x64x32/2x2k2"), std::string("64x32x16/2x1"),
+                                         std::string("64x64x32/2x2/s3"))),
+    tileCaseName);
 
 // NCHW_VEC_A on tiles of each staging shape: two and sixteen subgroups (the latter beyond
 // lavapipe's 32 KiB: it skips there), a single-buffer tile (two slices ahead where asked),
 // sliced-K, split-K, the 32-wide tile.
-INSTANTIATE_TEST_SUITE_P(coopmat_nchw_words, CoopmatTiles,
-                         ::testing::Combine(::testing::ValuesIn(casesNamed({"nchw_pointwise_8x8_c64_k40_bias_res",
-                                                                           "bf16_nchw_pointwise_6x6_c48_k24_n3"})),
-                                            ::testing::Values(std::string("128x64x32/2x2"), std::string("256x64x64/4x4s1"),
-                                                              std::string("256x64x32/4x2s1"), std::string("128x64x32/2x2k2"),
-                                                              std::string("64x64x32/2x2/s3"),
-                                                              std::string("64x32x16/2x1"))),
-                         tileCaseName);
+INSTANTIATE_TEST_SUITE_P(
+    coopmat_nchw_words, CoopmatTiles,
+    ::testing::Combine(
+        ::testing::ValuesIn(casesNamed({"nchw_pointwise_8x8_c64_k40_bias_res", "bf16_nchw_pointwise_6x6_c48_k24_n3"})),
+        ::testing::Values(std::string("128x64x32/2x2"), std::string("256x64x64/4x4s1"), std::string("256x64x32/4x2s1"),
+                          std::string("128x64x32/2x2k2"), std::string("64x64x32/2x2/s3"), std::string("64x32x16/2x1"))),
+    tileCaseName);
 
 // The declines the router relies on, with readable reasons, on every device.
 class CoopmatDeclines : public VkconvTest {};
@@ -371,10 +386,12 @@ TEST_F(CoopmatDeclines, coopmat_ReasonsAreGiven) {
     d = cmBase();
     std::cout << "[ info ] " << kAlgo << " on " << ctx().caps().deviceName << ": "
               << (vkconv::whyUnsupported(ctx(), d, kAlgo).empty() ? "accepts fp16 NHWC C=32"
-                                                                   : vkconv::whyUnsupported(ctx(), d, kAlgo))
+                                                                  : vkconv::whyUnsupported(ctx(), d, kAlgo))
               << std::endl;
     d.dtype = DType::BF16;
-    std::cout << "[ info ] bf16: " << (vkconv::whyUnsupported(ctx(), d, kAlgo).empty() ? "accepted" : vkconv::whyUnsupported(ctx(), d, kAlgo))
+    std::cout << "[ info ] bf16: "
+              << (vkconv::whyUnsupported(ctx(), d, kAlgo).empty() ? "accepted"
+                                                                  : vkconv::whyUnsupported(ctx(), d, kAlgo))
               << std::endl;
 }
 
@@ -444,7 +461,8 @@ TEST_F(CoopmatRouting, coopmat_FiltersPerGroupSplit) {
         const vkconv::Plan plan = vkconv::Plan::create(ctx(), d);
         EXPECT_EQ(plan.algorithm(), k <= 4 ? "direct_few_filters" : kAlgo) << d.toString();
         if (k >= 9 && k <= 32) {
-            EXPECT_NE(plan.config().find("tile 64x32x16/2x1 "), std::string::npos) << d.toString() << ": " << plan.config();
+            EXPECT_NE(plan.config().find("tile 64x32x16/2x1 "), std::string::npos)
+                << d.toString() << ": " << plan.config();
         }
     }
     ConvDesc small = d;

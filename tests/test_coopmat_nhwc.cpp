@@ -32,37 +32,48 @@ ConvDesc nchwBase() {
 }
 
 std::vector<NamedDesc> makeCases() {
-    return editedCases(nchwBase(), {
-        {"c32_3x3_bias_relu", [](ConvDesc& d) { d.hasBias = true, d.activation = Activation::Relu; }},
-        // One tap: KCRS is KRSC already (no filter transpose); NHWC output.
-        {"pointwise_c64_k72_nhwc_out",
-         [](ConvDesc& d) { d.c = 64, d.k = 72, d.r = d.s = 1, d.pad(0, 0), d.outputLayout = TensorLayout::NHWC; }},
-        {"stride2_krsc_res",
-         [](ConvDesc& d) { d.h = d.w = 17, d.strideH = d.strideW = 2, d.filterLayout = FilterLayout::KRSC, d.hasResidual = true; }},
-        {"bf16_c48_k24_5x5_asym",
-         [](ConvDesc& d) {
-             d.dtype = DType::BF16, d.c = 48, d.k = 24, d.r = d.s = 5;
-             d.padTop = 1, d.padBottom = 3, d.padLeft = 2, d.padRight = 0;
-         }},
-        {"groups2_c64_k48", [](ConvDesc& d) { d.c = 64, d.k = 48, d.groups = 2, d.hasBias = true; }},
-        // Even C and H*W: the input moves in 32-bit words of two elements (64 x 64 blocks, here
-        // two partial ones each way, three images).
-        {"pairs_c80_k24_10x13_n3", [](ConvDesc& d) { d.n = 3, d.c = 80, d.k = 24, d.h = 10, d.w = 13, d.hasResidual = true; }},
-        {"bf16_pairs_c144_k40_1x1_8x17", [](ConvDesc& d) { d.dtype = DType::BF16, d.c = 144, d.h = 8, d.w = 17, d.r = d.s = 1, d.pad(0, 0); }},
-        // Strided / padded 1x1 layers: the transpose gathers the P x Q pixels they read (zero
-        // where padded) and the kernel behind runs a 1x1 stride-1 layer on them.
-        {"pointwise_s2_c64_k48_gather",
-         [](ConvDesc& d) { d.n = 3, d.c = 64, d.k = 48, d.h = d.w = 17, d.r = d.s = 1, d.pad(0, 0), d.strideH = d.strideW = 2; }},
-        {"bf16_pointwise_s2x3_pads_c32_gather_nhwc_out",
-         [](ConvDesc& d) {
-             d.dtype = DType::BF16, d.h = 13, d.w = 16, d.r = d.s = 1, d.strideH = 2, d.strideW = 3;
-             d.padTop = 1, d.padBottom = 0, d.padLeft = 2, d.padRight = 1, d.hasBias = true, d.activation = Activation::Relu;
-             d.outputLayout = TensorLayout::NHWC;
-         }},
-        // A first layer (6 channels): few_channels_coopmat behind the transposes.
-        {"first_c6_k32_7x7_s2",
-         [](ConvDesc& d) { d.c = 6, d.k = 32, d.h = d.w = 23, d.r = d.s = 7, d.pad(3, 3), d.strideH = d.strideW = 2; }},
-    });
+    return editedCases(
+        nchwBase(),
+        {
+            {"c32_3x3_bias_relu", [](ConvDesc& d) { d.hasBias = true, d.activation = Activation::Relu; }},
+            // One tap: KCRS is KRSC already (no filter transpose); NHWC output.
+            {"pointwise_c64_k72_nhwc_out",
+             [](ConvDesc& d) { d.c = 64, d.k = 72, d.r = d.s = 1, d.pad(0, 0), d.outputLayout = TensorLayout::NHWC; }},
+            {"stride2_krsc_res",
+             [](ConvDesc& d) {
+                 d.h = d.w = 17, d.strideH = d.strideW = 2, d.filterLayout = FilterLayout::KRSC, d.hasResidual = true;
+             }},
+            {"bf16_c48_k24_5x5_asym",
+             [](ConvDesc& d) {
+                 d.dtype = DType::BF16, d.c = 48, d.k = 24, d.r = d.s = 5;
+                 d.padTop = 1, d.padBottom = 3, d.padLeft = 2, d.padRight = 0;
+             }},
+            {"groups2_c64_k48", [](ConvDesc& d) { d.c = 64, d.k = 48, d.groups = 2, d.hasBias = true; }},
+            // Even C and H*W: the input moves in 32-bit words of two elements (64 x 64 blocks, here
+            // two partial ones each way, three images).
+            {"pairs_c80_k24_10x13_n3",
+             [](ConvDesc& d) { d.n = 3, d.c = 80, d.k = 24, d.h = 10, d.w = 13, d.hasResidual = true; }},
+            {"bf16_pairs_c144_k40_1x1_8x17",
+             [](ConvDesc& d) { d.dtype = DType::BF16, d.c = 144, d.h = 8, d.w = 17, d.r = d.s = 1, d.pad(0, 0); }},
+            // Strided / padded 1x1 layers: the transpose gathers the P x Q pixels they read (zero
+            // where padded) and the kernel behind runs a 1x1 stride-1 layer on them.
+            {"pointwise_s2_c64_k48_gather",
+             [](ConvDesc& d) {
+                 d.n = 3, d.c = 64, d.k = 48, d.h = d.w = 17, d.r = d.s = 1, d.pad(0, 0), d.strideH = d.strideW = 2;
+             }},
+            {"bf16_pointwise_s2x3_pads_c32_gather_nhwc_out",
+             [](ConvDesc& d) {
+                 d.dtype = DType::BF16, d.h = 13, d.w = 16, d.r = d.s = 1, d.strideH = 2, d.strideW = 3;
+                 d.padTop = 1, d.padBottom = 0, d.padLeft = 2, d.padRight = 1, d.hasBias = true,
+                 d.activation = Activation::Relu;
+                 d.outputLayout = TensorLayout::NHWC;
+             }},
+            // A first layer (6 channels): few_channels_coopmat behind the transposes.
+            {"first_c6_k32_7x7_s2",
+             [](ConvDesc& d) {
+                 d.c = 6, d.k = 32, d.h = d.w = 23, d.r = d.s = 7, d.pad(3, 3), d.strideH = d.strideW = 2;
+             }},
+        });
 }
 
 const std::vector<NamedDesc>& cases() {
@@ -115,7 +126,8 @@ TEST_P(CoopmatNhwcTiles, MatchesReference) {
 }
 
 INSTANTIATE_TEST_SUITE_P(coopmat, CoopmatNhwcTiles,
-                         ::testing::Combine(::testing::Range(0, int(cases().size())), ::testing::ValuesIn(kInner)), paramName);
+                         ::testing::Combine(::testing::Range(0, int(cases().size())), ::testing::ValuesIn(kInner)),
+                         paramName);
 
 class CoopmatNhwcRouting : public VkconvTest {};
 
@@ -155,12 +167,15 @@ TEST_F(CoopmatNhwcRouting, coopmat_NchwGoesThroughNhwc) {
     EXPECT_EQ(wp.algorithm(), kAlgo);
     EXPECT_NE(wp.config().find("; winograd ["), std::string::npos) << wp.config();
     EXPECT_EQ(wp.config().find("KCRS->KRSC"), std::string::npos) << wp.config();
-    std::cout << "[ info ] auto on " << big.toString() << ": " << wp.algorithm() << " [" << wp.config() << "]" << std::endl;
+    std::cout << "[ info ] auto on " << big.toString() << ": " << wp.algorithm() << " [" << wp.config() << "]"
+              << std::endl;
     // 1x1 layers whose NCHW staging loads 16-byte words stay in layout up to 128 filters.
     ConvDesc pw = d;
     pw.n = 8, pw.c = 256, pw.k = 128, pw.h = pw.w = 56, pw.r = pw.s = 1, pw.pad(0, 0);
-    EXPECT_EQ(vkconv::Plan::create(ctx(), pw).algorithm(), "implicit_gemm_coopmat") << vkconv::Plan::create(ctx(), pw).config();
-    EXPECT_NE(vkconv::Plan::create(ctx(), pw).config().find("vec8A"), std::string::npos) << vkconv::Plan::create(ctx(), pw).config();
+    EXPECT_EQ(vkconv::Plan::create(ctx(), pw).algorithm(), "implicit_gemm_coopmat")
+        << vkconv::Plan::create(ctx(), pw).config();
+    EXPECT_NE(vkconv::Plan::create(ctx(), pw).config().find("vec8A"), std::string::npos)
+        << vkconv::Plan::create(ctx(), pw).config();
     pw.k = 256;
     EXPECT_EQ(vkconv::Plan::create(ctx(), pw).algorithm(), kAlgo) << vkconv::Plan::create(ctx(), pw).config();
     // No workspace: the NCHW staging, correct.
@@ -176,7 +191,8 @@ class CoopmatNhwcDeclines : public VkconvTest {};
 TEST_F(CoopmatNhwcDeclines, coopmat_Reasons) {
     ConvDesc d = nchwBase();
     const std::string why = vkconv::whyUnsupported(ctx(), d, kAlgo);
-    std::cout << "[ info ] " << kAlgo << " on " << ctx().caps().deviceName << ": " << (why.empty() ? "accepts fp16 NCHW" : why) << std::endl;
+    std::cout << "[ info ] " << kAlgo << " on " << ctx().caps().deviceName << ": "
+              << (why.empty() ? "accepts fp16 NCHW" : why) << std::endl;
     ConvDesc nhwcIn = d;
     nhwcIn.inputLayout = TensorLayout::NHWC;
     EXPECT_NE(vkconv::whyUnsupported(ctx(), nhwcIn, kAlgo).find("NHWC already"), std::string::npos);
@@ -210,13 +226,19 @@ class NhwcGather : public VkconvTest {};
 TEST_F(NhwcGather, ScalarBehindGatheredPixels) {
     ConvDesc base = nchwBase();
     base.dtype = DType::F32, base.r = base.s = 1, base.pad(0, 0);
-    const std::vector<NamedDesc> shapes = editedCases(base, {
-        {"s2_c24_k20_15x15", [](ConvDesc& d) { d.c = 24, d.k = 20, d.h = d.w = 15, d.strideH = d.strideW = 2; }},
-        {"s3x2_pads_bias_res",
-         [](ConvDesc& d) { d.strideH = 3, d.strideW = 2, d.padTop = 2, d.padBottom = 1, d.padLeft = 0, d.padRight = 3, d.hasBias = d.hasResidual = true; }},
-        {"pad1_s1_nhwc_out", [](ConvDesc& d) { d.pad(1, 1), d.outputLayout = TensorLayout::NHWC; }},
-        {"groups2_s2_c16_k12", [](ConvDesc& d) { d.c = 16, d.k = 12, d.groups = 2, d.strideH = d.strideW = 2, d.h = 10; }},
-    });
+    const std::vector<NamedDesc> shapes = editedCases(
+        base,
+        {
+            {"s2_c24_k20_15x15", [](ConvDesc& d) { d.c = 24, d.k = 20, d.h = d.w = 15, d.strideH = d.strideW = 2; }},
+            {"s3x2_pads_bias_res",
+             [](ConvDesc& d) {
+                 d.strideH = 3, d.strideW = 2, d.padTop = 2, d.padBottom = 1, d.padLeft = 0, d.padRight = 3,
+                 d.hasBias = d.hasResidual = true;
+             }},
+            {"pad1_s1_nhwc_out", [](ConvDesc& d) { d.pad(1, 1), d.outputLayout = TensorLayout::NHWC; }},
+            {"groups2_s2_c16_k12",
+             [](ConvDesc& d) { d.c = 16, d.k = 12, d.groups = 2, d.strideH = d.strideW = 2, d.h = 10; }},
+        });
     vkconv::PlanOptions o;
     o.algorithm = "implicit_gemm_nhwc";
     for (size_t i = 0; i < shapes.size(); ++i) {
@@ -226,7 +248,8 @@ TEST_F(NhwcGather, ScalarBehindGatheredPixels) {
         for (auto mode : {DataMode::Integer, DataMode::Uniform}) {
             const auto r = runAndCheck(ctx(), c.desc, o, 9400 + uint64_t(i), mode);
             EXPECT_TRUE(passed(r)) << c.name << " (" << toString(mode) << " data)";
-            EXPECT_EQ(r.config.find("gathered") != std::string::npos, gathersPixels(c.desc)) << c.name << ": " << r.config;
+            EXPECT_EQ(r.config.find("gathered") != std::string::npos, gathersPixels(c.desc))
+                << c.name << ": " << r.config;
         }
     }
     // 4096 channels of one pixel padded to 1024 x 1024: the output (one filter) fits 32-bit
@@ -246,10 +269,15 @@ TEST_F(NhwcGather, ScalarBehindGatheredPixels) {
 TEST_F(NhwcGather, ScalarBehindWordTransposes) {
     if (!ctx().caps().storageBuffer16BitAccess) GTEST_SKIP() << "no 16-bit storage on this device";
     ConvDesc base = nchwBase();
-    const std::vector<NamedDesc> shapes = editedCases(base, {
-        {"fp16_c80_10x13_n3_3x3", [](ConvDesc& d) { d.n = 3, d.c = 80, d.k = 24, d.h = 10, d.w = 13; }},
-        {"bf16_c36_8x17_1x1_res", [](ConvDesc& d) { d.dtype = DType::BF16, d.c = 36, d.h = 8, d.w = 17, d.r = d.s = 1, d.pad(0, 0), d.hasResidual = true; }},
-    });
+    const std::vector<NamedDesc> shapes = editedCases(
+        base, {
+                  {"fp16_c80_10x13_n3_3x3", [](ConvDesc& d) { d.n = 3, d.c = 80, d.k = 24, d.h = 10, d.w = 13; }},
+                  {"bf16_c36_8x17_1x1_res",
+                   [](ConvDesc& d) {
+                       d.dtype = DType::BF16, d.c = 36, d.h = 8, d.w = 17, d.r = d.s = 1, d.pad(0, 0),
+                       d.hasResidual = true;
+                   }},
+              });
     vkconv::PlanOptions o;
     o.algorithm = "implicit_gemm_nhwc";
     for (size_t i = 0; i < shapes.size(); ++i) {

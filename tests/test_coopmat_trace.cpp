@@ -54,7 +54,8 @@ TEST_F(CoopmatTrace, coopmat_TraceLayoutAndResult) {
     if (!why.empty()) GTEST_SKIP() << "implicit_gemm_coopmat declines: " << why;
     vkconv::Plan plan = vkconv::Plan::create(ctx(), d, o);
     if (plan.config().find(" trace") == std::string::npos)
-        GTEST_SKIP() << "no trace build here (" << plan.config() << "; shader clock " << ctx().caps().shaderClock << ")";
+        GTEST_SKIP() << "no trace build here (" << plan.config() << "; shader clock " << ctx().caps().shaderClock
+                     << ")";
 
     // The output first: the clock reads must not change what the kernel computes.
     const auto r = runAndCheck(ctx(), d, o, 7100, DataMode::Uniform);
@@ -74,9 +75,9 @@ TEST_F(CoopmatTrace, coopmat_TraceLayoutAndResult) {
     EXPECT_EQ(w[3], gy);
     EXPECT_EQ(w[4], subgroups);
     const uint32_t words = w[5], traced = w[6];
-    EXPECT_EQ(w[7], 64u);   // BM
-    EXPECT_EQ(w[8], 64u);   // BN
-    EXPECT_EQ(w[9], 32u);   // BK
+    EXPECT_EQ(w[7], 64u);  // BM
+    EXPECT_EQ(w[8], 64u);  // BN
+    EXPECT_EQ(w[9], 32u);  // BK
     EXPECT_EQ(w[10], slices);
     // Subgroup blocks of 32x16: 2 x 1 accumulators of 16x16 fragments, 4 x 2 of 8x8 (the plan's
     // "cm MxNxK": Mesa 26's lavapipe has only 8x8x8).

@@ -27,21 +27,26 @@ std::vector<DwCase> makeDwCases() {
         v.push_back({name, d});
     };
     auto nhwc = [](ConvDesc& d) { d.inputLayout = d.outputLayout = TensorLayout::NHWC; };
-    add("nchw_s1", [](ConvDesc&) {});                                 // chunked rows, vector stores
+    add("nchw_s1", [](ConvDesc&) {});  // chunked rows, vector stores
     add("nchw_s2_f16_bias_res", [](ConvDesc& d) {
-        d.strideH = d.strideW = 2, d.dtype = DType::F16, d.hasBias = d.hasResidual = true, d.activation = Activation::Relu6;
+        d.strideH = d.strideW = 2, d.dtype = DType::F16, d.hasBias = d.hasResidual = true,
+        d.activation = Activation::Relu6;
     });
     add("nchw_w19_s1_bf16", [](ConvDesc& d) { d.w = 19, d.dtype = DType::BF16, d.hasResidual = true; });  // scalar rows
     add("nchw_5x5_dil2_asym", [](ConvDesc& d) {
         d.r = d.s = 5, d.dilationH = d.dilationW = 2, d.padTop = 3, d.padBottom = 4, d.padLeft = 5, d.padRight = 2;
     });
     add("nchw_mult3_s3_n2", [](ConvDesc& d) { d.n = 2, d.c = d.groups = 3, d.k = 9, d.strideH = d.strideW = 3; });
-    add("nhwc_s1_bias_res", [=](ConvDesc& d) { d.hasBias = d.hasResidual = true, nhwc(d); });   // vec4 in/out
+    add("nhwc_s1_bias_res", [=](ConvDesc& d) { d.hasBias = d.hasResidual = true, nhwc(d); });  // vec4 in/out
     add("nhwc_s2_f16", [=](ConvDesc& d) { d.strideH = d.strideW = 2, d.dtype = DType::F16, nhwc(d); });
-    add("nhwc_c10_bf16_res", [=](ConvDesc& d) { d.c = d.k = d.groups = 10, d.dtype = DType::BF16, d.hasResidual = true, nhwc(d); });
-    add("nhwc_mult2_dil3", [=](ConvDesc& d) { d.c = d.groups = 4, d.k = 8, d.dilationH = d.dilationW = 3, d.pad(3, 3), nhwc(d); });
-    add("nhwc_in_nchw_out_s2x1", [](ConvDesc& d) { d.strideH = 2, d.inputLayout = TensorLayout::NHWC, d.hasBias = true; });
-    add("nchw_in_nhwc_out_1x5", [](ConvDesc& d) { d.r = 1, d.s = 5, d.pad(0, 2), d.outputLayout = TensorLayout::NHWC; });
+    add("nhwc_c10_bf16_res",
+        [=](ConvDesc& d) { d.c = d.k = d.groups = 10, d.dtype = DType::BF16, d.hasResidual = true, nhwc(d); });
+    add("nhwc_mult2_dil3",
+        [=](ConvDesc& d) { d.c = d.groups = 4, d.k = 8, d.dilationH = d.dilationW = 3, d.pad(3, 3), nhwc(d); });
+    add("nhwc_in_nchw_out_s2x1",
+        [](ConvDesc& d) { d.strideH = 2, d.inputLayout = TensorLayout::NHWC, d.hasBias = true; });
+    add("nchw_in_nhwc_out_1x5",
+        [](ConvDesc& d) { d.r = 1, d.s = 5, d.pad(0, 2), d.outputLayout = TensorLayout::NHWC; });
     add("nhwc_7x7_n3", [=](ConvDesc& d) { d.n = 3, d.c = d.k = d.groups = 12, d.r = d.s = 7, d.pad(3, 3), nhwc(d); });
     return v;
 }
@@ -75,7 +80,8 @@ TEST_P(DepthwiseTiles, IntegerDataIsExact) {
     EXPECT_TRUE(passed(r)) << "case " << dwCases()[size_t(i)].name << " tile '" << tile << "'";
     RecordProperty("chosen", r.algorithm + " " + r.config);
     // fp16 NHWC input: the path specialized on the layer's sizes.
-    bool shape = d.dtype == DType::F16 && d.inputLayout == TensorLayout::NHWC && r.config.find("generic") == std::string::npos;
+    bool shape =
+        d.dtype == DType::F16 && d.inputLayout == TensorLayout::NHWC && r.config.find("generic") == std::string::npos;
     EXPECT_EQ(r.config.find(" shape") != std::string::npos, shape) << r.config;
 }
 
@@ -141,10 +147,17 @@ std::vector<DwCase> makeTiledCases() {
         d.c = d.k = d.groups = 64, d.r = d.s = 5, d.dilationH = d.dilationW = 2, d.dtype = DType::F16;
         d.padTop = 3, d.padBottom = 4, d.padLeft = 5, d.padRight = 2;
     });
-    add("c96_n3_7x7map_f16_res", [](ConvDesc& d) { d.n = 3, d.c = d.k = d.groups = 96, d.h = d.w = 7, d.dtype = DType::F16, d.hasResidual = true; });
+    add("c96_n3_7x7map_f16_res", [](ConvDesc& d) {
+        d.n = 3, d.c = d.k = d.groups = 96, d.h = d.w = 7, d.dtype = DType::F16, d.hasResidual = true;
+    });
     add("c16_s2x1_1x3_f32", [](ConvDesc& d) { d.c = d.k = d.groups = 16, d.strideH = 2, d.r = 1, d.pad(0, 1); });
-    add("c16_s3_k2_nopad_f16", [](ConvDesc& d) { d.c = d.k = d.groups = 16, d.h = d.w = 11, d.r = d.s = 2, d.strideH = d.strideW = 3, d.pad(0, 0), d.dtype = DType::F16; });
-    add("c8_pad_gt_kernel_bf16", [](ConvDesc& d) { d.c = d.k = d.groups = 8, d.r = d.s = 1, d.pad(2, 3), d.dtype = DType::BF16, d.hasBias = true; });
+    add("c16_s3_k2_nopad_f16", [](ConvDesc& d) {
+        d.c = d.k = d.groups = 16, d.h = d.w = 11, d.r = d.s = 2, d.strideH = d.strideW = 3, d.pad(0, 0),
+        d.dtype = DType::F16;
+    });
+    add("c8_pad_gt_kernel_bf16", [](ConvDesc& d) {
+        d.c = d.k = d.groups = 8, d.r = d.s = 1, d.pad(2, 3), d.dtype = DType::BF16, d.hasBias = true;
+    });
     return v;
 }
 
@@ -154,7 +167,8 @@ const std::vector<DwCase>& tiledCases() {
 }
 
 // The heuristic, and tiles of 8/16/32 channels, 1x1-2x4 outputs per invocation, 64-256 invocations.
-const std::vector<std::string> kTiledTiles = {"", "32x8x16/2x4", "8x8x4/1x1", "16x4x16/1x4", "8x16x16/2x4", "16x8x16/1x2", "32x2x8/1x2"};
+const std::vector<std::string> kTiledTiles = {
+    "", "32x8x16/2x4", "8x8x4/1x1", "16x4x16/1x4", "8x16x16/2x4", "16x8x16/1x2", "32x2x8/1x2"};
 
 std::string tiledParamName(const ::testing::TestParamInfo<Param>& info) {
     const std::string& t = std::get<1>(info.param);
@@ -173,13 +187,15 @@ TEST_P(DepthwiseTiledTiles, Checked) {
     vkconv::PlanOptions o;
     o.algorithm = "depthwise_tiled";
     o.tile = tile;
-    if (const std::string why = planDeclines(ctx(), d, o); !why.empty()) GTEST_SKIP() << "tile '" << tile << "': " << why;
+    if (const std::string why = planDeclines(ctx(), d, o); !why.empty())
+        GTEST_SKIP() << "tile '" << tile << "': " << why;
     const auto rs = checkIntegerThenUniform(ctx(), d, o, 6100 + uint64_t(i), tiledCases()[size_t(i)].name);
     for (const auto& r : rs) EXPECT_EQ(r.algorithm, "depthwise_tiled");
 }
 
 INSTANTIATE_TEST_SUITE_P(All, DepthwiseTiledTiles,
-                         ::testing::Combine(::testing::Range(0, int(tiledCases().size())), ::testing::ValuesIn(kTiledTiles)),
+                         ::testing::Combine(::testing::Range(0, int(tiledCases().size())),
+                                            ::testing::ValuesIn(kTiledTiles)),
                          tiledParamName);
 
 // The router sends small NHWC depthwise layers with whole 16-byte channel words to depthwise_tiled;

@@ -146,15 +146,48 @@ vkconv::DeviceCaps extremeCaps() {
 
 // The keys fromJson requires (the informational "vendor", "driver", "api_version" and the
 // optional "shader_clock" aside).
-const char* const kRequired[] = {
-    "name", "vendor_id", "device_id", "driver_name", "driver_info", "driver_id", "driver_version_raw", "api_version_raw",
-    "type", "pipeline_cache_uuid", "amd_arch", "subgroup_size", "subgroup_sizes", "subgroup_size_control",
-    "compute_full_subgroups", "max_compute_workgroup_subgroups", "compute_units", "max_shared_memory",
-    "max_workgroup_invocations", "max_workgroup_size", "max_workgroup_count", "max_storage_buffer_range",
-    "max_push_constants_size", "min_storage_buffer_offset_alignment", "shader_float16", "storage_buffer_16bit",
-    "shader_int8", "storage_buffer_8bit", "shader_int16", "shader_int64", "bfloat16_type", "bfloat16_coopmat",
-    "subgroup_arithmetic", "subgroup_shuffle", "vulkan_memory_model", "push_descriptor", "pipeline_executable_info",
-    "timestamps", "timestamp_period_ns", "timestamp_valid_bits", "coopmat", "coopmat_configs"};
+const char* const kRequired[] = {"name",
+                                 "vendor_id",
+                                 "device_id",
+                                 "driver_name",
+                                 "driver_info",
+                                 "driver_id",
+                                 "driver_version_raw",
+                                 "api_version_raw",
+                                 "type",
+                                 "pipeline_cache_uuid",
+                                 "amd_arch",
+                                 "subgroup_size",
+                                 "subgroup_sizes",
+                                 "subgroup_size_control",
+                                 "compute_full_subgroups",
+                                 "max_compute_workgroup_subgroups",
+                                 "compute_units",
+                                 "max_shared_memory",
+                                 "max_workgroup_invocations",
+                                 "max_workgroup_size",
+                                 "max_workgroup_count",
+                                 "max_storage_buffer_range",
+                                 "max_push_constants_size",
+                                 "min_storage_buffer_offset_alignment",
+                                 "shader_float16",
+                                 "storage_buffer_16bit",
+                                 "shader_int8",
+                                 "storage_buffer_8bit",
+                                 "shader_int16",
+                                 "shader_int64",
+                                 "bfloat16_type",
+                                 "bfloat16_coopmat",
+                                 "subgroup_arithmetic",
+                                 "subgroup_shuffle",
+                                 "vulkan_memory_model",
+                                 "push_descriptor",
+                                 "pipeline_executable_info",
+                                 "timestamps",
+                                 "timestamp_period_ns",
+                                 "timestamp_valid_bits",
+                                 "coopmat",
+                                 "coopmat_configs"};
 
 // The profile with one field set to `value` (JSON text).
 std::string withField(const char* key, const std::string& value) {
@@ -226,17 +259,20 @@ TEST(DeviceCapsJson, WrongTypesAreNamed) {
         for (const char* value : {"{}", "\"7\"", "[]", "true"}) {
             const std::string what = errorOf(withField(key, value));
             if (what.empty()) {
-                EXPECT_STREQ(Json::parse(value).type_name(), good[key].type_name()) << key << " = " << value << " was accepted";
+                EXPECT_STREQ(Json::parse(value).type_name(), good[key].type_name())
+                    << key << " = " << value << " was accepted";
                 continue;
             }
-            EXPECT_NE(what.find(std::string("'") + key + "'"), std::string::npos) << key << " = " << value << ": " << what;
+            EXPECT_NE(what.find(std::string("'") + key + "'"), std::string::npos)
+                << key << " = " << value << ": " << what;
         }
     }
     EXPECT_NE(errorOf(withField("shader_clock", "1")).find("'shader_clock' has the wrong type"), std::string::npos);
     EXPECT_NE(errorOf(withField("coopmat_configs", "[1]")).find("'coopmat_configs' holds a number"), std::string::npos);
     EXPECT_NE(errorOf(withField("max_workgroup_size", "[1,2,\"3\"]")).find("'max_workgroup_size' holds a value"),
               std::string::npos);
-    EXPECT_NE(errorOf(withField("subgroup_sizes", "[null,64]")).find("'subgroup_sizes' holds a value"), std::string::npos);
+    EXPECT_NE(errorOf(withField("subgroup_sizes", "[null,64]")).find("'subgroup_sizes' holds a value"),
+              std::string::npos);
 }
 
 TEST(DeviceCapsJson, OutOfRangeValuesAreNamed) {
@@ -299,7 +335,7 @@ TEST(DeviceCapsJson, TextThatIsNotAProfile) {
     expectError(nan, "not JSON");
     expectError("{\"compute_units\":Infinity}", "not JSON");
     expectError("{\"compute_units\":1e400}", "number overflow");
-    expectError("{\"name\":\"\xff\"}", "not JSON");    // not UTF-8
+    expectError("{\"name\":\"\xff\"}", "not JSON");     // not UTF-8
     expectError("{\"name\":\"\\ud800\"}", "not JSON");  // a lone surrogate
     expectError("[1,2]", "not a JSON object");
     expectError("null", "not a JSON object");

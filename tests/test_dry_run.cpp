@@ -81,8 +81,8 @@ TEST(DryRun, EveryPlanRecordsWithinTheDevicesLimits) {
                     continue;
                 }
                 const vkconv::Plan& plan = *made;
-                SCOPED_TRACE(prof.name + ": problem " + std::to_string(i) + " " + d.toString() + " " + plan.algorithm() + " " +
-                             plan.config() + (o.packedFilter ? " packed" : ""));
+                SCOPED_TRACE(prof.name + ": problem " + std::to_string(i) + " " + d.toString() + " " +
+                             plan.algorithm() + " " + plan.config() + (o.packedFilter ? " packed" : ""));
                 log.problems.clear();
                 log.sequence.clear();
                 recordDry(plan, align < 16 && i % 2 ? align : 0);
@@ -96,7 +96,8 @@ TEST(DryRun, EveryPlanRecordsWithinTheDevicesLimits) {
                 EXPECT_EQ(log.sequence.find("BB"), std::string::npos) << log.sequence;
                 EXPECT_NE(log.sequence.front(), 'B') << log.sequence;
                 EXPECT_NE(log.sequence.back(), 'B') << log.sequence;
-                if (std::getenv("VKCONV_DRY_RUN_SEQUENCES")) sequences[plan.algorithm() + " " + log.sequence]++;  // by hand: each plan's pass order
+                if (std::getenv("VKCONV_DRY_RUN_SEQUENCES"))
+                    sequences[plan.algorithm() + " " + log.sequence]++;  // by hand: each plan's pass order
                 dispatches += uint64_t(n);
                 ++recorded;
             }
@@ -132,7 +133,8 @@ TEST(DryRun, TheRecorderFlagsBrokenLimits) {
     b.range = 64, b.offset = 1;  // off every alignment but 1
     c.dt.vkCmdPushDescriptorSetKHR(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, VK_NULL_HANDLE, 0, 1, &w);
     EXPECT_EQ(log.problems.size(), c.caps.minStorageBufferOffsetAlignment > 1 ? 6u : 5u);
-    c.dt.vkCmdPushConstants(cmd, VK_NULL_HANDLE, VK_SHADER_STAGE_COMPUTE_BIT, 0, c.caps.maxPushConstantsSize + 4, nullptr);
+    c.dt.vkCmdPushConstants(cmd, VK_NULL_HANDLE, VK_SHADER_STAGE_COMPUTE_BIT, 0, c.caps.maxPushConstantsSize + 4,
+                            nullptr);
     EXPECT_EQ(log.problems.size(), c.caps.minStorageBufferOffsetAlignment > 1 ? 7u : 6u);
     for (const auto& p : log.problems) std::cout << "[ flagged ] " << p << std::endl;
     EXPECT_THROW(vkconv::enableDryRun(live.impl(), log), vkconv::Error);  // never on a real device

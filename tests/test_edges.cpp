@@ -45,7 +45,8 @@ std::vector<EdgeCase> makeCases() {
     add("dilation2", [](ConvDesc& d) { d.h = d.w = 13, d.dilationH = d.dilationW = 2, d.pad(2, 2); });
     add("dilation3", [](ConvDesc& d) { d.h = d.w = 13, d.dilationH = d.dilationW = 3, d.pad(3, 3); });
     add("dilation1x3", [](ConvDesc& d) { d.dilationW = 3, d.pad(1, 3); });
-    add("dilation3_stride2", [](ConvDesc& d) { d.h = d.w = 15, d.dilationH = d.dilationW = 3, d.strideH = d.strideW = 2; });
+    add("dilation3_stride2",
+        [](ConvDesc& d) { d.h = d.w = 15, d.dilationH = d.dilationW = 3, d.strideH = d.strideW = 2; });
     add("asym_pad_t0b2l1r0", [](ConvDesc& d) { d.padTop = 0, d.padBottom = 2, d.padLeft = 1, d.padRight = 0; });
     add("asym_pad_t3b0l0r2", [](ConvDesc& d) { d.padTop = 3, d.padBottom = 0, d.padLeft = 0, d.padRight = 2; });
     add("pad_gt_kernel_bias", [](ConvDesc& d) { d.r = d.s = 1, d.pad(2, 3), d.hasBias = true; });
@@ -54,7 +55,8 @@ std::vector<EdgeCase> makeCases() {
     add("c1_k1", [](ConvDesc& d) { d.c = d.k = 1; });
     add("depthwise", [](ConvDesc& d) { d.groups = 8; });
     add("depthwise_stride2", [](ConvDesc& d) { d.groups = 8, d.strideH = d.strideW = 2; });
-    add("depthwise_5x5_dil2", [](ConvDesc& d) { d.groups = 8, d.r = d.s = 5, d.dilationH = d.dilationW = 2, d.pad(4, 4); });
+    add("depthwise_5x5_dil2",
+        [](ConvDesc& d) { d.groups = 8, d.r = d.s = 5, d.dilationH = d.dilationW = 2, d.pad(4, 4); });
     add("depthwise_mult2", [](ConvDesc& d) { d.c = d.groups = 4, d.k = 8; });
     add("depthwise_nhwc_f16",
         [](ConvDesc& d) { d.groups = 8, d.dtype = DType::F16, d.inputLayout = d.outputLayout = TensorLayout::NHWC; });
@@ -80,7 +82,8 @@ std::vector<EdgeCase> makeCases() {
         d.hasBias = d.hasResidual = true, d.activation = Activation::Relu6;
     });
     add("dw_nhwc_c6_dil2_bf16", [=](ConvDesc& d) {
-        d.n = 2, d.c = d.k = d.groups = 6, d.h = d.w = 14, d.dilationH = d.dilationW = 2, d.pad(2, 2), d.dtype = DType::BF16, nhwc(d);
+        d.n = 2, d.c = d.k = d.groups = 6, d.h = d.w = 14, d.dilationH = d.dilationW = 2, d.pad(2, 2),
+        d.dtype = DType::BF16, nhwc(d);
     });
     add("dw_nchw_n2_s2_dil2_f16_asym", [](ConvDesc& d) {
         d.n = 2, d.c = d.k = d.groups = 7, d.h = 19, d.w = 23, d.strideH = d.strideW = 2, d.dilationH = d.dilationW = 2;
@@ -100,11 +103,15 @@ std::vector<EdgeCase> makeCases() {
         d.padTop = 2, d.padBottom = 2, d.padLeft = 3, d.padRight = 1;
     });
     add("dw_nchw_vec4_1x1_pad0_bf16", [](ConvDesc& d) {
-        d.c = d.k = d.groups = 6, d.h = 5, d.w = 12, d.r = d.s = 1, d.pad(0, 0), d.dtype = DType::BF16, d.hasResidual = true;
+        d.c = d.k = d.groups = 6, d.h = 5, d.w = 12, d.r = d.s = 1, d.pad(0, 0), d.dtype = DType::BF16,
+        d.hasResidual = true;
     });
-    add("dw_7x7_nhwc_tall_block", [=](ConvDesc& d) { d.c = d.k = d.groups = 8, d.h = d.w = 16, d.r = d.s = 7, d.pad(3, 3), nhwc(d); });
-    add("dw_9x9_generic", [](ConvDesc& d) { d.c = d.k = d.groups = 4, d.h = d.w = 12, d.r = d.s = 9, d.pad(4, 4), d.hasBias = true; });
-    add("dw_c1_mult4_1x1_s2", [](ConvDesc& d) { d.c = 1, d.k = 4, d.h = d.w = 10, d.r = d.s = 1, d.strideH = d.strideW = 2, d.pad(0, 0); });
+    add("dw_7x7_nhwc_tall_block",
+        [=](ConvDesc& d) { d.c = d.k = d.groups = 8, d.h = d.w = 16, d.r = d.s = 7, d.pad(3, 3), nhwc(d); });
+    add("dw_9x9_generic",
+        [](ConvDesc& d) { d.c = d.k = d.groups = 4, d.h = d.w = 12, d.r = d.s = 9, d.pad(4, 4), d.hasBias = true; });
+    add("dw_c1_mult4_1x1_s2",
+        [](ConvDesc& d) { d.c = 1, d.k = 4, d.h = d.w = 10, d.r = d.s = 1, d.strideH = d.strideW = 2, d.pad(0, 0); });
     add("grouped4", [](ConvDesc& d) { d.c = 16, d.k = 8, d.groups = 4; });
     add("grouped4_k16", [](ConvDesc& d) { d.c = 8, d.k = 16, d.groups = 4; });
     add("grouped3_odd", [](ConvDesc& d) { d.c = 6, d.k = 9, d.groups = 3; });
@@ -123,8 +130,10 @@ std::vector<EdgeCase> makeCases() {
     add("tails_c67_k65", [](ConvDesc& d) { d.c = 67, d.k = 65, d.h = 17, d.w = 19; });
     add("wide_k130", [](ConvDesc& d) { d.c = 3, d.k = 130, d.h = d.w = 12; });
     add("long_reduction_c96", [](ConvDesc& d) { d.c = 96, d.h = d.w = 6; });
-    add("f16_odd_count", [](ConvDesc& d) { d.c = d.k = 1, d.h = d.w = 3, d.r = d.s = 1, d.pad(0, 0), d.dtype = DType::F16; });
-    add("bf16_odd_count", [](ConvDesc& d) { d.c = d.k = 3, d.h = 3, d.w = 5, d.dtype = DType::BF16, d.hasResidual = true; });
+    add("f16_odd_count",
+        [](ConvDesc& d) { d.c = d.k = 1, d.h = d.w = 3, d.r = d.s = 1, d.pad(0, 0), d.dtype = DType::F16; });
+    add("bf16_odd_count",
+        [](ConvDesc& d) { d.c = d.k = 3, d.h = 3, d.w = 5, d.dtype = DType::BF16, d.hasResidual = true; });
     add("bias", [](ConvDesc& d) { d.hasBias = true; });
     add("residual", [](ConvDesc& d) { d.hasResidual = true; });
     add("bias_residual", [](ConvDesc& d) { d.hasBias = d.hasResidual = true; });
@@ -180,9 +189,7 @@ bool acceptsOrSkip(const ConvDesc& d, const std::string& algorithm, std::string*
 }
 
 using Param = std::tuple<int, std::string>;
-std::string paramName(const ::testing::TestParamInfo<Param>& info) {
-    return caseAlgorithmName(cases(), info.param);
-}
+std::string paramName(const ::testing::TestParamInfo<Param>& info) { return caseAlgorithmName(cases(), info.param); }
 
 }  // namespace
 
@@ -192,7 +199,8 @@ TEST_P(Edges, MatchesReference) {
     const auto& [i, algorithm] = GetParam();
     const auto& c = cases()[size_t(i)];
     std::string why;
-    if (!acceptsOrSkip(c.desc, algorithm, &why)) GTEST_SKIP() << algorithm << " declines " << c.desc.toString() << ": " << why;
+    if (!acceptsOrSkip(c.desc, algorithm, &why))
+        GTEST_SKIP() << algorithm << " declines " << c.desc.toString() << ": " << why;
     vkconv::PlanOptions o;
     o.algorithm = algorithm;
     const auto r = runAndCheck(ctx(), c.desc, o, 1000 + uint64_t(i), DataMode::Uniform);
@@ -233,8 +241,8 @@ static std::vector<int> exactCases() {
     std::vector<int> v;
     for (size_t i = 0; i < cases().size(); ++i) {
         const auto& d = cases()[i].desc;
-        if (d.dtype == DType::F32 && (d.activation == Activation::None || d.activation == Activation::Relu ||
-                                      d.activation == Activation::Relu6))
+        if (d.dtype == DType::F32 &&
+            (d.activation == Activation::None || d.activation == Activation::Relu || d.activation == Activation::Relu6))
             v.push_back(int(i));
     }
     return v;
@@ -290,9 +298,9 @@ TEST_F(EdgesTiles, EveryTileOfTheDirectLevels) {
         {"direct_tiled", {"8x16x32", "16x16x16", "8x8x64"}},
     };
     int ran = 0;
-    for (const char* name : {"tails_c67_k65", "wide_k130", "grouped3_odd", "grouped2_nhwc_krsc", "dilation3_stride2", "stride2x3",
-                             "asym_pad_t3b0l0r2", "kernel_gt_input_rect", "batch3_nhwc_krsc", "layout_bf16_nhwc_nchw_krsc",
-                             "act_leaky_relu_fp16"}) {
+    for (const char* name : {"tails_c67_k65", "wide_k130", "grouped3_odd", "grouped2_nhwc_krsc", "dilation3_stride2",
+                             "stride2x3", "asym_pad_t3b0l0r2", "kernel_gt_input_rect", "batch3_nhwc_krsc",
+                             "layout_bf16_nhwc_nchw_krsc", "act_leaky_relu_fp16"}) {
         const auto it = std::find_if(cases().begin(), cases().end(), [&](const EdgeCase& c) { return c.name == name; });
         ASSERT_TRUE(it != cases().end()) << "no edge case named " << name;
         for (const auto& [algorithm, tiles] : tiled)

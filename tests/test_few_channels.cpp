@@ -41,12 +41,14 @@ std::vector<FewCase> makeFewCases() {
     add("c2_s3x2_nhwc_in_nchw_out", [](ConvDesc& d) {
         d.c = 2, d.strideH = 3, d.strideW = 2, d.inputLayout = TensorLayout::NHWC, d.hasBias = true;
     });
-    add("groups3_c6_k15_krsc", [](ConvDesc& d) { d.c = 6, d.groups = 3, d.k = 15, d.filterLayout = FilterLayout::KRSC; });
+    add("groups3_c6_k15_krsc",
+        [](ConvDesc& d) { d.c = 6, d.groups = 3, d.k = 15, d.filterLayout = FilterLayout::KRSC; });
     add("c8_1x1_s2_nchw_in_nhwc_out", [](ConvDesc& d) {
         d.c = 8, d.r = d.s = 1, d.pad(0, 0), d.strideH = d.strideW = 2, d.outputLayout = TensorLayout::NHWC;
     });
     add("f16_c3_k70_relu6", [](ConvDesc& d) { d.dtype = DType::F16, d.k = 70, d.activation = Activation::Relu6; });
-    add("bf16_nhwc_s2_res", [=](ConvDesc& d) { d.dtype = DType::BF16, d.strideH = d.strideW = 2, d.hasResidual = true, nhwc(d); });
+    add("bf16_nhwc_s2_res",
+        [=](ConvDesc& d) { d.dtype = DType::BF16, d.strideH = d.strideW = 2, d.hasResidual = true, nhwc(d); });
     add("kernel_wider_than_input", [](ConvDesc& d) { d.h = 4, d.w = 3, d.r = d.s = 5, d.pad(2, 3), d.k = 9; });
     return v;
 }
@@ -98,7 +100,8 @@ class FewChannelsRouting : public VkconvTest {};
 // names and tiles beyond shared memory are declined with a reason, never a failing pipeline.
 TEST_F(FewChannelsRouting, ChoosesAndDeclines) {
     ConvDesc stem;
-    stem.c = 3, stem.h = stem.w = 224, stem.k = 64, stem.r = stem.s = 7, stem.pad(3, 3), stem.strideH = stem.strideW = 2;
+    stem.c = 3, stem.h = stem.w = 224, stem.k = 64, stem.r = stem.s = 7, stem.pad(3, 3),
+    stem.strideH = stem.strideW = 2;
     EXPECT_EQ(vkconv::Plan::create(ctx(), stem).algorithm(), "direct_few_channels");
     ConvDesc vgg = stem;
     vgg.r = vgg.s = 3, vgg.pad(1, 1), vgg.strideH = vgg.strideW = 1;

@@ -56,14 +56,17 @@ std::vector<FcCase> makeFcCases() {
     });
     // NCHW runs of 8 columns (an even output width): 36 per row, so odd rows start 8-byte aligned
     // (16- and 8-byte stores) and each row ends in a run of 4; a residual read per value.
-    add("c3_w36_nchw_out_res", [](ConvDesc& d) { d.n = 2, d.h = 7, d.w = 36, d.outputLayout = TensorLayout::NCHW, d.hasResidual = true; });
-    add("groups3_c6_k48_kcrs", [](ConvDesc& d) { d.c = 6, d.groups = 3, d.k = 48, d.filterLayout = FilterLayout::KCRS; });
+    add("c3_w36_nchw_out_res",
+        [](ConvDesc& d) { d.n = 2, d.h = 7, d.w = 36, d.outputLayout = TensorLayout::NCHW, d.hasResidual = true; });
+    add("groups3_c6_k48_kcrs",
+        [](ConvDesc& d) { d.c = 6, d.groups = 3, d.k = 48, d.filterLayout = FilterLayout::KCRS; });
     add("c8_1x1_s2_nchw_in_nhwc_out", [](ConvDesc& d) {
         d.c = 8, d.r = d.s = 1, d.pad(0, 0), d.strideH = d.strideW = 2, d.k = 24, d.inputLayout = TensorLayout::NCHW;
     });
     // Eight channels per group: 16-byte halo and filter words (ggml's 4x4 cases), with groups the
     // group's channel base, with bf16 a stride, a row dilation and an NCHW output.
-    add("c8_4x4_valid_n3_k40", [](ConvDesc& d) { d.n = 3, d.c = 8, d.h = 9, d.w = 21, d.r = d.s = 4, d.pad(0, 0), d.k = 40; });
+    add("c8_4x4_valid_n3_k40",
+        [](ConvDesc& d) { d.n = 3, d.c = 8, d.h = 9, d.w = 21, d.r = d.s = 4, d.pad(0, 0), d.k = 40; });
     add("groups2_c16_k48_bias", [](ConvDesc& d) { d.c = 16, d.groups = 2, d.k = 48, d.hasBias = true; });
     add("bf16_c8_2x3_s2_dil2x1_nchw_out", [](ConvDesc& d) {
         d.dtype = DType::BF16, d.c = 8, d.r = 2, d.s = 3, d.strideH = d.strideW = 2, d.dilationH = 2, d.pad(1, 1);
@@ -71,7 +74,8 @@ std::vector<FcCase> makeFcCases() {
     });
     add("k70_relu6", [](ConvDesc& d) { d.k = 70, d.activation = Activation::Relu6; });
     add("bf16_s2_res_silu", [](ConvDesc& d) {
-        d.dtype = DType::BF16, d.strideH = d.strideW = 2, d.hasResidual = true, d.hasBias = true, d.activation = Activation::Silu;
+        d.dtype = DType::BF16, d.strideH = d.strideW = 2, d.hasResidual = true, d.hasBias = true,
+        d.activation = Activation::Silu;
     });
     add("bf16_nchw_c5_2x5_kernel_wider_than_input", [](ConvDesc& d) {
         d.dtype = DType::BF16, d.c = 5, d.h = 4, d.w = 3, d.r = 2, d.s = 5, d.pad(2, 3), d.k = 17;
@@ -96,7 +100,8 @@ const std::vector<FcCase>& fcCases() {
 
 // "" is the heuristic's pick; then one row of single fragments, two column subgroups, two filter
 // subgroups with row steps (a ragged last step on most cases), and wide blocks.
-const std::vector<std::string> kTiles = {"", "1x16x16/1x1", "2x32x32/2x1", "1x32x64/1x2p3", "2x64x32/1x1p2", "1x128x16/2x1"};
+const std::vector<std::string> kTiles = {
+    "", "1x16x16/1x1", "2x32x32/2x1", "1x32x64/1x2p3", "2x64x32/1x1p2", "1x128x16/2x1"};
 
 // A boolean hook of $VKCONV_TEST_HOOKS as the library reads it (src/util/test_hooks.hpp): nullopt
 // where the list does not name it, "0" false, a bare name or any other value true.
@@ -119,7 +124,8 @@ std::optional<bool> testHook(std::string_view name) {
 bool expectRegisterB(const vkconv::Context& ctx, const ConvDesc& d, const std::string& config) {
     unsigned tp = 0, tq = 0, bn = 0, sgq = 0, sgn = 0;
     size_t at = config.find("tile ");
-    if (at == std::string::npos || std::sscanf(config.c_str() + at, "tile %ux%ux%u/%ux%u", &tp, &tq, &bn, &sgq, &sgn) != 5) {
+    if (at == std::string::npos ||
+        std::sscanf(config.c_str() + at, "tile %ux%ux%u/%ux%u", &tp, &tq, &bn, &sgq, &sgn) != 5) {
         ADD_FAILURE() << "no tile in '" << config << "'";
         return false;
     }
@@ -140,7 +146,8 @@ bool expectRawRows(const vkconv::Context& ctx, const ConvDesc& d, const std::str
         return false;
     unsigned tp = 0, tq = 0, bn = 0, sgq = 0, sgn = 0;
     size_t at = config.find("tile ");
-    if (at == std::string::npos || std::sscanf(config.c_str() + at, "tile %ux%ux%u/%ux%u", &tp, &tq, &bn, &sgq, &sgn) != 5) {
+    if (at == std::string::npos ||
+        std::sscanf(config.c_str() + at, "tile %ux%ux%u/%ux%u", &tp, &tq, &bn, &sgq, &sgn) != 5) {
         ADD_FAILURE() << "no tile in '" << config << "'";
         return false;
     }
@@ -189,15 +196,16 @@ INSTANTIATE_TEST_SUITE_P(coopmat, FewChannelsCoopmatTiles,
 class FewChannelsCoopmatRouting : public VkconvTest {};
 
 // Where the kernel runs, the router takes 16-bit first layers (C/groups <= 8, 16+ filters; at
-// C/groups <= 4 from 2^21 outputs, 64 values per output, or 64 filters per group in NHWC) to it and fp32 ones to direct_few_channels; bad tile names and what it cannot do are declined with a
-// reason.
+// C/groups <= 4 from 2^21 outputs, 64 values per output, or 64 filters per group in NHWC) to it and fp32 ones to
+// direct_few_channels; bad tile names and what it cannot do are declined with a reason.
 TEST_F(FewChannelsCoopmatRouting, coopmat_ChoosesAndDeclines) {
     ConvDesc stem;  // 3.2M outputs: above the router's 2^21
-    stem.n = 4, stem.c = 3, stem.h = stem.w = 224, stem.k = 64, stem.r = stem.s = 7, stem.pad(3, 3), stem.strideH = stem.strideW = 2;
+    stem.n = 4, stem.c = 3, stem.h = stem.w = 224, stem.k = 64, stem.r = stem.s = 7, stem.pad(3, 3),
+    stem.strideH = stem.strideW = 2;
     stem.dtype = DType::F16;
     const std::string why = vkconv::whyUnsupported(ctx(), stem, kAlgo);
-    std::cout << "[ info ] " << kAlgo << " on " << ctx().caps().deviceName << ": " << (why.empty() ? "accepts fp16 first layers" : why)
-              << std::endl;
+    std::cout << "[ info ] " << kAlgo << " on " << ctx().caps().deviceName << ": "
+              << (why.empty() ? "accepts fp16 first layers" : why) << std::endl;
     ConvDesc f32 = stem;
     f32.dtype = DType::F32;
     EXPECT_EQ(vkconv::Plan::create(ctx(), f32).algorithm(), "direct_few_channels");

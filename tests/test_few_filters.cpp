@@ -1,8 +1,8 @@
 // The "direct_few_filters" kernel (at most 8 filters per group): every tile forced through
 // PlanOptions::tile ("<invocations>x<pixels per invocation>") on shapes that exercise its filter
 // chunks (one and several), both register widths (KP = 4 and 8), the 16-byte NHWC loads shared by
-// 1-16 invocations per pixel and the element loads, the tap masks (strides, dilations, asymmetric padding, a kernel wider than the
-// input), groups, layouts, dtypes and the epilogue; then the router and the declines.
+// 1-16 invocations per pixel and the element loads, the tap masks (strides, dilations, asymmetric padding, a kernel
+// wider than the input), groups, layouts, dtypes and the epilogue; then the router and the declines.
 #include <string>
 #include <vector>
 
@@ -32,7 +32,8 @@ std::vector<FewFiltersCase> makeCases() {
     // The decoder's RGB output layer: 128 channels in two filter chunks.
     add("rgb_out_c128_k3_bias", [](ConvDesc& d) { d.hasBias = true; });
     add("nhwc_f16_c64_k8_res_relu", [=](ConvDesc& d) {
-        d.c = 64, d.k = 8, d.h = 11, d.w = 9, d.dtype = DType::F16, d.hasResidual = true, d.activation = Activation::Relu, nhwc(d);
+        d.c = 64, d.k = 8, d.h = 11, d.w = 9, d.dtype = DType::F16, d.hasResidual = true,
+        d.activation = Activation::Relu, nhwc(d);
     });
     add("nhwc_f32_c32_k6_leaky", [=](ConvDesc& d) {
         d.c = 32, d.k = 6, d.activation = Activation::LeakyRelu, d.activationAlpha = 0.25f, nhwc(d);
@@ -43,8 +44,10 @@ std::vector<FewFiltersCase> makeCases() {
         nhwc(d);
     });
     // 16 invocations per pixel, four filter chunks; two invocations per pixel for eight filters.
-    add("nhwc_f32_c256_k7_chunks", [=](ConvDesc& d) { d.c = 256, d.k = 7, d.h = 9, d.w = 7, d.hasBias = true, nhwc(d); });
-    add("nhwc_groups2_c16_k10_res", [=](ConvDesc& d) { d.c = 16, d.groups = 2, d.k = 10, d.hasResidual = true, nhwc(d); });
+    add("nhwc_f32_c256_k7_chunks",
+        [=](ConvDesc& d) { d.c = 256, d.k = 7, d.h = 9, d.w = 7, d.hasBias = true, nhwc(d); });
+    add("nhwc_groups2_c16_k10_res",
+        [=](ConvDesc& d) { d.c = 16, d.groups = 2, d.k = 10, d.hasResidual = true, nhwc(d); });
     add("groups4_c24_k12_krsc_nchw_in_nhwc_out", [](ConvDesc& d) {
         d.c = 24, d.groups = 4, d.k = 12, d.filterLayout = FilterLayout::KRSC, d.outputLayout = TensorLayout::NHWC;
     });
@@ -94,7 +97,8 @@ TEST_P(FewFiltersTiles, MatchesReference) {
 }
 
 INSTANTIATE_TEST_SUITE_P(All, FewFiltersTiles,
-                         ::testing::Combine(::testing::Range(0, int(cases().size())), ::testing::ValuesIn(kTiles)), paramName);
+                         ::testing::Combine(::testing::Range(0, int(cases().size())), ::testing::ValuesIn(kTiles)),
+                         paramName);
 
 class FewFiltersRouting : public VkconvTest {};
 

@@ -267,7 +267,9 @@ TEST_F(Find, MisuseNamesTheProblem) {
     o.algorithm = "depthwise";  // a dense convolution
     expectError([&] { vkconv::findAlgorithms(ctx(), conv3x3(), o, quick()); }, ErrorCode::Unsupported, "depthwise");
     o.algorithm = "no_such_algorithm";
-    expectError([&] { vkconv::findAlgorithms(ctx(), conv3x3(), o, quick()); }, ErrorCode::UnknownAlgorithm, "no_such_algorithm");
+    expectError([&] { vkconv::findAlgorithms(ctx(), conv3x3(), o, quick()); }, ErrorCode::UnknownAlgorithm,
+                "no_such_algorithm");
     vkconv::Context offline = vkconv::Context::createOffline(ctx().caps());
-    expectError([&] { vkconv::findAlgorithms(offline, conv3x3(), {}, quick()); }, ErrorCode::Unsupported, "findAlgorithms");
+    expectError([&] { vkconv::findAlgorithms(offline, conv3x3(), {}, quick()); }, ErrorCode::Unsupported,
+                "findAlgorithms");
 }

@@ -38,9 +38,8 @@ std::vector<NamedDesc> makeHaloCases() {
     add("dil2_asym_pad_2x5", [](ConvDesc& d) {
         d.r = 2, d.s = 5, d.dilationH = d.dilationW = 2, d.padTop = 0, d.padBottom = 2, d.padLeft = 3, d.padRight = 1;
     });
-    add("groups2_c64_k42_nchw_out", [](ConvDesc& d) {
-        d.c = 64, d.groups = 2, d.k = 42, d.outputLayout = TensorLayout::NCHW, d.hasBias = true;
-    });
+    add("groups2_c64_k42_nchw_out",
+        [](ConvDesc& d) { d.c = 64, d.groups = 2, d.k = 42, d.outputLayout = TensorLayout::NCHW, d.hasBias = true; });
     // NCHW runs of 8 flat positions: 24 columns, so strips of 24 + 2 padding columns shift each
     // row's alignment (16-, 8- and 4-byte stores), and runs that cross into the next strip row.
     add("nchw_out_w24_n2_bias_res", [](ConvDesc& d) {
@@ -49,10 +48,12 @@ std::vector<NamedDesc> makeHaloCases() {
     add("kcrs_c16_k16_res_silu", [](ConvDesc& d) {
         d.c = 16, d.k = 16, d.filterLayout = FilterLayout::KCRS, d.hasResidual = true, d.activation = Activation::Silu;
     });
-    add("bf16_c32_k64_res", [](ConvDesc& d) { d.dtype = DType::BF16, d.k = 64, d.hasResidual = true, d.hasBias = true; });
+    add("bf16_c32_k64_res",
+        [](ConvDesc& d) { d.dtype = DType::BF16, d.k = 64, d.hasResidual = true, d.hasBias = true; });
     add("kernel_wider_than_input", [](ConvDesc& d) { d.h = 2, d.w = 2, d.r = 2, d.s = 3, d.pad(1, 1); });
     add("1x1_no_pad", [](ConvDesc& d) { d.r = d.s = 1, d.pad(0, 0), d.h = 9, d.w = 20; });
-    add("valid_no_pad_bf16_k20", [](ConvDesc& d) { d.dtype = DType::BF16, d.pad(0, 0), d.k = 20, d.activation = Activation::Relu6; });
+    add("valid_no_pad_bf16_k20",
+        [](ConvDesc& d) { d.dtype = DType::BF16, d.pad(0, 0), d.k = 20, d.activation = Activation::Relu6; });
     add("k3_rgb_out_bias", [](ConvDesc& d) { d.k = 3, d.hasBias = true; });
     // fp16 NCHW with Q % 8 == 0: strips of a multiple of 8 columns, X padded to a multiple of 8
     // (every run one aligned 16-byte store); 40 columns: several strips, a ragged last one.
@@ -60,7 +61,8 @@ std::vector<NamedDesc> makeHaloCases() {
         d.n = 2, d.h = 5, d.w = 40, d.k = 40, d.outputLayout = TensorLayout::NCHW, d.hasResidual = true;
     });
     add("nchw_out_w32_k12_bias", [](ConvDesc& d) {
-        d.h = 7, d.w = 32, d.k = 12, d.outputLayout = TensorLayout::NCHW, d.hasBias = true, d.activation = Activation::Relu;
+        d.h = 7, d.w = 32, d.k = 12, d.outputLayout = TensorLayout::NCHW, d.hasBias = true,
+        d.activation = Activation::Relu;
     });
     // 4 or 2 is the most of 8, 4 and 2 that divides K/groups (RetinaNet's 36-filter box heads;
     // 18 and 42 filters): 8-byte stores of 4 through the fp16 scratch (nothing fused) or the fp32
@@ -69,7 +71,8 @@ std::vector<NamedDesc> makeHaloCases() {
     add("k36_out4", [](ConvDesc& d) { d.k = 36; });
     add("groups2_kg12_out4_bias", [](ConvDesc& d) { d.c = 64, d.groups = 2, d.k = 24, d.hasBias = true; });
     add("k18_out2", [](ConvDesc& d) { d.k = 18; });
-    add("bf16_k42_out2_bias_relu", [](ConvDesc& d) { d.dtype = DType::BF16, d.k = 42, d.hasBias = true, d.activation = Activation::Relu; });
+    add("bf16_k42_out2_bias_relu",
+        [](ConvDesc& d) { d.dtype = DType::BF16, d.k = 42, d.hasBias = true, d.activation = Activation::Relu; });
     return v;
 }
 
@@ -130,7 +133,8 @@ INSTANTIATE_TEST_SUITE_P(coopmat_48, HaloCoopmatTiles,
 // The padded strips on several strip widths and the one-column tiles.
 INSTANTIATE_TEST_SUITE_P(coopmat_nchw_strips, HaloCoopmatTiles,
                          ::testing::Combine(::testing::Values(11, 12),
-                                            ::testing::Values(std::string("q16"), std::string("256x32/4x1/q8"), std::string("64x64/1x2/q24"),
+                                            ::testing::Values(std::string("q16"), std::string("256x32/4x1/q8"),
+                                                              std::string("64x64/1x2/q24"),
                                                               std::string("256x16/4x1/q8"), std::string("q13"))),
                          paramName);
 
@@ -150,8 +154,8 @@ TEST_F(HaloCoopmatStrips, NchwStripsPadToEight) {
         return vkconv::Plan::create(ctx(), e, o).config();
     };
     EXPECT_NE(config(d, "q16").find(" q16 x24 "), std::string::npos) << config(d, "q16");  // 16 + 2, padded to 24
-    EXPECT_NE(config(d, "").find(" q40 x48 "), std::string::npos) << config(d, "");       // the whole row, 42 -> 48
-    EXPECT_EQ(config(d, "q13").find(" x"), std::string::npos) << config(d, "q13");      // not a multiple of 8
+    EXPECT_NE(config(d, "").find(" q40 x48 "), std::string::npos) << config(d, "");        // the whole row, 42 -> 48
+    EXPECT_EQ(config(d, "q13").find(" x"), std::string::npos) << config(d, "q13");         // not a multiple of 8
     ConvDesc nhwc = d;
     nhwc.outputLayout = TensorLayout::NHWC;
     EXPECT_EQ(config(nhwc, "q16").find(" x"), std::string::npos) << config(nhwc, "q16");
@@ -173,7 +177,8 @@ TEST_F(HaloCoopmatDeclines, coopmat_Reasons) {
     d.c = 32, d.h = d.w = 14, d.k = 64, d.r = d.s = 3, d.pad(1, 1), d.dtype = DType::F16;
     setNhwcKrsc(d);
     const std::string why = vkconv::whyUnsupported(ctx(), d, kAlgo);
-    std::cout << "[ info ] " << kAlgo << " on " << ctx().caps().deviceName << ": " << (why.empty() ? "accepts fp16 3x3" : why) << std::endl;
+    std::cout << "[ info ] " << kAlgo << " on " << ctx().caps().deviceName << ": "
+              << (why.empty() ? "accepts fp16 3x3" : why) << std::endl;
     ConvDesc f32 = d;
     f32.dtype = DType::F32;
     EXPECT_NE(vkconv::whyUnsupported(ctx(), f32, kAlgo), "");

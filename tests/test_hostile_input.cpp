@@ -74,7 +74,12 @@ vkconv::Plan quickFind(vkconv::Context& c, const vkconv::ConvDesc& d) {
 
 vkconv::ConvDesc smallDesc() {
     vkconv::ConvDesc d;
-    d.n = 1; d.c = 8; d.h = d.w = 6; d.k = 8; d.r = d.s = 3; d.pad(1, 1);
+    d.n = 1;
+    d.c = 8;
+    d.h = d.w = 6;
+    d.k = 8;
+    d.r = d.s = 3;
+    d.pad(1, 1);
     return d;
 }
 
@@ -175,8 +180,10 @@ TEST(Hostile, NonRegularCacheFilesAreIgnored) {
     for (bool fifo : {true, false}) {
         for (const auto& p : {caches[0], finds[0]}) {
             std::filesystem::remove_all(p);
-            if (fifo) ASSERT_EQ(mkfifo(p.c_str(), 0600), 0);
-            else std::filesystem::create_directory(p);
+            if (fifo)
+                ASSERT_EQ(mkfifo(p.c_str(), 0600), 0);
+            else
+                std::filesystem::create_directory(p);
         }
         withinSeconds(120, [&] {
             vkconv::Context c = contextIn(dir.path);
@@ -192,7 +199,12 @@ TEST(HostileDevice, TimeoutLeavesTheContextUsable) {
     vkt::EnvOverride env("VKCONV_TIMEOUT_S", "1");
     vkconv::Context c = vkconv::Context::create(vkt::testContextInfo());
     vkconv::ConvDesc d;
-    d.n = 4; d.c = 128; d.h = d.w = 64; d.k = 128; d.r = d.s = 3; d.pad(1, 1);
+    d.n = 4;
+    d.c = 128;
+    d.h = d.w = 64;
+    d.k = 128;
+    d.r = d.s = 3;
+    d.pad(1, 1);
     vkconv::PlanOptions po;
     po.algorithm = "direct";
     vkconv::Plan plan = vkconv::Plan::create(c, d, po);
@@ -226,7 +238,7 @@ TEST(HostileDevice, TimeoutLeavesTheContextUsable) {
         }
     }
     EXPECT_EQ(out[size_t(d.w) + 1], float(d.c * 9));  // an interior pixel, NCHW: (0, 0, 1, 1)
-    EXPECT_EQ(out[0], float(d.c * 4));                 // the corner pixel of channel 0
+    EXPECT_EQ(out[0], float(d.c * 4));                // the corner pixel of channel 0
 }
 
 // Each damaged find-database row: findPlan still plans (the problem is timed again) and the file
@@ -288,7 +300,12 @@ TEST(Hostile, DamagedFindDatabaseIsRepaired) {
 TEST(Hostile, OverlapsOfWrittenTensorsAreRefused) {
     vkconv::Context& ctx = vkt::ctx();
     vkconv::ConvDesc d;
-    d.n = 1; d.c = 64; d.h = d.w = 4; d.k = 8; d.r = d.s = 3; d.pad(1, 1);
+    d.n = 1;
+    d.c = 64;
+    d.h = d.w = 4;
+    d.k = 8;
+    d.r = d.s = 3;
+    d.pad(1, 1);
     d.hasBias = d.hasResidual = true;
     vkconv::PlanOptions po;
     po.algorithm = "implicit_gemm_splitk";
@@ -297,8 +314,9 @@ TEST(Hostile, OverlapsOfWrittenTensorsAreRefused) {
     ASSERT_GT(plan.workspaceSize(), 0u);
     const VkDeviceSize align = std::max<VkDeviceSize>(ctx.caps().minStorageBufferOffsetAlignment, 256);
     auto up = [&](VkDeviceSize v) { return (v + align - 1) / align * align; };
-    const VkDeviceSize sizes[] = {VkDeviceSize(d.inputBytes()), VkDeviceSize(d.filterBytes()), VkDeviceSize(d.biasBytes()),
-                                  VkDeviceSize(d.outputBytes()), VkDeviceSize(d.outputBytes()), plan.workspaceSize()};
+    const VkDeviceSize sizes[] = {VkDeviceSize(d.inputBytes()),  VkDeviceSize(d.filterBytes()),
+                                  VkDeviceSize(d.biasBytes()),   VkDeviceSize(d.outputBytes()),
+                                  VkDeviceSize(d.outputBytes()), plan.workspaceSize()};
     VkDeviceSize offsets[6], total = 0;
     for (int i = 0; i < 6; ++i) offsets[i] = total, total += up(sizes[i]);
     vkconv::Buffer b = vkconv::Buffer::create(ctx, total);
@@ -378,6 +396,8 @@ TEST(Hostile, MovedContextKeepsItsPlans) {
     std::vector<float> out(size_t(d.outputElements()));
     y.download(out.data(), out.size() * sizeof(float));
     EXPECT_EQ(out[size_t(d.w) + 1], float(d.c * 9));  // an interior pixel of channel 0
-    x = {}; w = {}; y = {};  // plans and buffers go before their context
+    x = {};
+    w = {};
+    y = {};  // plans and buffers go before their context
     plan.reset();
 }

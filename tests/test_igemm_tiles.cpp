@@ -38,7 +38,8 @@ std::vector<TileCase> makeCases() {
     const auto nhwc = setNhwcKrsc;
     // Six cases keep the 36 pipelines of this cross affordable on lavapipe (~4 s each).
     add("nchw_3x3_k37_bias_res_relu", [](ConvDesc& d) {  // channel slices, scalar loads
-        d.c = 24, d.k = 37, d.r = d.s = 3, d.pad(1, 1), d.hasBias = d.hasResidual = true, d.activation = Activation::Relu;
+        d.c = 24, d.k = 37, d.r = d.s = 3, d.pad(1, 1), d.hasBias = d.hasResidual = true,
+        d.activation = Activation::Relu;
     });
     add("nhwc_3x3_n3_k130_bias_res", [=](ConvDesc& d) {  // 4-wide loads; K = 130: partial tiles of 128
         d.n = 3, d.c = 8, d.h = 11, d.w = 9, d.k = 130, d.r = d.s = 3, d.pad(1, 1), d.hasBias = d.hasResidual = true;
@@ -96,7 +97,8 @@ TEST_P(IgemmTiles, IntegerDataIsExact) {
 }
 
 INSTANTIATE_TEST_SUITE_P(All, IgemmTiles,
-                         ::testing::Combine(::testing::Range(0, int(cases().size())), ::testing::ValuesIn(kTiles)), paramName);
+                         ::testing::Combine(::testing::Range(0, int(cases().size())), ::testing::ValuesIn(kTiles)),
+                         paramName);
 
 class IgemmTileList : public VkconvTest {};
 
@@ -162,7 +164,8 @@ TEST_F(IgemmVecOut, SixteenByteStoresAreExact) {
     };
     const Case cases[] = {
         {"nchw_1x1_c160_f32", "128x128x8/8x8", true, [](ConvDesc& d) { d.c = 160, d.h = 6, d.w = 6; }},
-        {"nchw_1x1_c160_f16_4x4", "64x64x8/4x4", true, [](ConvDesc& d) { d.c = 160, d.h = 6, d.w = 6, d.dtype = DType::F16; }},
+        {"nchw_1x1_c160_f16_4x4", "64x64x8/4x4", true,
+         [](ConvDesc& d) { d.c = 160, d.h = 6, d.w = 6, d.dtype = DType::F16; }},
         {"nchw_1x1_s2_c256_w16_bf16", "128x128x8/8x8", true,
          [](ConvDesc& d) { d.c = 256, d.h = 5, d.w = 16, d.strideH = d.strideW = 2, d.dtype = DType::BF16; }},
         {"nhwc_3x3_g2_kg12_bf16", "128x64x8/8x4", true,

@@ -30,9 +30,12 @@ std::string withField(const std::string& json, const std::string& key, const std
     int depth = 0;
     for (; e < json.size(); ++e) {
         char ch = json[e];
-        if (ch == '[' || ch == '{') ++depth;
-        else if ((ch == ']' || ch == '}') && depth > 0) --depth;
-        else if ((ch == ',' || ch == '}') && depth == 0) break;
+        if (ch == '[' || ch == '{')
+            ++depth;
+        else if ((ch == ']' || ch == '}') && depth > 0)
+            --depth;
+        else if ((ch == ',' || ch == '}') && depth == 0)
+            break;
     }
     return value.empty() ? json.substr(0, at) + json.substr(e + (json[e] == ',' ? 1 : 0))  // drop the field
                          : json.substr(0, b) + value + json.substr(e);
@@ -87,7 +90,8 @@ TEST_F(OfflineTest, ProfileRoundTripKeepsEveryField) {
     EXPECT_EQ(back.driverId, c.driverId);
     EXPECT_EQ(0, std::memcmp(back.pipelineCacheUUID, c.pipelineCacheUUID, VK_UUID_SIZE));
     ASSERT_EQ(back.coopMatConfigs.size(), c.coopMatConfigs.size());
-    for (size_t i = 0; i < c.coopMatConfigs.size(); ++i) EXPECT_EQ(back.coopMatConfigs[i].toString(), c.coopMatConfigs[i].toString());
+    for (size_t i = 0; i < c.coopMatConfigs.size(); ++i)
+        EXPECT_EQ(back.coopMatConfigs[i].toString(), c.coopMatConfigs[i].toString());
     // vkconv-info --json wraps the record: {"vkconv": {...}, "device": {...}}.
     EXPECT_EQ(vkconv::DeviceCaps::fromJson("{\"vkconv\":{},\"device\":" + json + "}").toJson(), json);
 }
@@ -116,7 +120,11 @@ TEST_F(OfflineTest, CoopmatConfigsParseBack) {
 
 TEST_F(OfflineTest, MalformedProfilesNameTheProblem) {
     const std::string json = ctx().caps().toJson();
-    struct Case { const char* key; const char* value; const char* expect; } cases[] = {
+    struct Case {
+        const char* key;
+        const char* value;
+        const char* expect;
+    } cases[] = {
         {"max_shared_memory", "", "'max_shared_memory' is missing"},
         {"compute_units", "\"40\"", "'compute_units' has the wrong type"},
         {"compute_units", "-1", "'compute_units' is not an integer"},
@@ -135,7 +143,8 @@ TEST_F(OfflineTest, MalformedProfilesNameTheProblem) {
         EXPECT_NE(what.find("vkconv-info --json"), std::string::npos) << what;
     }
     EXPECT_NE(errorOf([] { (void)vkconv::DeviceCaps::fromJson("{\"name\":"); }).find("not JSON"), std::string::npos);
-    EXPECT_NE(errorOf([] { (void)vkconv::DeviceCaps::fromJson("[1,2]"); }).find("not a JSON object"), std::string::npos);
+    EXPECT_NE(errorOf([] { (void)vkconv::DeviceCaps::fromJson("[1,2]"); }).find("not a JSON object"),
+              std::string::npos);
 }
 
 // The offline context plans what this machine's device plans, layer by layer, in every dtype
@@ -149,7 +158,8 @@ TEST_F(OfflineTest, PlansMatchTheDeviceTheProfileCameFrom) {
         for (TensorLayout lay : {TensorLayout::NCHW, TensorLayout::NHWC})
             for (const ConvDesc& d : {layer(1, 64, 56, 64, 3, 1, dt, lay), layer(2, 256, 14, 512, 1, 2, dt, lay),
                                       layer(1, 3, 112, 32, 7, 2, dt, lay)}) {
-                for (const std::string& algo : std::vector<std::string>{"auto", "implicit_gemm", "implicit_gemm_coopmat"}) {
+                for (const std::string& algo :
+                     std::vector<std::string>{"auto", "implicit_gemm", "implicit_gemm_coopmat"}) {
                     if (!vkconv::whyUnsupported(ctx(), d, algo).empty()) {
                         EXPECT_FALSE(vkconv::whyUnsupported(offline, d, algo).empty()) << d.toString() << " " << algo;
                         continue;
@@ -175,11 +185,10 @@ TEST_F(OfflineTest, DeviceWorkThrowsAndNamesTheProfile) {
     const ConvDesc d = layer(1, 16, 8, 16, 3, 1, DType::F32, TensorLayout::NCHW);
     vkconv::Plan plan = vkconv::Plan::create(offline, d);
     EXPECT_FALSE(plan.algorithm().empty());
-    for (auto& f : std::vector<std::function<void()>>{
-             [&] { (void)vkconv::Buffer::create(offline, 256); },
-             [&] { offline.submitAndWait([](VkCommandBuffer) {}); },
-             [&] { plan.record(VK_NULL_HANDLE, vkconv::ConvTensors{}); },
-             [&] { plan.run(vkconv::ConvTensors{}); }}) {
+    for (auto& f : std::vector<std::function<void()>>{[&] { (void)vkconv::Buffer::create(offline, 256); },
+                                                      [&] { offline.submitAndWait([](VkCommandBuffer) {}); },
+                                                      [&] { plan.record(VK_NULL_HANDLE, vkconv::ConvTensors{}); },
+                                                      [&] { plan.run(vkconv::ConvTensors{}); }}) {
         vkconv::ErrorCode code{};
         std::string what = errorOf(f, &code);
         EXPECT_EQ(code, vkconv::ErrorCode::Unsupported) << what;
@@ -195,10 +204,13 @@ TEST_F(OfflineTest, ProfileLimitsStillRejectBadProblems) {
     caps.storageBuffer16BitAccess = false;
     vkconv::Context offline = vkconv::Context::createOffline(caps);
     vkconv::ErrorCode code{};
-    std::string what = errorOf([&] { (void)vkconv::Plan::create(offline, layer(1, 64, 128, 64, 3, 1, DType::F32, TensorLayout::NCHW)); }, &code);
+    std::string what = errorOf(
+        [&] { (void)vkconv::Plan::create(offline, layer(1, 64, 128, 64, 3, 1, DType::F32, TensorLayout::NCHW)); },
+        &code);
     EXPECT_EQ(code, vkconv::ErrorCode::IndexOverflow) << what;
     EXPECT_NE(what.find("maxStorageBufferRange"), std::string::npos) << what;
-    what = errorOf([&] { (void)vkconv::Plan::create(offline, layer(1, 8, 8, 8, 3, 1, DType::F16, TensorLayout::NHWC)); }, &code);
+    what = errorOf(
+        [&] { (void)vkconv::Plan::create(offline, layer(1, 8, 8, 8, 3, 1, DType::F16, TensorLayout::NHWC)); }, &code);
     EXPECT_EQ(code, vkconv::ErrorCode::Unsupported) << what;
     EXPECT_NE(what.find("storageBuffer16BitAccess"), std::string::npos) << what;
 
@@ -221,13 +233,16 @@ TEST_F(OfflineTest, HalfScratchFollowsTheProfilesAccumulators) {
     const ConvDesc d = layer(8, 64, 56, 64, 3, 1, DType::F16, TensorLayout::NHWC);
     ConvDesc pw = layer(8, 16, 56, 96, 1, 1, DType::F16, TensorLayout::NHWC);
     for (const char* algo : {"implicit_gemm_coopmat", "halo_coopmat"})
-        if (const std::string why = vkconv::whyUnsupported(h200, d, algo); !why.empty()) GTEST_SKIP() << algo << ": " << why;
+        if (const std::string why = vkconv::whyUnsupported(h200, d, algo); !why.empty())
+            GTEST_SKIP() << algo << ": " << why;
     auto config = [](vkconv::Context& c, const ConvDesc& x, const char* algo) {
         vkconv::PlanOptions o;
         o.algorithm = algo;
         return vkconv::Plan::create(c, x, o).config();
     };
-    auto epi16 = [&](vkconv::Context& c, const ConvDesc& x, const char* algo) { return config(c, x, algo).find(" epi16") != std::string::npos; };
+    auto epi16 = [&](vkconv::Context& c, const ConvDesc& x, const char* algo) {
+        return config(c, x, algo).find(" epi16") != std::string::npos;
+    };
     for (const char* algo : {"implicit_gemm_coopmat", "halo_coopmat"}) {
         EXPECT_TRUE(epi16(h200, d, algo)) << config(h200, d, algo);
         ConvDesc biased = d, nchwOut = d, bf = d;
@@ -242,12 +257,14 @@ TEST_F(OfflineTest, HalfScratchFollowsTheProfilesAccumulators) {
     }
     EXPECT_TRUE(epi16(h200, pw, "pointwise_coopmat")) << config(h200, pw, "pointwise_coopmat");
 
-    std::erase_if(caps.coopMatConfigs, [](const vkconv::CoopMatConfig& c) { return c.result == VK_COMPONENT_TYPE_FLOAT16_KHR; });
+    std::erase_if(caps.coopMatConfigs,
+                  [](const vkconv::CoopMatConfig& c) { return c.result == VK_COMPONENT_TYPE_FLOAT16_KHR; });
     ASSERT_FALSE(caps.coopMatConfigs.empty());
     vkconv::Context noHalfAccumulator = vkconv::Context::createOffline(caps);
     for (const char* algo : {"implicit_gemm_coopmat", "halo_coopmat"})
         EXPECT_FALSE(epi16(noHalfAccumulator, d, algo)) << config(noHalfAccumulator, d, algo);
-    EXPECT_FALSE(epi16(noHalfAccumulator, pw, "pointwise_coopmat")) << config(noHalfAccumulator, pw, "pointwise_coopmat");
+    EXPECT_FALSE(epi16(noHalfAccumulator, pw, "pointwise_coopmat"))
+        << config(noHalfAccumulator, pw, "pointwise_coopmat");
 }
 
 // bf16 winograd on the H200's profile: RetinaNet cls_50 at b1, where bf16 F(2x2) on bf16 operands

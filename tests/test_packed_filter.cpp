@@ -51,7 +51,8 @@ std::vector<PackedCase> makeCases() {
     v.push_back({"winograd_f4_fp32_grouped_nhwc", g, "winograd", "4x4", Packing::Transform, 0, "U packed"});
     ConvDesc ch = d;
     ch.h = ch.w = 29;  // 225 F(2x2) tiles, at most 64 per chunk: U stays outside the chunks' workspace
-    v.push_back({"winograd_f2_chunked", ch, "winograd", "2x2", Packing::Transform, 2 * 256 + 64 * 16 * (16 + 12) * 4, "chunks of 57"});
+    v.push_back({"winograd_f2_chunked", ch, "winograd", "2x2", Packing::Transform, 2 * 256 + 64 * 16 * (16 + 12) * 4,
+                 "chunks of 57"});
     ConvDesc h = d;
     h.n = 2, h.c = h.k = 32, h.h = h.w = 12, h.dtype = DType::F16, h.hasResidual = true, nhwc(h);
     v.push_back({"winograd_f4_fp16_nhwc_residual", h, "winograd", "4x4", Packing::Transform, 0, "U packed"});
@@ -61,11 +62,14 @@ std::vector<PackedCase> makeCases() {
     // 16-bit NCHW behind the transposes: the KRSC transpose packed, or winograd's own U.
     ConvDesc n16 = d;
     n16.c = n16.k = 32, n16.h = n16.w = 12, n16.dtype = DType::F16, n16.hasBias = true;
-    v.push_back({"coopmat_nhwc_igemm_fp16_kcrs", n16, "coopmat_nhwc", "implicit_gemm_coopmat", Packing::Transpose, 0, "KCRS->KRSC packed"});
-    v.push_back({"coopmat_nhwc_winograd_fp16_kcrs", n16, "coopmat_nhwc", "winograd:4x4", Packing::Transform, 0, "U packed"});
+    v.push_back({"coopmat_nhwc_igemm_fp16_kcrs", n16, "coopmat_nhwc", "implicit_gemm_coopmat", Packing::Transpose, 0,
+                 "KCRS->KRSC packed"});
+    v.push_back(
+        {"coopmat_nhwc_winograd_fp16_kcrs", n16, "coopmat_nhwc", "winograd:4x4", Packing::Transform, 0, "U packed"});
     ConvDesc s2 = d;
     s2.c = 16, s2.k = 24, s2.h = s2.w = 14, s2.strideH = s2.strideW = 2;
-    v.push_back({"implicit_gemm_nhwc_fp32_kcrs_s2", s2, "implicit_gemm_nhwc", "", Packing::Transpose, 0, "KCRS->KRSC packed"});
+    v.push_back(
+        {"implicit_gemm_nhwc_fp32_kcrs_s2", s2, "implicit_gemm_nhwc", "", Packing::Transpose, 0, "KCRS->KRSC packed"});
     ConvDesc p1 = s2;
     p1.r = p1.s = 1, p1.pad(0, 0);  // one tap: KCRS is KRSC, nothing to transpose
     v.push_back({"implicit_gemm_nhwc_fp32_1x1_copy", p1, "implicit_gemm_nhwc", "", Packing::Copy, 0, ""});
@@ -89,7 +93,9 @@ const std::vector<PackedCase>& cases() {
     return v;
 }
 
-std::string caseName(const ::testing::TestParamInfo<int>& info) { return sanitizeName(cases()[size_t(info.param)].name); }
+std::string caseName(const ::testing::TestParamInfo<int>& info) {
+    return sanitizeName(cases()[size_t(info.param)].name);
+}
 
 vkconv::PlanOptions options(const PackedCase& c, bool packed) {
     vkconv::PlanOptions o;
@@ -119,9 +125,11 @@ class PackedFilter : public VkconvParamTest<int> {};
 
 TEST_P(PackedFilter, MatchesReferenceAndUnpacked) {
     const auto& c = cases()[size_t(GetParam())];
-    if (c.desc.dtype != DType::F32 && !ctx().caps().storageBuffer16BitAccess) GTEST_SKIP() << "no 16-bit storage on this device";
+    if (c.desc.dtype != DType::F32 && !ctx().caps().storageBuffer16BitAccess)
+        GTEST_SKIP() << "no 16-bit storage on this device";
     const std::string why = planDeclines(ctx(), c.desc, options(c, false));
-    if (!why.empty()) GTEST_SKIP() << c.algorithm << " '" << c.tile << "' declines " << c.desc.toString() << ": " << why;
+    if (!why.empty())
+        GTEST_SKIP() << c.algorithm << " '" << c.tile << "' declines " << c.desc.toString() << ": " << why;
     const vkconv::Plan plain = vkconv::Plan::create(ctx(), c.desc, options(c, false));
     const vkconv::Plan packed = vkconv::Plan::create(ctx(), c.desc, options(c, true));
     // bf16 winograd on the matrix units: the unpacked plan scales fp16 V, U and M where the packed
@@ -136,20 +144,20 @@ TEST_P(PackedFilter, MatchesReferenceAndUnpacked) {
     EXPECT_EQ(packed.config().find("packed") != std::string::npos, c.packing != Packing::Copy) << packed.config();
     EXPECT_EQ(plain.config().find("packed"), std::string::npos) << plain.config();
     switch (c.packing) {
-    case Packing::Transform:  // U: (m+2)^2 x K x C/groups values, more than the filter's 9
-        EXPECT_GT(packed.packedFilterSize(), VkDeviceSize(c.desc.filterBytes()));
-        if (sameOperands) {
+        case Packing::Transform:  // U: (m+2)^2 x K x C/groups values, more than the filter's 9
+            EXPECT_GT(packed.packedFilterSize(), VkDeviceSize(c.desc.filterBytes()));
+            if (sameOperands) {
+                EXPECT_LE(packed.workspaceSize() + packed.packedFilterSize(), plain.workspaceSize()) << packed.config();
+            }
+            break;
+        case Packing::Transpose:
+            EXPECT_EQ(packed.packedFilterSize(), VkDeviceSize(c.desc.filterBytes()));
             EXPECT_LE(packed.workspaceSize() + packed.packedFilterSize(), plain.workspaceSize()) << packed.config();
-        }
-        break;
-    case Packing::Transpose:
-        EXPECT_EQ(packed.packedFilterSize(), VkDeviceSize(c.desc.filterBytes()));
-        EXPECT_LE(packed.workspaceSize() + packed.packedFilterSize(), plain.workspaceSize()) << packed.config();
-        break;
-    case Packing::Copy:
-        EXPECT_EQ(packed.packedFilterSize(), VkDeviceSize(c.desc.filterBytes()));
-        EXPECT_EQ(packed.workspaceSize(), plain.workspaceSize());
-        break;
+            break;
+        case Packing::Copy:
+            EXPECT_EQ(packed.packedFilterSize(), VkDeviceSize(c.desc.filterBytes()));
+            EXPECT_EQ(packed.workspaceSize(), plain.workspaceSize());
+            break;
     }
     const auto rs = checkIntegerThenUniform(ctx(), c.desc, options(c, true), 9100 + uint64_t(GetParam()), c.name);
     for (const auto& r : rs) EXPECT_EQ(r.algorithm, plain.algorithm());
@@ -205,10 +213,10 @@ TEST_F(PackedFilterApi, MisuseIsAnError) {
     const VkDeviceSize n = p.packedFilterSize();
     ASSERT_GT(n, VkDeviceSize(d.filterBytes()));
     expectError([&] { p.packFilter(filter.view(), big.view(0, n - 4)); }, ErrorCode::BufferTooSmall, "packed filter");
-    expectError([&] { p.packFilter(filter.view(0, VkDeviceSize(d.filterBytes()) - 4), big.view(0, n)); }, ErrorCode::BufferTooSmall,
-                "filter");
-    expectError([&] { p.packFilter(big.view(0, VkDeviceSize(d.filterBytes())), big.view(0, n)); }, ErrorCode::InvalidArgument,
-                "overlaps");
+    expectError([&] { p.packFilter(filter.view(0, VkDeviceSize(d.filterBytes()) - 4), big.view(0, n)); },
+                ErrorCode::BufferTooSmall, "filter");
+    expectError([&] { p.packFilter(big.view(0, VkDeviceSize(d.filterBytes())), big.view(0, n)); },
+                ErrorCode::InvalidArgument, "overlaps");
     // record() with the unpacked filter (smaller than the packed one) where a packed one is due.
     auto in = vkconv::Buffer::create(ctx(), VkDeviceSize(d.inputBytes()));
     auto out = vkconv::Buffer::create(ctx(), VkDeviceSize(d.outputBytes()));

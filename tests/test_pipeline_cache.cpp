@@ -56,7 +56,6 @@ void useContext(const std::string& dir, bool saveExplicitly = false) {
     EXPECT_EQ(c.validationMessages(), 0u);
 }
 
-
 }  // namespace
 
 class PipelineCache : public VkconvTest {};

@@ -139,9 +139,24 @@ std::string configTile(const std::string& config) {
 TEST_F(PlanFuzz, OptionsAreHonouredOrRefused) {
     const auto [count, seed] = fuzzRun(0x0f0f);
     const auto names = vkconv::algorithmNames();
-    const std::vector<std::string> badTiles = {"banana", "0x0x0/0x0", "x", "/", "s", "s0", "s-3", "s99999999999999999999", "64x",
-                                               "99999999999x1x1/1x1", "8x8x8/8x8x8/8x8", "-1x-1", "1x1/0", "16x16/0", "32x2/1a0",
-                                               "4x16x32/1x1p0", "64x64x8/4x4/s0", std::string(300, '9')};
+    const std::vector<std::string> badTiles = {"banana",
+                                               "0x0x0/0x0",
+                                               "x",
+                                               "/",
+                                               "s",
+                                               "s0",
+                                               "s-3",
+                                               "s99999999999999999999",
+                                               "64x",
+                                               "99999999999x1x1/1x1",
+                                               "8x8x8/8x8x8/8x8",
+                                               "-1x-1",
+                                               "1x1/0",
+                                               "16x16/0",
+                                               "32x2/1a0",
+                                               "4x16x32/1x1p0",
+                                               "64x64x8/4x4/s0",
+                                               std::string(300, '9')};
     std::mt19937_64 g(seed);
     int roundTrips = 0, refused = 0;
     for (auto& prof : profiles(ctx().caps())) {
@@ -197,12 +212,13 @@ TEST_F(PlanFuzz, OptionsAreHonouredOrRefused) {
             for (const std::string& algo : {std::string("auto"), name}) {
                 vkconv::PlanOptions t;
                 t.algorithm = algo;
-                t.workspaceLimit = std::vector<VkDeviceSize>{0, 1, 4096, VkDeviceSize(1) << 20, t.workspaceLimit}[g() % 5];
+                t.workspaceLimit =
+                    std::vector<VkDeviceSize>{0, 1, 4096, VkDeviceSize(1) << 20, t.workspaceLimit}[g() % 5];
                 t.packedFilter = g() % 2 == 0;
                 t.allowWinograd = g() % 2 == 0;
                 const Outcome r = tryPlan(prof.ctx, d, t);
-                SCOPED_TRACE(algo + " workspaceLimit " + std::to_string(t.workspaceLimit) + (t.packedFilter ? " packed" : "") +
-                             (t.allowWinograd ? "" : " no-winograd"));
+                SCOPED_TRACE(algo + " workspaceLimit " + std::to_string(t.workspaceLimit) +
+                             (t.packedFilter ? " packed" : "") + (t.allowWinograd ? "" : " no-winograd"));
                 if (algo == "auto") {
                     EXPECT_TRUE(r.ok) << "auto found no algorithm: " << r.what;
                     if (!t.allowWinograd) {
@@ -220,7 +236,8 @@ TEST_F(PlanFuzz, OptionsAreHonouredOrRefused) {
             }
         }
     }
-    std::cout << "[ info ] " << roundTrips << " forced tiles taken back, " << refused << " malformed tiles refused" << std::endl;
+    std::cout << "[ info ] " << roundTrips << " forced tiles taken back, " << refused << " malformed tiles refused"
+              << std::endl;
     EXPECT_GT(roundTrips, 10);
     EXPECT_GT(refused, 10);
 }
@@ -237,18 +254,19 @@ TEST_F(PlanFuzz, MangledProfilesAreReadOrRefused) {
     ASSERT_FALSE(base.empty());
     const auto [count, seed] = fuzzRun(0xbad);
     std::mt19937_64 g(seed);
-    const std::vector<std::string> junk = {"", "\"", "{", "}", "[", "]", ",", ":", "-1", "1e999", "99999999999999999999", "null",
-                                           "true", "\\u0000", "\xff\xfe", "-0", "0.5", "\"\"", "[]", "{}"};
+    const std::vector<std::string> junk = {
+        "",     "\"",   "{",       "}",        "[",  "]",   ",",    ":",  "-1", "1e999", "99999999999999999999",
+        "null", "true", "\\u0000", "\xff\xfe", "-0", "0.5", "\"\"", "[]", "{}"};
     int read = 0, refused = 0;
     for (int i = 0; i < 4 * count; ++i) {
         std::string s = base;
         for (int edits = 1 + int(g() % 3); edits > 0; --edits) {
             const size_t at = g() % (s.size() + 1), len = std::min<size_t>(g() % 24, s.size() - at);
             switch (g() % 4) {
-            case 0: s.erase(at, len); break;
-            case 1: s.insert(at, s.substr(at, len)); break;
-            case 2: s.replace(at, len, junk[g() % junk.size()]); break;
-            default: s.resize(at);
+                case 0: s.erase(at, len); break;
+                case 1: s.insert(at, s.substr(at, len)); break;
+                case 2: s.replace(at, len, junk[g() % junk.size()]); break;
+                default: s.resize(at);
             }
         }
         SCOPED_TRACE("mutation " + std::to_string(i));

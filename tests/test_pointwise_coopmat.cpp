@@ -37,28 +37,35 @@ std::vector<NamedDesc> makePwCases() {
     add("c16_k96_bias_relu6", [](ConvDesc& d) { d.hasBias = true, d.activation = Activation::Relu6; });
     add("c8_k20_res_element_stores", [](ConvDesc& d) { d.c = 8, d.k = 20, d.hasResidual = true; });
     add("c24_k144_two_slabs", [](ConvDesc& d) { d.c = 24, d.k = 144, d.h = 9, d.w = 9; });
-    add("bf16_c64_k272_three_slabs_bias", [](ConvDesc& d) {
-        d.dtype = DType::BF16, d.c = 64, d.k = 272, d.n = 1, d.h = 7, d.w = 9, d.hasBias = true;
-    });
+    add("bf16_c64_k272_three_slabs_bias",
+        [](ConvDesc& d) { d.dtype = DType::BF16, d.c = 64, d.k = 272, d.n = 1, d.h = 7, d.w = 9, d.hasBias = true; });
     add("c32_k16_one_fragment", [](ConvDesc& d) { d.c = 32, d.k = 16, d.n = 3, d.h = 5, d.w = 7; });
     add("bf16_c40_k48_res_silu", [](ConvDesc& d) {
-        d.dtype = DType::BF16, d.c = 40, d.k = 48, d.hasResidual = true, d.hasBias = true, d.activation = Activation::Silu;
+        d.dtype = DType::BF16, d.c = 40, d.k = 48, d.hasResidual = true, d.hasBias = true,
+        d.activation = Activation::Silu;
     });
     add("c16_k24_fewer_pixels_than_a_block", [](ConvDesc& d) { d.n = 1, d.h = 1, d.w = 5, d.k = 24; });
-    add("c48_k40_n4_leaky", [](ConvDesc& d) { d.c = 48, d.k = 40, d.n = 4, d.h = 6, d.w = 6, d.activation = Activation::LeakyRelu; });
+    add("c48_k40_n4_leaky",
+        [](ConvDesc& d) { d.c = 48, d.k = 40, d.n = 4, d.h = 6, d.w = 6, d.activation = Activation::LeakyRelu; });
     // Past 64 channels (accepted, not routed): a projection's 6 reduction steps, and 13 steps
     // with the last one half past C.
     add("c96_k24_projection", [](ConvDesc& d) { d.c = 96, d.k = 24, d.h = 7, d.w = 9; });
-    add("bf16_c200_k32_bias", [](ConvDesc& d) { d.dtype = DType::BF16, d.c = 200, d.k = 32, d.n = 1, d.h = 9, d.w = 5, d.hasBias = true; });
+    add("bf16_c200_k32_bias",
+        [](ConvDesc& d) { d.dtype = DType::BF16, d.c = 200, d.k = 32, d.n = 1, d.h = 9, d.w = 5, d.hasBias = true; });
     // NCHW (KCRS filters): 48 pixels an image (16-byte words; blocks of 16 or 32 across two
     // images), 143 (element-wise loads and stores), 40 with two slabs, a residual in NCHW.
-    auto nchw = [](ConvDesc& d) { d.inputLayout = d.outputLayout = TensorLayout::NCHW, d.filterLayout = FilterLayout::KCRS; };
-    add("nchw_c16_k96_bias_relu6", [&](ConvDesc& d) { nchw(d), d.h = 8, d.w = 6, d.hasBias = true, d.activation = Activation::Relu6; });
+    auto nchw = [](ConvDesc& d) {
+        d.inputLayout = d.outputLayout = TensorLayout::NCHW, d.filterLayout = FilterLayout::KCRS;
+    };
+    add("nchw_c16_k96_bias_relu6",
+        [&](ConvDesc& d) { nchw(d), d.h = 8, d.w = 6, d.hasBias = true, d.activation = Activation::Relu6; });
     add("nchw_c24_k20_res_odd_pixels", [&](ConvDesc& d) { nchw(d), d.c = 24, d.k = 20, d.hasResidual = true; });
     add("bf16_nchw_c64_k144_two_slabs_bias", [&](ConvDesc& d) {
         nchw(d), d.dtype = DType::BF16, d.c = 64, d.k = 144, d.n = 3, d.h = 4, d.w = 10, d.hasBias = true;
     });
-    add("nchw_c32_k48_res_silu", [&](ConvDesc& d) { nchw(d), d.c = 32, d.k = 48, d.h = 7, d.w = 8, d.hasResidual = true, d.activation = Activation::Silu; });
+    add("nchw_c32_k48_res_silu", [&](ConvDesc& d) {
+        nchw(d), d.c = 32, d.k = 48, d.h = 7, d.w = 8, d.hasResidual = true, d.activation = Activation::Silu;
+    });
     return v;
 }
 
@@ -101,7 +108,8 @@ TEST_P(PointwiseCoopmatTiles, MatchesReference) {
 }
 
 INSTANTIATE_TEST_SUITE_P(coopmat, PointwiseCoopmatTiles,
-                         ::testing::Combine(::testing::Range(0, int(pwCases().size())), ::testing::ValuesIn(kTiles)), paramName);
+                         ::testing::Combine(::testing::Range(0, int(pwCases().size())), ::testing::ValuesIn(kTiles)),
+                         paramName);
 
 class PointwiseCoopmatRouting : public VkconvTest {};
 
@@ -113,8 +121,8 @@ TEST_F(PointwiseCoopmatRouting, coopmat_ChoosesAndDeclines) {
     d.n = 2, d.c = 16, d.h = d.w = 28, d.k = 96, d.r = d.s = 1, d.pad(0, 0), d.dtype = DType::F16;
     setNhwcKrsc(d);
     const std::string why = vkconv::whyUnsupported(ctx(), d, kAlgo);
-    std::cout << "[ info ] " << kAlgo << " on " << ctx().caps().deviceName << ": " << (why.empty() ? "accepts 16-bit pointwise layers" : why)
-              << std::endl;
+    std::cout << "[ info ] " << kAlgo << " on " << ctx().caps().deviceName << ": "
+              << (why.empty() ? "accepts 16-bit pointwise layers" : why) << std::endl;
     ConvDesc f32 = d;
     f32.dtype = DType::F32;
     EXPECT_NE(vkconv::whyUnsupported(ctx(), f32, kAlgo).find("fp32"), std::string::npos);
@@ -138,11 +146,17 @@ TEST_F(PointwiseCoopmatRouting, coopmat_ChoosesAndDeclines) {
         EXPECT_NE(w.find(reason), std::string::npos) << what << ": '" << w << "'";
         EXPECT_NE(vkconv::Plan::create(ctx(), x).algorithm(), kAlgo) << what;
     };
-    declines("3x3", [](ConvDesc& x) { x.r = x.s = 3, x.pad(1, 1); }, "not pointwise");
-    declines("stride 2", [](ConvDesc& x) { x.strideH = x.strideW = 2; }, "stride");
-    declines("padding", [](ConvDesc& x) { x.pad(1, 1); }, "padding");
-    declines("groups", [](ConvDesc& x) { x.groups = 2; }, "groups");
-    declines("NCHW in, NHWC out", [](ConvDesc& x) { x.inputLayout = TensorLayout::NCHW, x.filterLayout = FilterLayout::KCRS; }, "input's layout");
+    declines(
+        "3x3", [](ConvDesc& x) { x.r = x.s = 3, x.pad(1, 1); }, "not pointwise");
+    declines(
+        "stride 2", [](ConvDesc& x) { x.strideH = x.strideW = 2; }, "stride");
+    declines(
+        "padding", [](ConvDesc& x) { x.pad(1, 1); }, "padding");
+    declines(
+        "groups", [](ConvDesc& x) { x.groups = 2; }, "groups");
+    declines(
+        "NCHW in, NHWC out",
+        [](ConvDesc& x) { x.inputLayout = TensorLayout::NCHW, x.filterLayout = FilterLayout::KCRS; }, "input's layout");
     // NCHW in and out: routed where H*W % 8 == 0 and the reduction is short; 14x14 pixels
     // (element-wise words) or 256 channels are accepted and left to the other routes.
     ConvDesc nchw = d;
@@ -155,15 +169,18 @@ TEST_F(PointwiseCoopmatRouting, coopmat_ChoosesAndDeclines) {
         EXPECT_EQ(vkconv::whyUnsupported(ctx(), x, kAlgo), "") << x.toString();
         EXPECT_NE(vkconv::Plan::create(ctx(), x).algorithm(), kAlgo) << x.toString();
     }
-    declines("C = 12", [](ConvDesc& x) { x.c = 12; }, "multiple of 8");
-    declines("C = 264", [](ConvDesc& x) { x.c = 264; }, "above 256");
+    declines(
+        "C = 12", [](ConvDesc& x) { x.c = 12; }, "multiple of 8");
+    declines(
+        "C = 264", [](ConvDesc& x) { x.c = 264; }, "above 256");
     // Past 64 channels: small layers (at most 192 channels and 2^18 outputs) in 32-filter slabs;
     // bigger ones, or 256 channels, are accepted and left to the general kernel.
     ConvDesc wide = d;
     wide.c = 72;  // 2 x 28 x 28 x 96 outputs
     EXPECT_EQ(vkconv::whyUnsupported(ctx(), wide, kAlgo), "");
     EXPECT_EQ(vkconv::Plan::create(ctx(), wide).algorithm(), kAlgo);
-    EXPECT_NE(vkconv::Plan::create(ctx(), wide).config().find("tile 16x32/"), std::string::npos) << vkconv::Plan::create(ctx(), wide).config();
+    EXPECT_NE(vkconv::Plan::create(ctx(), wide).config().find("tile 16x32/"), std::string::npos)
+        << vkconv::Plan::create(ctx(), wide).config();
     wide.n = 32;  // 2.4 million outputs
     EXPECT_EQ(vkconv::Plan::create(ctx(), wide).algorithm(), "implicit_gemm_coopmat");
     wide.n = 1, wide.c = 256, wide.k = 64, wide.h = wide.w = 7;

@@ -55,7 +55,8 @@ TEST_P(Shapes, Layer) {
     d.n = 1;
     const double gflop = d.flops() * 1e-9;
     if (maxGflop() > 0 && gflop > maxGflop())
-        GTEST_SKIP() << l.suite << "/" << l.layer << " is " << gflop << " GFLOP > VKCONV_SHAPES_MAX_GFLOP=" << maxGflop();
+        GTEST_SKIP() << l.suite << "/" << l.layer << " is " << gflop
+                     << " GFLOP > VKCONV_SHAPES_MAX_GFLOP=" << maxGflop();
     // Tensors past the device's maxStorageBufferRange are refused by contract (IndexOverflow).
     const uint64_t range = ctx().caps().maxStorageBufferRange;
     const std::pair<const char*, int64_t> tensors[] = {

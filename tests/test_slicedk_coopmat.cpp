@@ -36,15 +36,22 @@ std::vector<NamedDesc> makeSkCases() {
         v.push_back({name, d});
     };
     add("c384_k64_7x7_bias_relu", [](ConvDesc& d) { d.hasBias = true, d.activation = Activation::Relu; });
-    add("bf16_c520_k48_res_uneven_split", [](ConvDesc& d) { d.dtype = DType::BF16, d.c = 520, d.k = 48, d.hasResidual = true; });
+    add("bf16_c520_k48_res_uneven_split",
+        [](ConvDesc& d) { d.dtype = DType::BF16, d.c = 520, d.k = 48, d.hasResidual = true; });
     add("c40_k32_more_subgroups_than_steps", [](ConvDesc& d) { d.c = 40, d.k = 32, d.n = 2, d.h = 5, d.w = 3; });
-    add("c256_k20_element_stores_res", [](ConvDesc& d) { d.c = 256, d.k = 20, d.hasResidual = true, d.h = 3, d.w = 4; });
-    add("c136_k96_n3_relu6", [](ConvDesc& d) { d.c = 136, d.k = 96, d.n = 3, d.h = d.w = 6, d.hasBias = true, d.activation = Activation::Relu6; });
+    add("c256_k20_element_stores_res",
+        [](ConvDesc& d) { d.c = 256, d.k = 20, d.hasResidual = true, d.h = 3, d.w = 4; });
+    add("c136_k96_n3_relu6", [](ConvDesc& d) {
+        d.c = 136, d.k = 96, d.n = 3, d.h = d.w = 6, d.hasBias = true, d.activation = Activation::Relu6;
+    });
     add("bf16_c1024_k80_14x14", [](ConvDesc& d) { d.dtype = DType::BF16, d.c = 1024, d.k = 80, d.h = d.w = 14; });
     // Through the taps (IM2COL): 3x3 with padding, a 1x1 stride-2 downsample, a dilated 3x3 of
     // stride 2 with asymmetric padding, a 5x5 of one word per tap (an odd reduction in words).
-    add("c64_k48_3x3_pad1_bias_res", [](ConvDesc& d) { d.c = 64, d.k = 48, d.r = d.s = 3, d.pad(1, 1), d.hasBias = d.hasResidual = true; });
-    add("bf16_c96_k32_1x1_s2_n2", [](ConvDesc& d) { d.dtype = DType::BF16, d.c = 96, d.k = 32, d.n = 2, d.h = 9, d.w = 11, d.strideH = d.strideW = 2; });
+    add("c64_k48_3x3_pad1_bias_res",
+        [](ConvDesc& d) { d.c = 64, d.k = 48, d.r = d.s = 3, d.pad(1, 1), d.hasBias = d.hasResidual = true; });
+    add("bf16_c96_k32_1x1_s2_n2", [](ConvDesc& d) {
+        d.dtype = DType::BF16, d.c = 96, d.k = 32, d.n = 2, d.h = 9, d.w = 11, d.strideH = d.strideW = 2;
+    });
     add("c32_k64_3x3_s2_dil2_asym", [](ConvDesc& d) {
         d.c = 32, d.k = 64, d.h = 13, d.w = 12, d.r = d.s = 3, d.strideH = d.strideW = 2, d.dilationH = d.dilationW = 2;
         d.padTop = 2, d.padBottom = 1, d.padLeft = 0, d.padRight = 3, d.activation = Activation::Relu;
@@ -52,7 +59,8 @@ std::vector<NamedDesc> makeSkCases() {
     add("c8_k24_5x5_pad2", [](ConvDesc& d) { d.c = 8, d.k = 24, d.r = d.s = 5, d.pad(2, 2), d.h = 6, d.w = 9; });
     // NCHW output (what coopmat_nhwc's 16-bit NCHW layers ask): element stores, NCHW residual.
     add("c320_k40_nchw_out_res_relu6", [](ConvDesc& d) {
-        d.c = 320, d.k = 40, d.n = 2, d.h = 5, d.w = 3, d.outputLayout = TensorLayout::NCHW, d.hasResidual = d.hasBias = true;
+        d.c = 320, d.k = 40, d.n = 2, d.h = 5, d.w = 3, d.outputLayout = TensorLayout::NCHW,
+        d.hasResidual = d.hasBias = true;
         d.activation = Activation::Relu6;
     });
     // NCHW input (1x1 stride-1, KCRS filters): the channel-major staging; a 7x7 map of one image
@@ -63,14 +71,18 @@ std::vector<NamedDesc> makeSkCases() {
     add("nchw_c384_k64_7x7_bias_relu", [&](ConvDesc& d) {
         nchwIn(d), d.outputLayout = TensorLayout::NCHW, d.hasBias = true, d.activation = Activation::Relu;
     });
-    add("nchw_in_bf16_c520_k48_n3_res", [&](ConvDesc& d) { nchwIn(d), d.dtype = DType::BF16, d.c = 520, d.k = 48, d.n = 3, d.h = 5, d.w = 3, d.hasResidual = true; });
+    add("nchw_in_bf16_c520_k48_n3_res", [&](ConvDesc& d) {
+        nchwIn(d), d.dtype = DType::BF16, d.c = 520, d.k = 48, d.n = 3, d.h = 5, d.w = 3, d.hasResidual = true;
+    });
     add("nchw_c136_k20_14x14_res_relu6", [&](ConvDesc& d) {
-        nchwIn(d), d.outputLayout = TensorLayout::NCHW, d.c = 136, d.k = 20, d.h = d.w = 14, d.hasResidual = d.hasBias = true;
+        nchwIn(d), d.outputLayout = TensorLayout::NCHW, d.c = 136, d.k = 20, d.h = d.w = 14,
+                   d.hasResidual = d.hasBias = true;
         d.activation = Activation::Relu6;
     });
     // 4-pixel loads (H*W % 4 == 0) with 12-pixel images that blocks straddle, bf16, an uneven split.
     add("nchw_in4_bf16_c200_k40_n3_3x4_res", [&](ConvDesc& d) {
-        nchwIn(d), d.outputLayout = TensorLayout::NCHW, d.dtype = DType::BF16, d.c = 200, d.k = 40, d.n = 3, d.h = 3, d.w = 4;
+        nchwIn(d), d.outputLayout = TensorLayout::NCHW, d.dtype = DType::BF16, d.c = 200, d.k = 40, d.n = 3, d.h = 3,
+                   d.w = 4;
         d.hasResidual = true;
     });
     // NCHW input through the taps: KCRS filters of a padded 3x3 (the reduction in (c, r, s)
@@ -82,11 +94,13 @@ std::vector<NamedDesc> makeSkCases() {
     });
     add("nchw_krsc_c32_k64_3x3_s2_dil2_asym", [&](ConvDesc& d) {
         nchwIn(d), d.filterLayout = FilterLayout::KRSC, d.c = 32, d.k = 64, d.h = 13, d.w = 12, d.r = d.s = 3;
-        d.strideH = d.strideW = 2, d.dilationH = d.dilationW = 2, d.padTop = 2, d.padBottom = 1, d.padLeft = 0, d.padRight = 3;
+        d.strideH = d.strideW = 2, d.dilationH = d.dilationW = 2, d.padTop = 2, d.padBottom = 1, d.padLeft = 0,
+        d.padRight = 3;
         d.activation = Activation::Relu;
     });
     add("nchw_bf16_c24_k40_1x1_s2_n2", [&](ConvDesc& d) {
-        nchwIn(d), d.outputLayout = TensorLayout::NCHW, d.dtype = DType::BF16, d.c = 24, d.k = 40, d.n = 2, d.h = 9, d.w = 11;
+        nchwIn(d), d.outputLayout = TensorLayout::NCHW, d.dtype = DType::BF16, d.c = 24, d.k = 40, d.n = 2, d.h = 9,
+                   d.w = 11;
         d.strideH = d.strideW = 2;
     });
     // Shifted 4-pixel loads with planes 2 elements off alignment every other channel (5x6), an
@@ -133,7 +147,8 @@ TEST_P(SlicedKCoopmatTiles, MatchesReference) {
 }
 
 INSTANTIATE_TEST_SUITE_P(coopmat, SlicedKCoopmatTiles,
-                         ::testing::Combine(::testing::Range(0, int(skCases().size())), ::testing::ValuesIn(kTiles)), paramName);
+                         ::testing::Combine(::testing::Range(0, int(skCases().size())), ::testing::ValuesIn(kTiles)),
+                         paramName);
 
 class SlicedKCoopmatElementPath : public VkconvParamTest<int> {};
 
@@ -164,8 +179,8 @@ class SlicedKCoopmatRouting : public VkconvTest {};
 TEST_F(SlicedKCoopmatRouting, coopmat_RoutesAndDeclines) {
     const ConvDesc d = skCases()[0].desc;
     const std::string why = vkconv::whyUnsupported(ctx(), d, kAlgo);
-    std::cout << "[ info ] " << kAlgo << " on " << ctx().caps().deviceName << ": " << (why.empty() ? "accepts deep 1x1 layers" : why)
-              << std::endl;
+    std::cout << "[ info ] " << kAlgo << " on " << ctx().caps().deviceName << ": "
+              << (why.empty() ? "accepts deep 1x1 layers" : why) << std::endl;
     ConvDesc f32 = d;
     f32.dtype = DType::F32;
     EXPECT_NE(vkconv::whyUnsupported(ctx(), f32, kAlgo).find("fp32"), std::string::npos);
@@ -194,11 +209,13 @@ TEST_F(SlicedKCoopmatRouting, coopmat_RoutesAndDeclines) {
     taps.r = taps.s = 3, taps.pad(1, 1);
     EXPECT_EQ(vkconv::whyUnsupported(ctx(), taps, kAlgo), "");
     EXPECT_NE(vkconv::Plan::create(ctx(), taps).algorithm(), kAlgo);
-    declines("groups", [](ConvDesc& x) { x.groups = 2; }, "groups");
+    declines(
+        "groups", [](ConvDesc& x) { x.groups = 2; }, "groups");
     ConvDesc nchwTaps = taps;
     nchwTaps.inputLayout = TensorLayout::NCHW, nchwTaps.filterLayout = FilterLayout::KCRS;
     EXPECT_EQ(vkconv::whyUnsupported(ctx(), nchwTaps, kAlgo), "");
-    declines("KCRS 3x3", [](ConvDesc& x) { x.filterLayout = FilterLayout::KCRS, x.r = x.s = 3, x.pad(1, 1); }, "KRSC");
+    declines(
+        "KCRS 3x3", [](ConvDesc& x) { x.filterLayout = FilterLayout::KCRS, x.r = x.s = 3, x.pad(1, 1); }, "KRSC");
     // 16-bit NCHW 1x1 layers run it reading NCHW.
     ConvDesc nchw = d;
     nchw.inputLayout = nchw.outputLayout = TensorLayout::NCHW, nchw.filterLayout = FilterLayout::KCRS;
@@ -234,9 +251,11 @@ TEST_F(SlicedKCoopmatRouting, coopmat_RoutesAndDeclines) {
     inner.inputLayout = TensorLayout::NHWC;
     const std::string innerAlgo = vkconv::Plan::create(ctx(), inner).algorithm();
     std::cout << "[ info ] 256 -> 64 at 56x56, NHWC in: " << innerAlgo << std::endl;
-    EXPECT_EQ(vkconv::Plan::create(ctx(), wide).algorithm() == kAlgo, innerAlgo == "implicit_gemm_coopmat" || innerAlgo == kAlgo)
+    EXPECT_EQ(vkconv::Plan::create(ctx(), wide).algorithm() == kAlgo,
+              innerAlgo == "implicit_gemm_coopmat" || innerAlgo == kAlgo)
         << vkconv::Plan::create(ctx(), wide).config();
-    declines("C = 12", [](ConvDesc& x) { x.c = 12; }, "multiple of 8");
+    declines(
+        "C = 12", [](ConvDesc& x) { x.c = 12; }, "multiple of 8");
     for (const char* bad : {"32x2", "48x2/8", "32x0/8", "32x5/8", "32x2/17", "32x2/8x", "32x2/8a3", "32x2/8a"}) {
         vkconv::PlanOptions o;
         o.algorithm = kAlgo;

@@ -46,9 +46,9 @@ std::vector<SplitCase> makeCases() {
     };
     const auto nhwc = setNhwcKrsc;
     add("s2_split_only", "s2", 2, [](ConvDesc&) {});
-    add("s3_even_channel_slices", "64x64x8/4x4/s3", 3, [](ConvDesc&) {});           // 18 slices: 6 each
-    add("s4_uneven_channel_slices", "64x64x8/4x4/s4", 4, [](ConvDesc&) {});         // 4,5,4,5
-    add("s7_uneven_bk16", "128x64x16/8x4/s7", 7, [](ConvDesc& d) { d.c = 32; });    // 18 slices of 16
+    add("s3_even_channel_slices", "64x64x8/4x4/s3", 3, [](ConvDesc&) {});              // 18 slices: 6 each
+    add("s4_uneven_channel_slices", "64x64x8/4x4/s4", 4, [](ConvDesc&) {});            // 4,5,4,5
+    add("s7_uneven_bk16", "128x64x16/8x4/s7", 7, [](ConvDesc& d) { d.c = 32; });       // 18 slices of 16
     add("s5_uneven_generic_taps", "64x16x8/4x4/s5", 5, [](ConvDesc& d) { d.c = 5; });  // 45: 6 slices
     add("s3_generic_nhwc", "128x32x8/4x4/s3", 3, [=](ConvDesc& d) { d.c = 7, nhwc(d); });
     add("s6_nhwc_vec4", "128x128x8/8x8/s6", 6, [=](ConvDesc& d) { d.c = 24, d.k = 20, nhwc(d); });
@@ -59,29 +59,27 @@ std::vector<SplitCase> makeCases() {
     add("s18_odd_outputs", "64x64x8/4x4/s18", 18, [](ConvDesc& d) { d.k = 11; });
     add("s18_one_slice_each", "64x64x8/4x4/s18", 18, [](ConvDesc&) {});
     add("s64_clamped_to_18", "64x64x8/4x4/s64", 18, [](ConvDesc&) {});
-    add("s9_clamped_to_2_generic", "64x64x8/4x4/s9", 2, [](ConvDesc& d) { d.c = 1, d.r = 4, d.s = 3, d.pad(1, 1); });  // 12 taps
+    add("s9_clamped_to_2_generic", "64x64x8/4x4/s9", 2,
+        [](ConvDesc& d) { d.c = 1, d.r = 4, d.s = 3, d.pad(1, 1); });                                // 12 taps
     add("grouped2_s3", "64x16x8/4x4/s3", 3, [](ConvDesc& d) { d.c = 16, d.k = 12, d.groups = 2; });  // 72: 9 slices
     add("grouped4_nhwc_s2", "s2", 2, [=](ConvDesc& d) { d.c = 32, d.k = 8, d.groups = 4, nhwc(d); });
     add("stride2_dil2_asym_pad_s3", "64x64x8/4x4/s3", 3, [](ConvDesc& d) {
         d.h = d.w = 15, d.strideH = d.strideW = 2, d.dilationH = d.dilationW = 2;
         d.padTop = 0, d.padBottom = 3, d.padLeft = 2, d.padRight = 1;
     });
-    add("batch3_nchw_in_nhwc_out_s4", "64x64x8/4x4/s4", 4, [](ConvDesc& d) {
-        d.n = 3, d.outputLayout = TensorLayout::NHWC, d.hasBias = true;
-    });
+    add("batch3_nchw_in_nhwc_out_s4", "64x64x8/4x4/s4", 4,
+        [](ConvDesc& d) { d.n = 3, d.outputLayout = TensorLayout::NHWC, d.hasBias = true; });
     // The epilogue runs in the reduce pass: bias + residual + activation + conversion.
-    add("epilogue_f32_relu_s3", "64x64x8/4x4/s3", 3, [](ConvDesc& d) {
-        d.hasBias = d.hasResidual = true, d.activation = Activation::Relu;
-    });
+    add("epilogue_f32_relu_s3", "64x64x8/4x4/s3", 3,
+        [](ConvDesc& d) { d.hasBias = d.hasResidual = true, d.activation = Activation::Relu; });
     add("epilogue_f32_leaky_nhwc_s4", "s4", 4, [=](ConvDesc& d) {
         d.hasBias = d.hasResidual = true, d.activation = Activation::LeakyRelu, d.activationAlpha = 0.2f, nhwc(d);
     });
     add("epilogue_f16_nhwc_silu_s5", "64x64x8/4x4/s5", 5, [=](ConvDesc& d) {
         d.dtype = DType::F16, d.hasBias = d.hasResidual = true, d.activation = Activation::Silu, nhwc(d);
     });
-    add("epilogue_f16_nchw_gelu_s3", "s3", 3, [](ConvDesc& d) {
-        d.dtype = DType::F16, d.hasBias = d.hasResidual = true, d.activation = Activation::Gelu;
-    });
+    add("epilogue_f16_nchw_gelu_s3", "s3", 3,
+        [](ConvDesc& d) { d.dtype = DType::F16, d.hasBias = d.hasResidual = true, d.activation = Activation::Gelu; });
     add("epilogue_bf16_relu6_nhwc_out_s4", "64x64x8/4x4/s4", 4, [](ConvDesc& d) {
         d.dtype = DType::BF16, d.hasBias = d.hasResidual = true, d.activation = Activation::Relu6;
         d.outputLayout = TensorLayout::NHWC, d.filterLayout = FilterLayout::KRSC;
@@ -105,7 +103,9 @@ uint32_t configSplit(const std::string& config) {
     return at == std::string::npos ? 0 : uint32_t(std::strtoul(config.c_str() + at + 7, nullptr, 10));
 }
 
-std::string caseName(const ::testing::TestParamInfo<int>& info) { return sanitizeName(cases()[size_t(info.param)].name); }
+std::string caseName(const ::testing::TestParamInfo<int>& info) {
+    return sanitizeName(cases()[size_t(info.param)].name);
+}
 
 vkconv::PlanOptions splitOptions(const std::string& tile) {
     vkconv::PlanOptions o;
@@ -132,8 +132,10 @@ TEST_P(SplitK, ForcedSplitMatchesReference) {
     ASSERT_EQ(why, "") << c.desc.toString();
     const vkconv::Plan plan = vkconv::Plan::create(ctx(), c.desc, o);
     const uint32_t split = configSplit(plan.config());
-    if (c.splits) EXPECT_EQ(split, c.splits) << plan.config();
-    else EXPECT_GE(split, 2u) << plan.config();
+    if (c.splits)
+        EXPECT_EQ(split, c.splits) << plan.config();
+    else
+        EXPECT_GE(split, 2u) << plan.config();
     EXPECT_EQ(plan.workspaceSize(), uint64_t(split) * uint64_t(c.desc.outputElements()) * 4) << plan.config();
     const auto slash = c.tile.rfind("/s");
     if (slash != std::string::npos && std::stoul(c.tile.substr(slash + 2)) != c.splits) {  // clamped, and says so
@@ -164,14 +166,17 @@ TEST_F(SplitKPlan, splitk_Deterministic) {
         poison(dev, d.dtype);
         plan.run(dev.tensors(d));
         std::vector<float> out = downloadOutput(d, dev.output);
-        if (run == 0) first = out;
-        else EXPECT_EQ(std::memcmp(first.data(), out.data(), first.size() * sizeof(float)), 0) << "run " << run;
+        if (run == 0)
+            first = out;
+        else
+            EXPECT_EQ(std::memcmp(first.data(), out.data(), first.size() * sizeof(float)), 0) << "run " << run;
     }
 }
 
 TEST_F(SplitKPlan, splitk_Declines) {
     auto declines = [&](const ConvDesc& d, const vkconv::PlanOptions& o, const std::string& mentions) {
-        SCOPED_TRACE("tile '" + o.tile + "' workspaceLimit " + std::to_string(o.workspaceLimit) + " on " + d.toString());
+        SCOPED_TRACE("tile '" + o.tile + "' workspaceLimit " + std::to_string(o.workspaceLimit) + " on " +
+                     d.toString());
         try {
             vkconv::Plan::create(ctx(), d, o);
             ADD_FAILURE() << "accepted";
@@ -211,7 +216,8 @@ TEST_F(SplitKPlan, splitk_Declines) {
     } catch (const vkconv::Error& e) {
         const std::string what = e.what();
         EXPECT_EQ(e.code(), ErrorCode::Unsupported) << what;
-        EXPECT_TRUE(what.find("32-bit") != std::string::npos || what.find("maxStorageBufferRange") != std::string::npos) << what;
+        EXPECT_TRUE(what.find("32-bit") != std::string::npos || what.find("maxStorageBufferRange") != std::string::npos)
+            << what;
     }
 }
 
@@ -223,7 +229,7 @@ TEST_F(SplitKPlan, splitk_RouterPicksSplitKForResnetLayer4Batch1) {
         d.dtype = t;
         if (t != DType::F32) d.inputLayout = d.outputLayout = TensorLayout::NHWC, d.filterLayout = FilterLayout::KRSC;
         SCOPED_TRACE(d.toString());
-        if (!vkconv::whyUnsupported(ctx(), d, "auto").empty()) continue;  // dtype not on this device
+        if (!vkconv::whyUnsupported(ctx(), d, "auto").empty()) continue;                  // dtype not on this device
         if (vkconv::whyUnsupported(ctx(), d, "implicit_gemm_coopmat").empty()) continue;  // matrix units win
         vkconv::PlanOptions o;
         const vkconv::Plan split = vkconv::Plan::create(ctx(), d, o);

@@ -24,11 +24,11 @@ TEST_F(Support, HalfKnownValues) {
     EXPECT_EQ(floatToHalf(65520.0f), 0x7C00);  // the tie rounds to even = inf
     EXPECT_EQ(floatToHalf(std::numeric_limits<float>::infinity()), 0x7C00);
     EXPECT_EQ(floatToHalf(-std::numeric_limits<float>::infinity()), 0xFC00);
-    EXPECT_EQ(floatToHalf(std::ldexp(1.0f, -24)), 0x0001);      // smallest subnormal
-    EXPECT_EQ(floatToHalf(std::ldexp(1.0f, -25)), 0x0000);      // tie with 0 -> even (0)
-    EXPECT_EQ(floatToHalf(std::ldexp(1.5f, -25)), 0x0001);      // above the tie
-    EXPECT_EQ(floatToHalf(std::ldexp(3.0f, -25)), 0x0002);      // 1.5 ulp: tie -> even (2)
-    EXPECT_EQ(floatToHalf(std::ldexp(1023.5f, -24)), 0x0400);   // rounds up into the smallest normal
+    EXPECT_EQ(floatToHalf(std::ldexp(1.0f, -24)), 0x0001);         // smallest subnormal
+    EXPECT_EQ(floatToHalf(std::ldexp(1.0f, -25)), 0x0000);         // tie with 0 -> even (0)
+    EXPECT_EQ(floatToHalf(std::ldexp(1.5f, -25)), 0x0001);         // above the tie
+    EXPECT_EQ(floatToHalf(std::ldexp(3.0f, -25)), 0x0002);         // 1.5 ulp: tie -> even (2)
+    EXPECT_EQ(floatToHalf(std::ldexp(1023.5f, -24)), 0x0400);      // rounds up into the smallest normal
     EXPECT_EQ(floatToHalf(1.0f + std::ldexp(1.0f, -11)), 0x3C00);  // tie -> even
     EXPECT_EQ(floatToHalf(1.0f + std::ldexp(3.0f, -11)), 0x3C02);  // tie -> even (up)
     EXPECT_EQ(floatToHalf(-0.0f), 0x8000);

@@ -56,8 +56,7 @@ ConvDesc randomDesc(uint64_t seed, int index) {
         try {
             d.validate();  // e.g. a dilated kernel larger than the padded input: draw again
             return d;
-        } catch (const vkconv::Error&) {
-        }
+        } catch (const vkconv::Error&) {}
     }
 }
 
@@ -78,8 +77,8 @@ TEST_P(Sweep, AutoAndEveryAcceptingAlgorithm) {
     const int i = GetParam();
     const ConvDesc& d = sweep()[size_t(i)];
     const std::string where = "sweep seed " + std::to_string(sweepSeed()) + " case " + std::to_string(i) +
-                              " (rerun: VKCONV_SWEEP_SEED=" + std::to_string(sweepSeed()) +
-                              " --gtest_filter=*Sweep*/" + std::to_string(i) + ")";
+                              " (rerun: VKCONV_SWEEP_SEED=" + std::to_string(sweepSeed()) + " --gtest_filter=*Sweep*/" +
+                              std::to_string(i) + ")";
     std::string declined;
     int accepted = 0;
     for (const auto& a : vkconv::algorithmNames()) {

@@ -51,7 +51,8 @@ std::vector<Job> jobs() {
     j.push_back({s, so});
     ConvDesc d;
     d.n = 2, d.c = d.k = d.groups = 32, d.h = d.w = 15, d.r = d.s = 3, d.pad(1, 1);
-    d.dtype = DType::F16, d.inputLayout = d.outputLayout = TensorLayout::NHWC, d.filterLayout = vkconv::FilterLayout::KRSC;
+    d.dtype = DType::F16, d.inputLayout = d.outputLayout = TensorLayout::NHWC,
+    d.filterLayout = vkconv::FilterLayout::KRSC;
     j.push_back({d, {}});
     // Twice each: two threads ask for the same pipelines at the same moment.
     const size_t n = j.size();
@@ -91,10 +92,13 @@ TEST_F(ThreadsTest, PlansCreatedAndRecordedOnSeveralThreads) {
             });
         for (auto& t : threads) t.join();
     }
-    std::cout << "[ info ] " << n << " plans on " << n << " threads: " << std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - created).count() << " ms\n";
+    std::cout << "[ info ] " << n << " plans on " << n << " threads: "
+              << std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - created).count()
+              << " ms\n";
     for (size_t i = 0; i < n; ++i) ASSERT_TRUE(errors[i].empty()) << work[i].desc.toString() << ": " << errors[i];
     for (size_t i = 0; i < n / 2; ++i) {
-        std::cout << "[ info ] " << work[i].desc.toString() << ": " << plans[i]->algorithm() << " " << plans[i]->config() << "\n";
+        std::cout << "[ info ] " << work[i].desc.toString() << ": " << plans[i]->algorithm() << " "
+                  << plans[i]->config() << "\n";
         EXPECT_EQ(plans[i]->algorithm(), plans[i + n / 2]->algorithm());
         EXPECT_EQ(plans[i]->config(), plans[i + n / 2]->config()) << "one problem, two threads, two plans";
     }
@@ -132,7 +136,8 @@ TEST_F(ThreadsTest, PlansCreatedAndRecordedOnSeveralThreads) {
                     mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
                     mb.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_HOST_READ_BIT;
                     vkCmdPipelineBarrier(cmds[i], VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                                         VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, nullptr, 0, nullptr);
+                                         VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0,
+                                         nullptr, 0, nullptr);
                     check(vkEndCommandBuffer(cmds[i]), "vkEndCommandBuffer");
                 } catch (const std::exception& e) {
                     errors[i] = e.what();
@@ -150,9 +155,11 @@ TEST_F(ThreadsTest, PlansCreatedAndRecordedOnSeveralThreads) {
     for (VkCommandPool p : pools) vkDestroyCommandPool(c.device(), p, nullptr);
     for (size_t i = 0; i < n; ++i) {
         const ConvDesc& d = work[i].desc;
-        const CheckResult r = compare(d, downloadOutput(d, dev[i].output), reference(d, data[i], 900 + i), DataMode::Uniform,
-                                      &data[i], plans[i]->roundingAmplification(), plans[i]->operandRounding());
-        EXPECT_TRUE(passed(r)) << "job " << i << " " << d.toString() << " on " << plans[i]->algorithm() << " " << plans[i]->config();
+        const CheckResult r =
+            compare(d, downloadOutput(d, dev[i].output), reference(d, data[i], 900 + i), DataMode::Uniform, &data[i],
+                    plans[i]->roundingAmplification(), plans[i]->operandRounding());
+        EXPECT_TRUE(passed(r)) << "job " << i << " " << d.toString() << " on " << plans[i]->algorithm() << " "
+                               << plans[i]->config();
     }
     EXPECT_EQ(c.validationMessages(), 0u);
 }

@@ -10,7 +10,11 @@ using vkconv::waveTileScore;
 
 vkconv::ConvDesc conv(int64_t n, int64_t c, int64_t hw, int64_t k, int64_t rs) {
     vkconv::ConvDesc d;
-    d.n = n; d.c = c; d.h = d.w = hw; d.k = k; d.r = d.s = rs;
+    d.n = n;
+    d.c = c;
+    d.h = d.w = hw;
+    d.k = k;
+    d.r = d.s = rs;
     d.pad(rs / 2, rs / 2);
     return d;
 }
@@ -41,7 +45,8 @@ TEST(TileScore, LoneWorkgroupsOnASmallGrid) {
 TEST(TileScore, LoneMeetsTheWaveModelAtFullResidency) {
     auto d = conv(1, 64, 100, 160, 1);  // 10000 pixels x 160 filters: 157 x 3 = 471 tiles of 64x64
     // 471 on 132 units: four to a unit = resident, so g = 1 and the score is the wave model's.
-    EXPECT_DOUBLE_EQ(waveTileScore(d, 64, 64, 0.47, kUnits * 4, kUnits, 0.64), waveTileScore(d, 64, 64, 0.47, kUnits * 4));
+    EXPECT_DOUBLE_EQ(waveTileScore(d, 64, 64, 0.47, kUnits * 4, kUnits, 0.64),
+                     waveTileScore(d, 64, 64, 0.47, kUnits * 4));
     // 60 x 60: 57 x 3 = 171 tiles, two to a unit: 2 x 0.64 caps at the unit's full rate, as
     // measured (two 64x64 workgroups on an SM ran 1.02x its full-occupancy throughput).
     d.h = d.w = 60;
@@ -62,7 +67,8 @@ TEST(TileScore, ALoneShareAboveOneIsTheRateAtEveryCount) {
     // Two to a unit (171 tiles): still 1.07 of the full-wave rate, not 2.14 and not capped at 1.
     d = conv(1, 64, 60, 160, 1);
     const double useful = 3600.0 * 160 / (57 * 64 * 3 * 64);
-    EXPECT_DOUBLE_EQ(waveTileScore(d, 64, 64, 0.43, kUnits * 2, kUnits, 1.07), useful * 1.07 * 171 / (2 * kUnits) * 0.43);
+    EXPECT_DOUBLE_EQ(waveTileScore(d, 64, 64, 0.43, kUnits * 2, kUnits, 1.07),
+                     useful * 1.07 * 171 / (2 * kUnits) * 0.43);
 }
 
 TEST(TileScore, SplitsCountTheirWorkgroupsOnTheUnits) {

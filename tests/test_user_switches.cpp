@@ -17,15 +17,21 @@ vkconv::DeviceCaps h200Caps() {
 // A layer every matrix-unit device runs on its matrix units: fp16 NHWC 3x3, 256 channels.
 vkconv::ConvDesc deepFp16Layer() {
     vkconv::ConvDesc d;
-    d.n = 8; d.c = 256; d.h = d.w = 28; d.k = 256; d.r = d.s = 3; d.pad(1, 1);
+    d.n = 8;
+    d.c = 256;
+    d.h = d.w = 28;
+    d.k = 256;
+    d.r = d.s = 3;
+    d.pad(1, 1);
     d.dtype = vkconv::DType::F16;
     d.inputLayout = d.outputLayout = vkconv::TensorLayout::NHWC;
     d.filterLayout = vkconv::FilterLayout::KRSC;
     return d;
 }
 
-bool onMatrixUnits(const vkconv::Plan& p) { return p.algorithm().find("coopmat") != std::string::npos ||
-                                                   p.config().find("coopmat") != std::string::npos; }
+bool onMatrixUnits(const vkconv::Plan& p) {
+    return p.algorithm().find("coopmat") != std::string::npos || p.config().find("coopmat") != std::string::npos;
+}
 
 }  // namespace
 

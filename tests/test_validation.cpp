@@ -24,7 +24,8 @@ template <class F>
         if (std::find(codes.begin(), codes.end(), e.code()) != codes.end()) return ::testing::AssertionSuccess();
         return ::testing::AssertionFailure() << "expected " << want << ", got " << e.what();
     } catch (const std::exception& e) {
-        return ::testing::AssertionFailure() << "expected vkconv::Error " << want << ", got another exception: " << e.what();
+        return ::testing::AssertionFailure()
+               << "expected vkconv::Error " << want << ", got another exception: " << e.what();
     }
     return ::testing::AssertionFailure() << "expected " << want << ", nothing was thrown";
 }
@@ -74,13 +75,16 @@ std::vector<Bad> badDescs() {
     v.push_back({"groups>c", [](ConvDesc& d) { d.c = 4, d.k = 8, d.groups = 8; }, E::InvalidArgument, "group"});
     v.push_back({"dtype", [](ConvDesc& d) { d.dtype = vkconv::DType(7); }, E::InvalidArgument, ""});
     v.push_back({"inputLayout", [](ConvDesc& d) { d.inputLayout = vkconv::TensorLayout(5); }, E::InvalidArgument, ""});
-    v.push_back({"outputLayout", [](ConvDesc& d) { d.outputLayout = vkconv::TensorLayout(9); }, E::InvalidArgument, ""});
-    v.push_back({"filterLayout", [](ConvDesc& d) { d.filterLayout = vkconv::FilterLayout(3); }, E::InvalidArgument, ""});
+    v.push_back(
+        {"outputLayout", [](ConvDesc& d) { d.outputLayout = vkconv::TensorLayout(9); }, E::InvalidArgument, ""});
+    v.push_back(
+        {"filterLayout", [](ConvDesc& d) { d.filterLayout = vkconv::FilterLayout(3); }, E::InvalidArgument, ""});
     v.push_back({"activation", [](ConvDesc& d) { d.activation = vkconv::Activation(42); }, E::InvalidArgument, ""});
     // Output size < 1.
     v.push_back({"outH<1", [](ConvDesc& d) { d.h = 2, d.r = 5, d.pad(0, 1); }, E::OutputEmpty, ""});
     v.push_back({"outW<1", [](ConvDesc& d) { d.w = 4, d.s = 3, d.dilationW = 2, d.pad(1, 0); }, E::OutputEmpty, ""});
-    v.push_back({"outH<1 asym", [](ConvDesc& d) { d.h = 1, d.r = 4, d.padTop = 2, d.padBottom = 0; }, E::OutputEmpty, ""});
+    v.push_back(
+        {"outH<1 asym", [](ConvDesc& d) { d.h = 1, d.r = 4, d.padTop = 2, d.padBottom = 0; }, E::OutputEmpty, ""});
     return v;
 }
 
@@ -113,7 +117,8 @@ TEST_F(Validation, InvalidDescriptors) {
             try {
                 d.validate();
             } catch (const vkconv::Error& e) {
-                EXPECT_NE(lower(e.what()).find(b.field), std::string::npos) << "message should name the field: " << e.what();
+                EXPECT_NE(lower(e.what()).find(b.field), std::string::npos)
+                    << "message should name the field: " << e.what();
             }
         }
     }
@@ -126,10 +131,14 @@ TEST_F(Validation, IndexOverflow32Bit) {
     };
     const std::vector<Big> cases = {
         {"input 2^31 elements", [](ConvDesc& d) { d.c = 1024, d.h = 1024, d.w = 2048, d.r = d.s = 1, d.pad(0, 0); }},
-        {"input n*c*h*w > 2^31", [](ConvDesc& d) { d.n = 3, d.c = 1024, d.h = 1024, d.w = 1024, d.r = d.s = 1, d.pad(0, 0); }},
-        {"output >= 2^31 elements", [](ConvDesc& d) { d.c = 1, d.h = d.w = 1, d.k = 2, d.r = d.s = 1, d.pad(16384, 16384); }},
-        {"filter 2^31 elements", [](ConvDesc& d) { d.c = 32768, d.h = d.w = 1, d.k = 65536, d.r = d.s = 1, d.pad(0, 0); }},
-        {"int64 product overflow", [](ConvDesc& d) { d.n = d.c = d.h = d.w = int64_t(1) << 20, d.r = d.s = 1, d.pad(0, 0); }},
+        {"input n*c*h*w > 2^31",
+         [](ConvDesc& d) { d.n = 3, d.c = 1024, d.h = 1024, d.w = 1024, d.r = d.s = 1, d.pad(0, 0); }},
+        {"output >= 2^31 elements",
+         [](ConvDesc& d) { d.c = 1, d.h = d.w = 1, d.k = 2, d.r = d.s = 1, d.pad(16384, 16384); }},
+        {"filter 2^31 elements",
+         [](ConvDesc& d) { d.c = 32768, d.h = d.w = 1, d.k = 65536, d.r = d.s = 1, d.pad(0, 0); }},
+        {"int64 product overflow",
+         [](ConvDesc& d) { d.n = d.c = d.h = d.w = int64_t(1) << 20, d.r = d.s = 1, d.pad(0, 0); }},
     };
     for (const auto& b : cases) {
         SCOPED_TRACE(b.name);
@@ -162,8 +171,8 @@ TEST_F(Validation, MaxStorageBufferRange) {
     // ...and one element more must not (input, output and filter each).
     for (int which = 0; which < 3; ++which) {
         ConvDesc e;
-        if (which == 0) e.w = int64_t(elems) + 1, e.s = 2;                     // input only
-        if (which == 1) e.w = int64_t(elems) / 2 + 1, e.k = 2;                 // output only
+        if (which == 0) e.w = int64_t(elems) + 1, e.s = 2;                    // input only
+        if (which == 1) e.w = int64_t(elems) / 2 + 1, e.k = 2;                // output only
         if (which == 2) e.c = int64_t(elems) / 2 + 1, e.k = 2, e.groups = 1;  // filter only
         SCOPED_TRACE(e.toString());
         EXPECT_TRUE(throwsCode([&] { vkconv::Plan::create(ctx(), e); }, {ErrorCode::IndexOverflow}));

@@ -32,7 +32,7 @@ struct WinoCase {
     ConvDesc desc;
     uint64_t chunkTiles;  // workspace for this many tiles per chunk (limitFor / limitFor16); 0: the default
     VkDeviceSize taps;
-    std::string chunks;           // expected in the config ("" : one chunk)
+    std::string chunks;  // expected in the config ("" : one chunk)
 };
 
 void nhwc(ConvDesc& d) {
@@ -63,7 +63,9 @@ std::string hooksWith(const std::string& hook) {
 VkDeviceSize limitFor16(const ConvDesc& d, uint64_t tiles, VkDeviceSize taps, bool perTile = false) {
     const VkDeviceSize u = roundUp(taps * VkDeviceSize(d.k * d.channelsPerGroup()) * 2, 256);
     const VkDeviceSize mElem = d.dtype == DType::F16 || taps == 16 || scaledBf16(d) ? 2 : 4;
-    const VkDeviceSize scale = !scaledBf16(d) ? 0 : perTile ? VkDeviceSize(d.k) * 4 + 256 + tiles * 4 : roundUp((64 + 2 * 512) * 4, 256);
+    const VkDeviceSize scale = !scaledBf16(d) ? 0
+                               : perTile      ? VkDeviceSize(d.k) * 4 + 256 + tiles * 4
+                                              : roundUp((64 + 2 * 512) * 4, 256);
     return u + scale + 2 * 256 + tiles * taps * (VkDeviceSize(d.c) * 2 + VkDeviceSize(d.k) * mElem);
 }
 
@@ -79,7 +81,8 @@ std::vector<WinoCase> makeCases() {
         if (!chunkTiles) v.push_back({"f4_" + name, "4x4", d, 0, 36, ""});
     };
     add("base_odd_q", [](ConvDesc&) {});
-    add("batch3_odd_p_q_bias_relu", [](ConvDesc& d) { d.n = 3, d.h = 7, d.w = 5, d.hasBias = true, d.activation = Activation::Relu; });
+    add("batch3_odd_p_q_bias_relu",
+        [](ConvDesc& d) { d.n = 3, d.h = 7, d.w = 5, d.hasBias = true, d.activation = Activation::Relu; });
     add("valid_no_pad", [](ConvDesc& d) { d.pad(0, 0), d.h = 10, d.w = 6; });
     add("asym_pad_t2b0l0r1", [](ConvDesc& d) { d.padTop = 2, d.padBottom = 0, d.padLeft = 0, d.padRight = 1; });
     add("output_1x1", [](ConvDesc& d) { d.h = d.w = 3, d.pad(0, 0); });
@@ -109,13 +112,19 @@ std::vector<WinoCase> makeCases() {
         d.activation = Activation::Silu;
     });
     // 15 x 15 = 225 tiles at most 64 per chunk: 4 balanced chunks of 57, the last 54.
-    add("chunked_4x57", [](ConvDesc& d) { d.h = d.w = 29; }, 64, "in 4 chunks of 57");
-    add("chunked_fp16_nhwc_residual", [](ConvDesc& d) { d.h = d.w = 29, d.dtype = DType::F16, d.hasResidual = true, nhwc(d); }, 64,
+    add(
+        "chunked_4x57", [](ConvDesc& d) { d.h = d.w = 29; }, 64, "in 4 chunks of 57");
+    add(
+        "chunked_fp16_nhwc_residual",
+        [](ConvDesc& d) { d.h = d.w = 29, d.dtype = DType::F16, d.hasResidual = true, nhwc(d); }, 64,
         "in 4 chunks of 57");
     // 2 x 25 x 20 = 1000 tiles at most 300 per chunk: 4 chunks rounded up to 256, the last 232.
-    add("chunked_aligned_4x256", [](ConvDesc& d) { d.n = 2, d.h = 50, d.w = 40, d.c = 8, d.k = 8; }, 300, "in 4 chunks of 256");
+    add(
+        "chunked_aligned_4x256", [](ConvDesc& d) { d.n = 2, d.h = 50, d.w = 40, d.c = 8, d.k = 8; }, 300,
+        "in 4 chunks of 256");
     // One tile per chunk (the smallest workspace that works).
-    add("chunked_one_tile_each", [](ConvDesc& d) { d.h = 4, d.w = 5; }, 1, "in 6 chunks of 1");
+    add(
+        "chunked_one_tile_each", [](ConvDesc& d) { d.h = 4, d.w = 5; }, 1, "in 6 chunks of 1");
     // F(4x4): 31 x 30 outputs = 8 x 8 tiles (partial last row and column) at most 20 per chunk:
     // 4 chunks of 16; and fp16 NHWC with a residual in 3 chunks of 22 (the last 20).
     ConvDesc f4;
@@ -132,7 +141,9 @@ const std::vector<WinoCase>& cases() {
     return v;
 }
 
-std::string caseName(const ::testing::TestParamInfo<int>& info) { return sanitizeName(cases()[size_t(info.param)].name); }
+std::string caseName(const ::testing::TestParamInfo<int>& info) {
+    return sanitizeName(cases()[size_t(info.param)].name);
+}
 
 vkconv::PlanOptions winoOptions(VkDeviceSize limit, const std::string& tile = "") {
     vkconv::PlanOptions o;
@@ -156,7 +167,8 @@ bool perTileScale(vkconv::Context& ctx, const ConvDesc& d, const std::string& ti
 // and U (and M for fp16 and bf16 F(2x2)) in the workspace.
 VkDeviceSize caseLimit(vkconv::Context& ctx, const WinoCase& c) {
     if (!c.chunkTiles) return 0;
-    const bool matrix = c.desc.dtype != DType::F32 && vkconv::whyUnsupported(ctx, c.desc, "implicit_gemm_coopmat").empty();
+    const bool matrix =
+        c.desc.dtype != DType::F32 && vkconv::whyUnsupported(ctx, c.desc, "implicit_gemm_coopmat").empty();
     return matrix ? limitFor16(c.desc, c.chunkTiles, c.taps, perTileScale(ctx, c.desc, c.tile))
                   : limitFor(c.desc, c.chunkTiles, c.taps);
 }
@@ -167,13 +179,16 @@ class Winograd : public VkconvParamTest<int> {};
 
 TEST_P(Winograd, MatchesReference) {
     const auto& c = cases()[size_t(GetParam())];
-    if (c.desc.dtype != DType::F32 && !ctx().caps().storageBuffer16BitAccess) GTEST_SKIP() << "no 16-bit storage on this device";
+    if (c.desc.dtype != DType::F32 && !ctx().caps().storageBuffer16BitAccess)
+        GTEST_SKIP() << "no 16-bit storage on this device";
     const auto o = winoOptions(caseLimit(ctx(), c), c.tile);
     const vkconv::Plan plan = vkconv::Plan::create(ctx(), c.desc, o);
     EXPECT_LE(plan.workspaceSize(), o.workspaceLimit) << plan.config();
     EXPECT_EQ(plan.config().rfind("F(" + c.tile + ",3x3) ", 0), 0u) << plan.config();
-    if (c.chunks.empty()) EXPECT_EQ(plan.config().find("chunks"), std::string::npos) << plan.config();
-    else EXPECT_NE(plan.config().find(c.chunks), std::string::npos) << plan.config();
+    if (c.chunks.empty())
+        EXPECT_EQ(plan.config().find("chunks"), std::string::npos) << plan.config();
+    else
+        EXPECT_NE(plan.config().find(c.chunks), std::string::npos) << plan.config();
     // fp32 F(2x2) with integer data and a piecewise-linear activation must be exact; the rest
     // within the direct kernels' tolerance (the transforms run in fp32 whatever the storage
     // dtype), amplified for F(4x4); integer data through both variants as well.
@@ -195,12 +210,14 @@ INSTANTIATE_TEST_SUITE_P(winograd, Winograd, ::testing::Range(0, int(cases().siz
 TEST_P(Winograd, NchwOutputPaths) {
     const auto& c = cases()[size_t(GetParam())];
     if (c.desc.outputLayout != TensorLayout::NCHW) GTEST_SKIP() << "NHWC output";
-    if (c.desc.dtype != DType::F32 && !ctx().caps().storageBuffer16BitAccess) GTEST_SKIP() << "no 16-bit storage on this device";
+    if (c.desc.dtype != DType::F32 && !ctx().caps().storageBuffer16BitAccess)
+        GTEST_SKIP() << "no 16-bit storage on this device";
     const VkDeviceSize limit = caseLimit(ctx(), c);
     for (const char* hook : {"winograd_nchw_narrow", "winograd_nchw_rb2"}) {
         SCOPED_TRACE(hook);
         EnvOverride on("VKCONV_TEST_HOOKS", hooksWith(hook));
-        const auto r = runAndCheck(ctx(), c.desc, winoOptions(limit, c.tile), 7200 + uint64_t(GetParam()), DataMode::Uniform);
+        const auto r =
+            runAndCheck(ctx(), c.desc, winoOptions(limit, c.tile), 7200 + uint64_t(GetParam()), DataMode::Uniform);
         EXPECT_EQ(r.algorithm, kAlgo);
         EXPECT_TRUE(passed(r)) << "case " << c.name;
     }
@@ -296,7 +313,8 @@ std::vector<WinoCmCase> makeCmCases() {
         v.push_back({"f2_" + name, "2x2", d});
     };
     add("fp16_nhwc_bias_relu", [](ConvDesc& d) { d.hasBias = true, d.activation = Activation::Relu; });
-    add("bf16_nhwc_residual_silu", [](ConvDesc& d) { d.dtype = DType::BF16, d.hasBias = d.hasResidual = true, d.activation = Activation::Silu; });
+    add("bf16_nhwc_residual_silu",
+        [](ConvDesc& d) { d.dtype = DType::BF16, d.hasBias = d.hasResidual = true, d.activation = Activation::Silu; });
     add("fp16_nchw_kcrs_n2_k20", [](ConvDesc& d) {
         d.inputLayout = d.outputLayout = TensorLayout::NCHW, d.filterLayout = FilterLayout::KCRS, d.n = 2, d.k = 20;
     });
@@ -342,7 +360,9 @@ const std::vector<WinoCmCase>& cmCases() {
     return v;
 }
 
-std::string cmCaseName(const ::testing::TestParamInfo<int>& info) { return sanitizeName(cmCases()[size_t(info.param)].name); }
+std::string cmCaseName(const ::testing::TestParamInfo<int>& info) {
+    return sanitizeName(cmCases()[size_t(info.param)].name);
+}
 
 }  // namespace
 
@@ -353,7 +373,9 @@ TEST_P(WinogradCoopmat, MatchesReference) {
     const std::string why = vkconv::whyUnsupported(ctx(), c.desc, "implicit_gemm_coopmat");
     if (!why.empty()) GTEST_SKIP() << "implicit_gemm_coopmat declines " << c.desc.toString() << ": " << why;
     const VkDeviceSize taps = c.tile == "4x4" ? 36 : 16;
-    auto o = winoOptions(c.chunkTiles ? limitFor16(c.desc, c.chunkTiles, taps, perTileScale(ctx(), c.desc, c.tile, c.packed)) : 0, c.tile);
+    auto o = winoOptions(
+        c.chunkTiles ? limitFor16(c.desc, c.chunkTiles, taps, perTileScale(ctx(), c.desc, c.tile, c.packed)) : 0,
+        c.tile);
     o.packedFilter = c.packed;
     const vkconv::Plan plan = vkconv::Plan::create(ctx(), c.desc, o);
     EXPECT_LE(plan.workspaceSize(), o.workspaceLimit) << plan.config();
@@ -364,22 +386,29 @@ TEST_P(WinogradCoopmat, MatchesReference) {
     const bool f16 = c.desc.dtype == DType::F16 || scaled, m16 = f16 || c.tile == "2x2";
     EXPECT_NE(plan.config().find("implicit_gemm_coopmat"), std::string::npos) << plan.config();
     EXPECT_EQ(plan.config().find("raw-f32") != std::string::npos, !m16) << plan.config();
-    EXPECT_NE(plan.config().find(f16 ? "V/U f16 M f16" : m16 ? "V/U bf16 M bf16" : "V/U bf16 M f32"), std::string::npos)
+    EXPECT_NE(plan.config().find(f16   ? "V/U f16 M f16"
+                                 : m16 ? "V/U bf16 M bf16"
+                                       : "V/U bf16 M f32"),
+              std::string::npos)
         << plan.config();
     EXPECT_EQ(plan.config().find(" scaled") != std::string::npos, scaled) << plan.config();
-    if (c.chunks.empty()) EXPECT_EQ(plan.config().find("chunks"), std::string::npos) << plan.config();
-    else EXPECT_NE(plan.config().find(c.chunks), std::string::npos) << plan.config();
+    if (c.chunks.empty())
+        EXPECT_EQ(plan.config().find("chunks"), std::string::npos) << plan.config();
+    else
+        EXPECT_NE(plan.config().find(c.chunks), std::string::npos) << plan.config();
     EXPECT_GT(plan.operandRounding(), 0.0);
     // The transforms move two channels (filters) per invocation where they pair up: KRSC filters
     // with an even C/groups, NHWC input with an even C, NHWC output with an even K and 16-bit M.
     const bool fPairs = c.desc.filterLayout == FilterLayout::KRSC && c.desc.channelsPerGroup() % 2 == 0;
     const bool inPairs = c.desc.inputLayout == TensorLayout::NHWC && c.desc.c % 2 == 0;
     const bool outPairs = m16 && c.desc.outputLayout == TensorLayout::NHWC && c.desc.k % 2 == 0;
-    const std::string pairs = !fPairs && !inPairs && !outPairs
-                                  ? ""
-                                  : std::string(" pairs ") + (fPairs ? "f" : "") + (inPairs ? "in" : "") + (outPairs ? "out" : "");
-    if (pairs.empty()) EXPECT_EQ(plan.config().find(" pairs"), std::string::npos) << plan.config();
-    else EXPECT_NE(plan.config().find(pairs), std::string::npos) << plan.config();
+    const std::string pairs = !fPairs && !inPairs && !outPairs ? ""
+                                                               : std::string(" pairs ") + (fPairs ? "f" : "") +
+                                                                     (inPairs ? "in" : "") + (outPairs ? "out" : "");
+    if (pairs.empty())
+        EXPECT_EQ(plan.config().find(" pairs"), std::string::npos) << plan.config();
+    else
+        EXPECT_NE(plan.config().find(pairs), std::string::npos) << plan.config();
     for (auto mode : {DataMode::Uniform, DataMode::Integer}) {
         const auto r = runAndCheck(ctx(), c.desc, o, 7200 + uint64_t(GetParam()), mode);
         EXPECT_EQ(r.algorithm, kAlgo);
@@ -408,7 +437,8 @@ TEST_F(WinogradPlan, winograd_coopmat_Fp16Overflow) {
             const auto o = winoOptions(0, tile);
             EXPECT_NE(vkconv::Plan::create(ctx(), d, o).config().find("V/U f16 M f16"), std::string::npos);
             const double x = std::ldexp(1.0, std::string(tile) == "4x4" ? 12 : 14);
-            const auto r = runAndCheckScaled(ctx(), d, o, 7500 + uint64_t(layout), DataMode::Uniform, x, std::ldexp(1.0, -8));
+            const auto r =
+                runAndCheckScaled(ctx(), d, o, 7500 + uint64_t(layout), DataMode::Uniform, x, std::ldexp(1.0, -8));
             EXPECT_TRUE(passed(r)) << "layout " << layout << " " << tile;
             EXPECT_EQ(r.nonFinite, 0) << "layout " << layout << " " << tile;
         }
@@ -463,12 +493,14 @@ TEST_F(WinogradPlan, winograd_coopmat_ScaledRange) {
             const auto o = winoOptions(0, tile);
             const vkconv::Plan plan = vkconv::Plan::create(ctx(), d, o);
             EXPECT_NE(plan.config().find(" scaled"), std::string::npos) << plan.config();
-            EXPECT_EQ(plan.config().find(" scaled per tile") != std::string::npos, sh.perTile) << sh.name << ": " << plan.config();
+            EXPECT_EQ(plan.config().find(" scaled per tile") != std::string::npos, sh.perTile)
+                << sh.name << ": " << plan.config();
             for (size_t i = 0; i < std::size(scales); ++i) {
                 // One scale for the whole call keeps fp16's ~2^30 between the largest V (U) and
                 // the smallest that still counts: 2^+-2 (products 2^16 apart) there, 2^+-10 per tile.
                 const int spread = scales[i].spread && !sh.perTile ? 2 : scales[i].spread;
-                const auto r = runAndCheckScaled(ctx(), d, o, 7400 + i, DataMode::Uniform, scales[i].x, scales[i].w, spread);
+                const auto r =
+                    runAndCheckScaled(ctx(), d, o, 7400 + i, DataMode::Uniform, scales[i].x, scales[i].w, spread);
                 EXPECT_TRUE(passed(r)) << sh.name << " " << tile << " " << scales[i].name;
                 EXPECT_EQ(r.nonFinite, 0) << sh.name << " " << tile << " " << scales[i].name;
             }
@@ -501,7 +533,8 @@ TEST_F(WinogradPlan, winograd_coopmat_Router) {
         EXPECT_EQ(pb.algorithm(), kAlgo) << pb.config();
         EXPECT_NE(pb.config().find("V/U f16 M f16 scaled"), std::string::npos) << pb.config();
     }
-    std::cout << "[ info ] auto on " << b.toString() << ": " << pb.algorithm() << " [" << pb.config() << "]" << std::endl;
+    std::cout << "[ info ] auto on " << b.toString() << ": " << pb.algorithm() << " [" << pb.config() << "]"
+              << std::endl;
     // (bf16 V and U need bf16 matrix units: without them, as on Mesa 26's lavapipe, the packed
     // plan's GEMM is the scalar one, whose F(4x4) rounds in fp32.)
     if (vkconv::whyUnsupported(ctx(), b, "implicit_gemm_coopmat").empty()) {

@@ -10,13 +10,18 @@ int main(int argc, char** argv) {
     bool json = false, list = false;
     vkconv::ContextCreateInfo info;
     for (int i = 1; i < argc; ++i) {
-        if (!std::strcmp(argv[i], "--json")) json = true;
-        else if (!std::strcmp(argv[i], "--list")) list = true;
-        else if (!std::strcmp(argv[i], "--validation")) info.enableValidation = true;
-        else if (!std::strcmp(argv[i], "--device") && i + 1 < argc) info.device = argv[++i];
+        if (!std::strcmp(argv[i], "--json"))
+            json = true;
+        else if (!std::strcmp(argv[i], "--list"))
+            list = true;
+        else if (!std::strcmp(argv[i], "--validation"))
+            info.enableValidation = true;
+        else if (!std::strcmp(argv[i], "--device") && i + 1 < argc)
+            info.device = argv[++i];
         else {
-            std::fprintf(stderr, "usage: vkconv-info [--json] [--list] [--device INDEX|NAME] [--validation]\n"
-                                 "  VKCONV_DEVICE selects the device too (index or name substring).\n");
+            std::fprintf(stderr,
+                         "usage: vkconv-info [--json] [--list] [--device INDEX|NAME] [--validation]\n"
+                         "  VKCONV_DEVICE selects the device too (index or name substring).\n");
             return 2;
         }
     }
@@ -37,8 +42,8 @@ int main(int argc, char** argv) {
             };
             std::printf("%s\n", doc.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace).c_str());
         } else {
-            std::printf("vkconv %s (%s, %s)\n%s", vkconv::versionString(), vkconv::gitRevision(), vkconv::shaderCompiler(),
-                        ctx.caps().toText().c_str());
+            std::printf("vkconv %s (%s, %s)\n%s", vkconv::versionString(), vkconv::gitRevision(),
+                        vkconv::shaderCompiler(), ctx.caps().toText().c_str());
         }
         return ctx.validationMessages() ? 1 : 0;
     } catch (const vkconv::Error& e) {

@@ -65,7 +65,8 @@ struct App {
         const char* layer = "VK_LAYER_KHRONOS_validation";
         const char* ext = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
         VkDebugUtilsMessengerCreateInfoEXT mci{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
-        mci.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+        mci.messageSeverity =
+            VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
         mci.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT;
         mci.pfnUserCallback = onMessage;
         VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
@@ -118,7 +119,8 @@ struct App {
         std::vector<VkExtensionProperties> exts(n);
         vkEnumerateDeviceExtensionProperties(phys, nullptr, &n, exts.data());
         for (const auto& e : exts)  // vkconv's fast path for descriptors; every desktop driver has it
-            if (std::strcmp(e.extensionName, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME) == 0) extensions.push_back(e.extensionName);
+            if (std::strcmp(e.extensionName, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME) == 0)
+                extensions.push_back(e.extensionName);
         std::vector<const char*> names;
         for (const auto& e : extensions) names.push_back(e.c_str());
         const float prio = 1.0f;
@@ -163,7 +165,8 @@ struct AppBuffer {
         const VkMemoryPropertyFlags want = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
         uint32_t type = 0;
         while (type < mp.memoryTypeCount &&
-               !((req.memoryTypeBits >> type & 1u) && (mp.memoryTypes[type].propertyFlags & want) == want)) ++type;
+               !((req.memoryTypeBits >> type & 1u) && (mp.memoryTypes[type].propertyFlags & want) == want))
+            ++type;
         if (type == mp.memoryTypeCount) throw std::runtime_error("no host-visible coherent memory type");
         VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
         mai.allocationSize = req.size, mai.memoryTypeIndex = type;
@@ -229,7 +232,8 @@ int run() {
         check(vkBeginCommandBuffer(cmd, &cbi), "vkBeginCommandBuffer");
         VkMemoryBarrier2 before{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
         before.srcStageMask = VK_PIPELINE_STAGE_2_HOST_BIT, before.srcAccessMask = VK_ACCESS_2_HOST_WRITE_BIT;
-        before.dstStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, before.dstAccessMask = VK_ACCESS_2_SHADER_STORAGE_READ_BIT;
+        before.dstStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+        before.dstAccessMask = VK_ACCESS_2_SHADER_STORAGE_READ_BIT;
         VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
         dep.memoryBarrierCount = 1, dep.pMemoryBarriers = &before;
         vkCmdPipelineBarrier2(cmd, &dep);
@@ -238,7 +242,8 @@ int run() {
         if (plan.workspaceSize() > 0) t.workspace = workspace.view();
         plan.record(cmd, t);
         VkMemoryBarrier2 after{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
-        after.srcStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, after.srcAccessMask = VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
+        after.srcStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+        after.srcAccessMask = VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
         after.dstStageMask = VK_PIPELINE_STAGE_2_HOST_BIT, after.dstAccessMask = VK_ACCESS_2_HOST_READ_BIT;
         dep.pMemoryBarriers = &after;
         vkCmdPipelineBarrier2(cmd, &dep);

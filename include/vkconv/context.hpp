@@ -47,15 +47,15 @@ struct ContextAdoptInfo {
     VkInstance instance = VK_NULL_HANDLE;
     VkPhysicalDevice physicalDevice = VK_NULL_HANDLE;
     VkDevice device = VK_NULL_HANDLE;
-    uint32_t queueFamilyIndex = 0;   // must support compute
-    VkQueue queue = VK_NULL_HANDLE;  // vkconv submits to it only in run()/upload/download helpers
+    uint32_t queueFamilyIndex = 0;             // must support compute
+    VkQueue queue = VK_NULL_HANDLE;            // vkconv submits to it only in run()/upload/download helpers
     uint32_t apiVersion = VK_API_VERSION_1_3;  // the instance's apiVersion (>= 1.3)
     // The device extensions the application enabled; vkconv uses nothing else.
     std::vector<std::string> enabledDeviceExtensions;
     // The VkPhysicalDeviceFeatures2 chain given to vkCreateDevice (null: vkconv assumes only
     // core 1.3 required features).  Used to know which optional features may be used.
     const VkPhysicalDeviceFeatures2* enabledFeatures = nullptr;
-    std::string pipelineCacheDir;  // as in ContextCreateInfo
+    std::string pipelineCacheDir;     // as in ContextCreateInfo
     bool disableMatrixUnits = false;  // as in ContextCreateInfo
     PFN_vkGetInstanceProcAddr getInstanceProcAddr = nullptr;
 };
@@ -87,7 +87,7 @@ public:
     VkQueue queue() const;
     uint32_t queueFamilyIndex() const;
     bool ownsDevice() const;
-    bool offline() const;  // made by createOffline: plans only
+    bool offline() const;                  // made by createOffline: plans only
     const VolkDeviceTable& table() const;  // the context's device function table
 
     // Records into a transient command buffer, submits it to the context's queue and waits.

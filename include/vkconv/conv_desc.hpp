@@ -48,7 +48,9 @@ struct VKCONV_API ConvDesc {
     int64_t outputBytes() const { return outputElements() * dtypeSize(dtype); }
 
     // 2 * N * K * (C/groups) * R * S * P * Q
-    double flops() const { return 2.0 * double(n) * double(k) * double(reductionLength()) * double(outH()) * double(outW()); }
+    double flops() const {
+        return 2.0 * double(n) * double(k) * double(reductionLength()) * double(outH()) * double(outW());
+    }
 
     // Device-independent checks; throws vkconv::Error naming the field.  Plan::create also
     // checks what depends on the device (dtype support, maxStorageBufferRange).
@@ -57,7 +59,11 @@ struct VKCONV_API ConvDesc {
     std::string toString() const;  // e.g. "n1 c64 h56 w56 k64 r3 s3 pad1,1,1,1 str1,1 dil1,1 g1 f32 nchw->nchw kcrs"
 
     // Convenience for symmetric padding.
-    ConvDesc& pad(int64_t ph, int64_t pw) { padTop = padBottom = ph; padLeft = padRight = pw; return *this; }
+    ConvDesc& pad(int64_t ph, int64_t pw) {
+        padTop = padBottom = ph;
+        padLeft = padRight = pw;
+        return *this;
+    }
 };
 
 }  // namespace vkconv

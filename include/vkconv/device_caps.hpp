@@ -21,7 +21,7 @@ struct VKCONV_API CoopMatConfig {
     uint32_t m = 0, n = 0, k = 0;
     uint32_t a = 0, b = 0, c = 0, result = 0;  // VkComponentTypeKHR
     bool saturatingAccumulation = false;
-    uint32_t scope = 0;  // VkScopeKHR
+    uint32_t scope = 0;            // VkScopeKHR
     std::string toString() const;  // "16x16x16 f16*f16+f32->f32 subgroup"
 };
 
@@ -37,7 +37,7 @@ struct VKCONV_API DeviceCaps {
 
     // Compute limits
     uint32_t subgroupSize = 0, minSubgroupSize = 0, maxSubgroupSize = 0;
-    bool subgroupSizeControl = false;     // compute pipelines may require a subgroup size
+    bool subgroupSizeControl = false;  // compute pipelines may require a subgroup size
     bool computeFullSubgroups = false;
     // A workgroup under a required subgroup size holds at most that size x this many invocations.
     uint32_t maxComputeWorkgroupSubgroups = 0;
@@ -63,10 +63,10 @@ struct VKCONV_API DeviceCaps {
     std::vector<CoopMatConfig> coopMatConfigs;
 
     // Timing
-    bool timestamps = false;         // the compute queue can write timestamps
-    float timestampPeriod = 0.0f;    // ns per tick
+    bool timestamps = false;       // the compute queue can write timestamps
+    float timestampPeriod = 0.0f;  // ns per tick
     uint32_t timestampValidBits = 0;
-    uint64_t timestampMask = 0;      // mask applied to raw query results
+    uint64_t timestampMask = 0;  // mask applied to raw query results
 
     // Extensions vkconv uses
     bool pushDescriptor = false;

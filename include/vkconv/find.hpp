@@ -80,6 +80,7 @@ VKCONV_API std::vector<FindResult> findAlgorithms(Context& ctx, const ConvDesc& 
                                                   const FindOptions& find = {});
 
 // The plan of findAlgorithms()'s fastest result.
-VKCONV_API Plan findPlan(Context& ctx, const ConvDesc& desc, const PlanOptions& options = {}, const FindOptions& find = {});
+VKCONV_API Plan findPlan(Context& ctx, const ConvDesc& desc, const PlanOptions& options = {},
+                         const FindOptions& find = {});
 
 }  // namespace vkconv

@@ -19,18 +19,18 @@ namespace vkconv {
 
 namespace {
 
-constexpr uint32_t kSliceK = 32;     // BK of most tiles
-constexpr uint32_t kMinSliceK = 16;  // the shortest BK
+constexpr uint32_t kSliceK = 32;      // BK of most tiles
+constexpr uint32_t kMinSliceK = 16;   // the shortest BK
 constexpr uint32_t kChannelWord = 8;  // C/groups must be a multiple of it: each tap's last slice is zero past C/groups
 
 struct CmTile {
     const char* name;
     uint32_t bm, bn, bk, warpsM, warpsN;
-    uint32_t nbuf;        // shared staging buffers: 2 double-buffered, 1 single (two barriers per slice)
-    double efficiency;    // relative throughput of one full wave of this tile (H200 sweep)
-    uint32_t resident;    // workgroups resident per compute unit (H200: registers decide)
-    double lone = 0;      // share of its unit's full-occupancy throughput one workgroup alone on a
-                          // unit reaches (tile_score.hpp waveTileScore; 0: unmeasured, 1/resident)
+    uint32_t nbuf;           // shared staging buffers: 2 double-buffered, 1 single (two barriers per slice)
+    double efficiency;       // relative throughput of one full wave of this tile (H200 sweep)
+    uint32_t resident;       // workgroups resident per compute unit (H200: registers decide)
+    double lone = 0;         // share of its unit's full-occupancy throughput one workgroup alone on a
+                             // unit reaches (tile_score.hpp waveTileScore; 0: unmeasured, 1/resident)
     uint64_t minSlices = 0;  // the router skips it where a workgroup would run fewer slices (forced: any)
     uint32_t ks = 1;         // sliced-K: groups of warpsM x warpsN subgroups splitting each tile's reduction
     // Sliced-K tiles the router offers are priced by a measured one-wave line instead of a rating:
@@ -112,16 +112,35 @@ constexpr CmTile kCmTiles[] = {
 };
 
 enum SpecCoopmat : uint32_t {
-    kSpecBM = 101, kSpecBN = 102, kSpecBK = 103, kSpecWarpsM = 104, kSpecWarpsN = 105,
-    kSpecCmM = 106, kSpecCmN = 107, kSpecCmK = 108, kSpecEmuLanes = 109,
-    kSpecMaskMode = 110, kSpecVecA = 112, kSpecVecB = 113, kSpecVecOut = 114, kSpecNbuf = 115,
-    kSpecPrefetch2 = 116, kSpecCTail = 117, kSpecNchwRuns = 118, kSpecNchwRuns4 = 119, kSpecOutWord = 120, kSpecSwizzle = 123,
-    kSpecEpi16 = 125, kSpecKSplit = 126, kSpecNchwVecA = 128, kSpecNchwWords = 129,
+    kSpecBM = 101,
+    kSpecBN = 102,
+    kSpecBK = 103,
+    kSpecWarpsM = 104,
+    kSpecWarpsN = 105,
+    kSpecCmM = 106,
+    kSpecCmN = 107,
+    kSpecCmK = 108,
+    kSpecEmuLanes = 109,
+    kSpecMaskMode = 110,
+    kSpecVecA = 112,
+    kSpecVecB = 113,
+    kSpecVecOut = 114,
+    kSpecNbuf = 115,
+    kSpecPrefetch2 = 116,
+    kSpecCTail = 117,
+    kSpecNchwRuns = 118,
+    kSpecNchwRuns4 = 119,
+    kSpecOutWord = 120,
+    kSpecSwizzle = 123,
+    kSpecEpi16 = 125,
+    kSpecKSplit = 126,
+    kSpecNchwVecA = 128,
+    kSpecNchwWords = 129,
 };
 
 std::string shaderName(DType t, bool split = false, bool trace = false) {
-    return std::string("implicit_gemm_coopmat_") + (coopmatEmulated(t) ? "emu_" : "") + (split ? "splitk_" : "") + (trace ? "trace_" : "") +
-           dtypeSuffix(t);
+    return std::string("implicit_gemm_coopmat_") + (coopmatEmulated(t) ? "emu_" : "") + (split ? "splitk_" : "") +
+           (trace ? "trace_" : "") + dtypeSuffix(t);
 }
 
 // ContextImpl::coopmatTrace (profiling only; vkconv-bench --trace sets it): one-pass fp16 plans
@@ -154,7 +173,8 @@ uint64_t outputPixels(const ConvDesc& d) { return uint64_t(d.n) * uint64_t(d.out
 // per compute unit.
 bool sixteenTailAllowed(const DeviceCaps& caps, const ConvDesc& d, const CmTile& t) {
     if (t.bk != 2 * kMinSliceK || d.channelsPerGroup() % (2 * kMinSliceK) != kMinSliceK) return false;
-    const double tiles64 = double((outputPixels(d) + 63) / 64) * double(d.groups) * double((d.filtersPerGroup() + 63) / 64);
+    const double tiles64 =
+        double((outputPixels(d) + 63) / 64) * double(d.groups) * double((d.filtersPerGroup() + 63) / 64);
     return tiles64 <= modelComputeUnits(caps.computeUnits);
 }
 
@@ -165,10 +185,12 @@ uint64_t gridY(const ConvDesc& d, const CmTile& t) {
 }
 
 // Why `t` cannot run `d` on this device ("" when it can).
-std::string tileWhyNot(const ContextImpl& ctx, const ConvDesc& d, const CmTile& t, const CoopMatConfig& cm, uint32_t sg) {
+std::string tileWhyNot(const ContextImpl& ctx, const ConvDesc& d, const CmTile& t, const CoopMatConfig& cm,
+                       uint32_t sg) {
     const auto& caps = ctx.caps;
     uint32_t threads = t.warps() * sg;
-    if (threads > caps.maxWorkgroupInvocations || threads > caps.maxWorkgroupSize[0]) return std::to_string(threads) + " invocations exceed the workgroup limit";
+    if (threads > caps.maxWorkgroupInvocations || threads > caps.maxWorkgroupSize[0])
+        return std::to_string(threads) + " invocations exceed the workgroup limit";
     uint32_t aWords = t.bm * t.bk / 8, bWords = t.bn * t.bk / 8, groupThreads = t.groupWarps() * sg;
     if (aWords % groupThreads || bWords % groupThreads) return "staging does not divide among the invocations";
     if (d.inputLayout == TensorLayout::NCHW && groupThreads % (t.bm / 8)) return "NCHW staging does not divide";
@@ -184,7 +206,8 @@ std::string tileWhyNot(const ContextImpl& ctx, const ConvDesc& d, const CmTile& 
     bool nhwc = d.inputLayout == TensorLayout::NHWC;
     // The 8-pixel NCHW decode beside a second group's cursor and 64x64 accumulators per subgroup
     // spilled 11 VGPRs on RDNA3 (RADV 25); every other sliced-K build compiles without spills.
-    if (t.ks > 1 && !nhwc && t.wm() * t.wn() >= 64 * 64) return "sliced-K with NCHW input needs smaller subgroup blocks than 64x64";
+    if (t.ks > 1 && !nhwc && t.wm() * t.wn() >= 64 * 64)
+        return "sliced-K with NCHW input needs smaller subgroup blocks than 64x64";
     if (t.sharedBytes(nhwc) > caps.maxSharedMemory)
         return "needs " + std::to_string(t.sharedBytes(nhwc)) + " bytes of shared memory, the device has " +
                std::to_string(caps.maxSharedMemory);
@@ -233,14 +256,15 @@ ConvDesc paddedDesc(const ConvDesc& d, const CmTile& t) {
 bool routerOffers(const CmTile& t, const ConvDesc& d, const SplitRequest& req, bool lineTiles, double units) {
     if (t.minSlices == kUnrated) return false;
     if (t.ks == 1) return true;
-    if (t.sliceUs > 0 && (!lineTiles || d.n != 1 || double(gridX(d, t) * gridY(d, t)) > units * t.resident)) return false;
+    if (t.sliceUs > 0 && (!lineTiles || d.n != 1 || double(gridX(d, t) * gridY(d, t)) > units * t.resident))
+        return false;
     return !req.split && d.groups == 1 && !(d.outputLayout == TensorLayout::NCHW && d.r * d.s == 1);
 }
 
 // A rated tile's modelled time at `splits` (conv/tile_score.hpp splitTileCost).
 double ratedCost(const ConvDesc& d, const CmTile& t, double units, uint64_t splits) {
-    return splitTileCost(paddedDesc(d, t), t.bm, t.bn, t.efficiency, units * t.resident, double(splits), kFlopsPerByte, kSplitPassFlops,
-                         units, t.lone);
+    return splitTileCost(paddedDesc(d, t), t.bm, t.bn, t.efficiency, units * t.resident, double(splits), kFlopsPerByte,
+                         kSplitPassFlops, units, t.lone);
 }
 
 // The chosen tile's split count between its power-of-two neighbours (s/2, 2s): the split that
@@ -257,7 +281,10 @@ void refineSplit(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o
     double bestCost = ratedCost(d, t, units, power);
     for (uint64_t s = power / 2 + 1; s < 2 * power && s <= std::min(lim.most, kSplitMax); ++s) {
         if (slices / s < std::max(t.minSlices, kSplitMinSlices)) break;
-        if (double cost = ratedCost(d, t, units, s); cost < bestCost) { bestCost = cost; best.split = uint32_t(s); }
+        if (double cost = ratedCost(d, t, units, s); cost < bestCost) {
+            bestCost = cost;
+            best.split = uint32_t(s);
+        }
     }
 }
 
@@ -265,8 +292,8 @@ void refineSplit(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o
 // splitTileCost, slots = compute units x residency).
 // A forced tile / split (PlanOptions::tile "<tile>", "<tile>/s<N>", "s<N>") is taken as is
 // (more splits than slices are clamped); whyNot checked the tile.
-CmChoice chooseConfig(const ContextImpl& ctx, const ConvDesc& d, const CoopMatConfig& cm, uint32_t sg, const PlanOptions& o,
-                      bool lineTiles = true) {
+CmChoice chooseConfig(const ContextImpl& ctx, const ConvDesc& d, const CoopMatConfig& cm, uint32_t sg,
+                      const PlanOptions& o, bool lineTiles = true) {
     SplitRequest req = parseSplitRequest(o.tile);
     if (!req.error.empty()) return {nullptr, 1, req.error};
     const double units = modelComputeUnits(ctx.caps.computeUnits);
@@ -286,7 +313,8 @@ CmChoice chooseConfig(const ContextImpl& ctx, const ConvDesc& d, const CoopMatCo
         // Forced: that split (clamped to the slices); else 1 and powers of two up to the limits
         // (the best tile's count is refined after the loop: refineSplit).
         uint64_t first = req.split ? std::min(req.split, slices) : 1;
-        uint64_t last = req.split ? first : std::min({lim.most, kSplitMax, std::max<uint64_t>(1, slices / kSplitMinSlices)});
+        uint64_t last =
+            req.split ? first : std::min({lim.most, kSplitMax, std::max<uint64_t>(1, slices / kSplitMinSlices)});
         if (t.ks > 1 && !req.split) last = 1;  // sliced-K stands in for split-K's second pass: one pass unless forced
         const bool line = t.sliceUs > 0 && req.tile.empty();  // priced by its one-wave line (kCmTiles)
         for (uint64_t s = first; s <= std::max(first, last); s *= 2) {
@@ -295,13 +323,19 @@ CmChoice chooseConfig(const ContextImpl& ctx, const ConvDesc& d, const CoopMatCo
                 if (why.empty()) why = std::to_string(s) + " splits of tile " + t.name + " exceed " + lim.what;
                 break;
             }
-            double cost = line ? (t.fixedUs + t.sliceUs * double(slices) / t.ks) * kModelFlopsPerUs : ratedCost(d, t, units, s);
-            if (!best.tile || cost < bestCost) { bestCost = cost; best = {&t, uint32_t(s), "", cost}; }
+            double cost =
+                line ? (t.fixedUs + t.sliceUs * double(slices) / t.ks) * kModelFlopsPerUs : ratedCost(d, t, units, s);
+            if (!best.tile || cost < bestCost) {
+                bestCost = cost;
+                best = {&t, uint32_t(s), "", cost};
+            }
             if (s == first && req.split) break;
         }
     }
-    if (!best.tile) best.why = why.empty() ? "no tile fits this device and problem" : why;
-    else if (!req.split && best.split > 1) refineSplit(ctx, d, o, units, best);
+    if (!best.tile)
+        best.why = why.empty() ? "no tile fits this device and problem" : why;
+    else if (!req.split && best.split > 1)
+        refineSplit(ctx, d, o, units, best);
     return best;
 }
 
@@ -311,8 +345,8 @@ CmChoice chooseConfig(const ContextImpl& ctx, const ConvDesc& d, const CoopMatCo
 // item's 8 pixels of one channel in one 16-byte load (H*W % 8 == 0) or two 8-byte ones, not 8
 // element loads (the shader's NCHW_VEC_A; on 16-byte aligned views).
 bool coopmatNchwWordLoads(const ConvDesc& d) {
-    return d.inputLayout == TensorLayout::NCHW && d.r == 1 && d.s == 1 && d.strideH == 1 && d.strideW == 1 && !d.padTop &&
-           !d.padBottom && !d.padLeft && !d.padRight && (uint64_t(d.h) * d.w) % 4 == 0;
+    return d.inputLayout == TensorLayout::NCHW && d.r == 1 && d.s == 1 && d.strideH == 1 && d.strideW == 1 &&
+           !d.padTop && !d.padBottom && !d.padLeft && !d.padRight && (uint64_t(d.h) * d.w) % 4 == 0;
 }
 
 namespace {
@@ -353,8 +387,8 @@ public:
             pc_.splitK = split_;
             reduce_ = std::make_unique<SplitReduce>(ctx, d);
         }
-        trace_ = !raw_ && split_ == 1 && tile_.ks == 1 && d.dtype == DType::F16 && ctx.coopmatTrace && ctx.caps.shaderClock &&
-                 shaders::find(shaderName(d.dtype, false, true));
+        trace_ = !raw_ && split_ == 1 && tile_.ks == 1 && d.dtype == DType::F16 && ctx.coopmatTrace &&
+                 ctx.caps.shaderClock && shaders::find(shaderName(d.dtype, false, true));
         gx_ = uint32_t(gridX(d, tile_));
         gy_ = uint32_t(gridY(d, tile_));
         swizzle_ = wantSwizzle(ctx);
@@ -371,15 +405,17 @@ public:
         if (reduce_) reduce_->record(cmd, t, pc_);
     }
     VkDeviceSize workspaceSize() const override {
-        if (trace_) return VkDeviceSize(kTraceHeaderWords + uint64_t(gx_) * gy_ * tile_.warps() * kTraceRecordWords) * 8;
+        if (trace_)
+            return VkDeviceSize(kTraceHeaderWords + uint64_t(gx_) * gy_ * tile_.warps() * kTraceRecordWords) * 8;
         return split_ > 1 ? VkDeviceSize(split_) * VkDeviceSize(desc_.outputElements()) * 4 : 0;
     }
     std::string name() const override { return "implicit_gemm_coopmat"; }
     std::string config() const override {
-        std::string c = std::string("tile ") + tile_.name + " cm " + std::to_string(cm_.m) + "x" + std::to_string(cm_.n) + "x" +
-                        std::to_string(cm_.k);
+        std::string c = std::string("tile ") + tile_.name + " cm " + std::to_string(cm_.m) + "x" +
+                        std::to_string(cm_.n) + "x" + std::to_string(cm_.k);
         if (vecA_ || nchwVecA_ || vecB_ || vecOut_)
-            c += std::string(" vec8") + (vecA_ || nchwVecA_ ? "A" : "") + (vecB_ ? "B" : "") + coopmatOutputTag(vecOut_, outWord_);
+            c += std::string(" vec8") + (vecA_ || nchwVecA_ ? "A" : "") + (vecB_ ? "B" : "") +
+                 coopmatOutputTag(vecOut_, outWord_);
         if (split_ > 1) c += " split " + std::to_string(split_);
         if (prefetch2_) c += " ahead2";
         if (epi16_) c += " epi16";
@@ -393,7 +429,8 @@ public:
 
 private:
     const ComputePipeline& pipeline(bool vec) const {
-        PipelineKey key = convPipelineKey(shaderName(desc_.dtype, split_ > 1 || raw_, trace_), desc_, tile_.warps() * sg_.size, sg_.required, bindings());
+        PipelineKey key = convPipelineKey(shaderName(desc_.dtype, split_ > 1 || raw_, trace_), desc_,
+                                          tile_.warps() * sg_.size, sg_.required, bindings());
         key.spec.push_back({kSpecBM, tile_.bm});
         key.spec.push_back({kSpecBN, tile_.bn});
         key.spec.push_back({kSpecBK, tile_.bk});
@@ -445,7 +482,9 @@ private:
     // on the layers of the 16- and 32-deep tiles.  Elsewhere unmeasured, and on RDNA3 (RADV 25)
     // 128x128x32/2x4 took 24 more VGPRs with it, so off (docs/performance.md,
     // "implicit_gemm_coopmat").  The test hook coopmat_swizzle=0|1 takes either path on any device.
-    static bool wantSwizzle(const ContextImpl& ctx) { return testHookOr("coopmat_swizzle", ctx.caps.vendorId == 0x10DE); }
+    static bool wantSwizzle(const ContextImpl& ctx) {
+        return testHookOr("coopmat_swizzle", ctx.caps.vendorId == 0x10DE);
+    }
 
     ContextImpl& ctx_;
     ConvDesc desc_;
@@ -456,9 +495,10 @@ private:
     std::unique_ptr<SplitReduce> reduce_;  // split-K pass 2
     SubgroupChoice sg_;
     bool raw_ = false;
-    bool vecA_ = false, nchwVecA_ = false, vecB_ = false, vecOut_ = false, runs_ = false, runs4_ = false, words_ = false;
+    bool vecA_ = false, nchwVecA_ = false, vecB_ = false, vecOut_ = false, runs_ = false, runs4_ = false,
+         words_ = false;
     bool prefetch2_ = false;
-    bool trace_ = false;  // the CM_TRACE build, its clocks in the workspace
+    bool trace_ = false;    // the CM_TRACE build, its clocks in the workspace
     bool swizzle_ = false;  // SWIZZLE (wantSwizzle)
     bool epi16_ = false;    // EPI16: fp16 scratch in the epilogue (vector pipeline)
     uint32_t outWord_ = 8;  // NHWC: filters per wide store, 8, 4 or 2 (coopmatNhwcOutWord; 0: element stores)
@@ -481,14 +521,17 @@ std::string coopmatWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanO
     const CoopMatConfig* cm = pickConfig(caps, d.dtype);
     if (!cm)
         return std::string("no subgroup-scope ") + dtypeSuffix(d.dtype) + " x " + dtypeSuffix(d.dtype) +
-               " + f32 -> f32 cooperative-matrix size that tiles 32x32 blocks (device reports: " + coopmatConfigList(caps) + ")";
+               " + f32 -> f32 cooperative-matrix size that tiles 32x32 blocks (device reports: " +
+               coopmatConfigList(caps) + ")";
     if (d.channelsPerGroup() % kChannelWord != 0)
-        return "C/groups = " + std::to_string(d.channelsPerGroup()) + " is not a multiple of " + std::to_string(kChannelWord) +
+        return "C/groups = " + std::to_string(d.channelsPerGroup()) + " is not a multiple of " +
+               std::to_string(kChannelWord) +
                " (16-byte channel words; each filter tap's slices zero-filled past C/groups)";
     if (d.r > 32 || d.s > 32) return "filter taps beyond 32 per axis do not fit the padding masks";
     SubgroupChoice sg = coopmatSubgroup(caps);
     if (o.subgroupSize && o.subgroupSize != sg.size)
-        return "the tiles are laid out for subgroups of " + std::to_string(sg.size) + ", not " + std::to_string(o.subgroupSize);
+        return "the tiles are laid out for subgroups of " + std::to_string(sg.size) + ", not " +
+               std::to_string(o.subgroupSize);
     if (!o.tile.empty()) {
         std::string tile = parseSplitRequest(o.tile).tile;
         bool known = tile.empty();
@@ -496,12 +539,16 @@ std::string coopmatWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanO
         if (!known) {
             std::string names;
             for (const auto& t : kCmTiles) names += std::string(names.empty() ? "" : ", ") + t.name;
-            return "no tile '" + tile + "' (have: " + names + "; each optionally followed by /s<splits>, or s<splits> alone)";
+            return "no tile '" + tile + "' (have: " + names +
+                   "; each optionally followed by /s<splits>, or s<splits> alone)";
         }
     }
     CmChoice choice = chooseConfig(ctx, d, *cm, sg.size, o);
-    if (!choice.tile) return o.tile.empty() ? "no tile fits this device and problem (" + choice.why + ")" : "tile " + o.tile + " does not fit: " + choice.why;
-    if (choice.split > 1 && !shaders::find(shaderName(d.dtype, true))) return "this build lacks the split-K cooperative-matrix shader";
+    if (!choice.tile)
+        return o.tile.empty() ? "no tile fits this device and problem (" + choice.why + ")"
+                              : "tile " + o.tile + " does not fit: " + choice.why;
+    if (choice.split > 1 && !shaders::find(shaderName(d.dtype, true)))
+        return "this build lacks the split-K cooperative-matrix shader";
     return "";
 }
 
@@ -509,7 +556,8 @@ std::unique_ptr<AlgorithmInstance> coopmatInstantiate(ContextImpl& ctx, const Co
     const CoopMatConfig* cm = pickConfig(ctx.caps, d.dtype);
     SubgroupChoice sg = coopmatSubgroup(ctx.caps);
     CmChoice choice = cm ? chooseConfig(ctx, d, *cm, sg.size, o) : CmChoice{};
-    if (!cm || !choice.tile) throw Error(ErrorCode::Unsupported, "implicit_gemm_coopmat: no configuration for " + d.toString());
+    if (!cm || !choice.tile)
+        throw Error(ErrorCode::Unsupported, "implicit_gemm_coopmat: no configuration for " + d.toString());
     return std::make_unique<CoopmatInstance>(ctx, d, *cm, *choice.tile, choice.split, sg);
 }
 
@@ -529,7 +577,8 @@ std::unique_ptr<AlgorithmInstance> coopmatRawInstantiate(ContextImpl& ctx, const
     const CoopMatConfig* cm = pickConfig(ctx.caps, d.dtype);
     SubgroupChoice sg = coopmatSubgroup(ctx.caps);
     CmChoice choice = cm ? chooseConfig(ctx, d, *cm, sg.size, one) : CmChoice{};
-    if (!cm || !choice.tile) throw Error(ErrorCode::Unsupported, "implicit_gemm_coopmat: no configuration for " + d.toString());
+    if (!cm || !choice.tile)
+        throw Error(ErrorCode::Unsupported, "implicit_gemm_coopmat: no configuration for " + d.toString());
     return std::make_unique<CoopmatInstance>(ctx, d, *cm, *choice.tile, 1, sg, true);
 }
 
@@ -557,7 +606,13 @@ std::vector<std::pair<ConvDesc, PlanOptions>> coopmatVariants(const ContextImpl&
         for (bool nhwc : {true, false})
             for (const auto& tile : kCmTiles) {
                 ConvDesc d;
-                d.n = 8; d.c = 64; d.h = d.w = 56; d.k = 256; d.r = d.s = 3; d.pad(1, 1); d.dtype = t;
+                d.n = 8;
+                d.c = 64;
+                d.h = d.w = 56;
+                d.k = 256;
+                d.r = d.s = 3;
+                d.pad(1, 1);
+                d.dtype = t;
                 d.inputLayout = d.outputLayout = nhwc ? TensorLayout::NHWC : TensorLayout::NCHW;
                 d.filterLayout = nhwc ? FilterLayout::KRSC : FilterLayout::KCRS;
                 PlanOptions o;

@@ -22,10 +22,28 @@ constexpr int64_t kMaxTaps = 64, kMaxWindow = 32, kMaxRowWindow = 64;
 constexpr uint64_t kFill = 8192;
 
 enum SpecDepthwise : uint32_t {
-    kSpecFR = 101, kSpecFS = 102, kSpecSH = 103, kSpecSW = 104, kSpecDH = 105, kSpecDW = 106,
-    kSpecQT = 107, kSpecPT = 108, kSpecVecIn = 109, kSpecVecOut = 110, kSpecGeneric = 111,
-    kSpecPadL = 112, kSpecRowLoads = 113, kSpecShape = 114, kSpecShapeK = 115, kSpecShapeC = 116, kSpecShapeH = 117,
-    kSpecShapeW = 118, kSpecShapeP = 119, kSpecShapeQ = 120, kSpecShapePadT = 121, kSpecShapePadL = 122,
+    kSpecFR = 101,
+    kSpecFS = 102,
+    kSpecSH = 103,
+    kSpecSW = 104,
+    kSpecDH = 105,
+    kSpecDW = 106,
+    kSpecQT = 107,
+    kSpecPT = 108,
+    kSpecVecIn = 109,
+    kSpecVecOut = 110,
+    kSpecGeneric = 111,
+    kSpecPadL = 112,
+    kSpecRowLoads = 113,
+    kSpecShape = 114,
+    kSpecShapeK = 115,
+    kSpecShapeC = 116,
+    kSpecShapeH = 117,
+    kSpecShapeW = 118,
+    kSpecShapeP = 119,
+    kSpecShapeQ = 120,
+    kSpecShapePadT = 121,
+    kSpecShapePadL = 122,
 };
 
 // NHWC blocks whose window is inside the input: an untested path that loads up to this many
@@ -45,7 +63,8 @@ struct Blocking {
 };
 
 bool needsGeneric(const ConvDesc& d) {
-    return d.r * d.s > kMaxTaps || (d.s - 1) * d.dilationW + 1 > kMaxWindow || (d.r - 1) * d.dilationH + 1 > kMaxRowWindow;
+    return d.r * d.s > kMaxTaps || (d.s - 1) * d.dilationW + 1 > kMaxWindow ||
+           (d.r - 1) * d.dilationH + 1 > kMaxRowWindow;
 }
 
 // PlanOptions::tile "<rows>x<cols>" (e.g. "2x4"), for tuning; false when it is not one.
@@ -99,8 +118,12 @@ Blocking chooseBlocking(const ConvDesc& d, const std::string& tile) {
 class DepthwiseInstance final : public AlgorithmInstance {
 public:
     DepthwiseInstance(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o)
-        : ctx_(ctx), desc_(d), pc_(makePushConstants(d)), wg_(o.subgroupSize > kWorkgroup ? o.subgroupSize : kWorkgroup),
-          sg_(o.subgroupSize), blk_(chooseBlocking(d, o.tile)) {
+        : ctx_(ctx),
+          desc_(d),
+          pc_(makePushConstants(d)),
+          wg_(o.subgroupSize > kWorkgroup ? o.subgroupSize : kWorkgroup),
+          sg_(o.subgroupSize),
+          blk_(chooseBlocking(d, o.tile)) {
         pc_.aux0 = uint32_t(d.k / d.c);  // channel multiplier
         bool single = d.k == d.c;
         if (!blk_.generic && d.inputLayout == TensorLayout::NHWC) {  // 4 channels per pixel access
@@ -124,8 +147,8 @@ public:
         uint64_t vb = 4ull * dtypeSize(desc_.dtype);
         bool inOk = t.input.offset % vb == 0 && (desc_.inputLayout != TensorLayout::NHWC || t.filter.offset % vb == 0);
         bool outOk = t.output.offset % vb == 0 && (!desc_.hasResidual || t.residual.offset % vb == 0);
-        const ComputePipeline& p = (inOk || !vecIn_) && (outOk || !vecOut_) ? *vectorPipeline_
-                                                                             : pipeline(vecIn_ && inOk, vecOut_ && outOk);
+        const ComputePipeline& p =
+            (inOk || !vecIn_) && (outOk || !vecOut_) ? *vectorPipeline_ : pipeline(vecIn_ && inOk, vecOut_ && outOk);
         bindConvTensors(ctx_, cmd, p, t);
         pushConstants(ctx_, cmd, p, pc_);
         dispatch1D(ctx_, cmd, items_, wg_);
@@ -133,9 +156,11 @@ public:
     std::string name() const override { return "depthwise"; }
     std::string config() const override {
         std::string c = "wg" + std::to_string(wg_);
-        if (blk_.generic) c += " generic 1 output/invocation";
-        else c += " block " + std::to_string(blk_.pt) + "x" + std::to_string(blk_.qt) +
-                  (desc_.inputLayout == TensorLayout::NHWC ? "x4ch" : "");
+        if (blk_.generic)
+            c += " generic 1 output/invocation";
+        else
+            c += " block " + std::to_string(blk_.pt) + "x" + std::to_string(blk_.qt) +
+                 (desc_.inputLayout == TensorLayout::NHWC ? "x4ch" : "");
         if (vecIn_ || vecOut_) c += std::string(" vec4") + (vecIn_ ? "In" : "") + (vecOut_ ? "Out" : "");
         if (specShape_) c += " shape";
         if (desc_.k != desc_.c) c += " mult" + std::to_string(desc_.k / desc_.c);
@@ -167,9 +192,14 @@ private:
             if (vecIn && d.inputLayout == TensorLayout::NCHW) key.spec.push_back({kSpecPadL, uint32_t(d.padLeft)});
             if (d.inputLayout == TensorLayout::NHWC) key.spec.push_back({kSpecRowLoads, rowLoadPixels(d, vecIn)});
             if (specShape_)
-                key.spec.insert(key.spec.end(), {{kSpecShape, 1u}, {kSpecShapeK, uint32_t(d.k)}, {kSpecShapeC, uint32_t(d.c)},
-                                                 {kSpecShapeH, uint32_t(d.h)}, {kSpecShapeW, uint32_t(d.w)}, {kSpecShapeP, uint32_t(d.outH())},
-                                                 {kSpecShapeQ, uint32_t(d.outW())}, {kSpecShapePadT, uint32_t(d.padTop)},
+                key.spec.insert(key.spec.end(), {{kSpecShape, 1u},
+                                                 {kSpecShapeK, uint32_t(d.k)},
+                                                 {kSpecShapeC, uint32_t(d.c)},
+                                                 {kSpecShapeH, uint32_t(d.h)},
+                                                 {kSpecShapeW, uint32_t(d.w)},
+                                                 {kSpecShapeP, uint32_t(d.outH())},
+                                                 {kSpecShapeQ, uint32_t(d.outW())},
+                                                 {kSpecShapePadT, uint32_t(d.padTop)},
                                                  {kSpecShapePadL, uint32_t(d.padLeft)}});
         }
         return ctx_.pipelines->get(key);  // made once per context, then a map lookup
@@ -188,7 +218,8 @@ private:
 }  // namespace
 
 std::string depthwiseWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
-    if (d.groups != d.c) return "not depthwise (groups " + std::to_string(d.groups) + " != C " + std::to_string(d.c) + ")";
+    if (d.groups != d.c)
+        return "not depthwise (groups " + std::to_string(d.groups) + " != C " + std::to_string(d.c) + ")";
     if (d.k % d.c != 0) return "K is not a multiple of C (no whole channel multiplier)";
     if (!o.tile.empty()) {
         uint32_t pt = 0, qt = 0;
@@ -215,9 +246,16 @@ std::vector<std::pair<ConvDesc, PlanOptions>> depthwiseVariants(const ContextImp
     std::vector<std::pair<ConvDesc, PlanOptions>> v;
     auto add = [&](DType t, TensorLayout l, int64_t rs, int64_t stride, int64_t mult, int64_t hw, const char* tile) {
         ConvDesc d;
-        d.c = d.groups = 144; d.k = 144 * mult; d.h = d.w = hw; d.r = d.s = rs; d.pad(rs / 2, rs / 2);
-        d.strideH = d.strideW = stride; d.dtype = t; d.inputLayout = d.outputLayout = l;
-        d.hasBias = true; d.activation = Activation::Relu6;
+        d.c = d.groups = 144;
+        d.k = 144 * mult;
+        d.h = d.w = hw;
+        d.r = d.s = rs;
+        d.pad(rs / 2, rs / 2);
+        d.strideH = d.strideW = stride;
+        d.dtype = t;
+        d.inputLayout = d.outputLayout = l;
+        d.hasBias = true;
+        d.activation = Activation::Relu6;
         PlanOptions o;
         o.algorithm = "depthwise";
         o.tile = tile;

@@ -18,8 +18,16 @@ std::unique_ptr<AlgorithmInstance> depthwiseInstantiate(ContextImpl&, const Conv
 namespace {
 
 enum SpecDepthwiseTiled : uint32_t {
-    kSpecFR = 101, kSpecFS = 102, kSpecSH = 103, kSpecSW = 104, kSpecDH = 105, kSpecDW = 106,
-    kSpecQT = 107, kSpecPT = 108, kSpecCL = 109, kSpecBQ = 110,
+    kSpecFR = 101,
+    kSpecFS = 102,
+    kSpecSH = 103,
+    kSpecSW = 104,
+    kSpecDH = 105,
+    kSpecDW = 106,
+    kSpecQT = 107,
+    kSpecPT = 108,
+    kSpecCL = 109,
+    kSpecBQ = 110,
 };
 
 // Register budget of the unrolled kernel: taps (4 per entry), the window an invocation walks,
@@ -37,15 +45,21 @@ struct Tile {
     uint32_t tp() const { return bp * pt; }
     uint32_t tq() const { return bq * qt; }
     std::string name() const {  // channels x rows x columns / rows x columns per invocation
-        return std::to_string(4 * cl) + "x" + std::to_string(tp()) + "x" + std::to_string(tq()) + "/" + std::to_string(pt) + "x" +
-               std::to_string(qt);
+        return std::to_string(4 * cl) + "x" + std::to_string(tp()) + "x" + std::to_string(tq()) + "/" +
+               std::to_string(pt) + "x" + std::to_string(qt);
     }
 };
 
 uint64_t wordChannels(const ConvDesc& d) { return d.dtype == DType::F32 ? 4 : 8; }
-uint64_t haloRows(const ConvDesc& d, const Tile& t) { return (t.tp() - 1) * uint64_t(d.strideH) + (d.r - 1) * uint64_t(d.dilationH) + 1; }
-uint64_t haloCols(const ConvDesc& d, const Tile& t) { return (t.tq() - 1) * uint64_t(d.strideW) + (d.s - 1) * uint64_t(d.dilationW) + 1; }
-uint64_t haloBytes(const ConvDesc& d, const Tile& t) { return haloRows(d, t) * haloCols(d, t) * (t.cl >= 8 ? t.cl : t.cl + 1) * 16; }
+uint64_t haloRows(const ConvDesc& d, const Tile& t) {
+    return (t.tp() - 1) * uint64_t(d.strideH) + (d.r - 1) * uint64_t(d.dilationH) + 1;
+}
+uint64_t haloCols(const ConvDesc& d, const Tile& t) {
+    return (t.tq() - 1) * uint64_t(d.strideW) + (d.s - 1) * uint64_t(d.dilationW) + 1;
+}
+uint64_t haloBytes(const ConvDesc& d, const Tile& t) {
+    return haloRows(d, t) * haloCols(d, t) * (t.cl >= 8 ? t.cl : t.cl + 1) * 16;
+}
 uint64_t loadsPerInvocation(const ConvDesc& d, const Tile& t) {
     uint64_t words = haloRows(d, t) * haloCols(d, t) * (4 * t.cl / wordChannels(d));
     return (words + t.wg() - 1) / t.wg();
@@ -57,14 +71,16 @@ uint64_t tileCount(const ConvDesc& d, const Tile& t) {
 
 // Why this tile cannot run the problem on this device ("" when it can).
 std::string tileWhyNot(const ContextImpl& ctx, const ConvDesc& d, const Tile& t) {
-    if (d.c % (4 * t.cl) != 0) return "C " + std::to_string(d.c) + " is not a multiple of its " + std::to_string(4 * t.cl) + " channels";
+    if (d.c % (4 * t.cl) != 0)
+        return "C " + std::to_string(d.c) + " is not a multiple of its " + std::to_string(4 * t.cl) + " channels";
     if (4 * t.cl % wordChannels(d) != 0) return "its channel block is not whole 16-byte words";
     if ((t.qt - 1) * d.strideW + (d.s - 1) * d.dilationW + 1 > kMaxWindow ||
         (t.pt - 1) * d.strideH + (d.r - 1) * d.dilationH + 1 > kMaxWindow)
         return "an invocation's input window exceeds the register budget";
     const uint64_t budget = haloBudget(ctx);
     if (haloBytes(d, t) > budget)
-        return "its halo needs " + std::to_string(haloBytes(d, t)) + " bytes of shared memory (budget " + std::to_string(budget) + ")";
+        return "its halo needs " + std::to_string(haloBytes(d, t)) + " bytes of shared memory (budget " +
+               std::to_string(budget) + ")";
     if (loadsPerInvocation(d, t) > kMaxLoadsPerInvocation) return "its halo needs more than 16 loads per invocation";
     return "";
 }
@@ -92,7 +108,8 @@ std::vector<Tile> allTiles() {
 double tileCost(const ContextImpl& ctx, const ConvDesc& d, const Tile& t) {
     const double tiles = double(tileCount(d, t));
     const double run = 4.0 * t.cl * double(dtypeSize(d.dtype));
-    const double staged = double(haloRows(d, t) * haloCols(d, t)) * std::max(1.0, 32.0 / run), outs = double(t.tp() * t.tq());
+    const double staged = double(haloRows(d, t) * haloCols(d, t)) * std::max(1.0, 32.0 / run),
+                 outs = double(t.tp() * t.tq());
     const double useful = double(d.n) * double(d.outH()) * double(d.outW()) * double(d.c) / (4.0 * t.cl);
     double cost = tiles * (staged + outs) / useful + 0.25 * double(d.r * d.s) / double(t.pt * t.qt);
     const double fill = 8.0 * double(ctx.caps.computeUnits ? ctx.caps.computeUnits : 32);
@@ -103,8 +120,8 @@ double tileCost(const ContextImpl& ctx, const ConvDesc& d, const Tile& t) {
 bool parseTile(const std::string& s, Tile* t) {
     unsigned cb = 0, tp = 0, tq = 0, pt = 0, qt = 0;
     char x1 = 0, x2 = 0, sl = 0, x3 = 0, extra = 0;
-    if (std::sscanf(s.c_str(), "%u%c%u%c%u%c%u%c%u%c", &cb, &x1, &tp, &x2, &tq, &sl, &pt, &x3, &qt, &extra) != 9 || x1 != 'x' ||
-        x2 != 'x' || sl != '/' || x3 != 'x')
+    if (std::sscanf(s.c_str(), "%u%c%u%c%u%c%u%c%u%c", &cb, &x1, &tp, &x2, &tq, &sl, &pt, &x3, &qt, &extra) != 9 ||
+        x1 != 'x' || x2 != 'x' || sl != '/' || x3 != 'x')
         return false;
     for (const Tile& c : allTiles())
         if (4 * c.cl == cb && c.tp() == tp && c.tq() == tq && c.pt == pt && c.qt == qt) {
@@ -134,14 +151,26 @@ Tile chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& fo
 class DepthwiseTiledInstance final : public AlgorithmInstance {
 public:
     DepthwiseTiledInstance(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o)
-        : ctx_(ctx), desc_(d), opts_(o), pc_(makePushConstants(d)), tile_(chooseTile(ctx, d, o.tile)), sg_(o.subgroupSize) {
+        : ctx_(ctx),
+          desc_(d),
+          opts_(o),
+          pc_(makePushConstants(d)),
+          tile_(chooseTile(ctx, d, o.tile)),
+          sg_(o.subgroupSize) {
         PipelineKey key = convPipelineKey(std::string("depthwise_tiled_") + dtypeSuffix(d.dtype), d, tile_.wg(), sg_);
-        key.spec.insert(key.spec.end(), {{kSpecFR, uint32_t(d.r)}, {kSpecFS, uint32_t(d.s)}, {kSpecSH, uint32_t(d.strideH)},
-                                         {kSpecSW, uint32_t(d.strideW)}, {kSpecDH, uint32_t(d.dilationH)},
-                                         {kSpecDW, uint32_t(d.dilationW)}, {kSpecQT, tile_.qt}, {kSpecPT, tile_.pt},
-                                         {kSpecCL, tile_.cl}, {kSpecBQ, tile_.bq}});
+        key.spec.insert(key.spec.end(), {{kSpecFR, uint32_t(d.r)},
+                                         {kSpecFS, uint32_t(d.s)},
+                                         {kSpecSH, uint32_t(d.strideH)},
+                                         {kSpecSW, uint32_t(d.strideW)},
+                                         {kSpecDH, uint32_t(d.dilationH)},
+                                         {kSpecDW, uint32_t(d.dilationW)},
+                                         {kSpecQT, tile_.qt},
+                                         {kSpecPT, tile_.pt},
+                                         {kSpecCL, tile_.cl},
+                                         {kSpecBQ, tile_.bq}});
         pipeline_ = &ctx.pipelines->get(key);
-        gx_ = uint32_t(((uint64_t(d.outH()) + tile_.tp() - 1) / tile_.tp()) * ((uint64_t(d.outW()) + tile_.tq() - 1) / tile_.tq()));
+        gx_ = uint32_t(((uint64_t(d.outH()) + tile_.tp() - 1) / tile_.tp()) *
+                       ((uint64_t(d.outW()) + tile_.tq() - 1) / tile_.tq()));
         gy_ = uint32_t(uint64_t(d.n) * (uint64_t(d.c) / (4 * tile_.cl)));
     }
     void record(VkCommandBuffer cmd, const ConvTensors& t) const override {
@@ -164,7 +193,8 @@ public:
     }
     std::string name() const override { return "depthwise_tiled"; }
     std::string config() const override {
-        return "tile " + tile_.name() + " wg" + std::to_string(tile_.wg()) + (sg_ ? " sg" + std::to_string(sg_) : std::string());
+        return "tile " + tile_.name() + " wg" + std::to_string(tile_.wg()) +
+               (sg_ ? " sg" + std::to_string(sg_) : std::string());
     }
 
 private:
@@ -184,23 +214,28 @@ private:
 
 std::string depthwiseTiledWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     if (d.groups != d.c || d.k != d.c) return "not depthwise with one filter per channel (groups == C == K)";
-    if (d.inputLayout != TensorLayout::NHWC || d.outputLayout != TensorLayout::NHWC) return "needs NHWC input and output";
+    if (d.inputLayout != TensorLayout::NHWC || d.outputLayout != TensorLayout::NHWC)
+        return "needs NHWC input and output";
     if (d.c % int64_t(wordChannels(d)) != 0)
-        return "C " + std::to_string(d.c) + " is not a multiple of " + std::to_string(wordChannels(d)) + " (16-byte words)";
+        return "C " + std::to_string(d.c) + " is not a multiple of " + std::to_string(wordChannels(d)) +
+               " (16-byte words)";
     if (d.r * d.s > kMaxTaps) return "its " + std::to_string(d.r * d.s) + " taps exceed the register budget of 25";
     if (!o.tile.empty()) {
         Tile t;
-        if (!parseTile(o.tile, &t)) return "no tile '" + o.tile + "' (have: <channels>x<rows>x<cols>/<rows>x<cols>, e.g. 32x8x16/2x4)";
+        if (!parseTile(o.tile, &t))
+            return "no tile '" + o.tile + "' (have: <channels>x<rows>x<cols>/<rows>x<cols>, e.g. 32x8x16/2x4)";
         if (std::string w = tileWhyNot(ctx, d, t); !w.empty()) return "tile " + o.tile + ": " + w;
     }
     Tile t = chooseTile(ctx, d, o.tile);
-    if (t.cl == 0) return "no tile fits: an 8-channel halo of this filter needs more shared memory or registers than the budget";
+    if (t.cl == 0)
+        return "no tile fits: an 8-channel halo of this filter needs more shared memory or registers than the budget";
     if (std::string w = workgroupWhyNot(ctx, t.wg(), o.subgroupSize); !w.empty()) return w;
     uint64_t gx = ((uint64_t(d.outH()) + t.tp() - 1) / t.tp()) * ((uint64_t(d.outW()) + t.tq() - 1) / t.tq());
     return gridWhyNot(ctx, gx, uint64_t(d.n) * (uint64_t(d.c) / (4 * t.cl)), "output tiles", "images x channel blocks");
 }
 
-std::unique_ptr<AlgorithmInstance> depthwiseTiledInstantiate(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+std::unique_ptr<AlgorithmInstance> depthwiseTiledInstantiate(ContextImpl& ctx, const ConvDesc& d,
+                                                             const PlanOptions& o) {
     return std::make_unique<DepthwiseTiledInstance>(ctx, d, o);
 }
 
@@ -221,8 +256,15 @@ std::vector<std::pair<ConvDesc, PlanOptions>> depthwiseTiledVariants(const Conte
     std::vector<std::pair<ConvDesc, PlanOptions>> v;
     auto add = [&](DType t, int64_t c, int64_t hw, int64_t rs, int64_t stride, int64_t n) {
         ConvDesc d;
-        d.n = n; d.c = d.k = d.groups = c; d.h = d.w = hw; d.r = d.s = rs; d.pad(rs / 2, rs / 2);
-        d.strideH = d.strideW = stride; d.dtype = t; d.hasBias = true; d.activation = Activation::Relu6;
+        d.n = n;
+        d.c = d.k = d.groups = c;
+        d.h = d.w = hw;
+        d.r = d.s = rs;
+        d.pad(rs / 2, rs / 2);
+        d.strideH = d.strideW = stride;
+        d.dtype = t;
+        d.hasBias = true;
+        d.activation = Activation::Relu6;
         makeNhwc(d);
         v.push_back({d, PlanOptions{"depthwise_tiled"}});
     };

@@ -23,7 +23,8 @@ public:
     }
     std::string name() const override { return "direct"; }
     std::string config() const override {
-        return "wg" + std::to_string(wg_) + " 1 output/invocation" + (sg_ ? " sg" + std::to_string(sg_) : std::string());
+        return "wg" + std::to_string(wg_) + " 1 output/invocation" +
+               (sg_ ? " sg" + std::to_string(sg_) : std::string());
     }
 
 private:
@@ -48,7 +49,12 @@ std::vector<std::pair<ConvDesc, PlanOptions>> directVariants(const ContextImpl&)
     std::vector<std::pair<ConvDesc, PlanOptions>> v;
     for (DType t : {DType::F32, DType::F16, DType::BF16}) {
         ConvDesc d;
-        d.c = 64; d.h = d.w = 56; d.k = 64; d.r = d.s = 3; d.pad(1, 1); d.dtype = t;
+        d.c = 64;
+        d.h = d.w = 56;
+        d.k = 64;
+        d.r = d.s = 3;
+        d.pad(1, 1);
+        d.dtype = t;
         v.push_back({d, PlanOptions{"direct"}});
     }
     return v;

@@ -50,8 +50,13 @@ uint64_t blockCount(const ConvDesc& d, const Block& b) {
 class DirectBlockedInstance final : public AlgorithmInstance {
 public:
     DirectBlockedInstance(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o)
-        : ctx_(ctx), desc_(d), pc_(makePushConstants(d)), block_(*findBlock(o.tile)), wg_(workgroupSize(ctx.caps, o.subgroupSize)),
-          sg_(o.subgroupSize), slide_(d.strideW == d.dilationW) {
+        : ctx_(ctx),
+          desc_(d),
+          pc_(makePushConstants(d)),
+          block_(*findBlock(o.tile)),
+          wg_(workgroupSize(ctx.caps, o.subgroupSize)),
+          sg_(o.subgroupSize),
+          slide_(d.strideW == d.dilationW) {
         PipelineKey key = convPipelineKey(std::string("direct_blocked_") + dtypeSuffix(d.dtype), d, wg_, sg_);
         key.spec.push_back({kSpecKT, block_.kt});
         key.spec.push_back({kSpecQT, block_.qt});
@@ -102,7 +107,12 @@ std::vector<std::pair<ConvDesc, PlanOptions>> directBlockedVariants(const Contex
             for (bool nhwc : {false, true})
                 for (uint32_t sg : sgs) {
                     ConvDesc d;
-                    d.c = 64; d.h = d.w = 56; d.k = 64; d.r = d.s = 3; d.pad(1, 1); d.dtype = t;
+                    d.c = 64;
+                    d.h = d.w = 56;
+                    d.k = 64;
+                    d.r = d.s = 3;
+                    d.pad(1, 1);
+                    d.dtype = t;
                     if (nhwc) {
                         makeNhwc(d);
                         d.strideH = d.strideW = 2;

@@ -19,14 +19,24 @@ namespace vkconv {
 
 namespace {
 
-constexpr uint32_t kKT = 8;             // filters per invocation
-constexpr uint32_t kPixelLanes = 32;    // invocations across the pixels of a tile: TQ * RG
-constexpr uint32_t kMaxChannels = 8;    // C/groups staged at once
+constexpr uint32_t kKT = 8;              // filters per invocation
+constexpr uint32_t kPixelLanes = 32;     // invocations across the pixels of a tile: TQ * RG
+constexpr uint32_t kMaxChannels = 8;     // C/groups staged at once
 constexpr uint32_t kMaxFilterSide = 11;  // R, S (the halo and the unrolled tap loop grow with them)
 
 enum SpecFew : uint32_t {
-    kSpecTP = 101, kSpecTQ = 102, kSpecRG = 103, kSpecBK = 104, kSpecKT = 105, kSpecCG = 106,
-    kSpecFR = 107, kSpecFS = 108, kSpecSH = 109, kSpecSW = 110, kSpecDH = 111, kSpecDW = 112,
+    kSpecTP = 101,
+    kSpecTQ = 102,
+    kSpecRG = 103,
+    kSpecBK = 104,
+    kSpecKT = 105,
+    kSpecCG = 106,
+    kSpecFR = 107,
+    kSpecFS = 108,
+    kSpecSH = 109,
+    kSpecSW = 110,
+    kSpecDH = 111,
+    kSpecDW = 112,
 };
 
 struct Tile {
@@ -47,7 +57,8 @@ uint64_t sharedBytes(const ConvDesc& d, const Tile& t) {
     uint64_t wps = (wt + d.strideW - 1) / d.strideW;
     uint64_t raw = cg * htr * d.strideW * wps;
     uint64_t stride = t.rg() == 1 ? raw : raw + (t.tq + 32 - raw % 32) % 32;
-    uint64_t out = d.outputLayout == TensorLayout::NHWC ? uint64_t(kPixelLanes) * (t.bk + 4) : 0;  // NHWC output staging
+    uint64_t out =
+        d.outputLayout == TensorLayout::NHWC ? uint64_t(kPixelLanes) * (t.bk + 4) : 0;  // NHWC output staging
     return 4 * (std::max(t.rg() * stride, out) + cg * uint64_t(d.r) * d.s * t.bk);
 }
 
@@ -63,7 +74,8 @@ bool parseTile(const std::string& s, Tile& t) {
     char tail = 0;
     if (std::sscanf(s.c_str(), "%ux%ux%u%c", &tp, &tq, &bk, &tail) != 3) return false;
     t = {tp, tq, bk};
-    return (tp == 2 || tp == 4 || tp == 8) && (tq == 8 || tq == 16 || tq == 32) && (bk == 8 || bk == 16 || bk == 32 || bk == 64);
+    return (tp == 2 || tp == 4 || tp == 8) && (tq == 8 || tq == 16 || tq == 32) &&
+           (bk == 8 || bk == 16 || bk == 32 || bk == 64);
 }
 
 // The forced tile, else: TQ with the least column padding (ties: the wider), the most filters
@@ -103,18 +115,28 @@ public:
     DirectFewChannelsInstance(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o)
         : SingleDispatchInstance(ctx, d), tile_(chooseTile(ctx, d, o.tile)), sg_(o.subgroupSize) {
         const Tile& t = tile_;  // whyNot has checked that it fits
-        PipelineKey key = convPipelineKey(std::string("direct_few_channels_") + dtypeSuffix(d.dtype), d, t.workgroup(), sg_);
-        key.spec.insert(key.spec.end(),
-                        {{kSpecTP, t.tp}, {kSpecTQ, t.tq}, {kSpecRG, t.rg()}, {kSpecBK, t.bk}, {kSpecKT, kKT},
-                         {kSpecCG, uint32_t(d.channelsPerGroup())}, {kSpecFR, uint32_t(d.r)}, {kSpecFS, uint32_t(d.s)},
-                         {kSpecSH, uint32_t(d.strideH)}, {kSpecSW, uint32_t(d.strideW)}, {kSpecDH, uint32_t(d.dilationH)},
-                         {kSpecDW, uint32_t(d.dilationW)}});
+        PipelineKey key =
+            convPipelineKey(std::string("direct_few_channels_") + dtypeSuffix(d.dtype), d, t.workgroup(), sg_);
+        key.spec.insert(key.spec.end(), {{kSpecTP, t.tp},
+                                         {kSpecTQ, t.tq},
+                                         {kSpecRG, t.rg()},
+                                         {kSpecBK, t.bk},
+                                         {kSpecKT, kKT},
+                                         {kSpecCG, uint32_t(d.channelsPerGroup())},
+                                         {kSpecFR, uint32_t(d.r)},
+                                         {kSpecFS, uint32_t(d.s)},
+                                         {kSpecSH, uint32_t(d.strideH)},
+                                         {kSpecSW, uint32_t(d.strideW)},
+                                         {kSpecDH, uint32_t(d.dilationH)},
+                                         {kSpecDW, uint32_t(d.dilationW)}});
         pipeline_ = &ctx.pipelines->get(key);
         gx_ = uint32_t(gridX(d, t));
         gy_ = uint32_t(gridY(d, t));
     }
     std::string name() const override { return "direct_few_channels"; }
-    std::string config() const override { return "tile " + tile_.name() + (sg_ ? " sg" + std::to_string(sg_) : std::string()); }
+    std::string config() const override {
+        return "tile " + tile_.name() + (sg_ ? " sg" + std::to_string(sg_) : std::string());
+    }
 
 private:
     const ComputePipeline& pipelineFor(const ConvTensors&) const override { return *pipeline_; }
@@ -129,9 +151,11 @@ private:
 std::string directFewChannelsWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     Tile forced;
     if (!o.tile.empty() && !parseTile(o.tile, forced))
-        return "no tile '" + o.tile + "' (rows per invocation 2/4/8 x columns 8/16/32 x filters 8/16/32/64, e.g. 8x32x32)";
+        return "no tile '" + o.tile +
+               "' (rows per invocation 2/4/8 x columns 8/16/32 x filters 8/16/32/64, e.g. 8x32x32)";
     if (d.channelsPerGroup() > kMaxChannels)
-        return "C/groups = " + std::to_string(d.channelsPerGroup()) + " is not a few channels (at most " + std::to_string(kMaxChannels) + ")";
+        return "C/groups = " + std::to_string(d.channelsPerGroup()) + " is not a few channels (at most " +
+               std::to_string(kMaxChannels) + ")";
     if (d.r > kMaxFilterSide || d.s > kMaxFilterSide)
         return "filters larger than " + std::to_string(kMaxFilterSide) + "x" + std::to_string(kMaxFilterSide);
     Tile t = chooseTile(ctx, d, o.tile);
@@ -140,11 +164,13 @@ std::string directFewChannelsWhyNot(const ContextImpl& ctx, const ConvDesc& d, c
         return "the input halo and filters of tile " + least.name() + " need " + std::to_string(sharedBytes(d, least)) +
                " bytes of shared memory; the device has " + std::to_string(ctx.caps.maxSharedMemory);
     }
-    if (std::string w = workgroupWhyNot(ctx, t.workgroup(), o.subgroupSize); !w.empty()) return "tile " + t.name() + ": " + w;
+    if (std::string w = workgroupWhyNot(ctx, t.workgroup(), o.subgroupSize); !w.empty())
+        return "tile " + t.name() + ": " + w;
     return gridWhyNot(ctx, gridX(d, t), gridY(d, t), "output tiles", "groups x filter tiles");
 }
 
-std::unique_ptr<AlgorithmInstance> directFewChannelsInstantiate(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+std::unique_ptr<AlgorithmInstance> directFewChannelsInstantiate(ContextImpl& ctx, const ConvDesc& d,
+                                                                const PlanOptions& o) {
     return std::make_unique<DirectFewChannelsInstance>(ctx, d, o);
 }
 
@@ -160,11 +186,31 @@ std::vector<std::pair<ConvDesc, PlanOptions>> directFewChannelsVariants(const Co
                 for (uint32_t sg : sgs) {
                     if (shape > 0 && sg) continue;  // the subgroup sizes on the first shape only
                     ConvDesc d;
-                    d.c = 3; d.h = d.w = 224; d.k = 64; d.r = d.s = 3; d.pad(1, 1); d.dtype = dt;
-                    d.hasBias = true; d.activation = Activation::Relu;
-                    if (shape == 1) { d.r = d.s = 7; d.pad(3, 3); d.strideH = d.strideW = 2; }
-                    if (shape == 2) { d.k = 32; d.strideH = d.strideW = 2; d.activation = Activation::Relu6; }
-                    if (shape == 3) { d.c = 4; d.h = d.w = 64; d.k = 512; d.hasBias = true; d.activation = Activation::None; }
+                    d.c = 3;
+                    d.h = d.w = 224;
+                    d.k = 64;
+                    d.r = d.s = 3;
+                    d.pad(1, 1);
+                    d.dtype = dt;
+                    d.hasBias = true;
+                    d.activation = Activation::Relu;
+                    if (shape == 1) {
+                        d.r = d.s = 7;
+                        d.pad(3, 3);
+                        d.strideH = d.strideW = 2;
+                    }
+                    if (shape == 2) {
+                        d.k = 32;
+                        d.strideH = d.strideW = 2;
+                        d.activation = Activation::Relu6;
+                    }
+                    if (shape == 3) {
+                        d.c = 4;
+                        d.h = d.w = 64;
+                        d.k = 512;
+                        d.hasBias = true;
+                        d.activation = Activation::None;
+                    }
                     if (nh) makeNhwc(d);
                     v.push_back({d, PlanOptions{"direct_few_channels", sg}});
                 }

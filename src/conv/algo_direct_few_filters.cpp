@@ -5,8 +5,8 @@
 // memory.  The workgroups (four per compute unit) stride over the pixel tiles.  The filter
 // geometry is a spec constant (the taps unroll), the problem size is not.
 // Tile choice, no timing: 256 invocations, PX = 4 pixels each, halved while the layer has fewer
-// than two pixel tiles per compute unit or the unrolled block exceeds 128 multiply-adds per tap; CC: the fewest equal channel chunks whose filters fit
-// 16 KiB of shared memory.
+// than two pixel tiles per compute unit or the unrolled block exceeds 128 multiply-adds per tap; CC: the fewest equal
+// channel chunks whose filters fit 16 KiB of shared memory.
 #include <algorithm>
 #include <cstdio>
 
@@ -19,26 +19,33 @@ namespace vkconv {
 
 namespace {
 
-constexpr uint32_t kMaxFilters = 8;      // per group: the register block (KP <= 8)
-constexpr uint32_t kMaxTaps = 32;        // R x S: one 32-bit validity mask per pixel
+constexpr uint32_t kMaxFilters = 8;        // per group: the register block (KP <= 8)
+constexpr uint32_t kMaxTaps = 32;          // R x S: one 32-bit validity mask per pixel
 constexpr uint32_t kFilterBudget = 16384;  // shared bytes for the staged filters
 
-constexpr uint32_t kMaxLanes = 8;        // invocations per pixel (16-byte NHWC loads: 128 bytes of 16-bit channels)
-constexpr double kGroupsPerUnit = 4;     // the persistent grid: workgroups per compute unit
+constexpr uint32_t kMaxLanes = 8;     // invocations per pixel (16-byte NHWC loads: 128 bytes of 16-bit channels)
+constexpr double kGroupsPerUnit = 4;  // the persistent grid: workgroups per compute unit
 // PX x KP x CV, the multiply-adds per tap of the unrolled channel block: NVIDIA's compiler (580)
 // did not finish a 256 one (4 pixels x 8 filters x 8 fp16 channels) within 40 s, even at batch 1;
 // 128 builds in seconds.
 constexpr uint32_t kMaxUnrolled = 128;
 
 enum SpecFewFilters : uint32_t {
-    kSpecPX = 101, kSpecKP = 102, kSpecCC = 103, kSpecFR = 104, kSpecFS = 105, kSpecVec = 106, kSpecCL = 107,
+    kSpecPX = 101,
+    kSpecKP = 102,
+    kSpecCC = 103,
+    kSpecFR = 104,
+    kSpecFS = 105,
+    kSpecVec = 106,
+    kSpecCL = 107,
 };
 
 struct Tile {
     uint32_t wg = 0, px = 0;  // invocations per workgroup, pixels per invocation
     uint32_t groups = 0;      // forced workgroups along x ("g<N>"; 0: a few per compute unit)
     std::string name() const {
-        return std::to_string(wg) + "x" + std::to_string(px) + (groups ? std::string("g").append(std::to_string(groups)) : "");
+        return std::to_string(wg) + "x" + std::to_string(px) +
+               (groups ? std::string("g").append(std::to_string(groups)) : "");
     }
 };
 
@@ -49,7 +56,8 @@ bool parseTile(const std::string& s, Tile& t) {
     if (n != 2 && n != 3) return false;
     if (n == 2 && s != std::to_string(wg) + "x" + std::to_string(px)) return false;  // "256x4x"
     t = {wg, px, groups};
-    return (wg == 64 || wg == 128 || wg == 256) && (px == 1 || px == 2 || px == 4) && (n == 2 || (groups >= 1 && groups <= 65535));
+    return (wg == 64 || wg == 128 || wg == 256) && (px == 1 || px == 2 || px == 4) &&
+           (n == 2 || (groups >= 1 && groups <= 65535));
 }
 
 uint32_t filtersPadded(const ConvDesc& d) { return d.filtersPerGroup() <= 4 ? 4 : 8; }
@@ -93,7 +101,9 @@ uint64_t pixelTiles(const ConvDesc& d, const Tile& t) {
 // Workgroups along x: the shader strides over the pixel tiles, so at most a few per compute unit
 // (each stages a one-chunk layer's filters once).
 uint64_t gridX(const ContextImpl& ctx, const ConvDesc& d, const Tile& t) {
-    const uint64_t most = t.groups ? t.groups : std::max<uint64_t>(1, uint64_t(kGroupsPerUnit * modelComputeUnits(ctx.caps.computeUnits)));
+    const uint64_t most =
+        t.groups ? t.groups
+                 : std::max<uint64_t>(1, uint64_t(kGroupsPerUnit * modelComputeUnits(ctx.caps.computeUnits)));
     return std::min(pixelTiles(d, t), most);
 }
 
@@ -113,15 +123,21 @@ Tile chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& fo
     if (!forced.empty()) return parseTile(forced, t) ? t : Tile{};
     t = {std::max<uint32_t>(256, subgroup), 4};
     const double units = modelComputeUnits(ctx.caps.computeUnits);
-    while (t.px > 1 && (unrolled(d, t) > kMaxUnrolled || double(pixelTiles(d, t) * uint64_t(d.groups)) < 2.0 * units)) t.px /= 2;
+    while (t.px > 1 && (unrolled(d, t) > kMaxUnrolled || double(pixelTiles(d, t) * uint64_t(d.groups)) < 2.0 * units))
+        t.px /= 2;
     return t;
 }
 
 class DirectFewFiltersInstance final : public SingleDispatchInstance {
 public:
     DirectFewFiltersInstance(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o)
-        : SingleDispatchInstance(ctx, d), desc_(d), tile_(chooseTile(ctx, d, o.tile, o.subgroupSize)), sg_(o.subgroupSize),
-          cl_(lanesPerPixel(d, tile_.wg)), cc_(channelChunk(d, ctx.caps.maxSharedMemory, cl_)), vec_(vectorizable(d)) {
+        : SingleDispatchInstance(ctx, d),
+          desc_(d),
+          tile_(chooseTile(ctx, d, o.tile, o.subgroupSize)),
+          sg_(o.subgroupSize),
+          cl_(lanesPerPixel(d, tile_.wg)),
+          cc_(channelChunk(d, ctx.caps.maxSharedMemory, cl_)),
+          vec_(vectorizable(d)) {
         vectorPipeline_ = &pipeline(vec_);
         gx_ = uint32_t(gridX(ctx, d, tile_));
         gy_ = uint32_t(d.groups);
@@ -141,8 +157,13 @@ private:
     const ComputePipeline& pipeline(bool vec) const {
         const ConvDesc& d = desc_;
         PipelineKey key = convPipelineKey(std::string("direct_few_filters_") + dtypeSuffix(d.dtype), d, tile_.wg, sg_);
-        key.spec.insert(key.spec.end(), {{kSpecPX, tile_.px}, {kSpecKP, filtersPadded(d)}, {kSpecCC, cc_},
-                                         {kSpecFR, uint32_t(d.r)}, {kSpecFS, uint32_t(d.s)}, {kSpecVec, vec ? 1u : 0u}, {kSpecCL, cl_}});
+        key.spec.insert(key.spec.end(), {{kSpecPX, tile_.px},
+                                         {kSpecKP, filtersPadded(d)},
+                                         {kSpecCC, cc_},
+                                         {kSpecFR, uint32_t(d.r)},
+                                         {kSpecFS, uint32_t(d.s)},
+                                         {kSpecVec, vec ? 1u : 0u},
+                                         {kSpecCL, cl_}});
         return ctx_.pipelines->get(key);
     }
 
@@ -158,15 +179,19 @@ private:
 std::string directFewFiltersWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     Tile t;
     if (!o.tile.empty() && !parseTile(o.tile, t))
-        return "no tile '" + o.tile + "' (invocations 64/128/256 x pixels per invocation 1/2/4 [g<workgroups>], e.g. 256x4 or 128x2g3)";
+        return "no tile '" + o.tile +
+               "' (invocations 64/128/256 x pixels per invocation 1/2/4 [g<workgroups>], e.g. 256x4 or 128x2g3)";
     if (d.filtersPerGroup() > kMaxFilters)
-        return "K/groups = " + std::to_string(d.filtersPerGroup()) + " is not a few filters (at most " + std::to_string(kMaxFilters) + ")";
+        return "K/groups = " + std::to_string(d.filtersPerGroup()) + " is not a few filters (at most " +
+               std::to_string(kMaxFilters) + ")";
     if (uint64_t(d.r) * d.s > kMaxTaps)
-        return "R x S = " + std::to_string(uint64_t(d.r) * d.s) + " taps (at most " + std::to_string(kMaxTaps) + ": one mask word per pixel)";
+        return "R x S = " + std::to_string(uint64_t(d.r) * d.s) + " taps (at most " + std::to_string(kMaxTaps) +
+               ": one mask word per pixel)";
     t = chooseTile(ctx, d, o.tile, o.subgroupSize);
     if (unrolled(d, t) > kMaxUnrolled)
-        return "tile " + t.name() + " unrolls " + std::to_string(unrolled(d, t)) + " multiply-adds per tap (pixels x filters x channels per load; at most " +
-               std::to_string(kMaxUnrolled) + ")";
+        return "tile " + t.name() + " unrolls " + std::to_string(unrolled(d, t)) +
+               " multiply-adds per tap (pixels x filters x channels per load; at most " + std::to_string(kMaxUnrolled) +
+               ")";
     if (std::string w = workgroupWhyNot(ctx, t.wg, o.subgroupSize); !w.empty()) return "tile " + t.name() + ": " + w;
     if (uint64_t b = sharedBytes(d, t, ctx.caps.maxSharedMemory); b > ctx.caps.maxSharedMemory)
         return "tile " + t.name() + " needs " + std::to_string(b) + " bytes of shared memory; the device has " +
@@ -174,7 +199,8 @@ std::string directFewFiltersWhyNot(const ContextImpl& ctx, const ConvDesc& d, co
     return gridWhyNot(ctx, gridX(ctx, d, t), uint64_t(d.groups), "pixel tiles", "groups");
 }
 
-std::unique_ptr<AlgorithmInstance> directFewFiltersInstantiate(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+std::unique_ptr<AlgorithmInstance> directFewFiltersInstantiate(ContextImpl& ctx, const ConvDesc& d,
+                                                               const PlanOptions& o) {
     return std::make_unique<DirectFewFiltersInstance>(ctx, d, o);
 }
 
@@ -190,8 +216,21 @@ std::vector<std::pair<ConvDesc, PlanOptions>> directFewFiltersVariants(const Con
                 for (uint32_t sg : sgs) {
                     if (shape > 0 && sg) continue;
                     ConvDesc d;
-                    d.c = 128; d.h = d.w = 512; d.k = 3; d.r = d.s = 3; d.pad(1, 1); d.dtype = dt; d.hasBias = true;
-                    if (shape == 1) { d.c = 64; d.h = d.w = 56; d.k = 8; d.r = d.s = 1; d.pad(0, 0); d.activation = Activation::Relu; }
+                    d.c = 128;
+                    d.h = d.w = 512;
+                    d.k = 3;
+                    d.r = d.s = 3;
+                    d.pad(1, 1);
+                    d.dtype = dt;
+                    d.hasBias = true;
+                    if (shape == 1) {
+                        d.c = 64;
+                        d.h = d.w = 56;
+                        d.k = 8;
+                        d.r = d.s = 1;
+                        d.pad(0, 0);
+                        d.activation = Activation::Relu;
+                    }
                     if (nh) makeNhwc(d);
                     v.push_back({d, PlanOptions{"direct_few_filters", sg}});
                 }

@@ -27,18 +27,32 @@ struct Tile {
     uint32_t tp, tq, bk;
 };
 constexpr Tile kTiles[] = {
-    {"8x16x32", 8, 16, 32},   // the default shape
+    {"8x16x32", 8, 16, 32},    // the default shape
     {"16x16x16", 16, 16, 16},  // few filters per group: more pixels, a larger halo reuse
-    {"8x8x64", 8, 8, 64},     // small late-layer maps (7x7 in one tile), many filters
+    {"8x8x64", 8, 8, 64},      // small late-layer maps (7x7 in one tile), many filters
 };
 
 enum SpecTiled : uint32_t {
-    kSpecTP = 101, kSpecTQ = 102, kSpecBK = 103, kSpecCC = 104, kSpecKT = 105, kSpecQT = 106,
-    kSpecFR = 107, kSpecFS = 108, kSpecSH = 109, kSpecSW = 110, kSpecDH = 111, kSpecDW = 112,
+    kSpecTP = 101,
+    kSpecTQ = 102,
+    kSpecBK = 103,
+    kSpecCC = 104,
+    kSpecKT = 105,
+    kSpecQT = 106,
+    kSpecFR = 107,
+    kSpecFS = 108,
+    kSpecSH = 109,
+    kSpecSW = 110,
+    kSpecDH = 111,
+    kSpecDW = 112,
 };
 
-uint64_t haloRows(const ConvDesc& d, const Tile& t) { return (t.tp - 1) * uint64_t(d.strideH) + (d.r - 1) * uint64_t(d.dilationH) + 1; }
-uint64_t haloCols(const ConvDesc& d, const Tile& t) { return (t.tq - 1) * uint64_t(d.strideW) + (d.s - 1) * uint64_t(d.dilationW) + 1; }
+uint64_t haloRows(const ConvDesc& d, const Tile& t) {
+    return (t.tp - 1) * uint64_t(d.strideH) + (d.r - 1) * uint64_t(d.dilationH) + 1;
+}
+uint64_t haloCols(const ConvDesc& d, const Tile& t) {
+    return (t.tq - 1) * uint64_t(d.strideW) + (d.s - 1) * uint64_t(d.dilationW) + 1;
+}
 
 uint64_t sharedBytes(const ConvDesc& d, const Tile& t, uint64_t cc) {
     return 4 * cc * (haloRows(d, t) * haloCols(d, t) + uint64_t(d.r) * uint64_t(d.s) * t.bk);
@@ -53,7 +67,8 @@ struct Config {
 // chunk fits the budget, then the device limit; 0 when one channel does not fit.
 uint32_t chooseChunk(const ContextImpl& ctx, const ConvDesc& d, const Tile& t) {
     uint64_t cg = uint64_t(d.channelsPerGroup());
-    for (uint64_t limit : {std::min<uint64_t>(kSharedBudget, ctx.caps.maxSharedMemory), uint64_t(ctx.caps.maxSharedMemory)})
+    for (uint64_t limit :
+         {std::min<uint64_t>(kSharedBudget, ctx.caps.maxSharedMemory), uint64_t(ctx.caps.maxSharedMemory)})
         for (uint64_t most = kMaxChunk; most >= 1; most /= 2) {
             uint64_t chunks = (cg + most - 1) / most, cc = (cg + chunks - 1) / chunks;
             if (sharedBytes(d, t, cc) <= limit) return uint32_t(cc);
@@ -79,7 +94,10 @@ Config chooseConfig(const ContextImpl& ctx, const ConvDesc& d, const std::string
         uint32_t cc = chooseChunk(ctx, d, t);
         if (cc == 0) continue;
         double s = score(d, t);
-        if (s > bestScore) { bestScore = s; best = {&t, cc}; }
+        if (s > bestScore) {
+            bestScore = s;
+            best = {&t, cc};
+        }
     }
     return best;
 }
@@ -90,12 +108,21 @@ public:
         : SingleDispatchInstance(ctx, d), cfg_(chooseConfig(ctx, d, o.tile)), sg_(o.subgroupSize) {
         const Tile& t = *cfg_.tile;  // whyNot has checked that one fits
         PipelineKey key = convPipelineKey(std::string("direct_tiled_") + dtypeSuffix(d.dtype), d, kWorkgroup, sg_);
-        key.spec.insert(key.spec.end(), {{kSpecTP, t.tp}, {kSpecTQ, t.tq}, {kSpecBK, t.bk},
-                                         {kSpecCC, cfg_.cc}, {kSpecKT, kKT}, {kSpecQT, kQT}, {kSpecFR, uint32_t(d.r)},
-                                         {kSpecFS, uint32_t(d.s)}, {kSpecSH, uint32_t(d.strideH)}, {kSpecSW, uint32_t(d.strideW)},
-                                         {kSpecDH, uint32_t(d.dilationH)}, {kSpecDW, uint32_t(d.dilationW)}});
+        key.spec.insert(key.spec.end(), {{kSpecTP, t.tp},
+                                         {kSpecTQ, t.tq},
+                                         {kSpecBK, t.bk},
+                                         {kSpecCC, cfg_.cc},
+                                         {kSpecKT, kKT},
+                                         {kSpecQT, kQT},
+                                         {kSpecFR, uint32_t(d.r)},
+                                         {kSpecFS, uint32_t(d.s)},
+                                         {kSpecSH, uint32_t(d.strideH)},
+                                         {kSpecSW, uint32_t(d.strideW)},
+                                         {kSpecDH, uint32_t(d.dilationH)},
+                                         {kSpecDW, uint32_t(d.dilationW)}});
         pipeline_ = &ctx.pipelines->get(key);
-        gx_ = uint32_t(uint64_t(d.n) * ((uint64_t(d.outH()) + t.tp - 1) / t.tp) * ((uint64_t(d.outW()) + t.tq - 1) / t.tq));
+        gx_ = uint32_t(uint64_t(d.n) * ((uint64_t(d.outH()) + t.tp - 1) / t.tp) *
+                       ((uint64_t(d.outW()) + t.tq - 1) / t.tq));
         gy_ = uint32_t(uint64_t(d.groups) * ((uint64_t(d.filtersPerGroup()) + t.bk - 1) / t.bk));
     }
     std::string name() const override { return "direct_tiled"; }
@@ -117,7 +144,8 @@ private:
 std::string directTiledWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     std::string names;
     for (auto& t : kTiles) names += std::string(names.empty() ? "" : ", ") + t.name;
-    if (!o.tile.empty() && std::none_of(std::begin(kTiles), std::end(kTiles), [&](const Tile& t) { return o.tile == t.name; }))
+    if (!o.tile.empty() &&
+        std::none_of(std::begin(kTiles), std::end(kTiles), [&](const Tile& t) { return o.tile == t.name; }))
         return "no tile '" + o.tile + "' (have: " + names + ", rows x columns x filters)";
     if (std::string w = workgroupWhyNot(ctx, kWorkgroup, o.subgroupSize); !w.empty()) return w;
     Config c = chooseConfig(ctx, d, o.tile);
@@ -125,8 +153,9 @@ std::string directTiledWhyNot(const ContextImpl& ctx, const ConvDesc& d, const P
         const Tile* t = nullptr;  // the forced tile, else the one needing the least
         for (auto& x : kTiles)
             if (o.tile.empty() ? !t || sharedBytes(d, x, 1) < sharedBytes(d, *t, 1) : o.tile == x.name) t = &x;
-        return "the input halo (" + std::to_string(haloRows(d, *t)) + "x" + std::to_string(haloCols(d, *t)) + ") and filters of tile " +
-               t->name + " need " + std::to_string(sharedBytes(d, *t, 1)) + " bytes of shared memory at one channel per chunk; the device has " +
+        return "the input halo (" + std::to_string(haloRows(d, *t)) + "x" + std::to_string(haloCols(d, *t)) +
+               ") and filters of tile " + t->name + " need " + std::to_string(sharedBytes(d, *t, 1)) +
+               " bytes of shared memory at one channel per chunk; the device has " +
                std::to_string(ctx.caps.maxSharedMemory);
     }
     const Tile& t = *c.tile;
@@ -151,20 +180,41 @@ std::vector<std::pair<ConvDesc, PlanOptions>> directTiledVariants(const ContextI
             for (bool nh : {false, true})
                 for (uint32_t sg : sgs) {
                     ConvDesc d;
-                    d.c = 64; d.h = d.w = 56; d.k = 128; d.r = d.s = 3; d.pad(1, 1); d.dtype = dt;
-                    d.hasBias = true; d.activation = Activation::Relu;
+                    d.c = 64;
+                    d.h = d.w = 56;
+                    d.k = 128;
+                    d.r = d.s = 3;
+                    d.pad(1, 1);
+                    d.dtype = dt;
+                    d.hasBias = true;
+                    d.activation = Activation::Relu;
                     if (nh) makeNhwc(d);
                     v.push_back({d, PlanOptions{"direct_tiled", sg, t.name}});
                 }
     ConvDesc stem;
-    stem.c = 3; stem.h = stem.w = 224; stem.k = 64; stem.r = stem.s = 7; stem.pad(3, 3); stem.strideH = stem.strideW = 2;
+    stem.c = 3;
+    stem.h = stem.w = 224;
+    stem.k = 64;
+    stem.r = stem.s = 7;
+    stem.pad(3, 3);
+    stem.strideH = stem.strideW = 2;
     v.push_back({stem, PlanOptions{"direct_tiled"}});
     ConvDesc down;
-    down.c = 256; down.h = down.w = 56; down.k = 512; down.r = down.s = 1; down.strideH = down.strideW = 2; down.dtype = DType::F16;
+    down.c = 256;
+    down.h = down.w = 56;
+    down.k = 512;
+    down.r = down.s = 1;
+    down.strideH = down.strideW = 2;
+    down.dtype = DType::F16;
     makeNhwc(down);
     v.push_back({down, PlanOptions{"direct_tiled"}});
     ConvDesc dil;
-    dil.c = 256; dil.h = dil.w = 32; dil.k = 256; dil.r = dil.s = 3; dil.pad(2, 2); dil.dilationH = dil.dilationW = 2;
+    dil.c = 256;
+    dil.h = dil.w = 32;
+    dil.k = 256;
+    dil.r = dil.s = 3;
+    dil.pad(2, 2);
+    dil.dilationH = dil.dilationW = 2;
     v.push_back({dil, PlanOptions{"direct_tiled"}});
     return v;
 }

@@ -32,9 +32,26 @@ constexpr uint32_t kFrag = 16;        // the 16x16x16 configuration the kernel i
 constexpr uint32_t kMaxAccumulators = 16;
 
 enum SpecFcCm : uint32_t {
-    kSpecTP = 101, kSpecMQ = 102, kSpecNQ = 103, kSpecSGQ = 104, kSpecSGN = 105, kSpecCG = 106, kSpecFR = 107,
-    kSpecFS = 108, kSpecSH = 109, kSpecSW = 110, kSpecDH = 111, kSpecCPR = 112, kSpecPStep = 113, kSpecVecOut = 114,
-    kSpecEmuLanes = 115, kSpecPrefetch = 116, kSpecVecIn = 117, kSpecNchwRuns = 118, kSpecEpi16 = 119, kSpecBReg = 120,
+    kSpecTP = 101,
+    kSpecMQ = 102,
+    kSpecNQ = 103,
+    kSpecSGQ = 104,
+    kSpecSGN = 105,
+    kSpecCG = 106,
+    kSpecFR = 107,
+    kSpecFS = 108,
+    kSpecSH = 109,
+    kSpecSW = 110,
+    kSpecDH = 111,
+    kSpecCPR = 112,
+    kSpecPStep = 113,
+    kSpecVecOut = 114,
+    kSpecEmuLanes = 115,
+    kSpecPrefetch = 116,
+    kSpecVecIn = 117,
+    kSpecNchwRuns = 118,
+    kSpecEpi16 = 119,
+    kSpecBReg = 120,
 };
 
 // TP rows x TQ = SGQ*MQ*16 columns x BN = SGN*NQ*16 filters, PSTEP row steps per workgroup.
@@ -44,8 +61,8 @@ struct Tile {
     uint32_t bn() const { return sgn * nq * kFrag; }
     uint32_t subgroups() const { return tp * sgq * sgn; }
     std::string name() const {
-        std::string s = std::to_string(tp) + "x" + std::to_string(tq()) + "x" + std::to_string(bn()) + "/" + std::to_string(sgq) +
-                        "x" + std::to_string(sgn);
+        std::string s = std::to_string(tp) + "x" + std::to_string(tq()) + "x" + std::to_string(bn()) + "/" +
+                        std::to_string(sgq) + "x" + std::to_string(sgn);
         if (pstep > 1) (s += 'p') += std::to_string(pstep);
         return s;
     }
@@ -94,7 +111,8 @@ uint64_t haloWords(const ConvDesc& d, const Tile& t) {
 // the few_coopmat_breg hook.
 constexpr uint64_t kMaxRegisterFragments = 24;
 bool bRegisters(const ContextImpl& ctx, const ConvDesc& d, const Tile& t) {
-    return t.tp <= 4 && chunks(d) * t.nq <= kMaxRegisterFragments && testHookOr("few_coopmat_breg", ctx.caps.vendorId == 0x10DE);
+    return t.tp <= 4 && chunks(d) * t.nq <= kMaxRegisterFragments &&
+           testHookOr("few_coopmat_breg", ctx.caps.vendorId == 0x10DE);
 }
 // Raw rows (the shader's RAW): each step copies the input rows it reads into shared memory in
 // 16-byte words and expands its halo from there, instead of gathering the halo with element loads
@@ -125,7 +143,9 @@ uint64_t sharedBytes(const ConvDesc& d, const Tile& t, bool overlaid, bool raw =
     uint64_t rw = raw ? rawWords(d, t) : 0;
     return 16 * (overlaid ? std::max(std::max(r, b), r + rw) : r + b + rw);
 }
-bool overlaid(const ContextImpl& ctx, const ConvDesc& d, const Tile& t) { return bRegisters(ctx, d, t) && !coopmatEmulated(d.dtype); }
+bool overlaid(const ContextImpl& ctx, const ConvDesc& d, const Tile& t) {
+    return bRegisters(ctx, d, t) && !coopmatEmulated(d.dtype);
+}
 
 // The next row step's halo in registers while this one is multiplied: with row steps, and at most
 // 8 words (32 registers) per invocation.  Measured on the H200, each tile with and without:
@@ -151,7 +171,8 @@ uint64_t gridY(const ConvDesc& d, const Tile& t) {
 // The forced tile, else the rules in the file comment.  tp == 0: nothing fits.
 Tile chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& forced) {
     Tile t;
-    if (!forced.empty()) return parseTile(forced, t) && sharedBytes(d, t, overlaid(ctx, d, t)) <= ctx.caps.maxSharedMemory ? t : Tile{};
+    if (!forced.empty())
+        return parseTile(forced, t) && sharedBytes(d, t, overlaid(ctx, d, t)) <= ctx.caps.maxSharedMemory ? t : Tile{};
     const uint64_t Kg = d.filtersPerGroup(), Q = d.outW();
     uint32_t bn = 16;
     while (bn < 64 && bn < Kg) bn *= 2;
@@ -196,7 +217,8 @@ Tile chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& fo
     // Up to 8 row steps share one filter staging while at least four workgroups per compute unit
     // remain.  With B in shared memory 8 measured slower than 2-4 on VGG-16's first layer at b32;
     // with B in registers 8 ran faster on the 64-filter tiles that reach it.
-    while (t.pstep < 8 && double(gridX(d, Tile{t.tp, t.mq, t.nq, t.sgq, t.sgn, t.pstep * 2}) * gridY(d, t)) >= 4.0 * units)
+    while (t.pstep < 8 &&
+           double(gridX(d, Tile{t.tp, t.mq, t.nq, t.sgq, t.sgn, t.pstep * 2}) * gridY(d, t)) >= 4.0 * units)
         t.pstep *= 2;
     return t;
 }
@@ -216,10 +238,12 @@ public:
         vecOut_ = d.outputLayout == TensorLayout::NHWC ? d.filtersPerGroup() % 8 == 0 : runs_;
         // Eight channels per group: a staged word is one tap's channel run, 16 contiguous bytes.
         const bool c8 = d.channelsPerGroup() == 8;
-        vecIn_ = (c8 && d.inputLayout == TensorLayout::NHWC ? 1u : 0u) | (c8 && d.filterLayout == FilterLayout::KRSC ? 2u : 0u);
+        vecIn_ = (c8 && d.inputLayout == TensorLayout::NHWC ? 1u : 0u) |
+                 (c8 && d.filterLayout == FilterLayout::KRSC ? 2u : 0u);
         epi16_ = coopmatHalfScratch(ctx.caps, d, vecOut_);
         breg_ = bRegisters(ctx, d, tile_);
-        raw_ = !(vecIn_ & 1u) && rawRowsApply(d) && sharedBytes(d, tile_, overlaid(ctx, d, tile_), true) <= ctx.caps.maxSharedMemory;
+        raw_ = !(vecIn_ & 1u) && rawRowsApply(d) &&
+               sharedBytes(d, tile_, overlaid(ctx, d, tile_), true) <= ctx.caps.maxSharedMemory;
         prefetch_ = prefetch(d, tile_, sg_.size, raw_);
         vectorPipeline_ = &pipeline(true);
         gx_ = uint32_t(gridX(d, tile_));
@@ -228,9 +252,10 @@ public:
     std::string name() const override { return "few_channels_coopmat"; }
     std::string config() const override {
         std::string vec = std::string(vecIn_ & 1u ? "I" : "") + (vecIn_ & 2u ? "W" : "") + (vecOut_ ? "O" : "");
-        return "tile " + tile_.name() + " cpr " + std::to_string(columnValues(desc_)) + (vec.empty() ? "" : " vec8" + vec) + (raw_ ? " raw" : "") +
-               (prefetch_ ? " pre" : "") + (breg_ ? " breg" : "") + (epi16_ ? " epi16" : "") + " sg" +
-               std::to_string(sg_.size) + (coopmatEmulated(desc_.dtype) ? " EMULATED" : "");
+        return "tile " + tile_.name() + " cpr " + std::to_string(columnValues(desc_)) +
+               (vec.empty() ? "" : " vec8" + vec) + (raw_ ? " raw" : "") + (prefetch_ ? " pre" : "") +
+               (breg_ ? " breg" : "") + (epi16_ ? " epi16" : "") + " sg" + std::to_string(sg_.size) +
+               (coopmatEmulated(desc_.dtype) ? " EMULATED" : "");
     }
 
 private:
@@ -243,14 +268,25 @@ private:
         const Tile& t = tile_;
         const ConvDesc& d = desc_;
         PipelineKey key = convPipelineKey(shaderName(d.dtype), d, t.subgroups() * sg_.size, sg_.required);
-        key.spec.insert(key.spec.end(),
-                        {{kSpecTP, t.tp}, {kSpecMQ, t.mq}, {kSpecNQ, t.nq}, {kSpecSGQ, t.sgq}, {kSpecSGN, t.sgn},
-                         {kSpecCG, uint32_t(d.channelsPerGroup())}, {kSpecFR, uint32_t(d.r)}, {kSpecFS, uint32_t(d.s)},
-                         {kSpecSH, uint32_t(d.strideH)}, {kSpecSW, uint32_t(d.strideW)}, {kSpecDH, uint32_t(d.dilationH)},
-                         {kSpecCPR, columnValues(d)}, {kSpecPStep, t.pstep}, {kSpecVecOut, vec && vecOut_ ? 1u : 0u},
-                         {kSpecVecIn, vec ? vecIn_ | (raw_ ? 4u : 0u) : 0u},
-                         {kSpecPrefetch, (vec ? prefetch_ : prefetch(d, t, sg_.size, false)) ? 1u : 0u}, {kSpecNchwRuns, runs_ ? 1u : 0u},
-                         {kSpecEpi16, vec && epi16_ ? 1u : 0u}, {kSpecBReg, breg_ ? 1u : 0u}});
+        key.spec.insert(key.spec.end(), {{kSpecTP, t.tp},
+                                         {kSpecMQ, t.mq},
+                                         {kSpecNQ, t.nq},
+                                         {kSpecSGQ, t.sgq},
+                                         {kSpecSGN, t.sgn},
+                                         {kSpecCG, uint32_t(d.channelsPerGroup())},
+                                         {kSpecFR, uint32_t(d.r)},
+                                         {kSpecFS, uint32_t(d.s)},
+                                         {kSpecSH, uint32_t(d.strideH)},
+                                         {kSpecSW, uint32_t(d.strideW)},
+                                         {kSpecDH, uint32_t(d.dilationH)},
+                                         {kSpecCPR, columnValues(d)},
+                                         {kSpecPStep, t.pstep},
+                                         {kSpecVecOut, vec && vecOut_ ? 1u : 0u},
+                                         {kSpecVecIn, vec ? vecIn_ | (raw_ ? 4u : 0u) : 0u},
+                                         {kSpecPrefetch, (vec ? prefetch_ : prefetch(d, t, sg_.size, false)) ? 1u : 0u},
+                                         {kSpecNchwRuns, runs_ ? 1u : 0u},
+                                         {kSpecEpi16, vec && epi16_ ? 1u : 0u},
+                                         {kSpecBReg, breg_ ? 1u : 0u}});
         if (coopmatEmulated(d.dtype)) key.spec.push_back({kSpecEmuLanes, sg_.size});
         key.fullSubgroups = true;  // gl_SubgroupID names a whole subgroup's block
         return ctx_.pipelines->get(key);
@@ -260,7 +296,7 @@ private:
     Tile tile_;
     SubgroupChoice sg_;
     bool vecOut_ = false, runs_ = false, prefetch_ = false, epi16_ = false, breg_ = false;
-    bool raw_ = false;  // the vector pipeline expands its halo from raw rows (rawWords)
+    bool raw_ = false;    // the vector pipeline expands its halo from raw rows (rawWords)
     uint32_t vecIn_ = 0;  // kSpecVecIn's bits
     const ComputePipeline* vectorPipeline_ = nullptr;
 };
@@ -270,28 +306,36 @@ private:
 std::string fewChannelsCoopmatWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     Tile forced;
     if (!o.tile.empty() && !parseTile(o.tile, forced))
-        return "no tile '" + o.tile + "' (rows 1-8 x columns x filters / column x filter subgroups [p row steps], columns a "
-               "multiple of 16 per column subgroup, filters of 16 per filter subgroup, at most 16 accumulators per subgroup, "
+        return "no tile '" + o.tile +
+               "' (rows 1-8 x columns x filters / column x filter subgroups [p row steps], columns a "
+               "multiple of 16 per column subgroup, filters of 16 per filter subgroup, at most 16 accumulators per "
+               "subgroup, "
                "e.g. 4x64x64/1x1p2)";
     if (std::string w = coopmatDeviceWhyNot(ctx, d.dtype, shaderName(d.dtype)); !w.empty()) return w;
     if (std::string w = coopmatFragment16WhyNot(ctx.caps, d.dtype); !w.empty()) return w;
     if (d.channelsPerGroup() > kMaxChannels)
-        return "C/groups = " + std::to_string(d.channelsPerGroup()) + " is not a few channels (at most " + std::to_string(kMaxChannels) + ")";
-    if (d.dilationW != 1) return "column dilation " + std::to_string(d.dilationW) + " (a pixel's window must be contiguous)";
+        return "C/groups = " + std::to_string(d.channelsPerGroup()) + " is not a few channels (at most " +
+               std::to_string(kMaxChannels) + ")";
+    if (d.dilationW != 1)
+        return "column dilation " + std::to_string(d.dilationW) + " (a pixel's window must be contiguous)";
     SubgroupChoice sg = coopmatSubgroup(ctx.caps);
     if (o.subgroupSize && o.subgroupSize != sg.size)
-        return "the tiles are laid out for subgroups of " + std::to_string(sg.size) + ", not " + std::to_string(o.subgroupSize);
+        return "the tiles are laid out for subgroups of " + std::to_string(sg.size) + ", not " +
+               std::to_string(o.subgroupSize);
     Tile t = chooseTile(ctx, d, o.tile);
     if (t.tp == 0) {
         Tile least = o.tile.empty() ? Tile{1, 1, 1, 1, 1, 1} : forced;
-        return "the input halo and filters of tile " + least.name() + " need " + std::to_string(sharedBytes(d, least, !o.tile.empty() && overlaid(ctx, d, least))) +
+        return "the input halo and filters of tile " + least.name() + " need " +
+               std::to_string(sharedBytes(d, least, !o.tile.empty() && overlaid(ctx, d, least))) +
                " bytes of shared memory; the device has " + std::to_string(ctx.caps.maxSharedMemory);
     }
-    if (std::string w = workgroupWhyNot(ctx, uint64_t(t.subgroups()) * sg.size, sg.required); !w.empty()) return "tile " + t.name() + ": " + w;
+    if (std::string w = workgroupWhyNot(ctx, uint64_t(t.subgroups()) * sg.size, sg.required); !w.empty())
+        return "tile " + t.name() + ": " + w;
     return gridWhyNot(ctx, gridX(d, t), gridY(d, t), "output tiles", "groups x filter tiles");
 }
 
-std::unique_ptr<AlgorithmInstance> fewChannelsCoopmatInstantiate(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+std::unique_ptr<AlgorithmInstance> fewChannelsCoopmatInstantiate(ContextImpl& ctx, const ConvDesc& d,
+                                                                 const PlanOptions& o) {
     return std::make_unique<FewChannelsCoopmatInstance>(ctx, d, o);
 }
 
@@ -304,12 +348,39 @@ std::vector<std::pair<ConvDesc, PlanOptions>> fewChannelsCoopmatVariants(const C
         for (DType dt : {DType::F16, DType::BF16})
             for (bool nh : {false, true}) {
                 ConvDesc d;
-                d.c = 3; d.h = d.w = 224; d.k = 64; d.r = d.s = 3; d.pad(1, 1); d.dtype = dt;
-                d.hasBias = true; d.activation = Activation::Relu;
-                if (shape == 1) { d.r = d.s = 7; d.pad(3, 3); d.strideH = d.strideW = 2; }
-                if (shape == 2) { d.k = 32; d.strideH = d.strideW = 2; d.activation = Activation::Relu6; }
-                if (shape == 3) { d.c = 4; d.h = d.w = 64; d.k = 512; d.hasBias = false; d.activation = Activation::None; }  // NHWC fp16: EPI16
-                if (shape == 4) { d.n = 16; d.c = 8; d.h = d.w = 19; d.k = 128; d.r = d.s = 4; d.pad(0, 0); }
+                d.c = 3;
+                d.h = d.w = 224;
+                d.k = 64;
+                d.r = d.s = 3;
+                d.pad(1, 1);
+                d.dtype = dt;
+                d.hasBias = true;
+                d.activation = Activation::Relu;
+                if (shape == 1) {
+                    d.r = d.s = 7;
+                    d.pad(3, 3);
+                    d.strideH = d.strideW = 2;
+                }
+                if (shape == 2) {
+                    d.k = 32;
+                    d.strideH = d.strideW = 2;
+                    d.activation = Activation::Relu6;
+                }
+                if (shape == 3) {
+                    d.c = 4;
+                    d.h = d.w = 64;
+                    d.k = 512;
+                    d.hasBias = false;
+                    d.activation = Activation::None;
+                }  // NHWC fp16: EPI16
+                if (shape == 4) {
+                    d.n = 16;
+                    d.c = 8;
+                    d.h = d.w = 19;
+                    d.k = 128;
+                    d.r = d.s = 4;
+                    d.pad(0, 0);
+                }
                 if (nh) makeNhwc(d);
                 v.push_back({d, PlanOptions{"few_channels_coopmat"}});
             }

@@ -55,24 +55,36 @@ struct HaloTile {
 // RetinaNet head's 36-filter box layers, slower where both tile K without waste or 48 does not save
 // a tile (docs/performance.md, "halo_coopmat").
 constexpr HaloTile kHaloTiles[] = {
-    {"256x64/4x1", 4, 1, 4, 4, 2.1},
-    {"256x64/4x2", 4, 2, 4, 2, 0},
-    {"128x64/2x2", 2, 2, 4, 2, 1.5},
-    {"256x32/4x1", 4, 1, 4, 2, 0},
-    {"64x64/1x2", 1, 2, 4, 2, 0},
-    {"768x16/12x1", 12, 1, 4, 1, 2.57},
-    {"256x16/4x1", 4, 1, 4, 1, 0.76},
-    {"256x48/4x1", 4, 1, 4, 3, 1.8},
+    {"256x64/4x1", 4, 1, 4, 4, 2.1},  {"256x64/4x2", 4, 2, 4, 2, 0},   {"128x64/2x2", 2, 2, 4, 2, 1.5},
+    {"256x32/4x1", 4, 1, 4, 2, 0},    {"64x64/1x2", 1, 2, 4, 2, 0},    {"768x16/12x1", 12, 1, 4, 1, 2.57},
+    {"256x16/4x1", 4, 1, 4, 1, 0.76}, {"256x48/4x1", 4, 1, 4, 3, 1.8},
 };
 constexpr uint32_t kOneColumn = 16;  // BN of the one-column tiles; the most filters per group they take by choice
 
 enum SpecHalo : uint32_t {
-    kSpecWarpsM = 101, kSpecWarpsN = 102, kSpecFM = 103, kSpecFN = 104, kSpecFR = 105, kSpecFS = 106,
-    kSpecDH = 107, kSpecDW = 108, kSpecTQ = 109, kSpecVecIn = 110, kSpecVecW = 111, kSpecVecOut = 112,
-    kSpecEmuLanes = 113, kSpecPrefetch = 114, kSpecNchwRuns = 115, kSpecXPad = 116, kSpecEpi16 = 117, kSpecOutWord = 118,
+    kSpecWarpsM = 101,
+    kSpecWarpsN = 102,
+    kSpecFM = 103,
+    kSpecFN = 104,
+    kSpecFR = 105,
+    kSpecFS = 106,
+    kSpecDH = 107,
+    kSpecDW = 108,
+    kSpecTQ = 109,
+    kSpecVecIn = 110,
+    kSpecVecW = 111,
+    kSpecVecOut = 112,
+    kSpecEmuLanes = 113,
+    kSpecPrefetch = 114,
+    kSpecNchwRuns = 115,
+    kSpecXPad = 116,
+    kSpecEpi16 = 117,
+    kSpecOutWord = 118,
 };
 
-std::string shaderName(DType t) { return std::string("halo_coopmat_") + (coopmatEmulated(t) ? "emu_" : "") + dtypeSuffix(t); }
+std::string shaderName(DType t) {
+    return std::string("halo_coopmat_") + (coopmatEmulated(t) ? "emu_" : "") + dtypeSuffix(t);
+}
 
 // fp16 NCHW outputs of an even width go out in runs of up to 8 pixels (epilogue_runs.glsl); the
 // others one element at a time: with bf16 the runs made the 16-accumulator tiles slower on the
@@ -91,12 +103,15 @@ bool nchwRuns(const ConvDesc& d) {
 // less of their time in the epilogue, so the extra columns may cost more than the stores save
 // there (unmeasured): they keep the unpadded strips.
 bool alignedRuns(const ConvDesc& d, const HaloTile& t) {
-    return nchwRuns(d) && d.dtype == DType::F16 && d.outW() % 8 == 0 && t.bn() > kOneColumn && d.channelsPerGroup() <= 128;
+    return nchwRuns(d) && d.dtype == DType::F16 && d.outW() % 8 == 0 && t.bn() > kOneColumn &&
+           d.channelsPerGroup() <= 128;
 }
 // Flat columns that pad a strip's input width to a multiple of 8 (the shader's XPAD).
 uint64_t padTo8(const ConvDesc& d, uint64_t tq) { return (8 - (tq + uint64_t(d.s - 1) * d.dilationW) % 8) % 8; }
 // Strip input width and halo pixels, mirroring the shader's X and HP.
-uint64_t stripWidth(const ConvDesc& d, uint64_t tq, uint64_t xpad = 0) { return tq + uint64_t(d.s - 1) * d.dilationW + xpad; }
+uint64_t stripWidth(const ConvDesc& d, uint64_t tq, uint64_t xpad = 0) {
+    return tq + uint64_t(d.s - 1) * d.dilationW + xpad;
+}
 uint64_t haloPixels(const ConvDesc& d, const HaloTile& t, uint64_t tq, uint64_t xpad = 0) {
     return t.bm() + uint64_t(d.r - 1) * d.dilationH * stripWidth(d, tq, xpad) + uint64_t(d.s - 1) * d.dilationW;
 }
@@ -107,9 +122,9 @@ uint64_t sharedBytes(const ConvDesc& d, const HaloTile& t, uint64_t tq, uint64_t
 
 struct HaloChoice {
     const HaloTile* tile = nullptr;
-    uint32_t tq = 0;  // output columns per strip
+    uint32_t tq = 0;    // output columns per strip
     double micros = 0;  // modelled time (modelMicros), of the unpadded strip
-    std::string why;  // why nothing fits (tile null)
+    std::string why;    // why nothing fits (tile null)
     uint32_t xpad = 0;  // flat columns padding the strip (paddedStrip)
 };
 
@@ -198,11 +213,14 @@ HaloChoice chooseConfig(const ContextImpl& ctx, const ConvDesc& d, uint32_t sg, 
         uint32_t tq = forcedTq ? std::min<uint32_t>(forcedTq, uint32_t(d.outW())) : chooseStrip(ctx, d, t);
         std::string w;
         if (tq == 0 || sharedBytes(d, t, tq) > ctx.caps.maxSharedMemory)
-            w = "the halo of one strip column and the filter taps need " + std::to_string(sharedBytes(d, t, std::max<uint32_t>(tq, 1))) +
+            w = "the halo of one strip column and the filter taps need " +
+                std::to_string(sharedBytes(d, t, std::max<uint32_t>(tq, 1))) +
                 " bytes of shared memory; the device has " + std::to_string(ctx.caps.maxSharedMemory);
-        else if (std::string wg = workgroupWhyNot(ctx, uint64_t(t.warps()) * sg, coopmatSubgroup(ctx.caps).required); !wg.empty())
+        else if (std::string wg = workgroupWhyNot(ctx, uint64_t(t.warps()) * sg, coopmatSubgroup(ctx.caps).required);
+                 !wg.empty())
             w = wg;
-        else if (std::string gw = gridWhyNot(ctx, gridX(d, t, tq), gridY(d, t), "strip tiles", "groups x filter tiles"); !gw.empty())
+        else if (std::string gw = gridWhyNot(ctx, gridX(d, t, tq), gridY(d, t), "strip tiles", "groups x filter tiles");
+                 !gw.empty())
             w = gw;
         if (!w.empty()) {
             if (why.empty()) why = std::string(t.name) + ": " + w;
@@ -249,7 +267,12 @@ HaloChoice paddedStrip(const ContextImpl& ctx, const ConvDesc& d, HaloChoice c, 
 class HaloCoopmatInstance final : public SingleDispatchInstance {
 public:
     HaloCoopmatInstance(ContextImpl& ctx, const ConvDesc& d, const HaloChoice& c)
-        : SingleDispatchInstance(ctx, d), desc_(d), tile_(*c.tile), tq_(c.tq), xpad_(c.xpad), sg_(coopmatSubgroup(ctx.caps)) {
+        : SingleDispatchInstance(ctx, d),
+          desc_(d),
+          tile_(*c.tile),
+          tq_(c.tq),
+          xpad_(c.xpad),
+          sg_(coopmatSubgroup(ctx.caps)) {
         vecW_ = d.filterLayout == FilterLayout::KRSC;
         // NHWC: 8, 4 or 2 filters per 16-, 8- or 4-byte store; NCHW: runs of up to 8 pixels in
         // 16-, 8- or 4-byte stores where nchwRuns allows them.
@@ -265,8 +288,9 @@ public:
     std::string name() const override { return "halo_coopmat"; }
     std::string config() const override {
         return std::string("tile ") + tile_.name + " q" + std::to_string(tq_) +
-               (xpad_ ? " x" + std::to_string(stripWidth(desc_, tq_, xpad_)) : "") + " vec8I" + (vecW_ ? "W" : "") + coopmatOutputTag(vecOut_, outWord_) +
-               (prefetch_ ? " pre" : "") + (epi16_ ? " epi16" : "") + " sg" + std::to_string(sg_.size) + (coopmatEmulated(desc_.dtype) ? " EMULATED" : "");
+               (xpad_ ? " x" + std::to_string(stripWidth(desc_, tq_, xpad_)) : "") + " vec8I" + (vecW_ ? "W" : "") +
+               coopmatOutputTag(vecOut_, outWord_) + (prefetch_ ? " pre" : "") + (epi16_ ? " epi16" : "") + " sg" +
+               std::to_string(sg_.size) + (coopmatEmulated(desc_.dtype) ? " EMULATED" : "");
     }
 
 private:
@@ -278,13 +302,22 @@ private:
     const ComputePipeline& pipeline(bool vec) const {
         const ConvDesc& d = desc_;
         PipelineKey key = convPipelineKey(shaderName(d.dtype), d, tile_.warps() * sg_.size, sg_.required);
-        key.spec.insert(key.spec.end(),
-                        {{kSpecWarpsM, tile_.warpsM}, {kSpecWarpsN, tile_.warpsN}, {kSpecFM, tile_.fm}, {kSpecFN, tile_.fn},
-                         {kSpecFR, uint32_t(d.r)}, {kSpecFS, uint32_t(d.s)}, {kSpecDH, uint32_t(d.dilationH)},
-                         {kSpecDW, uint32_t(d.dilationW)}, {kSpecTQ, tq_}, {kSpecVecIn, vec ? 1u : 0u},
-                         {kSpecVecW, vec && vecW_ ? 1u : 0u}, {kSpecVecOut, vec && vecOut_ ? 1u : 0u},
-                         {kSpecPrefetch, prefetch_ ? 1u : 0u}, {kSpecNchwRuns, runs_ ? 1u : 0u},
-                         {kSpecXPad, xpad_}, {kSpecEpi16, vec && epi16_ ? 1u : 0u}});
+        key.spec.insert(key.spec.end(), {{kSpecWarpsM, tile_.warpsM},
+                                         {kSpecWarpsN, tile_.warpsN},
+                                         {kSpecFM, tile_.fm},
+                                         {kSpecFN, tile_.fn},
+                                         {kSpecFR, uint32_t(d.r)},
+                                         {kSpecFS, uint32_t(d.s)},
+                                         {kSpecDH, uint32_t(d.dilationH)},
+                                         {kSpecDW, uint32_t(d.dilationW)},
+                                         {kSpecTQ, tq_},
+                                         {kSpecVecIn, vec ? 1u : 0u},
+                                         {kSpecVecW, vec && vecW_ ? 1u : 0u},
+                                         {kSpecVecOut, vec && vecOut_ ? 1u : 0u},
+                                         {kSpecPrefetch, prefetch_ ? 1u : 0u},
+                                         {kSpecNchwRuns, runs_ ? 1u : 0u},
+                                         {kSpecXPad, xpad_},
+                                         {kSpecEpi16, vec && epi16_ ? 1u : 0u}});
         if (vec && vecOut_ && outWord_ != 8) key.spec.push_back({kSpecOutWord, outWord_});
         if (coopmatEmulated(d.dtype)) key.spec.push_back({kSpecEmuLanes, sg_.size});
         key.fullSubgroups = true;  // gl_SubgroupID names a whole subgroup's block
@@ -325,19 +358,23 @@ std::string preconditionsWhyNot(const ContextImpl& ctx, const ConvDesc& d, const
         if (!parseTile(o.tile, t, tq)) {
             std::string names;
             for (const auto& h : kHaloTiles) names += std::string(names.empty() ? "" : ", ") + h.name;
-            return "no tile '" + o.tile + "' (have: " + names + "; optionally followed by /q<strip columns>, or q<columns> alone)";
+            return "no tile '" + o.tile + "' (have: " + names +
+                   "; optionally followed by /q<strip columns>, or q<columns> alone)";
         }
     }
     if (std::string w = coopmatDeviceWhyNot(ctx, d.dtype, shaderName(d.dtype)); !w.empty()) return w;
     if (std::string w = coopmatFragment16WhyNot(ctx.caps, d.dtype); !w.empty()) return w;
-    if (d.inputLayout != TensorLayout::NHWC) return "NCHW input (the halo stages 8 channels of a pixel per 16-byte word)";
+    if (d.inputLayout != TensorLayout::NHWC)
+        return "NCHW input (the halo stages 8 channels of a pixel per 16-byte word)";
     if (d.strideH != 1 || d.strideW != 1)
-        return "stride " + std::to_string(d.strideH) + "x" + std::to_string(d.strideW) + " (the taps' shifted fragments need stride 1)";
+        return "stride " + std::to_string(d.strideH) + "x" + std::to_string(d.strideW) +
+               " (the taps' shifted fragments need stride 1)";
     if (d.channelsPerGroup() % kSlice != 0)
         return "C/groups = " + std::to_string(d.channelsPerGroup()) + " is not a multiple of " + std::to_string(kSlice);
     SubgroupChoice sg = coopmatSubgroup(ctx.caps);
     if (o.subgroupSize && o.subgroupSize != sg.size)
-        return "the tiles are laid out for subgroups of " + std::to_string(sg.size) + ", not " + std::to_string(o.subgroupSize);
+        return "the tiles are laid out for subgroups of " + std::to_string(sg.size) + ", not " +
+               std::to_string(o.subgroupSize);
     return "";
 }
 
@@ -350,7 +387,8 @@ std::string haloCoopmatWhyNot(const ContextImpl& ctx, const ConvDesc& d, const P
 
 std::unique_ptr<AlgorithmInstance> haloCoopmatInstantiate(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     HaloChoice c = chooseConfig(ctx, d, coopmatSubgroup(ctx.caps).size, o);
-    if (!c.tile) throw Error(ErrorCode::Unsupported, "halo_coopmat: no configuration for " + d.toString() + ": " + c.why);
+    if (!c.tile)
+        throw Error(ErrorCode::Unsupported, "halo_coopmat: no configuration for " + d.toString() + ": " + c.why);
     const HaloTile* forced = nullptr;
     uint32_t forcedTq = 0;
     if (!o.tile.empty()) parseTile(o.tile, forced, forcedTq);
@@ -380,7 +418,9 @@ double haloCoopmatPaysCost(const ContextImpl& ctx, const ConvDesc& d, const Plan
     return direct < 0 || halo < direct + kDispatchUs * kCoopmatUnitsPerUs ? halo : -1;
 }
 
-bool haloCoopmatPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) { return haloCoopmatPaysCost(ctx, d, o) >= 0; }
+bool haloCoopmatPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    return haloCoopmatPaysCost(ctx, d, o) >= 0;
+}
 
 // The router's question for layers with at most 16 filters per group: whether a measured
 // one-column tile takes the layer (NVIDIA; elsewhere unmeasured, so no) on a grid of half a wave
@@ -402,13 +442,22 @@ std::vector<std::pair<ConvDesc, PlanOptions>> haloCoopmatVariants(const ContextI
             for (const auto& tile : kHaloTiles) {
                 if (shape == 3 && t != DType::F16) continue;
                 ConvDesc d;
-                d.c = 64; d.h = d.w = 224; d.k = 64; d.r = d.s = 3; d.pad(1, 1); d.dtype = t;
-                d.hasBias = true; d.activation = Activation::Relu;
+                d.c = 64;
+                d.h = d.w = 224;
+                d.k = 64;
+                d.r = d.s = 3;
+                d.pad(1, 1);
+                d.dtype = t;
+                d.hasBias = true;
+                d.activation = Activation::Relu;
                 makeNhwc(d);
                 if (shape == 3) d.hasBias = false, d.activation = Activation::None;  // the fp16 scratch (EPI16)
                 if (shape == 1) {
-                    d.h = d.w = 28; d.dilationH = d.dilationW = 2; d.pad(2, 2);
-                    d.outputLayout = TensorLayout::NCHW; d.filterLayout = FilterLayout::KCRS;
+                    d.h = d.w = 28;
+                    d.dilationH = d.dilationW = 2;
+                    d.pad(2, 2);
+                    d.outputLayout = TensorLayout::NCHW;
+                    d.filterLayout = FilterLayout::KCRS;
                 }
                 if (shape == 2) d.outputLayout = TensorLayout::NCHW;
                 // Narrow output words (OUT_WORD): fp16 36 filters, nothing fused, 8-byte stores of

@@ -38,12 +38,9 @@ struct TileConfig {
 // Residency from the registers NVIDIA's driver reports on the H200: 121-128 for the 8x8/8x4
 // register tiles, 63-64 for 4x4, 96 for 64x16.
 constexpr TileConfig kTiles[] = {
-    {"128x128x8/8x8", 128, 128, 8, 8, 8, 1.00, 2},
-    {"128x64x16/8x4", 128, 64, 16, 8, 4, 0.80, 2},
-    {"128x64x8/8x4", 128, 64, 8, 8, 4, 0.85, 2},
-    {"64x64x8/4x4", 64, 64, 8, 4, 4, 0.60, 4},
-    {"128x32x8/4x4", 128, 32, 8, 4, 4, 0.55, 4},
-    {"64x16x8/4x4", 64, 16, 8, 4, 4, 0.30, 10},
+    {"128x128x8/8x8", 128, 128, 8, 8, 8, 1.00, 2}, {"128x64x16/8x4", 128, 64, 16, 8, 4, 0.80, 2},
+    {"128x64x8/8x4", 128, 64, 8, 8, 4, 0.85, 2},   {"64x64x8/4x4", 64, 64, 8, 4, 4, 0.60, 4},
+    {"128x32x8/4x4", 128, 32, 8, 4, 4, 0.55, 4},   {"64x16x8/4x4", 64, 16, 8, 4, 4, 0.30, 10},
 };
 // Tried and dropped: 32-deep slices for latency-bound small grids
 // (128x64x32/8x4, 64x32x32/4x4) were 1.1-8x slower at batch 1 than the 8-deep tiles.
@@ -52,16 +49,30 @@ constexpr TileConfig kTiles[] = {
 // and spells out its chunks for register tiles of 4 or 8 rows and columns.
 constexpr bool chunksDivide() {
     for (auto& t : kTiles)
-        if (t.threads() % t.chunkRows() || t.threads() % t.chunkCols() || (t.tm != 4 && t.tm != 8) || (t.tn != 4 && t.tn != 8))
+        if (t.threads() % t.chunkRows() || t.threads() % t.chunkCols() || (t.tm != 4 && t.tm != 8) ||
+            (t.tn != 4 && t.tn != 8))
             return false;
     return true;
 }
-static_assert(chunksDivide(), "implicit_gemm.comp's epilogue: invocations a multiple of the chunk's rows and columns, TM and TN 4 or 8");
+static_assert(
+    chunksDivide(),
+    "implicit_gemm.comp's epilogue: invocations a multiple of the chunk's rows and columns, TM and TN 4 or 8");
 
 enum SpecIgemm : uint32_t {
-    kSpecBM = 101, kSpecBN = 102, kSpecBK = 103, kSpecTM = 104, kSpecTN = 105,
-    kSpecMaskMode = 110, kSpecChannelSlices = 111, kSpecVecA = 112, kSpecVecB = 113, kSpecStageOut = 114,
-    kSpecVecAM = 115, kSpecTapEntries = 116, kSpecVecAMStride2 = 117, kSpecVecOut = 118,
+    kSpecBM = 101,
+    kSpecBN = 102,
+    kSpecBK = 103,
+    kSpecTM = 104,
+    kSpecTN = 105,
+    kSpecMaskMode = 110,
+    kSpecChannelSlices = 111,
+    kSpecVecA = 112,
+    kSpecVecB = 113,
+    kSpecStageOut = 114,
+    kSpecVecAM = 115,
+    kSpecTapEntries = 116,
+    kSpecVecAMStride2 = 117,
+    kSpecVecOut = 118,
 };
 
 // The per-element tap table (implicit_gemm.comp's TAP_TABLE build, where C/groups is not a multiple
@@ -92,9 +103,7 @@ uint32_t tapTableEntries(uint64_t reduction) {
 // channel are one aligned 4-wide load when H*W % 4 == 0 (no group of 4 straddles two images).
 // Stride 2 (both): 4 neighbouring output pixels read every other input pixel of 8 in one row,
 // two aligned 4-wide loads when W % 8 == 0 (then Q = W / 2 is a multiple of 4 and H*W of 8).
-static bool implicitGemmFourPixelStride2(const ConvDesc& d) {
-    return d.strideH == 2 && d.strideW == 2 && d.w % 8 == 0;
-}
+static bool implicitGemmFourPixelStride2(const ConvDesc& d) { return d.strideH == 2 && d.strideW == 2 && d.w % 8 == 0; }
 bool implicitGemmFourPixelLoads(const ConvDesc& d) {
     bool unpadded1x1 = d.r == 1 && d.s == 1 && d.padTop == 0 && d.padBottom == 0 && d.padLeft == 0 && d.padRight == 0;
     bool stride1 = d.strideH == 1 && d.strideW == 1 && (uint64_t(d.h) * uint64_t(d.w)) % 4 == 0;
@@ -139,14 +148,17 @@ bool tileFitsWorkgroup(const ContextImpl& ctx, const TileConfig& t, uint32_t sg)
 // devices that allow 65535 groups in x (lavapipe, Intel) a 64-row tile stops at ~4.2M output pixels.
 std::string tileGridWhyNot(const ContextImpl& ctx, const ConvDesc& d, const TileConfig& t) {
     const uint64_t M = uint64_t(d.n) * uint64_t(d.outH()) * uint64_t(d.outW());
-    return gridWhyNot(ctx, (M + t.bm - 1) / t.bm, uint64_t(d.groups) * ((uint64_t(d.filtersPerGroup()) + t.bn - 1) / t.bn),
-                      "output pixel tiles", "groups x filter tiles");
+    return gridWhyNot(ctx, (M + t.bm - 1) / t.bm,
+                      uint64_t(d.groups) * ((uint64_t(d.filtersPerGroup()) + t.bn - 1) / t.bn), "output pixel tiles",
+                      "groups x filter tiles");
 }
 // Both: what every tile choice below asks.
 bool tileFits(const ContextImpl& ctx, const ConvDesc& d, const TileConfig& t, uint32_t sg) {
     return tileFitsWorkgroup(ctx, t, sg) && tileGridWhyNot(ctx, d, t).empty();
 }
-uint32_t requiredSubgroup(const ContextImpl& ctx, const PlanOptions& o) { return withDefaultSubgroup(ctx, o).subgroupSize; }
+uint32_t requiredSubgroup(const ContextImpl& ctx, const PlanOptions& o) {
+    return withDefaultSubgroup(ctx, o).subgroupSize;
+}
 
 // Split-K cost terms for splitTileCost (conv/tile_score.hpp), in FLOPs at the best tile's
 // full-wave rate (~28 TFLOP/s fp32 on the H200), fitted to a forced-split sweep of the fp32 batch-1
@@ -156,7 +168,9 @@ uint32_t requiredSubgroup(const ContextImpl& ctx, const PlanOptions& o) { return
 constexpr double kFlopsPerByte = 32.0;
 constexpr double kSplitPassFlops = 2e8;
 
-double slots(const ContextImpl& ctx, const TileConfig& t) { return modelComputeUnits(ctx.caps.computeUnits) * t.resident; }
+double slots(const ContextImpl& ctx, const TileConfig& t) {
+    return modelComputeUnits(ctx.caps.computeUnits) * t.resident;
+}
 
 bool smallGridPick(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o);
 constexpr const char* kSmallGridTile = "64x16x8/4x4";
@@ -171,7 +185,10 @@ const TileConfig& modelTile(const ContextImpl& ctx, const ConvDesc& d, const Pla
     for (auto& t : kTiles) {
         if (!tileFits(ctx, d, t, sg)) continue;
         double score = waveTileScore(d, t.bm, t.bn, t.speed, slots(ctx, t));
-        if (score > bestScore) { bestScore = score; best = &t; }
+        if (score > bestScore) {
+            bestScore = score;
+            best = &t;
+        }
     }
     return *best;
 }
@@ -183,9 +200,9 @@ const TileConfig& chooseTile(const ContextImpl& ctx, const ConvDesc& d, const Pl
 // ---- split-K (docs/design.md "Split-K") ----
 // The same sweep: splitting paid on grids of fewer tiles than units from reductions of 256 up,
 // and down to 128 reduction values per split (docs/performance.md, "implicit_gemm").
-constexpr uint64_t kSplitMinReduction = 128;   // split only reductions (C/groups*R*S) this deep
-constexpr uint64_t kSplitMinPerSplit = 128;    // the heuristic keeps this much reduction per split
-constexpr uint64_t kSplitMax = 16;             // the heuristic's most splits
+constexpr uint64_t kSplitMinReduction = 128;  // split only reductions (C/groups*R*S) this deep
+constexpr uint64_t kSplitMinPerSplit = 128;   // the heuristic keeps this much reduction per split
+constexpr uint64_t kSplitMax = 16;            // the heuristic's most splits
 // Small outputs (at most this many elements) split down to 32 reduction values per split: their
 // partial sums are a few hundred KB at most, and on MobileNetV2's batch-1 1x1 layers (7x7 to 28x28,
 // 49-25088 outputs, 192-960 deep) 8-16 splits measured 0.55-0.85x the time of the model's 2-4.
@@ -194,9 +211,11 @@ constexpr uint64_t kSplitMinPerSplitSmall = 32;
 uint64_t minPerSplit(const ConvDesc& d) {
     return uint64_t(d.outputElements()) <= kSplitSmallOutput ? kSplitMinPerSplitSmall : kSplitMinPerSplit;
 }
-constexpr double kSplitMargin = 0.9;           // the router splits when the model says >= 10 % faster
+constexpr double kSplitMargin = 0.9;  // the router splits when the model says >= 10 % faster
 
-uint64_t reductionSlices(const ConvDesc& d, const TileConfig& t) { return (uint64_t(d.reductionLength()) + t.bk - 1) / t.bk; }
+uint64_t reductionSlices(const ConvDesc& d, const TileConfig& t) {
+    return (uint64_t(d.reductionLength()) + t.bk - 1) / t.bk;
+}
 
 // The split count (>= 2) with the smallest modelled cost for tile t (splitTileCost), up to `most`,
 // kSplitMax, the reduction's slices and one split per minPerSplit(d) reduction values; 0 when
@@ -232,7 +251,8 @@ TileSplitRequest parseTileSplit(const std::string& s) {
     if (r.error.empty() && !q.tile.empty() && !(r.tile = findTile(q.tile))) {
         std::string names;
         for (auto& k : kTiles) names += std::string(names.empty() ? "" : ", ") + k.name;
-        r.error = "no tile '" + q.tile + "' (have: " + names + "; each optionally followed by /s<splits>, or s<splits> alone)";
+        r.error = "no tile '" + q.tile + "' (have: " + names +
+                  "; each optionally followed by /s<splits>, or s<splits> alone)";
     }
     return r;
 }
@@ -289,10 +309,17 @@ SplitChoice chooseSplit(const ContextImpl& ctx, const ConvDesc& d, const PlanOpt
 class ImplicitGemmInstance final : public AlgorithmInstance {
 public:
     // split > 0: split-K with that many splits (two passes, a workspace); 0: one pass.
-    ImplicitGemmInstance(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, const TileConfig& tile, uint32_t maskMode,
-                         const char* name, uint32_t split = 0, uint32_t askedSplit = 0)
-        : ctx_(ctx), desc_(d), pc_(makePushConstants(d)), tile_(tile), name_(name), sg_(o.subgroupSize), maskMode_(maskMode),
-          split_(split), askedSplit_(askedSplit) {
+    ImplicitGemmInstance(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, const TileConfig& tile,
+                         uint32_t maskMode, const char* name, uint32_t split = 0, uint32_t askedSplit = 0)
+        : ctx_(ctx),
+          desc_(d),
+          pc_(makePushConstants(d)),
+          tile_(tile),
+          name_(name),
+          sg_(o.subgroupSize),
+          maskMode_(maskMode),
+          split_(split),
+          askedSplit_(askedSplit) {
         channelSlices_ = d.channelsPerGroup() % tile_.bk == 0;
         vecA_ = channelSlices_ && d.inputLayout == TensorLayout::NHWC && d.c % 4 == 0;
         vecAM_ = channelSlices_ && implicitGemmFourPixelLoads(d);
@@ -310,9 +337,11 @@ public:
         // 6 % slower there (ResNet-50 layer2.0.conv2 b32, 8x8, stride 2).
         vecOut_ = !split_ && (vecA_ || vecAM_ || vecB_) &&
                   !(d.inputLayout == TensorLayout::NHWC && d.outputLayout == TensorLayout::NCHW) &&
-                  (d.outputLayout == TensorLayout::NCHW ? (uint64_t(d.outH()) * uint64_t(d.outW())) % 4 == 0 : d.filtersPerGroup() % 4 == 0);
+                  (d.outputLayout == TensorLayout::NCHW ? (uint64_t(d.outH()) * uint64_t(d.outW())) % 4 == 0
+                                                        : d.filtersPerGroup() % 4 == 0);
         if (vecOut_ && stageOut_) {
-            if ((tile_.tm == 8 && tile_.tn == 8) || (tile_.tm == 8 && tile_.tn == 4 && depth <= kVecOutOverStagedMaxDepth8x4))
+            if ((tile_.tm == 8 && tile_.tn == 8) ||
+                (tile_.tm == 8 && tile_.tn == 4 && depth <= kVecOutOverStagedMaxDepth8x4))
                 stageOut_ = false;
             else
                 vecOut_ = false;
@@ -334,21 +363,27 @@ public:
     void record(VkCommandBuffer cmd, const ConvTensors& t) const override {
         // 4-wide loads need the views 4-element aligned; otherwise the scalar-staging variant.
         uint64_t vecBytes = 4ull * dtypeSize(desc_.dtype);
-        bool aligned = t.input.offset % vecBytes == 0 && t.filter.offset % vecBytes == 0 && (!vecOut_ || t.output.offset % vecBytes == 0);
+        bool aligned = t.input.offset % vecBytes == 0 && t.filter.offset % vecBytes == 0 &&
+                       (!vecOut_ || t.output.offset % vecBytes == 0);
         const ComputePipeline& p = aligned ? *vectorPipeline_ : pipeline(false);
         bindConvTensors(ctx_, cmd, p, t, bindings());
         pushConstants(ctx_, cmd, p, pc_);
         cmdDispatch(ctx_, cmd, gx_, gy_, split_ ? split_ : 1u);
         if (reduce_) reduce_->record(cmd, t, pc_);
     }
-    VkDeviceSize workspaceSize() const override { return VkDeviceSize(split_) * VkDeviceSize(desc_.outputElements()) * 4; }
+    VkDeviceSize workspaceSize() const override {
+        return VkDeviceSize(split_) * VkDeviceSize(desc_.outputElements()) * 4;
+    }
     std::string name() const override { return name_; }
     std::string config() const override {
         std::string c = std::string("tile ") + tile_.name;
         if (vecA_ || vecAM_ || vecB_)
-            c += std::string(" vec4") + (vecA_ ? "A" : "") + (vecAM_ ? implicitGemmFourPixelStride2(desc_) ? "Am2" : "Am" : "") + (vecB_ ? "B" : "");
-        else if (channelSlices_) c += " slices";
-        else if (tapEntries_) c += " taps";
+            c += std::string(" vec4") + (vecA_ ? "A" : "") +
+                 (vecAM_ ? implicitGemmFourPixelStride2(desc_) ? "Am2" : "Am" : "") + (vecB_ ? "B" : "");
+        else if (channelSlices_)
+            c += " slices";
+        else if (tapEntries_)
+            c += " taps";
         if (split_) c += " split " + std::to_string(split_);
         if (stageOut_) c += " staged";
         if (vecOut_) c += " out4";
@@ -363,8 +398,9 @@ private:
         // 4-wide staging has its own shader build (implicit_gemm.comp's VEC_STAGING); so has the tap table.
         bool vecStaging = vector && (vecA_ || vecAM_ || vecB_);
         const char* build = vecStaging ? "vec_" : tapEntries_ ? "tap_" : "";
-        PipelineKey key = convPipelineKey(std::string(split_ ? "implicit_gemm_splitk_" : "implicit_gemm_") + build + dtypeSuffix(desc_.dtype),
-                                          desc_, tile_.threads(), sg_, bindings());
+        PipelineKey key = convPipelineKey(
+            std::string(split_ ? "implicit_gemm_splitk_" : "implicit_gemm_") + build + dtypeSuffix(desc_.dtype), desc_,
+            tile_.threads(), sg_, bindings());
         key.spec.push_back({kSpecBM, tile_.bm});
         key.spec.push_back({kSpecBN, tile_.bn});
         key.spec.push_back({kSpecBK, tile_.bk});
@@ -414,7 +450,8 @@ std::string implicitGemmWhyNot(const ContextImpl& ctx, const ConvDesc& d, const 
             return "no tile '" + o.tile + "' (have: " + names + ")";
         }
         if (!tileFitsWorkgroup(ctx, *t, requiredSubgroup(ctx, o)))
-            return "tile " + o.tile + " exceeds this device's workgroup or shared-memory limits (or, at the required "
+            return "tile " + o.tile +
+                   " exceeds this device's workgroup or shared-memory limits (or, at the required "
                    "subgroup size, subgroup size x maxComputeWorkgroupSubgroups invocations)";
         if (std::string why = tileGridWhyNot(ctx, d, *t); !why.empty()) return "tile " + o.tile + ": " + why;
     }
@@ -425,7 +462,10 @@ std::string implicitGemmWhyNot(const ContextImpl& ctx, const ConvDesc& d, const 
         for (auto& t : kTiles) {
             if (!tileFitsWorkgroup(ctx, t, requiredSubgroup(ctx, o))) continue;
             std::string why = tileGridWhyNot(ctx, d, t);
-            if (why.empty()) { any = true; break; }
+            if (why.empty()) {
+                any = true;
+                break;
+            }
             gridWhy = why;
         }
         if (!any) return gridWhy.empty() ? "no tile fits this device's workgroup or shared-memory limits" : gridWhy;
@@ -448,10 +488,12 @@ PlanOptions withDefaultSubgroup(const ContextImpl& ctx, PlanOptions o) {
 }
 
 std::unique_ptr<AlgorithmInstance> implicitGemmInstantiate(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
-    return std::make_unique<ImplicitGemmInstance>(ctx, d, withDefaultSubgroup(ctx, o), chooseTile(ctx, d, o), 1u, "implicit_gemm");
+    return std::make_unique<ImplicitGemmInstance>(ctx, d, withDefaultSubgroup(ctx, o), chooseTile(ctx, d, o), 1u,
+                                                  "implicit_gemm");
 }
 
-std::unique_ptr<AlgorithmInstance> implicitGemmAnalyticInstantiate(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+std::unique_ptr<AlgorithmInstance> implicitGemmAnalyticInstantiate(ContextImpl& ctx, const ConvDesc& d,
+                                                                   const PlanOptions& o) {
     return std::make_unique<ImplicitGemmInstance>(ctx, d, withDefaultSubgroup(ctx, o), chooseTile(ctx, d, o), 0u,
                                                   "implicit_gemm_analytic");
 }
@@ -467,10 +509,11 @@ std::string implicitGemmSplitKWhyNot(const ContextImpl& ctx, const ConvDesc& d, 
     return chooseSplit(ctx, d, o).why;
 }
 
-std::unique_ptr<AlgorithmInstance> implicitGemmSplitKInstantiate(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+std::unique_ptr<AlgorithmInstance> implicitGemmSplitKInstantiate(ContextImpl& ctx, const ConvDesc& d,
+                                                                 const PlanOptions& o) {
     SplitChoice c = chooseSplit(ctx, d, o);  // whyNot checked that one fits
-    return std::make_unique<ImplicitGemmInstance>(ctx, d, withDefaultSubgroup(ctx, o), *c.tile, 1u, "implicit_gemm_splitk", c.split,
-                                                  c.asked);
+    return std::make_unique<ImplicitGemmInstance>(ctx, d, withDefaultSubgroup(ctx, o), *c.tile, 1u,
+                                                  "implicit_gemm_splitk", c.split, c.asked);
 }
 
 namespace {
@@ -485,7 +528,8 @@ std::vector<TileCosts> tileCosts(const ContextImpl& ctx, const ConvDesc& d, cons
     const uint32_t sg = requiredSubgroup(ctx, o);
     for (auto& t : kTiles) {
         if (!tileFits(ctx, d, t, sg)) continue;
-        TileCosts c{splitTileCost(d, t.bm, t.bn, t.speed, slots(ctx, t), 1.0, kFlopsPerByte, kSplitPassFlops), {0, 0.0}};
+        TileCosts c{splitTileCost(d, t.bm, t.bn, t.speed, slots(ctx, t), 1.0, kFlopsPerByte, kSplitPassFlops),
+                    {0, 0.0}};
         if (splits) c.split = bestSplit(ctx, d, t, tileSplitLimit(ctx, d, t, o.workspaceLimit).most);
         v.push_back(c);
     }
@@ -522,10 +566,12 @@ constexpr double kSmallGridFill = 0.75;
 constexpr uint64_t kSmallGridSplitMin = 192;
 uint64_t gridOf(const ConvDesc& d, const TileConfig& t, uint64_t split) {
     uint64_t M = uint64_t(d.n) * uint64_t(d.outH()) * uint64_t(d.outW());
-    return (M + t.bm - 1) / t.bm * ((uint64_t(d.filtersPerGroup()) + t.bn - 1) / t.bn) * uint64_t(d.groups) * std::max<uint64_t>(split, 1);
+    return (M + t.bm - 1) / t.bm * ((uint64_t(d.filtersPerGroup()) + t.bn - 1) / t.bn) * uint64_t(d.groups) *
+           std::max<uint64_t>(split, 1);
 }
 bool smallGridPick(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
-    if (!o.tile.empty() || !implicitGemmFourPixelLoads(d) || !tileFits(ctx, d, *findTile(kSmallGridTile), requiredSubgroup(ctx, o)))
+    if (!o.tile.empty() || !implicitGemmFourPixelLoads(d) ||
+        !tileFits(ctx, d, *findTile(kSmallGridTile), requiredSubgroup(ctx, o)))
         return false;
     uint64_t grid;
     if (modelSplitPays(ctx, d, o)) {
@@ -541,7 +587,8 @@ bool smallGridPick(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions&
 
 bool implicitGemmSplitKPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     if (smallGridPick(ctx, d, o))
-        return splitConsidered(d, o) && uint64_t(d.reductionLength()) >= kSmallGridSplitMin && chooseSplit(ctx, d, o).tile;
+        return splitConsidered(d, o) && uint64_t(d.reductionLength()) >= kSmallGridSplitMin &&
+               chooseSplit(ctx, d, o).tile;
     return modelSplitPays(ctx, d, o);
 }
 
@@ -572,11 +619,17 @@ std::vector<std::pair<ConvDesc, PlanOptions>> implicitGemmVariants(const Context
                     for (uint32_t sg : sgs) {
                         if (shape == 3 && nhwc) continue;
                         ConvDesc d;
-                        d.c = 64; d.h = d.w = 28; d.k = 128; d.r = d.s = 3; d.pad(1, 1); d.dtype = t;
+                        d.c = 64;
+                        d.h = d.w = 28;
+                        d.k = 128;
+                        d.r = d.s = 3;
+                        d.pad(1, 1);
+                        d.dtype = t;
                         if (shape == 1) d.r = d.s = 1, d.pad(0, 0);
                         if (shape == 2) d.c = 3, d.r = d.s = 7, d.pad(3, 3);  // 147 deep: the NHWC taps too
                         // 256 deep: the 8x8 tiles' direct epilogue, in 16-byte stores (VEC_OUT)
-                        if (shape == 3) d.c = 256, d.h = d.w = 32, d.r = d.s = 1, d.pad(0, 0), d.strideH = d.strideW = 2;
+                        if (shape == 3)
+                            d.c = 256, d.h = d.w = 32, d.r = d.s = 1, d.pad(0, 0), d.strideH = d.strideW = 2;
                         if (nhwc) makeNhwc(d);
                         PlanOptions o{"implicit_gemm", sg, tile.name};
                         v.push_back({d, o});
@@ -596,7 +649,12 @@ std::vector<std::pair<ConvDesc, PlanOptions>> implicitGemmSplitKVariants(const C
     for (DType t : {DType::F32, DType::F16, DType::BF16})
         for (bool nhwc : {false, true}) {
             ConvDesc d;
-            d.c = 64; d.h = d.w = 28; d.k = 128; d.r = d.s = 3; d.pad(1, 1); d.dtype = t;
+            d.c = 64;
+            d.h = d.w = 28;
+            d.k = 128;
+            d.r = d.s = 3;
+            d.pad(1, 1);
+            d.dtype = t;
             if (nhwc) makeNhwc(d);
             d.hasBias = d.hasResidual = true;
             d.activation = Activation::Gelu;

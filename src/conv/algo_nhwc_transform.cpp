@@ -38,13 +38,14 @@ bool implicitGemmFourPixelLoads(const ConvDesc& d);
 bool winogradMatrixUnits(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o);
 bool slicedKCoopmatBeatsTransposes(const ConvDesc& d, const std::string& inner);
 bool coopmatNchwWordLoads(const ConvDesc& d);
-bool winogradBeatsTransposedDirect(const ContextImpl& ctx, const ConvDesc& nhwc, const PlanOptions& o, double dispatches, double bytes);
+bool winogradBeatsTransposedDirect(const ContextImpl& ctx, const ConvDesc& nhwc, const PlanOptions& o,
+                                   double dispatches, double bytes);
 
 namespace {
 
-constexpr uint32_t kTransposeWorkgroup = 256;  // layout_transpose.comp: 32-wide rows (a multiple of 32)
-constexpr uint64_t kTransposeTile = 32;        // layout_transpose.comp's TILE: a block is 32 x 32
-constexpr uint64_t kNarrowCols = 16;           // layout_transpose.comp's NARROW path up to this many columns
+constexpr uint32_t kTransposeWorkgroup = 256;         // layout_transpose.comp: 32-wide rows (a multiple of 32)
+constexpr uint64_t kTransposeTile = 32;               // layout_transpose.comp's TILE: a block is 32 x 32
+constexpr uint64_t kNarrowCols = 16;                  // layout_transpose.comp's NARROW path up to this many columns
 constexpr int64_t kMaxGatheredElements = 0x7fffffff;  // each tensor's 32-bit index limit (conv_desc.cpp)
 constexpr uint32_t kSpecNarrow = 101;
 // The router's model, in implicitGemmModelCost's FLOP-equivalents (~28 TFLOP/s on the H200):
@@ -63,7 +64,8 @@ constexpr uint64_t kPairsRows = 32, kPairsCols = 64;  // layout_transpose.comp's
 // gathers just those (zero where padding), so the copy is P*Q pixels, not H*W (a quarter at stride
 // 2), and the kernel behind runs a 1x1 stride-1 unpadded layer on P x Q.
 bool gathersPixels(const ConvDesc& d) {
-    return d.r == 1 && d.s == 1 && (d.strideH > 1 || d.strideW > 1 || d.padTop || d.padBottom || d.padLeft || d.padRight);
+    return d.r == 1 && d.s == 1 &&
+           (d.strideH > 1 || d.strideW > 1 || d.padTop || d.padBottom || d.padLeft || d.padRight);
 }
 
 // The problem the inner kernel sees: NHWC activations (only the pixels a 1x1 layer reads, where
@@ -108,8 +110,10 @@ TransformLayout transformLayout(const ContextImpl& ctx, const ConvDesc& d, VkDev
     l.filterBytes = transposeFilters && filterNeedsTranspose(d) ? alignUp(uint64_t(d.filterBytes()), align) : 0;
     l.innerOff = l.filterOff + l.filterBytes;
     if (l.innerOff > workspaceLimit) {
-        l.why = "the NHWC copies need " + std::to_string(l.innerOff) + " workspace bytes and the limit (PlanOptions::workspaceLimit, "
-                "maxStorageBufferRange) is " + std::to_string(workspaceLimit);
+        l.why = "the NHWC copies need " + std::to_string(l.innerOff) +
+                " workspace bytes and the limit (PlanOptions::workspaceLimit, "
+                "maxStorageBufferRange) is " +
+                std::to_string(workspaceLimit);
         return l;
     }
     l.innerLimit = workspaceLimit - l.innerOff;
@@ -118,9 +122,11 @@ TransformLayout transformLayout(const ContextImpl& ctx, const ConvDesc& d, VkDev
 
 // `d` is the caller's problem, `g` the NHWC one.  pointwise_coopmat (NHWC output only) reads a
 // stride-1 layer's NCHW input itself, so it runs behind the transposes only where they gather.
-bool matrixUnitAlgorithm(const ContextImpl& ctx, const ConvDesc& d, const ConvDesc& g, const PlanOptions& o, const std::string& name) {
-    return name == "implicit_gemm_coopmat" || name == "halo_coopmat" || name == "few_channels_coopmat" || name == "slicedk_coopmat" ||
-           (name == "pointwise_coopmat" && gathersPixels(d)) || (name == "winograd" && winogradMatrixUnits(ctx, g, o));
+bool matrixUnitAlgorithm(const ContextImpl& ctx, const ConvDesc& d, const ConvDesc& g, const PlanOptions& o,
+                         const std::string& name) {
+    return name == "implicit_gemm_coopmat" || name == "halo_coopmat" || name == "few_channels_coopmat" ||
+           name == "slicedk_coopmat" || (name == "pointwise_coopmat" && gathersPixels(d)) ||
+           (name == "winograd" && winogradMatrixUnits(ctx, g, o));
 }
 
 // What runs behind the transposes: the problem it sees, its options and the workspace layout.
@@ -150,7 +156,8 @@ InnerPlan innerPlan(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions
     p.opts.packedFilter = o.packedFilter;  // for the router's pricing; reset below where the transpose packs
     p.opts.tile = o.tile;
     if (!matrix) {
-        const bool split = o.tile.empty() ? implicitGemmSplitKPays(ctx, p.desc, p.opts) : parseSplitRequest(o.tile).split != 0;
+        const bool split =
+            o.tile.empty() ? implicitGemmSplitKPays(ctx, p.desc, p.opts) : parseSplitRequest(o.tile).split != 0;
         p.opts.algorithm = split ? "implicit_gemm_splitk" : "implicit_gemm";
         if (filterNeedsTranspose(d)) p.opts.packedFilter = false;  // it reads the transposed (packed) filter as given
         return p;
@@ -159,8 +166,8 @@ InnerPlan innerPlan(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions
         p.opts.algorithm = chooseInLayout(ctx, p.desc, p.opts).name;
         // The NHWC router does not see the filter's transpose, which a direct kernel needs and
         // winograd (reading KCRS) does not: it is charged here.
-        if ((p.opts.algorithm == "implicit_gemm_coopmat" || p.opts.algorithm == "halo_coopmat") && filterNeedsTranspose(d) &&
-            !o.packedFilter) {
+        if ((p.opts.algorithm == "implicit_gemm_coopmat" || p.opts.algorithm == "halo_coopmat") &&
+            filterNeedsTranspose(d) && !o.packedFilter) {
             const ConvDesc kcrs = nhwcDesc(d, true);
             PlanOptions w = p.opts;
             w.workspaceLimit = transformLayout(ctx, d, o.workspaceLimit, false).innerLimit;
@@ -176,8 +183,8 @@ InnerPlan innerPlan(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions
         if (named) p.opts.tile = colon == std::string::npos ? "" : o.tile.substr(colon + 1);
     }
     if (!matrixUnitAlgorithm(ctx, d, p.desc, p.opts, p.opts.algorithm)) {
-        p.why = "the NHWC problem does not run on the matrix units (" + std::string(o.tile.empty() ? "the router picks " : "forced: ") +
-                p.opts.algorithm + ")";
+        p.why = "the NHWC problem does not run on the matrix units (" +
+                std::string(o.tile.empty() ? "the router picks " : "forced: ") + p.opts.algorithm + ")";
         return p;
     }
     if (p.opts.algorithm == "winograd" && filterNeedsTranspose(d)) {  // its filter transform reads KCRS
@@ -207,7 +214,8 @@ public:
         nhwcInputBytes_ = uint64_t(p.desc.inputBytes());
         packedTranspose_ = o.packedFilter && filterNeedsTranspose(d) && !p.opts.packedFilter;
         inner_ = findAlgorithm(p.opts.algorithm)->instantiate(ctx, p.desc, p.opts);
-        PipelineKey key = convPipelineKey(std::string("layout_transpose_") + dtypeSuffix(d.dtype), d, wg_, o.subgroupSize);
+        PipelineKey key =
+            convPipelineKey(std::string("layout_transpose_") + dtypeSuffix(d.dtype), d, wg_, o.subgroupSize);
         if (gathersPixels(d)) {
             PipelineKey g = key;
             g.spec.push_back({kSpecSubsample, 1u});
@@ -227,15 +235,18 @@ public:
     void record(VkCommandBuffer cmd, const ConvTensors& t) const override {
         const BufferView& ws = t.workspace;
         const BufferView x{ws.buffer, ws.offset, nhwcInputBytes_};
-        const BufferView w = layout_.filterBytes ? BufferView{ws.buffer, ws.offset + layout_.filterOff, uint64_t(desc_.filterBytes())}
-                                                 : t.filter;
+        const BufferView w = layout_.filterBytes
+                                 ? BufferView{ws.buffer, ws.offset + layout_.filterOff, uint64_t(desc_.filterBytes())}
+                                 : t.filter;
         const uint64_t innerWs = inner_->workspaceSize();
         const BufferView iw = innerWs ? BufferView{ws.buffer, ws.offset + layout_.innerOff, innerWs} : BufferView{};
         // [n][c][h*w] -> [n][h*w][c], or [n][p*q][c] where a 1x1 layer's pixels are gathered
         if (gather_)
-            transpose(cmd, t.input, x, uint64_t(desc_.n), uint64_t(desc_.c), uint64_t(desc_.outH() * desc_.outW()), gather_);
+            transpose(cmd, t.input, x, uint64_t(desc_.n), uint64_t(desc_.c), uint64_t(desc_.outH() * desc_.outW()),
+                      gather_);
         else if (pairs_ && t.input.offset % 4 == 0)
-            transpose(cmd, t.input, x, uint64_t(desc_.n), uint64_t(desc_.c), uint64_t(desc_.h * desc_.w), pairs_, kPairsRows, kPairsCols);
+            transpose(cmd, t.input, x, uint64_t(desc_.n), uint64_t(desc_.c), uint64_t(desc_.h * desc_.w), pairs_,
+                      kPairsRows, kPairsCols);
         else
             transpose(cmd, t.input, x, uint64_t(desc_.n), uint64_t(desc_.c), uint64_t(desc_.h * desc_.w));
         // [k][c/groups][r*s] -> [k][r*s][c/groups]
@@ -245,7 +256,9 @@ public:
     }
     VkDeviceSize workspaceSize() const override { return layout_.innerOff + inner_->workspaceSize(); }
     // The KRSC transpose, or the inner kernel's own packed filter (winograd's), or none (a copy).
-    VkDeviceSize packedFilterSize() const override { return packedTranspose_ ? VkDeviceSize(desc_.filterBytes()) : inner_->packedFilterSize(); }
+    VkDeviceSize packedFilterSize() const override {
+        return packedTranspose_ ? VkDeviceSize(desc_.filterBytes()) : inner_->packedFilterSize();
+    }
     void recordPackFilter(VkCommandBuffer cmd, const BufferView& filter, const BufferView& packed) const override {
         if (packedTranspose_)
             transposeFilter(cmd, filter, packed);
@@ -256,9 +269,13 @@ public:
     double roundingAmplification() const override { return inner_->roundingAmplification(); }
     double operandRounding() const override { return inner_->operandRounding(); }
     std::string config() const override {
-        return std::string(gather_ ? "NCHW->NHWC gathered " + std::to_string(desc_.outH()) + "x" + std::to_string(desc_.outW()) : "NCHW->NHWC") +
-               (layout_.filterBytes ? ", KCRS->KRSC" : packedTranspose_ ? ", KCRS->KRSC packed" : "") + "; " +
-               inner_->name() + " [" + inner_->config() + "]";
+        return std::string(gather_ ? "NCHW->NHWC gathered " + std::to_string(desc_.outH()) + "x" +
+                                         std::to_string(desc_.outW())
+                                   : "NCHW->NHWC") +
+               (layout_.filterBytes ? ", KCRS->KRSC"
+                : packedTranspose_  ? ", KCRS->KRSC packed"
+                                    : "") +
+               "; " + inner_->name() + " [" + inner_->config() + "]";
     }
 
 private:
@@ -293,7 +310,8 @@ private:
         pushConstants(ctx_, cmd, pipe, pc);
         const auto& lim = ctx_.caps.maxWorkgroupCount;
         const uint32_t z = uint32_t(std::min<uint64_t>(batches, lim[2]));  // the shader walks the rest
-        cmdDispatch(ctx_, cmd, uint32_t((cols + blockCols - 1) / blockCols), uint32_t((rows + blockRows - 1) / blockRows), z);
+        cmdDispatch(ctx_, cmd, uint32_t((cols + blockCols - 1) / blockCols),
+                    uint32_t((rows + blockRows - 1) / blockRows), z);
     }
 
     ContextImpl& ctx_;
@@ -315,7 +333,8 @@ private:
 std::string transformWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, bool matrix,
                             InnerPlan* inner = nullptr) {
     if (d.inputLayout != TensorLayout::NCHW)
-        return std::string("the input is NHWC already (use ") + (matrix ? "the matrix-unit kernels" : "implicit_gemm") + ")";
+        return std::string("the input is NHWC already (use ") + (matrix ? "the matrix-unit kernels" : "implicit_gemm") +
+               ")";
     if (o.workspaceLimit == 0) return "it needs a workspace and PlanOptions::workspaceLimit is 0";
     if (matrix && d.dtype == DType::F32) return "the matrix units take 16-bit storage (fp16, bf16), not fp32";
     const auto& lim = ctx.caps.maxWorkgroupCount;
@@ -324,8 +343,10 @@ std::string transformWhyNot(const ContextImpl& ctx, const ConvDesc& d, const Pla
     if (blocks(uint64_t(g.h) * uint64_t(g.w)) > lim[0] || blocks(uint64_t(d.c)) > lim[1])
         return "the input's H*W or C exceeds the transpose's grid";
     if (g.inputElements() > kMaxGatheredElements)  // P x Q can exceed H x W where a 1x1 layer is padded
-        return "the gathered NHWC input has " + std::to_string(g.inputElements()) + " elements; 32-bit indexing allows 2^31-1";
-    if (filterNeedsTranspose(d) && (blocks(uint64_t(d.r * d.s)) > lim[0] || blocks(uint64_t(d.channelsPerGroup())) > lim[1]))
+        return "the gathered NHWC input has " + std::to_string(g.inputElements()) +
+               " elements; 32-bit indexing allows 2^31-1";
+    if (filterNeedsTranspose(d) &&
+        (blocks(uint64_t(d.r * d.s)) > lim[0] || blocks(uint64_t(d.channelsPerGroup())) > lim[1]))
         return "the filter's R*S or C/groups exceeds the transpose's grid";
     InnerPlan p = innerPlan(ctx, d, o, matrix);
     if (!p.why.empty()) return p.why;
@@ -384,7 +405,8 @@ NchwRoute nchwMatrixRoute(const ContextImpl& ctx, const ConvDesc& d, const PlanO
     if ((inner == "implicit_gemm_coopmat" || inner == "halo_coopmat") && input <= kSmallWinogradInputBytes) {
         const bool filterPass = filterNeedsTranspose(d) && !o.packedFilter;
         const double bytes = 2.0 * double(input) + (filterPass ? 2.0 * double(d.filterBytes()) : 0.0);
-        if (winogradBeatsTransposedDirect(ctx, p.desc, p.opts, 1.0, bytes) && findAlgorithm("winograd")->whyNot(ctx, d, o).empty())
+        if (winogradBeatsTransposedDirect(ctx, p.desc, p.opts, 1.0, bytes) &&
+            findAlgorithm("winograd")->whyNot(ctx, d, o).empty())
             return NchwRoute::PlainWinograd;
     }
     // slicedk_coopmat reads NCHW 1x1 layers itself (channel-major staging) without the input
@@ -405,7 +427,8 @@ NchwRoute nchwMatrixRoute(const ContextImpl& ctx, const ConvDesc& d, const PlanO
         transposes = (work > kThinWork || input < kLargeInputBytes) && !wordsInLayout;
     else if (inner == "winograd" && input <= kSmallWinogradInputBytes)  // its own NCHW transforms
         return findAlgorithm("winograd")->whyNot(ctx, d, o).empty() ? NchwRoute::PlainWinograd : NchwRoute::Transposes;
-    else transposes = inner != "few_channels_coopmat";
+    else
+        transposes = inner != "few_channels_coopmat";
     return transposes ? NchwRoute::Transposes : NchwRoute::InLayout;
 }
 
@@ -434,7 +457,13 @@ std::vector<std::pair<ConvDesc, PlanOptions>> nhwcTransformVariants(const Contex
     for (DType t : {DType::F32, DType::F16, DType::BF16})
         for (uint32_t sg : variantSubgroupSizes(ctx)) {
             ConvDesc d;
-            d.c = 64; d.h = d.w = 28; d.k = 128; d.r = d.s = 3; d.pad(1, 1); d.strideH = d.strideW = 2; d.dtype = t;
+            d.c = 64;
+            d.h = d.w = 28;
+            d.k = 128;
+            d.r = d.s = 3;
+            d.pad(1, 1);
+            d.strideH = d.strideW = 2;
+            d.dtype = t;
             v.push_back({d, PlanOptions{"implicit_gemm_nhwc", sg, ""}});
             d.r = d.s = 1, d.pad(0, 0);  // a strided 1x1 layer: the gathering transpose
             v.push_back({d, PlanOptions{"implicit_gemm_nhwc", sg, ""}});

@@ -23,16 +23,24 @@ namespace vkconv {
 
 namespace {
 
-constexpr uint32_t kFrag = 16;          // the 16x16x16 configuration the kernel is written for
-constexpr int64_t kMaxChannels = 256;   // C: at most 16 reduction steps, staged whole
-constexpr uint32_t kMaxFilterFrags = 16; // BN <= 256 (a forced tile)
-constexpr uint32_t kSlabFrags = 8;       // the heuristic's slabs: BN <= 128
+constexpr uint32_t kFrag = 16;            // the 16x16x16 configuration the kernel is written for
+constexpr int64_t kMaxChannels = 256;     // C: at most 16 reduction steps, staged whole
+constexpr uint32_t kMaxFilterFrags = 16;  // BN <= 256 (a forced tile)
+constexpr uint32_t kSlabFrags = 8;        // the heuristic's slabs: BN <= 128
 constexpr uint32_t kMaxAccumulators = 8;
 constexpr uint32_t kMaxBlocksPerSubgroup = 16;
 
 enum SpecPw : uint32_t {
-    kSpecFM = 101, kSpecFN = 102, kSpecKS = 103, kSpecSGS = 104, kSpecLanes = 105, kSpecBPS = 106, kSpecBResident = 107,
-    kSpecVec = 108, kSpecEpi16 = 110, kSpecNchw = 111,
+    kSpecFM = 101,
+    kSpecFN = 102,
+    kSpecKS = 103,
+    kSpecSGS = 104,
+    kSpecLanes = 105,
+    kSpecBPS = 106,
+    kSpecBResident = 107,
+    kSpecVec = 108,
+    kSpecEpi16 = 110,
+    kSpecNchw = 111,
 };
 
 struct Tile {
@@ -147,8 +155,7 @@ public:
     std::string config() const override {
         return "tile " + tile_.name() + " ks " + std::to_string(reductionSteps(desc_)) + (bResident_ ? " bres" : "") +
                (vecIn_ ? (vecOut_ ? " vec8IWO" : " vec8IW") : "") + (nchw_ ? " nchw" : "") + (epi16_ ? " epi16" : "") +
-               " sg" + std::to_string(sg_.size) +
-               (coopmatEmulated(desc_.dtype) ? " EMULATED" : "");
+               " sg" + std::to_string(sg_.size) + (coopmatEmulated(desc_.dtype) ? " EMULATED" : "");
     }
 
 private:
@@ -164,9 +171,16 @@ private:
         const Tile& t = tile_;
         PipelineKey key = convPipelineKey(shaderName(desc_.dtype), desc_, t.sgs * sg_.size, sg_.required);
         uint32_t vecBits = vec ? (vecIn_ ? 1u : 0u) | (vecOut_ ? 2u : 0u) : 0u;
-        key.spec.insert(key.spec.end(), {{kSpecFM, t.fm}, {kSpecFN, t.fn}, {kSpecKS, reductionSteps(desc_)}, {kSpecSGS, t.sgs},
-                                         {kSpecLanes, sg_.size}, {kSpecBPS, t.bps}, {kSpecBResident, bResident_ ? 1u : 0u},
-                                         {kSpecVec, vecBits}, {kSpecEpi16, vec && epi16_ ? 1u : 0u}, {kSpecNchw, nchw_ ? 1u : 0u}});
+        key.spec.insert(key.spec.end(), {{kSpecFM, t.fm},
+                                         {kSpecFN, t.fn},
+                                         {kSpecKS, reductionSteps(desc_)},
+                                         {kSpecSGS, t.sgs},
+                                         {kSpecLanes, sg_.size},
+                                         {kSpecBPS, t.bps},
+                                         {kSpecBResident, bResident_ ? 1u : 0u},
+                                         {kSpecVec, vecBits},
+                                         {kSpecEpi16, vec && epi16_ ? 1u : 0u},
+                                         {kSpecNchw, nchw_ ? 1u : 0u}});
         key.fullSubgroups = true;  // gl_SubgroupID names a whole subgroup's blocks
         return ctx_.pipelines->get(key);
     }
@@ -183,27 +197,36 @@ private:
 std::string pointwiseCoopmatWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     Tile forced;
     if (!o.tile.empty() && !parseTile(o.tile, forced))
-        return "no tile '" + o.tile + "' (16 or 32 pixels x filters (a multiple of 16, at most 256) / subgroups [p blocks per "
+        return "no tile '" + o.tile +
+               "' (16 or 32 pixels x filters (a multiple of 16, at most 256) / subgroups [p blocks per "
                "subgroup], at most 16 accumulators per subgroup, e.g. 32x64/4p8)";
     if (std::string w = coopmatDeviceWhyNot(ctx, d.dtype, shaderName(d.dtype)); !w.empty()) return w;
     if (std::string w = coopmatFragment16WhyNot(ctx.caps, d.dtype); !w.empty()) return w;
-    if (d.r != 1 || d.s != 1) return "a " + std::to_string(d.r) + "x" + std::to_string(d.s) + " filter is not pointwise (1x1 only)";
-    if (d.strideH != 1 || d.strideW != 1) return "stride " + std::to_string(d.strideH) + "x" + std::to_string(d.strideW) + " (stride 1 only)";
-    if (d.padTop || d.padBottom || d.padLeft || d.padRight) return "padding (a 1x1 stride-1 layer without padding only)";
+    if (d.r != 1 || d.s != 1)
+        return "a " + std::to_string(d.r) + "x" + std::to_string(d.s) + " filter is not pointwise (1x1 only)";
+    if (d.strideH != 1 || d.strideW != 1)
+        return "stride " + std::to_string(d.strideH) + "x" + std::to_string(d.strideW) + " (stride 1 only)";
+    if (d.padTop || d.padBottom || d.padLeft || d.padRight)
+        return "padding (a 1x1 stride-1 layer without padding only)";
     if (d.groups != 1) return "groups = " + std::to_string(d.groups) + " (one group only)";
     // (A 1x1 filter's KRSC and KCRS are the same array.)
     if (d.inputLayout != d.outputLayout) return "needs the output in the input's layout (NHWC or NCHW)";
     if (d.c % 8 != 0) return "C = " + std::to_string(d.c) + " is not a multiple of 8 (16-byte filter rows)";
-    if (d.c > kMaxChannels) return "C = " + std::to_string(d.c) + " is above " + std::to_string(kMaxChannels) + " (the reduction is staged whole)";
-    if (std::string w = coopmatFixedSubgroupWhyNot(ctx.caps, o.subgroupSize, "the kernel's blocks are laid out"); !w.empty()) return w;
+    if (d.c > kMaxChannels)
+        return "C = " + std::to_string(d.c) + " is above " + std::to_string(kMaxChannels) +
+               " (the reduction is staged whole)";
+    if (std::string w = coopmatFixedSubgroupWhyNot(ctx.caps, o.subgroupSize, "the kernel's blocks are laid out");
+        !w.empty())
+        return w;
     SubgroupChoice sg = coopmatSubgroup(ctx.caps);
     Tile t = chooseTile(ctx, d, o.tile);
     if (t.fm == 0) {
         Tile least = o.tile.empty() ? Tile{1, 1, 1, 1} : forced;
-        return "tile " + least.name() + " needs " + std::to_string(sharedBytes(d, least)) + " bytes of shared memory; the device has " +
-               std::to_string(ctx.caps.maxSharedMemory);
+        return "tile " + least.name() + " needs " + std::to_string(sharedBytes(d, least)) +
+               " bytes of shared memory; the device has " + std::to_string(ctx.caps.maxSharedMemory);
     }
-    if (std::string w = workgroupWhyNot(ctx, uint64_t(t.sgs) * sg.size, sg.required); !w.empty()) return "tile " + t.name() + ": " + w;
+    if (std::string w = workgroupWhyNot(ctx, uint64_t(t.sgs) * sg.size, sg.required); !w.empty())
+        return "tile " + t.name() + ": " + w;
     return gridWhyNot(ctx, gridX(d, t), gridY(d, t), "pixel-block groups", "filter slabs");
 }
 
@@ -237,10 +260,12 @@ bool pointwiseCoopmatNchwPays(const ContextImpl& ctx, const ConvDesc& d, const P
     const int64_t outputs = d.outputElements();
     if (d.c >= kNchwWordsMinChannels && d.n * d.outH() * d.outW() > kNchwWordsMinPixels && coopmatNchwWordLoads(d))
         return false;
-    return (d.c <= 144 && (d.k <= 192 || outputs <= (int64_t(1) << 21))) || (d.c <= 192 && outputs <= (int64_t(1) << 18));
+    return (d.c <= 144 && (d.k <= 192 || outputs <= (int64_t(1) << 21))) ||
+           (d.c <= 192 && outputs <= (int64_t(1) << 18));
 }
 
-std::unique_ptr<AlgorithmInstance> pointwiseCoopmatInstantiate(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+std::unique_ptr<AlgorithmInstance> pointwiseCoopmatInstantiate(ContextImpl& ctx, const ConvDesc& d,
+                                                               const PlanOptions& o) {
     return std::make_unique<PointwiseCoopmatInstance>(ctx, d, o);
 }
 
@@ -250,12 +275,18 @@ std::unique_ptr<AlgorithmInstance> pointwiseCoopmatInstantiate(ContextImpl& ctx,
 // x fp16/bf16; the last column: nothing fused (fp16: the fp16 scratch, EPI16).
 std::vector<std::pair<ConvDesc, PlanOptions>> pointwiseCoopmatVariants(const ContextImpl&) {
     std::vector<std::pair<ConvDesc, PlanOptions>> v;
-    const int64_t shapes[][4] = {{16, 96, 112, 1}, {24, 144, 56, 0}, {32, 192, 28, 0}, {64, 384, 14, 0}, {64, 64, 56, 1},
-                                 {64, 256, 56, 0}, {8, 20, 32, 0}, {144, 24, 56, 1}, {256, 64, 56, 0}};
+    const int64_t shapes[][4] = {{16, 96, 112, 1}, {24, 144, 56, 0}, {32, 192, 28, 0},
+                                 {64, 384, 14, 0}, {64, 64, 56, 1},  {64, 256, 56, 0},
+                                 {8, 20, 32, 0},   {144, 24, 56, 1}, {256, 64, 56, 0}};
     for (const auto& s : shapes)
         for (DType dt : {DType::F16, DType::BF16}) {
             ConvDesc d;
-            d.c = s[0]; d.k = s[1]; d.h = d.w = s[2]; d.r = d.s = 1; d.pad(0, 0); d.dtype = dt;
+            d.c = s[0];
+            d.k = s[1];
+            d.h = d.w = s[2];
+            d.r = d.s = 1;
+            d.pad(0, 0);
+            d.dtype = dt;
             if (!s[3]) d.hasBias = true, d.activation = Activation::Relu6;
             makeNhwc(d);
             v.push_back({d, PlanOptions{"pointwise_coopmat"}});
@@ -264,7 +295,12 @@ std::vector<std::pair<ConvDesc, PlanOptions>> pointwiseCoopmatVariants(const Con
     for (int64_t hw : {56, 14})
         for (DType dt : {DType::F16, DType::BF16}) {
             ConvDesc d;
-            d.c = 24; d.k = 144; d.h = d.w = hw; d.r = d.s = 1; d.pad(0, 0); d.dtype = dt;
+            d.c = 24;
+            d.k = 144;
+            d.h = d.w = hw;
+            d.r = d.s = 1;
+            d.pad(0, 0);
+            d.dtype = dt;
             d.hasBias = true, d.activation = Activation::Relu6;
             v.push_back({d, PlanOptions{"pointwise_coopmat"}});
         }

@@ -29,8 +29,17 @@ constexpr uint32_t kFrag = 16;
 constexpr uint32_t kMaxSubgroups = 16;
 
 enum SpecSk : uint32_t {
-    kSpecFN = 101, kSpecKD = 102, kSpecSGS = 103, kSpecLanes = 104, kSpecVec = 105, kSpecIm2col = 106, kSpecAhead = 107,
-    kSpecInNchw = 108, kSpecCrs = 109, kSpecAQuads = 110, kSpecAShift = 111,
+    kSpecFN = 101,
+    kSpecKD = 102,
+    kSpecSGS = 103,
+    kSpecLanes = 104,
+    kSpecVec = 105,
+    kSpecIm2col = 106,
+    kSpecAhead = 107,
+    kSpecInNchw = 108,
+    kSpecCrs = 109,
+    kSpecAQuads = 110,
+    kSpecAShift = 111,
 };
 
 struct Tile {
@@ -53,7 +62,9 @@ bool parseTile(const std::string& s, Tile& t) {
         end += end2;
     }
     if (size_t(end) != s.size()) return false;
-    if ((bn != 16 && bn != 32 && bn != 64) || kd < 1 || kd > 4 || sgs < 1 || sgs > kMaxSubgroups || ahead < 1 || ahead > 2) return false;
+    if ((bn != 16 && bn != 32 && bn != 64) || kd < 1 || kd > 4 || sgs < 1 || sgs > kMaxSubgroups || ahead < 1 ||
+        ahead > 2)
+        return false;
     t = {bn / kFrag, kd, sgs, ahead};
     return true;
 }
@@ -70,7 +81,8 @@ uint64_t sharedBytes(const Tile& t, bool nchwIn) {
 uint64_t reductionSteps(const ConvDesc& d) { return (uint64_t(d.r) * d.s * d.c + kFrag - 1) / kFrag; }
 // A 1x1 stride-1 unpadded layer reads its pixel rows straight; anything else through the taps.
 bool im2col(const ConvDesc& d) {
-    return d.r != 1 || d.s != 1 || d.strideH != 1 || d.strideW != 1 || d.padTop || d.padBottom || d.padLeft || d.padRight;
+    return d.r != 1 || d.s != 1 || d.strideH != 1 || d.strideW != 1 || d.padTop || d.padBottom || d.padLeft ||
+           d.padRight;
 }
 bool nchwIn(const ConvDesc& d) { return d.inputLayout == TensorLayout::NCHW; }
 // The reduction in (c, r, s) order: KCRS filter rows as they are, for NCHW input (which stages
@@ -91,7 +103,8 @@ uint64_t gridY(const ConvDesc& d, const Tile& t) { return (uint64_t(d.k) + t.bn(
 Tile chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& forced, uint32_t lanes) {
     Tile t;
     auto fits = [&](const Tile& x) {
-        return sharedBytes(x, nchwIn(d)) <= ctx.caps.maxSharedMemory && uint64_t(x.sgs) * lanes <= ctx.caps.maxWorkgroupInvocations;
+        return sharedBytes(x, nchwIn(d)) <= ctx.caps.maxSharedMemory &&
+               uint64_t(x.sgs) * lanes <= ctx.caps.maxWorkgroupInvocations;
     };
     if (!forced.empty()) return parseTile(forced, t) && fits(t) ? t : Tile{};
     const double units = modelComputeUnits(ctx.caps.computeUnits);
@@ -101,12 +114,17 @@ Tile chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& fo
     return fits(t) ? t : Tile{};
 }
 
-std::string shaderName(DType t) { return std::string("slicedk_coopmat_") + (coopmatEmulated(t) ? "emu_" : "") + dtypeSuffix(t); }
+std::string shaderName(DType t) {
+    return std::string("slicedk_coopmat_") + (coopmatEmulated(t) ? "emu_" : "") + dtypeSuffix(t);
+}
 
 class SlicedKCoopmatInstance final : public SingleDispatchInstance {
 public:
     SlicedKCoopmatInstance(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o)
-        : SingleDispatchInstance(ctx, d), desc_(d), sg_(coopmatSubgroup(ctx.caps)), tile_(chooseTile(ctx, d, o.tile, sg_.size)) {
+        : SingleDispatchInstance(ctx, d),
+          desc_(d),
+          sg_(coopmatSubgroup(ctx.caps)),
+          tile_(chooseTile(ctx, d, o.tile, sg_.size)) {
         vecOut_ = d.k % 8 == 0 && d.outputLayout == TensorLayout::NHWC;
         vectorPipeline_ = &pipeline(true);
         gx_ = uint32_t(gridX(d));
@@ -119,8 +137,9 @@ public:
                                : !slicedKCoopmatQuadLoads(desc_) ? " nchwIn"
                                : shiftedQuads(desc_)             ? " nchwIn4s"
                                                                  : " nchwIn4";
-        return "tile " + tile_.name() + " ks " + std::to_string(reductionSteps(desc_)) + in + (vecOut_ ? " vec8IWO" : " vec8IW") + " sg" +
-               std::to_string(sg_.size) + (coopmatEmulated(desc_.dtype) ? " EMULATED" : "");
+        return "tile " + tile_.name() + " ks " + std::to_string(reductionSteps(desc_)) + in +
+               (vecOut_ ? " vec8IWO" : " vec8IW") + " sg" + std::to_string(sg_.size) +
+               (coopmatEmulated(desc_.dtype) ? " EMULATED" : "");
     }
 
 private:
@@ -135,10 +154,17 @@ private:
         PipelineKey key = convPipelineKey(shaderName(desc_.dtype), desc_, tile_.sgs * sg_.size, sg_.required);
         uint32_t vecBits = vec ? 1u | (vecOut_ ? 2u : 0u) : 0u;
         const bool quads = vec && slicedKCoopmatQuadLoads(desc_);
-        key.spec.insert(key.spec.end(), {{kSpecFN, tile_.fn}, {kSpecKD, tile_.kd}, {kSpecSGS, tile_.sgs}, {kSpecLanes, sg_.size},
-                                         {kSpecVec, vecBits}, {kSpecIm2col, im2col(desc_) ? 1u : 0u}, {kSpecAhead, tile_.ahead},
-                                         {kSpecInNchw, nchwIn(desc_) ? 1u : 0u}, {kSpecCrs, crsOrder(desc_) ? 1u : 0u},
-                                         {kSpecAQuads, quads ? 1u : 0u}, {kSpecAShift, quads && shiftedQuads(desc_) ? 1u : 0u}});
+        key.spec.insert(key.spec.end(), {{kSpecFN, tile_.fn},
+                                         {kSpecKD, tile_.kd},
+                                         {kSpecSGS, tile_.sgs},
+                                         {kSpecLanes, sg_.size},
+                                         {kSpecVec, vecBits},
+                                         {kSpecIm2col, im2col(desc_) ? 1u : 0u},
+                                         {kSpecAhead, tile_.ahead},
+                                         {kSpecInNchw, nchwIn(desc_) ? 1u : 0u},
+                                         {kSpecCrs, crsOrder(desc_) ? 1u : 0u},
+                                         {kSpecAQuads, quads ? 1u : 0u},
+                                         {kSpecAShift, quads && shiftedQuads(desc_) ? 1u : 0u}});
         key.fullSubgroups = true;  // gl_SubgroupID names a whole subgroup's run of the reduction
         return ctx_.pipelines->get(key);
     }
@@ -165,28 +191,33 @@ bool slicedKCoopmatQuadLoads(const ConvDesc& d) {
 std::string slicedKCoopmatWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     Tile forced;
     if (!o.tile.empty() && !parseTile(o.tile, forced))
-        return "no tile '" + o.tile + "' (filters 16, 32 or 64 x 16-value steps per stage 1-4 / subgroups 1-16 [a stages ahead "
+        return "no tile '" + o.tile +
+               "' (filters 16, 32 or 64 x 16-value steps per stage 1-4 / subgroups 1-16 [a stages ahead "
                "1-2], e.g. 32x2/8a2)";
     if (std::string w = coopmatDeviceWhyNot(ctx, d.dtype, shaderName(d.dtype)); !w.empty()) return w;
     if (std::string w = coopmatFragment16WhyNot(ctx.caps, d.dtype); !w.empty()) return w;
     if (d.groups != 1) return "groups = " + std::to_string(d.groups) + " (one group only)";
     if (crsOrder(d) && !nchwIn(d))
-        return "NHWC input needs KRSC filters (8-channel words of one tap are the reduction's order); KCRS with NCHW input";
+        return "NHWC input needs KRSC filters (8-channel words of one tap are the reduction's order); KCRS with NCHW "
+               "input";
     if (d.c % 8 != 0) return "C = " + std::to_string(d.c) + " is not a multiple of 8 (16-byte words of one tap)";
-    if (std::string w = coopmatFixedSubgroupWhyNot(ctx.caps, o.subgroupSize, "the reduction is split"); !w.empty()) return w;
+    if (std::string w = coopmatFixedSubgroupWhyNot(ctx.caps, o.subgroupSize, "the reduction is split"); !w.empty())
+        return w;
     SubgroupChoice sg = coopmatSubgroup(ctx.caps);
     Tile t = chooseTile(ctx, d, o.tile, sg.size);
     if (t.fn == 0) {
         Tile least = o.tile.empty() ? Tile{1, 1, 1} : forced;
-        return "tile " + least.name() + " needs " + std::to_string(sharedBytes(least, nchwIn(d))) + " bytes of shared memory and " +
-               std::to_string(least.sgs * sg.size) + " invocations; the device has " + std::to_string(ctx.caps.maxSharedMemory) +
-               " and " + std::to_string(ctx.caps.maxWorkgroupInvocations);
+        return "tile " + least.name() + " needs " + std::to_string(sharedBytes(least, nchwIn(d))) +
+               " bytes of shared memory and " + std::to_string(least.sgs * sg.size) + " invocations; the device has " +
+               std::to_string(ctx.caps.maxSharedMemory) + " and " + std::to_string(ctx.caps.maxWorkgroupInvocations);
     }
-    if (std::string w = workgroupWhyNot(ctx, uint64_t(t.sgs) * sg.size, sg.required); !w.empty()) return "tile " + t.name() + ": " + w;
+    if (std::string w = workgroupWhyNot(ctx, uint64_t(t.sgs) * sg.size, sg.required); !w.empty())
+        return "tile " + t.name() + ": " + w;
     return gridWhyNot(ctx, gridX(d), gridY(d, t), "16-pixel blocks", "filter blocks");
 }
 
-std::unique_ptr<AlgorithmInstance> slicedKCoopmatInstantiate(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+std::unique_ptr<AlgorithmInstance> slicedKCoopmatInstantiate(ContextImpl& ctx, const ConvDesc& d,
+                                                             const PlanOptions& o) {
     return std::make_unique<SlicedKCoopmatInstance>(ctx, d, o);
 }
 
@@ -205,8 +236,7 @@ constexpr uint64_t kNchwOutMaxOutputs = uint64_t(1) << 17;
 bool slicedKCoopmatPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     const bool nchwOut = d.outputLayout == TensorLayout::NCHW && d.c >= kNchwOutMinChannels &&
                          uint64_t(d.outputElements()) <= kNchwOutMaxOutputs;
-    if (im2col(d) || (d.c < 320 && !nchwOut) || outputPixels(d) > 1024)
-        return false;
+    if (im2col(d) || (d.c < 320 && !nchwOut) || outputPixels(d) > 1024) return false;
     return slicedKCoopmatWhyNot(ctx, d, o).empty();
 }
 
@@ -241,15 +271,21 @@ bool slicedKCoopmatBeatsTransposes(const ConvDesc& d, const std::string& inner) 
 }
 
 // MobileNetV2's and ResNet-50's deep 1x1 layers at batch 1 (7x7 and 14x14 maps, 384-2048
-// channels; the 7x7 and 14x14 ones in NCHW too, the 7x7 one at batch 2 as well), 20 filters (element stores), x fp16/bf16, with and without a
-// fused epilogue.
+// channels; the 7x7 and 14x14 ones in NCHW too, the 7x7 one at batch 2 as well), 20 filters (element stores), x
+// fp16/bf16, with and without a fused epilogue.
 std::vector<std::pair<ConvDesc, PlanOptions>> slicedKCoopmatVariants(const ContextImpl&) {
     std::vector<std::pair<ConvDesc, PlanOptions>> v;
-    const int64_t shapes[][4] = {{960, 160, 7, 0}, {384, 64, 14, 1}, {2048, 512, 7, 0}, {1024, 256, 14, 1}, {512, 20, 7, 0}};
+    const int64_t shapes[][4] = {
+        {960, 160, 7, 0}, {384, 64, 14, 1}, {2048, 512, 7, 0}, {1024, 256, 14, 1}, {512, 20, 7, 0}};
     for (const auto& s : shapes)
         for (DType dt : {DType::F16, DType::BF16}) {
             ConvDesc d;
-            d.c = s[0]; d.k = s[1]; d.h = d.w = s[2]; d.r = d.s = 1; d.pad(0, 0); d.dtype = dt;
+            d.c = s[0];
+            d.k = s[1];
+            d.h = d.w = s[2];
+            d.r = d.s = 1;
+            d.pad(0, 0);
+            d.dtype = dt;
             if (!s[3]) d.hasBias = true, d.activation = Activation::Relu;
             makeNhwc(d);
             v.push_back({d, PlanOptions{"slicedk_coopmat"}});

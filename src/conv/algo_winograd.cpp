@@ -43,7 +43,7 @@ double haloCoopmatPaysCost(const ContextImpl& ctx, const ConvDesc& d, const Plan
 
 namespace {
 
-constexpr uint32_t kTransformWorkgroup = 256;  // at most; see transformWorkgroup
+constexpr uint32_t kTransformWorkgroup = 256;   // at most; see transformWorkgroup
 constexpr uint32_t kLocalInputWorkgroup = 128;  // WinogradInstance::inWg_
 // NCHW transforms work on blocks of (workgroup / 8) tiles x 8 channels or filters
 // (winograd_input.comp / winograd_output.comp's CC and CK: one 32-byte sector of a V or M row).
@@ -51,11 +51,11 @@ constexpr uint32_t kNchwBlockChannels = 8;
 // The five tensors, the workspace region and the scale region (binding 6: SCALED only; else the
 // workspace region again).
 constexpr uint32_t kWinogradBindings = kBindWorkspace + 2;
-constexpr uint64_t kChunkAlign = 128;  // chunk tiles rounded to the GEMM's tallest tile
-constexpr uint32_t kSpecWs16 = 120;   // winograd.glsl WS16
-constexpr uint32_t kSpecPairs = 121;  // winograd.glsl PAIRS
-constexpr uint32_t kSpecOutputCk = 122;  // winograd_output.comp CK: filters per NCHW block
-constexpr uint32_t kSpecOutputRb = 123;  // winograd_output.comp RB: NCHW output rows per round
+constexpr uint64_t kChunkAlign = 128;      // chunk tiles rounded to the GEMM's tallest tile
+constexpr uint32_t kSpecWs16 = 120;        // winograd.glsl WS16
+constexpr uint32_t kSpecPairs = 121;       // winograd.glsl PAIRS
+constexpr uint32_t kSpecOutputCk = 122;    // winograd_output.comp CK: filters per NCHW block
+constexpr uint32_t kSpecOutputRb = 123;    // winograd_output.comp RB: NCHW output rows per round
 constexpr uint32_t kSpecOutputWide = 124;  // winograd_output.comp WIDE: WM-wide NCHW row stores
 constexpr uint32_t kSpecScaled = 125;      // winograd.glsl SCALED; winograd_range.comp FINALIZE
 constexpr uint32_t kSpecRangeKU = 126, kSpecRangeKV = 127, kSpecRangeVec = 128, kSpecRangeBf16 = 129;
@@ -93,7 +93,8 @@ namespace {
 bool gemmOnMatrixUnits(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, bool scaled) {
     PlanOptions inner;
     inner.subgroupSize = o.subgroupSize;
-    const uint64_t tiles = std::max<uint64_t>(1, std::min<uint64_t>(kChunkAlign, uint64_t(d.n) * uint64_t(d.outH()) * uint64_t(d.outW())));
+    const uint64_t tiles =
+        std::max<uint64_t>(1, std::min<uint64_t>(kChunkAlign, uint64_t(d.n) * uint64_t(d.outH()) * uint64_t(d.outW())));
     return coopmatRawWhyNot(ctx, gemmDesc(d, 36, tiles, true, scaled), inner).empty();
 }
 
@@ -110,7 +111,8 @@ constexpr double kUnscaledBf16Price = 1.0;
 
 // The direct kernels the router weighs winograd on the matrix units against, and the margin a
 // winograd variant must beat them by (winogradPaysOver).
-double matrixDirectCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, bool scaled, double directExtra);
+double matrixDirectCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, bool scaled,
+                        double directExtra);
 double matrixMargin(const ConvDesc& d, bool scaled, bool bf16Margin);
 
 }  // namespace
@@ -194,7 +196,7 @@ constexpr double kMatrixPassFlopsF4 = 0.786e9;  // ~2.9 us
 constexpr double kMatrixPassFlopsF2 = 0.656e9;  // ~2.4 us
 // The direct kernels' one pass (the launch and barrier winograd's fitted passes include), and
 // the call floor halo_coopmat is charged instead on small grids (winogradPays).
-constexpr double kMatrixPassFlops = 1.17e9;  // ~4.3 us
+constexpr double kMatrixPassFlops = 1.17e9;        // ~4.3 us
 constexpr double kMatrixCallFloorFlops = 0.675e9;  // ~2.5 us
 constexpr double kSmallGridTiles = 256, kLargeGridTiles = 512;
 
@@ -226,7 +228,8 @@ constexpr double kMatrixNchwOutputFlopsPerByte = 120.0;
 // halo_coopmat's own fit holds a per-call term: on small grids it is charged only the call floor
 // (the full pass charge sent small layers to F(4x4) where halo ran faster); on large ones the
 // pass it was fitted beside.
-double matrixDirectCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, bool scaled, double directExtra) {
+double matrixDirectCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, bool scaled,
+                        double directExtra) {
     double direct = coopmatModelCost(ctx, d, o, false);
     // Scaled bf16 runs its GEMM in fp16 where the device has fp16 matrix units and no bf16 ones
     // (VK_KHR_shader_bfloat16 missing, e.g. Mesa 26's lavapipe, or older drivers): the direct
@@ -241,7 +244,8 @@ double matrixDirectCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOpt
     direct += kMatrixPassFlops;
     if (d.outputLayout == TensorLayout::NCHW) direct -= kMatrixNchwOutputFlopsPerByte * double(d.outputBytes());
     if (double halo = haloCoopmatPaysCost(ctx, d, o); halo >= 0)
-        direct = std::min(direct, halo + kMatrixPassFlops - smallGridShare(d) * (kMatrixPassFlops - kMatrixCallFloorFlops));
+        direct =
+            std::min(direct, halo + kMatrixPassFlops - smallGridShare(d) * (kMatrixPassFlops - kMatrixCallFloorFlops));
     return direct + directExtra;
 }
 
@@ -255,11 +259,13 @@ double matrixMargin(const ConvDesc& d, bool scaled, bool bf16Margin) {
 
 // Modelled time of F(m x m) (FLOP-equivalents of implicitGemmModelCost, or of coopmatModelCost
 // on the matrix units), < 0 when it declines.
-double modelCost(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, const PlanOptions& o, bool matrix, bool scaled) {
+double modelCost(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, const PlanOptions& o, bool matrix,
+                 bool scaled) {
     WinogradLayout l = winogradLayout(ctx, d, m, o.workspaceLimit, matrix, o.packedFilter, scaled, o.subgroupSize);
     if (!l.why.empty()) return -1;
     const ConvDesc g = gemmDesc(d, l.taps, l.chunk, matrix, l.scaled);
-    const double one = matrix ? coopmatModelCost(ctx, g, gemmOptions(o, l), l.mElem == 4) : implicitGemmModelCost(ctx, g, gemmOptions(o, l));
+    const double one = matrix ? coopmatModelCost(ctx, g, gemmOptions(o, l), l.mElem == 4)
+                              : implicitGemmModelCost(ctx, g, gemmOptions(o, l));
     if (one < 0) return -1;
     const double T = double(l.tiles);  // V and M each written once and read once
     // The filter transform (read the filter, write U) only where the filter is not packed.  Still
@@ -268,7 +274,7 @@ double modelCost(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, const Pl
     // layers to winograd where it ran slower.
     const double filterPass = l.packedU ? 0.0 : 1.0;
     double bytes = 2.0 * double(d.inputBytes()) + 2.0 * l.taps * T * (double(d.c) * l.vElem + double(d.k) * l.mElem) +
-                         double(d.outputBytes()) + filterPass * (double(l.uBytes) + double(d.filterBytes()));
+                   double(d.outputBytes()) + filterPass * (double(l.uBytes) + double(d.filterBytes()));
     double passes = double(3 * l.chunks) + filterPass;
     // Scaled with the range pass: it reads the input and the filter once more; it and its
     // finalize are two more dispatches behind barriers (LOCAL_SCALE: neither).
@@ -294,8 +300,8 @@ uint32_t chooseM(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o
 
 }  // namespace
 
-WinogradLayout winogradLayout(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, VkDeviceSize workspaceLimit, bool matrix,
-                              bool packedU, bool scaled, uint32_t subgroupSize) {
+WinogradLayout winogradLayout(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, VkDeviceSize workspaceLimit,
+                              bool matrix, bool packedU, bool scaled, uint32_t subgroupSize) {
     WinogradLayout l;
     // The whole workspace is one binding-sized view (Plan::record checks it).
     workspaceLimit = std::min<VkDeviceSize>(workspaceLimit, ctx.caps.maxStorageBufferRange);
@@ -306,7 +312,8 @@ WinogradLayout winogradLayout(const ContextImpl& ctx, const ConvDesc& d, uint32_
     l.scaled = matrix && scaled;
     // Per-tile and per-filter exponents where a tile's channel pairs and a filter's are whole
     // groups of a transform workgroup (winograd_scale.glsl); else the range pass.
-    const uint64_t wg = transformWorkgroup(ctx, subgroupSize), c2 = uint64_t(d.c) / 2, cg2 = uint64_t(d.channelsPerGroup()) / 2;
+    const uint64_t wg = transformWorkgroup(ctx, subgroupSize), c2 = uint64_t(d.c) / 2,
+                   cg2 = uint64_t(d.channelsPerGroup()) / 2;
     l.localScale = l.scaled && d.inputLayout == TensorLayout::NHWC && d.c % 2 == 0 && d.channelsPerGroup() % 2 == 0 &&
                    c2 > 0 && cg2 > 0 && wg % c2 == 0 && wg % cg2 == 0;
     l.mElem = matrix && (d.dtype == DType::F16 || m == 2 || l.scaled) ? 2 : 4;
@@ -327,13 +334,15 @@ WinogradLayout winogradLayout(const ContextImpl& ctx, const ConvDesc& d, uint32_
     const uint64_t perTileBytes = l.taps * (uint64_t(d.c) * l.vElem + uint64_t(d.k) * l.mElem) + (l.localScale ? 4 : 0);
     l.packedU = packedU;
     const uint64_t uWorkspace = packedU ? 0 : l.uBytes;
-    const uint64_t sFixed = !l.scaled ? 0 : l.localScale ? uint64_t(d.k) * 4 : (kScaleHeadWords + 2 * kScalePartials) * 4;
+    const uint64_t sFixed = !l.scaled      ? 0
+                            : l.localScale ? uint64_t(d.k) * 4
+                                           : (kScaleHeadWords + 2 * kScalePartials) * 4;
     // (LOCAL_SCALE: the scale region's own rounding is one more alignment.)
     const uint64_t fixed = uWorkspace + (l.localScale ? sFixed + 3 * align : alignUp(sFixed, align) + 2 * align);
     if (workspaceLimit <= fixed || (workspaceLimit - fixed) / perTileBytes == 0) {
-        l.why = "F(" + variantName(m) + ",3x3) needs at least " + std::to_string(fixed + perTileBytes) + " workspace bytes (" +
-                (packedU ? "" : "the transformed filters and ") + "one tile) and PlanOptions::workspaceLimit is " +
-                std::to_string(workspaceLimit);
+        l.why = "F(" + variantName(m) + ",3x3) needs at least " + std::to_string(fixed + perTileBytes) +
+                " workspace bytes (" + (packedU ? "" : "the transformed filters and ") +
+                "one tile) and PlanOptions::workspaceLimit is " + std::to_string(workspaceLimit);
         return l;
     }
     most = std::min(most, (workspaceLimit - fixed) / perTileBytes);
@@ -363,9 +372,12 @@ namespace {
 class WinogradInstance final : public AlgorithmInstance {
 public:
     WinogradInstance(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, bool matrix, bool scaled)
-        : ctx_(ctx), desc_(d), pc_(makePushConstants(d)), sg_(o.subgroupSize),
-          layout_(winogradLayout(ctx, d, chooseM(ctx, d, o, matrix, scaled), o.workspaceLimit, matrix, o.packedFilter, scaled,
-                                 o.subgroupSize)),
+        : ctx_(ctx),
+          desc_(d),
+          pc_(makePushConstants(d)),
+          sg_(o.subgroupSize),
+          layout_(winogradLayout(ctx, d, chooseM(ctx, d, o, matrix, scaled), o.workspaceLimit, matrix, o.packedFilter,
+                                 scaled, o.subgroupSize)),
           wg_(transformWorkgroup(ctx, o.subgroupSize)),
           inWg_(localInputWorkgroup(d, wg_, sg_, layout_.localScale)) {
         const PlanOptions inner = gemmOptions(o, layout_);
@@ -404,16 +416,21 @@ public:
         // LOCAL_SCALE's input and filter transforms: the subgroup-maximum variant where the device
         // has subgroup arithmetic, else the shared atomics alone (test hook
         // winograd_no_subgroup_max: that path on a device with subgroup arithmetic).
-        const bool sgMax = layout_.localScale && ctx.caps.subgroupArithmetic && !testHookOr("winograd_no_subgroup_max", false);
-        auto pipe = [&](const char* pass, bool pairs = false, bool wide = false, bool withFilter = false, bool filterPairs = false) {
+        const bool sgMax =
+            layout_.localScale && ctx.caps.subgroupArithmetic && !testHookOr("winograd_no_subgroup_max", false);
+        auto pipe = [&](const char* pass, bool pairs = false, bool wide = false, bool withFilter = false,
+                        bool filterPairs = false) {
             const std::string variant = sgMax && std::string(pass) != "output" ? "_sg" : "";
-            PipelineKey key = convPipelineKey("winograd" + std::to_string(layout_.m) + "_" + pass + "_" + dtypeSuffix(d.dtype) + variant, d,
-                                              std::string(pass) == "input" ? inWg_ : wg_, sg_, kWinogradBindings);
+            PipelineKey key = convPipelineKey(
+                "winograd" + std::to_string(layout_.m) + "_" + pass + "_" + dtypeSuffix(d.dtype) + variant, d,
+                std::string(pass) == "input" ? inWg_ : wg_, sg_, kWinogradBindings);
             // 16-bit workspace values: V and U on the matrix units, M where their GEMM stores 16-bit M.
             if (std::string(pass) == "output" ? layout_.mElem == 2 : matrix) key.spec.push_back({kSpecWs16, 1u});
             if (pairs) key.spec.push_back({kSpecPairs, 1u});
-            if (std::string(pass) == "output" && outputCk_ != kNchwBlockChannels) key.spec.push_back({kSpecOutputCk, outputCk_});
-            if (std::string(pass) == "output" && outputRows_ != layout_.m) key.spec.push_back({kSpecOutputRb, outputRows_});
+            if (std::string(pass) == "output" && outputCk_ != kNchwBlockChannels)
+                key.spec.push_back({kSpecOutputCk, outputCk_});
+            if (std::string(pass) == "output" && outputRows_ != layout_.m)
+                key.spec.push_back({kSpecOutputRb, outputRows_});
             if (wide) key.spec.push_back({kSpecOutputWide, 1u});
             if (withFilter) key.spec.push_back({kSpecWithFilter, 1u});
             if (filterPairs) key.spec.push_back({kSpecFilterPairs, 1u});
@@ -443,12 +460,15 @@ public:
         // NCHW output rows as one m-wide store each where the output view allows it (record();
         // test hook winograd_nchw_narrow: element stores, as for a view not aligned to m elements,
         // which a device with 4-byte storage buffer offsets may pass).
-        if (d.outputLayout == TensorLayout::NCHW && !testHookOr("winograd_nchw_narrow", false)) outputWide_ = pipe("output", false, true);
+        if (d.outputLayout == TensorLayout::NCHW && !testHookOr("winograd_nchw_narrow", false))
+            outputWide_ = pipe("output", false, true);
         // Two channels (filters) per invocation where the 16-bit values pair up (used when the
         // views are 4-byte aligned: record()).
         if (matrix && d.inputLayout == TensorLayout::NHWC && d.c % 2 == 0) inputPairs_ = pipe("input", true);
-        if (layout_.mElem == 2 && d.outputLayout == TensorLayout::NHWC && d.k % 2 == 0) outputPairs_ = pipe("output", true);
-        if (matrix && d.filterLayout == FilterLayout::KRSC && d.channelsPerGroup() % 2 == 0) filterPairs_ = pipe("filter", true);
+        if (layout_.mElem == 2 && d.outputLayout == TensorLayout::NHWC && d.k % 2 == 0)
+            outputPairs_ = pipe("output", true);
+        if (matrix && d.filterLayout == FilterLayout::KRSC && d.channelsPerGroup() % 2 == 0)
+            filterPairs_ = pipe("filter", true);
         // The filter transform in the first input transform's dispatch (winograd_input.comp
         // WITH_FILTER) wherever the filter is not packed and, with per-tile scales, a filter's
         // channel pairs are whole groups of the input's workgroup too; built for the pair mappings
@@ -487,7 +507,8 @@ public:
         const bool inPairs = inputPairs_ && t.input.offset % 4 == 0;
         // The first input dispatch takes the filter transform where its pipeline has the pair
         // mappings these views take.
-        const bool withFilter = inputFilter_ && inPairs == (inputPairs_ != nullptr) && filterPairs(t.filter) == (filterPairs_ != nullptr);
+        const bool withFilter =
+            inputFilter_ && inPairs == (inputPairs_ != nullptr) && filterPairs(t.filter) == (filterPairs_ != nullptr);
         if (!layout_.packedU && !withFilter) recordFilterTransform(cmd, t.filter, U, S);
 
         ConvPushConstants pc = pc_;
@@ -504,15 +525,18 @@ public:
             pushConstants(ctx_, cmd, in, pc);
             // LOCAL_SCALE: one invocation per channel pair either way (winograd_input.comp).
             const bool inPairMap = inPairs || layout_.localScale;
-            const uint64_t items = inPairMap ? tiles * uint64_t(desc_.c / 2) : transformItems(tiles, desc_.c, desc_.inputLayout);
+            const uint64_t items =
+                inPairMap ? tiles * uint64_t(desc_.c / 2) : transformItems(tiles, desc_.c, desc_.inputLayout);
             // WITH_FILTER: the filter transform's whole workgroups besides the input's (winograd_input.comp).
-            const uint64_t groups = (items + inWg_ - 1) / inWg_ + (filterHere ? (filterItems(t.filter) + inWg_ - 1) / inWg_ : 0);
+            const uint64_t groups =
+                (items + inWg_ - 1) / inWg_ + (filterHere ? (filterItems(t.filter) + inWg_ - 1) / inWg_ : 0);
             dispatch1D(ctx_, cmd, groups * inWg_, inWg_);
             computeBarrier(ctx_, cmd);  // V (and, the first time, U) written
 
             const AlgorithmInstance& g = tiles == layout_.chunk ? *gemm_ : *gemmLast_;
             // With fp32 M on the matrix units the raw products go to the workspace binding.
-            g.record(cmd, layout_.matrix && layout_.mElem == 4 ? ConvTensors{V, U, {}, {}, M, M} : ConvTensors{V, U, {}, {}, M, G});
+            g.record(cmd, layout_.matrix && layout_.mElem == 4 ? ConvTensors{V, U, {}, {}, M, M}
+                                                               : ConvTensors{V, U, {}, {}, M, G});
             computeBarrier(ctx_, cmd);  // M written
 
             ConvTensors ot{t.input, t.filter, t.bias, t.residual, t.output, M};
@@ -521,7 +545,10 @@ public:
             const ComputePipeline& out = outPairs ? *outputPairs_ : outWide ? *outputWide_ : *output_;
             bindTransform(cmd, out, ot, S);
             pushConstants(ctx_, cmd, out, pc);
-            dispatch1D(ctx_, cmd, outPairs ? tiles * uint64_t(desc_.k / 2) : transformItems(tiles, desc_.k, desc_.outputLayout, outputCk_), wg_);
+            dispatch1D(ctx_, cmd,
+                       outPairs ? tiles * uint64_t(desc_.k / 2)
+                                : transformItems(tiles, desc_.k, desc_.outputLayout, outputCk_),
+                       wg_);
         }
     }
     // winograd_output.comp's NCHW shared memory: CK x LINE runs of m fp32 values, LINE = TT x RUN
@@ -536,7 +563,8 @@ public:
         recordFilterTransform(cmd, filter, U, U);  // never scaled (winogradScaled)
     }
     // A transform's bindings: the six of bindConvTensors, then the scale region at binding 6.
-    void bindTransform(VkCommandBuffer cmd, const ComputePipeline& p, const ConvTensors& t, const BufferView& scale) const {
+    void bindTransform(VkCommandBuffer cmd, const ComputePipeline& p, const ConvTensors& t,
+                       const BufferView& scale) const {
         bindConvTensors(ctx_, cmd, p, t, kBindWorkspace + 1);
         VkDescriptorBufferInfo info{scale.buffer, scale.offset, scale.size};
         VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
@@ -549,7 +577,8 @@ public:
     // The filter transform: `filter` (the desc's layout) into U.  Transforms bind their fp32
     // region at binding 5 (shaders/include/winograd.glsl); binding 4 (unused by the input and
     // filter transforms) gets the same region.
-    void recordFilterTransform(VkCommandBuffer cmd, const BufferView& filter, const BufferView& U, const BufferView& scale) const {
+    void recordFilterTransform(VkCommandBuffer cmd, const BufferView& filter, const BufferView& U,
+                               const BufferView& scale) const {
         ConvTensors ft{filter, filter, {}, {}, U, U};
         const ComputePipeline& fp = filterPairs(filter) ? *filterPairs_ : *filter_;
         bindTransform(cmd, fp, ft, scale);
@@ -560,11 +589,13 @@ public:
     // its invocations (one per pair under it or LOCAL_SCALE).
     bool filterPairs(const BufferView& filter) const { return filterPairs_ && filter.offset % 4 == 0; }
     uint64_t filterItems(const BufferView& filter) const {
-        return uint64_t(desc_.k) * uint64_t(desc_.channelsPerGroup()) / (filterPairs(filter) || layout_.localScale ? 2 : 1);
+        return uint64_t(desc_.k) * uint64_t(desc_.channelsPerGroup()) /
+               (filterPairs(filter) || layout_.localScale ? 2 : 1);
     }
     // Invocations of a transform over `tiles` tiles x `channels`: one per pair (NHWC), or whole
     // workgroups of wg_ / 8 tiles x 8 channels (NCHW).
-    uint64_t transformItems(uint64_t tiles, int64_t channels, TensorLayout layout, uint32_t block = kNchwBlockChannels) const {
+    uint64_t transformItems(uint64_t tiles, int64_t channels, TensorLayout layout,
+                            uint32_t block = kNchwBlockChannels) const {
         if (layout != TensorLayout::NCHW) return tiles * uint64_t(channels);
         const uint64_t tt = wg_ / block;
         return (tiles + tt - 1) / tt * ((uint64_t(channels) + block - 1) / block) * wg_;
@@ -587,7 +618,8 @@ public:
     }
     std::string config() const override {
         std::string c = "F(" + variantName(layout_.m) + ",3x3) " + std::to_string(layout_.tiles) + " tiles";
-        if (layout_.chunks > 1) c += " in " + std::to_string(layout_.chunks) + " chunks of " + std::to_string(layout_.chunk);
+        if (layout_.chunks > 1)
+            c += " in " + std::to_string(layout_.chunks) + " chunks of " + std::to_string(layout_.chunk);
         c += "; gemm " + gemm_->name() + " [" + gemm_->config() + "]";
         if (layout_.matrix) {
             const std::string ops = layout_.scaled ? "f16" : dtypeSuffix(desc_.dtype);
@@ -596,7 +628,8 @@ public:
         }
         if (layout_.packedU) c += " U packed";
         if (filterPairs_ || inputPairs_ || outputPairs_)
-            c += std::string(" pairs ") + (filterPairs_ ? "f" : "") + (inputPairs_ ? "in" : "") + (outputPairs_ ? "out" : "");
+            c += std::string(" pairs ") + (filterPairs_ ? "f" : "") + (inputPairs_ ? "in" : "") +
+                 (outputPairs_ ? "out" : "");
         if (sg_) c += " sg" + std::to_string(sg_);
         return c;
     }
@@ -613,7 +646,7 @@ private:
     // layers of up to 256 channels); else wg_.
     uint32_t inWg_;
     uint32_t outputCk_ = kNchwBlockChannels;  // filters per block of the NCHW output transform
-    uint32_t outputRows_ = layout_.m;  // output rows per shared-memory round of the NCHW output transform
+    uint32_t outputRows_ = layout_.m;         // output rows per shared-memory round of the NCHW output transform
     std::unique_ptr<AlgorithmInstance> gemm_, gemmLast_;  // full chunks, and a shorter last one
     const ComputePipeline *input_ = nullptr, *filter_ = nullptr, *output_ = nullptr;
     // Two channels (filters) per invocation; null where they do not apply.
@@ -630,16 +663,19 @@ private:
 
 std::string winogradWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     if (!o.tile.empty() && o.tile != "2x2" && o.tile != "4x4")
-        return "no tile '" + o.tile + "' (have: 2x2, 4x4: the output tile of F(m x m,3x3); its batched GEMM is planned by the router)";
+        return "no tile '" + o.tile +
+               "' (have: 2x2, 4x4: the output tile of F(m x m,3x3); its batched GEMM is planned by the router)";
     if (d.r != 3 || d.s != 3) return "F(m x m,3x3) needs a 3x3 filter";
-    if (d.strideH != 1 || d.strideW != 1 || d.dilationH != 1 || d.dilationW != 1) return "F(m x m,3x3) needs stride 1 and dilation 1";
+    if (d.strideH != 1 || d.strideW != 1 || d.dilationH != 1 || d.dilationW != 1)
+        return "F(m x m,3x3) needs stride 1 and dilation 1";
     if (o.workspaceLimit == 0) return "it needs a workspace and PlanOptions::workspaceLimit is 0";
     if (o.subgroupSize && (!ctx.caps.subgroupSizeControl || o.subgroupSize < ctx.caps.minSubgroupSize ||
                            o.subgroupSize > ctx.caps.maxSubgroupSize))
         return "subgroup size " + std::to_string(o.subgroupSize) + " cannot be required on this device";
     const uint32_t wg = transformWorkgroup(ctx, o.subgroupSize);
     if ((d.inputLayout == TensorLayout::NCHW || d.outputLayout == TensorLayout::NCHW) && wg % kNchwBlockChannels != 0)
-        return "the NCHW transforms need a workgroup of a multiple of 8 invocations and this device allows " + std::to_string(wg);
+        return "the NCHW transforms need a workgroup of a multiple of 8 invocations and this device allows " +
+               std::to_string(wg);
     // A forced tile must fit; the heuristic needs one of the two to.
     const bool matrix = winogradMatrixUnits(ctx, d, o);
     const bool scaled = winogradScaled(ctx, d, o);  // once: its bf16 fallback prices the direct kernels
@@ -647,7 +683,8 @@ std::string winogradWhyNot(const ContextImpl& ctx, const ConvDesc& d, const Plan
     for (uint32_t m : {2u, 4u}) {
         if (!o.tile.empty() && o.tile != variantName(m)) continue;
         WinogradLayout l = winogradLayout(ctx, d, m, o.workspaceLimit, matrix, o.packedFilter, scaled, o.subgroupSize);
-        if (l.why.empty() && uint64_t(l.taps) * uint64_t(d.k) * uint64_t(d.channelsPerGroup()) > std::numeric_limits<int32_t>::max())
+        if (l.why.empty() &&
+            uint64_t(l.taps) * uint64_t(d.k) * uint64_t(d.channelsPerGroup()) > std::numeric_limits<int32_t>::max())
             l.why = std::to_string(l.taps) + " x K x C/groups transformed filter values exceed 32-bit indexing";
         if (l.why.empty()) {
             try {
@@ -685,7 +722,8 @@ namespace {
 
 // winogradPays with the direct alternative charged `directExtra` more (FLOP-equivalents);
 // `bf16Margin` false holds bf16 on bf16 V and U to fp16's margins (winogradBeatsTransposedDirect).
-bool winogradPaysOver(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, double directExtra, bool bf16Margin = true) {
+bool winogradPaysOver(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, double directExtra,
+                      bool bf16Margin = true) {
     if (!o.allowWinograd || !winogradWhyNot(ctx, d, o).empty()) return false;
     const bool matrix = winogradMatrixUnits(ctx, d, o);
     const bool scaled = matrix && winogradScaled(ctx, d, o);
@@ -703,7 +741,9 @@ bool winogradPaysOver(const ContextImpl& ctx, const ConvDesc& d, const PlanOptio
 
 }  // namespace
 
-bool winogradPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) { return winogradPaysOver(ctx, d, o, 0.0); }
+bool winogradPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    return winogradPaysOver(ctx, d, o, 0.0);
+}
 
 // For a 16-bit NCHW layer whose NHWC problem (nhwc, with the inner plan's options) the router
 // gives a direct matrix kernel: does winograd beat that kernel once it is charged what its NCHW
@@ -719,7 +759,8 @@ bool winogradPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& 
 // bf16 on bf16 V and U (F(2x2)) is held to fp16's margins here, not to the 0.80 that NHWC's bf16
 // layers need (its bf16 M): at bf16 NCHW the 0.80 kept layers on a direct kernel behind the
 // transposes where winograd ran most of them faster.
-bool winogradBeatsTransposedDirect(const ContextImpl& ctx, const ConvDesc& nhwc, const PlanOptions& o, double dispatches, double bytes) {
+bool winogradBeatsTransposedDirect(const ContextImpl& ctx, const ConvDesc& nhwc, const PlanOptions& o,
+                                   double dispatches, double bytes) {
     if (!winogradMatrixUnits(ctx, nhwc, o)) return false;
     return winogradPaysOver(ctx, nhwc, o, dispatches * kMatrixCallFloorFlops + bytes * kMatrixFlopsPerByte, false);
 }
@@ -734,7 +775,12 @@ std::vector<std::pair<ConvDesc, PlanOptions>> winogradVariants(const ContextImpl
             for (bool nhwc : {false, true})
                 for (uint32_t sg : sgs) {
                     ConvDesc d;
-                    d.c = 64; d.h = d.w = 28; d.k = 64; d.r = d.s = 3; d.pad(1, 1); d.dtype = t;
+                    d.c = 64;
+                    d.h = d.w = 28;
+                    d.k = 64;
+                    d.r = d.s = 3;
+                    d.pad(1, 1);
+                    d.dtype = t;
                     d.hasBias = true;
                     if (nhwc) makeNhwc(d);
                     v.push_back({d, PlanOptions{"winograd", sg, m}});

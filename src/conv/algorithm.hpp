@@ -20,12 +20,13 @@ public:
     virtual std::string name() const = 0;
     virtual std::string config() const = 0;
     virtual double roundingAmplification() const { return 1.0; }  // Plan::roundingAmplification
-    virtual double operandRounding() const { return 0.0; }         // Plan::operandRounding
+    virtual double operandRounding() const { return 0.0; }        // Plan::operandRounding
     // PlanOptions::packedFilter (the instance was created with it): the bytes of its own packed
     // filter and the passes that write it; 0 where it reads the filter as given (Plan's packed
     // filter is then a copy).  record() then reads tensors.filter in the packed form.
     virtual VkDeviceSize packedFilterSize() const { return 0; }
-    virtual void recordPackFilter(VkCommandBuffer /*cmd*/, const BufferView& /*filter*/, const BufferView& /*packed*/) const {}
+    virtual void recordPackFilter(VkCommandBuffer /*cmd*/, const BufferView& /*filter*/,
+                                  const BufferView& /*packed*/) const {}
 };
 
 struct Algorithm {
@@ -48,7 +49,7 @@ struct Algorithm {
 std::vector<uint32_t> variantSubgroupSizes(const ContextImpl& ctx);
 void makeNhwc(ConvDesc& d);
 
-const std::vector<Algorithm>& algorithms();              // registry, in level order
+const std::vector<Algorithm>& algorithms();  // registry, in level order
 const Algorithm* findAlgorithm(const std::string& name);
 
 // Where a 16-bit NCHW layer runs (algo_nhwc_transform.cpp): behind coopmat_nhwc's transposes, on

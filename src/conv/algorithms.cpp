@@ -72,62 +72,82 @@ std::vector<std::string> haloCoopmatTileNames();
 
 const std::vector<Algorithm>& algorithms() {
     static const std::vector<Algorithm> registry = {
-        {"direct", "one invocation per output element; every problem (reference)", directWhyNot, directInstantiate, directVariants},
-        {"direct_blocked", "direct with 256-invocation workgroups and 4 filters x 4 columns per invocation in registers; every problem",
+        {"direct", "one invocation per output element; every problem (reference)", directWhyNot, directInstantiate,
+         directVariants},
+        {"direct_blocked",
+         "direct with 256-invocation workgroups and 4 filters x 4 columns per invocation in registers; every problem",
          directBlockedWhyNot, directBlockedInstantiate, directBlockedVariants},
-        {"direct_tiled", "shared-memory tiled direct: input halo + filter chunk staged per channel chunk, 4x4 outputs per invocation",
+        {"direct_tiled",
+         "shared-memory tiled direct: input halo + filter chunk staged per channel chunk, 4x4 outputs per invocation",
          directTiledWhyNot, directTiledInstantiate, directTiledVariants},
-        {"direct_few_channels", "first layers (C/groups <= 8): the whole input halo and reduction of 8-64 filters staged once, "
-                                "8 rows x 8 filters per invocation",
+        {"direct_few_channels",
+         "first layers (C/groups <= 8): the whole input halo and reduction of 8-64 filters staged once, "
+         "8 rows x 8 filters per invocation",
          directFewChannelsWhyNot, directFewChannelsInstantiate, directFewChannelsVariants},
-        {"direct_few_filters", "at most 8 filters per group (e.g. an RGB output layer): PX pixels x every filter per invocation, "
-                               "channel groups outer, taps inner, filters staged in shared memory",
+        {"direct_few_filters",
+         "at most 8 filters per group (e.g. an RGB output layer): PX pixels x every filter per invocation, "
+         "channel groups outer, taps inner, filters staged in shared memory",
          directFewFiltersWhyNot, directFewFiltersInstantiate, directFewFiltersVariants},
         {"implicit_gemm", "tiled implicit GEMM, double-buffered shared memory, register tiles, padding masks",
          implicitGemmWhyNot, implicitGemmInstantiate, implicitGemmVariants,
          [](bool exhaustive) { return exhaustive ? implicitGemmTileNames() : std::vector<std::string>{}; }},
         {"implicit_gemm_analytic", "implicit_gemm with per-load bounds arithmetic instead of precomputed masks",
          implicitGemmWhyNot, implicitGemmAnalyticInstantiate, nullptr},
-        {"implicit_gemm_splitk", "implicit_gemm with the reduction split over workgroups (fp32 partials in the workspace), then a sum + epilogue pass",
+        {"implicit_gemm_splitk",
+         "implicit_gemm with the reduction split over workgroups (fp32 partials in the workspace), then a sum + "
+         "epilogue pass",
          implicitGemmSplitKWhyNot, implicitGemmSplitKInstantiate, implicitGemmSplitKVariants},
-        {"depthwise", "groups == C (channel multiplier K/C): output blocks per invocation, taps and input rows in registers",
+        {"depthwise",
+         "groups == C (channel multiplier K/C): output blocks per invocation, taps and input rows in registers",
          depthwiseWhyNot, depthwiseInstantiate, depthwiseVariants},
-        {"depthwise_tiled", "groups == C == K, NHWC: a workgroup's input halo loaded in 16-byte words at once into shared "
-                            "memory (fp32), then output blocks of 4 channels per invocation from it",
+        {"depthwise_tiled",
+         "groups == C == K, NHWC: a workgroup's input halo loaded in 16-byte words at once into shared "
+         "memory (fp32), then output blocks of 4 channels per invocation from it",
          depthwiseTiledWhyNot, depthwiseTiledInstantiate, depthwiseTiledVariants},
-        {"implicit_gemm_coopmat", "implicit_gemm on the matrix units (VK_KHR_cooperative_matrix): 16-bit operands, fp32 accumulation",
+        {"implicit_gemm_coopmat",
+         "implicit_gemm on the matrix units (VK_KHR_cooperative_matrix): 16-bit operands, fp32 accumulation",
          coopmatWhyNot, coopmatInstantiate, coopmatVariants,
          [](bool exhaustive) { return exhaustive ? coopmatTileNames() : std::vector<std::string>{}; }},
-        {"few_channels_coopmat", "first layers (C/groups <= 8) on the matrix units: a column-expanded halo makes each pixel's "
-                                 "reduction one contiguous window that A fragments load directly; fp16/bf16",
+        {"few_channels_coopmat",
+         "first layers (C/groups <= 8) on the matrix units: a column-expanded halo makes each pixel's "
+         "reduction one contiguous window that A fragments load directly; fp16/bf16",
          fewChannelsCoopmatWhyNot, fewChannelsCoopmatInstantiate, fewChannelsCoopmatVariants},
-        {"halo_coopmat", "stride-1 layers on the matrix units: one staged channel slice of the input halo serves every "
-                         "filter tap (A fragments at tap-shifted offsets of a flattened strip); fp16/bf16, NHWC input",
+        {"halo_coopmat",
+         "stride-1 layers on the matrix units: one staged channel slice of the input halo serves every "
+         "filter tap (A fragments at tap-shifted offsets of a flattened strip); fp16/bf16, NHWC input",
          haloCoopmatWhyNot, haloCoopmatInstantiate, haloCoopmatVariants,
          [](bool exhaustive) { return exhaustive ? haloCoopmatTileNames() : std::vector<std::string>{}; }},
-        {"pointwise_coopmat", "1x1 stride-1 layers of at most 64 channels (NHWC, KRSC) on the matrix units: filters staged "
-                              "once, each subgroup streams its pixel blocks with the next block's loads in flight during "
-                              "the stores; fp16/bf16",
+        {"pointwise_coopmat",
+         "1x1 stride-1 layers of at most 64 channels (NHWC, KRSC) on the matrix units: filters staged "
+         "once, each subgroup streams its pixel blocks with the next block's loads in flight during "
+         "the stores; fp16/bf16",
          pointwiseCoopmatWhyNot, pointwiseCoopmatInstantiate, pointwiseCoopmatVariants},
-        {"slicedk_coopmat", "few output pixels over deep reductions (NHWC input with KRSC filters, NCHW input with KCRS or "
-                            "KRSC; any filter; routed for 1x1 layers) on the matrix units: the subgroups of a workgroup split "
-                            "the reduction and add their partial tiles in shared memory; fp16/bf16",
+        {"slicedk_coopmat",
+         "few output pixels over deep reductions (NHWC input with KRSC filters, NCHW input with KCRS or "
+         "KRSC; any filter; routed for 1x1 layers) on the matrix units: the subgroups of a workgroup split "
+         "the reduction and add their partial tiles in shared memory; fp16/bf16",
          slicedKCoopmatWhyNot, slicedKCoopmatInstantiate, slicedKCoopmatVariants},
-        {"winograd", "F(4x4,3x3) or F(2x2,3x3) for 3x3 stride-1 filters: input/filter/output transforms around a batched "
-                     "GEMM (36/144 or 16/36 of the multiplies; transformed tensors in the workspace: fp32, or 16-bit operands "
-                     "with the GEMM on the matrix units)",
-         winogradWhyNot, winogradInstantiate, winogradVariants, [](bool) { return std::vector<std::string>{"2x2", "4x4"}; }},
-        {"implicit_gemm_nhwc", "NCHW activations (and KCRS filters) transposed into the workspace as NHWC (KRSC), then implicit_gemm "
-                               "with 4-wide channel loads, output in the caller's layout",
+        {"winograd",
+         "F(4x4,3x3) or F(2x2,3x3) for 3x3 stride-1 filters: input/filter/output transforms around a batched "
+         "GEMM (36/144 or 16/36 of the multiplies; transformed tensors in the workspace: fp32, or 16-bit operands "
+         "with the GEMM on the matrix units)",
+         winogradWhyNot, winogradInstantiate, winogradVariants,
+         [](bool) {
+             return std::vector<std::string>{"2x2", "4x4"};
+         }},
+        {"implicit_gemm_nhwc",
+         "NCHW activations (and KCRS filters) transposed into the workspace as NHWC (KRSC), then implicit_gemm "
+         "with 4-wide channel loads, output in the caller's layout",
          nhwcTransformWhyNot, nhwcTransformInstantiate, nhwcTransformVariants},
         // Its own pipelines are implicit_gemm_nhwc's transposes and the inner kernels': no variants.
-        {"coopmat_nhwc", "16-bit NCHW activations (and KCRS filters) transposed into the workspace as NHWC (KRSC), then the "
-                         "matrix-unit kernel the router picks for the NHWC problem, output in the caller's layout",
+        {"coopmat_nhwc",
+         "16-bit NCHW activations (and KCRS filters) transposed into the workspace as NHWC (KRSC), then the "
+         "matrix-unit kernel the router picks for the NHWC problem, output in the caller's layout",
          coopmatNhwcWhyNot, coopmatNhwcInstantiate, nullptr,
          // Each matrix-unit kernel behind the transposes (the NHWC router's pick is the "" candidate).
          [](bool) {
-             return std::vector<std::string>{"implicit_gemm_coopmat", "halo_coopmat", "pointwise_coopmat", "slicedk_coopmat",
-                                             "winograd:2x2", "winograd:4x4"};
+             return std::vector<std::string>{"implicit_gemm_coopmat", "halo_coopmat", "pointwise_coopmat",
+                                             "slicedk_coopmat",       "winograd:2x2", "winograd:4x4"};
          }},
     };
     return registry;
@@ -175,9 +195,9 @@ bool nchwTailStaysScalar(const ConvDesc& d) {
 constexpr int64_t kSmallPointwiseChannels = 64;
 constexpr double kSmallPointwiseFlops = 64e6;
 bool smallPointwiseStaysScalar(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
-    if (d.inputLayout != TensorLayout::NCHW || d.outputLayout != TensorLayout::NCHW || d.dtype == DType::F32 || d.r != 1 ||
-        d.s != 1 || d.strideH != 1 || d.strideW != 1 || d.padTop || d.padBottom || d.padLeft || d.padRight ||
-        d.channelsPerGroup() > kSmallPointwiseChannels || d.flops() > kSmallPointwiseFlops)
+    if (d.inputLayout != TensorLayout::NCHW || d.outputLayout != TensorLayout::NCHW || d.dtype == DType::F32 ||
+        d.r != 1 || d.s != 1 || d.strideH != 1 || d.strideW != 1 || d.padTop || d.padBottom || d.padLeft ||
+        d.padRight || d.channelsPerGroup() > kSmallPointwiseChannels || d.flops() > kSmallPointwiseFlops)
         return false;
     const Algorithm* cm = findAlgorithm("implicit_gemm_coopmat");
     return cm && cm->whyNot(ctx, d, o).empty() && findAlgorithm("implicit_gemm_analytic")->whyNot(ctx, d, o).empty();
@@ -241,14 +261,15 @@ const Algorithm& chooseInLayout(const ContextImpl& ctx, const ConvDesc& desc, co
     if (haloCoopmatTakesFewFilters(ctx, desc, opts)) return *findAlgorithm("halo_coopmat");
     // Few filters per group: a GEMM tile's 16+ filter columns would be mostly padding.  Where
     // the matrix units take the layer (16-bit), up to 4 filters: 8 filters of 64 channels ran
-    // slower here than on implicit_gemm_coopmat, 3 filters of 128 channels faster (H200, fp16 NHWC).  On the scalar path up to 8 filters of at
-    // most 128 channels per group: at 256 channels Winograd and split-K ran 2.5-3x faster, at 128
-    // this kernel 1.7x (docs/performance.md, "direct_few_channels and direct_few_filters").
+    // slower here than on implicit_gemm_coopmat, 3 filters of 128 channels faster (H200, fp16 NHWC).  On the scalar
+    // path up to 8 filters of at most 128 channels per group: at 256 channels Winograd and split-K ran 2.5-3x faster,
+    // at 128 this kernel 1.7x (docs/performance.md, "direct_few_channels and direct_few_filters").
     if (desc.filtersPerGroup() <= 8) {
         const Algorithm* cm = findAlgorithm("implicit_gemm_coopmat");
         const bool matrixUnits = cm && cm->whyNot(ctx, desc, opts).empty();
         const Algorithm* a = findAlgorithm("direct_few_filters");
-        if ((matrixUnits ? desc.filtersPerGroup() <= 4 : desc.channelsPerGroup() <= 128) && a && a->whyNot(ctx, desc, opts).empty())
+        if ((matrixUnits ? desc.filtersPerGroup() <= 4 : desc.channelsPerGroup() <= 128) && a &&
+            a->whyNot(ctx, desc, opts).empty())
             return *a;
     }
     // Tiny-channel grouped problems waste a GEMM tile; direct serves them better.
@@ -269,7 +290,8 @@ const Algorithm& chooseInLayout(const ContextImpl& ctx, const ConvDesc& desc, co
             // 3x3 stride-1 layers: winograd with its batched GEMM on the matrix units, where the
             // model puts it clearly below the direct GEMM (36/144 of the products for F(4x4,3x3),
             // against the transforms' workspace traffic).
-            if (winogradMatrixUnits(ctx, desc, opts) && winogradPays(ctx, desc, opts)) return *findAlgorithm("winograd");
+            if (winogradMatrixUnits(ctx, desc, opts) && winogradPays(ctx, desc, opts))
+                return *findAlgorithm("winograd");
             // Stride-1 layers with several taps: one staged halo slice for every tap, where its
             // model beats the channel-slice GEMM's.
             if (haloCoopmatPays(ctx, desc, opts)) return *findAlgorithm("halo_coopmat");

@@ -12,13 +12,17 @@ namespace {
 constexpr int64_t kMaxIndex = (int64_t(1) << 31) - 1;  // shaders index with 32-bit integers
 
 void requirePositive(const char* name, int64_t v) {
-    if (v < 1) throw Error(ErrorCode::InvalidArgument, std::string(name) + " must be >= 1 (got " + std::to_string(v) + ")");
-    if (v > kMaxIndex) throw Error(ErrorCode::IndexOverflow, std::string(name) + " = " + std::to_string(v) + " exceeds 2^31-1");
+    if (v < 1)
+        throw Error(ErrorCode::InvalidArgument, std::string(name) + " must be >= 1 (got " + std::to_string(v) + ")");
+    if (v > kMaxIndex)
+        throw Error(ErrorCode::IndexOverflow, std::string(name) + " = " + std::to_string(v) + " exceeds 2^31-1");
 }
 
 void requireNonNegative(const char* name, int64_t v) {
-    if (v < 0) throw Error(ErrorCode::InvalidArgument, std::string(name) + " must be >= 0 (got " + std::to_string(v) + ")");
-    if (v > kMaxIndex) throw Error(ErrorCode::IndexOverflow, std::string(name) + " = " + std::to_string(v) + " exceeds 2^31-1");
+    if (v < 0)
+        throw Error(ErrorCode::InvalidArgument, std::string(name) + " must be >= 0 (got " + std::to_string(v) + ")");
+    if (v > kMaxIndex)
+        throw Error(ErrorCode::IndexOverflow, std::string(name) + " = " + std::to_string(v) + " exceeds 2^31-1");
 }
 
 // Product of positive factors, or -1 once it passes kMaxIndex (no int64 overflow on the way).
@@ -45,23 +49,35 @@ void requireIndexable(const char* tensor, std::initializer_list<int64_t> dims) {
 }  // namespace
 
 void ConvDesc::validate() const {
-    requirePositive("n", n); requirePositive("c", c); requirePositive("h", h); requirePositive("w", w);
-    requirePositive("k", k); requirePositive("r", r); requirePositive("s", s);
-    requireNonNegative("padTop", padTop); requireNonNegative("padBottom", padBottom);
-    requireNonNegative("padLeft", padLeft); requireNonNegative("padRight", padRight);
-    requirePositive("strideH", strideH); requirePositive("strideW", strideW);
-    requirePositive("dilationH", dilationH); requirePositive("dilationW", dilationW);
+    requirePositive("n", n);
+    requirePositive("c", c);
+    requirePositive("h", h);
+    requirePositive("w", w);
+    requirePositive("k", k);
+    requirePositive("r", r);
+    requirePositive("s", s);
+    requireNonNegative("padTop", padTop);
+    requireNonNegative("padBottom", padBottom);
+    requireNonNegative("padLeft", padLeft);
+    requireNonNegative("padRight", padRight);
+    requirePositive("strideH", strideH);
+    requirePositive("strideW", strideW);
+    requirePositive("dilationH", dilationH);
+    requirePositive("dilationW", dilationW);
     requirePositive("groups", groups);
-    if (uint32_t(dtype) > 2) throw Error(ErrorCode::InvalidArgument, "dtype has an unknown value " + std::to_string(uint32_t(dtype)));
+    if (uint32_t(dtype) > 2)
+        throw Error(ErrorCode::InvalidArgument, "dtype has an unknown value " + std::to_string(uint32_t(dtype)));
     if (uint32_t(inputLayout) > 1 || uint32_t(outputLayout) > 1)
         throw Error(ErrorCode::InvalidArgument, "inputLayout/outputLayout has an unknown value");
     if (uint32_t(filterLayout) > 1) throw Error(ErrorCode::InvalidArgument, "filterLayout has an unknown value");
     if (uint32_t(activation) > 6) throw Error(ErrorCode::InvalidArgument, "activation has an unknown value");
     if (!std::isfinite(activationAlpha)) throw Error(ErrorCode::InvalidArgument, "activationAlpha is not finite");
     if (c % groups != 0)
-        throw Error(ErrorCode::InvalidArgument, "c = " + std::to_string(c) + " is not divisible by groups = " + std::to_string(groups));
+        throw Error(ErrorCode::InvalidArgument,
+                    "c = " + std::to_string(c) + " is not divisible by groups = " + std::to_string(groups));
     if (k % groups != 0)
-        throw Error(ErrorCode::InvalidArgument, "k = " + std::to_string(k) + " is not divisible by groups = " + std::to_string(groups));
+        throw Error(ErrorCode::InvalidArgument,
+                    "k = " + std::to_string(k) + " is not divisible by groups = " + std::to_string(groups));
 
     // Padded extents and the receptive field must themselves be 32-bit indexable.
     int64_t paddedH = h + padTop + padBottom, paddedW = w + padLeft + padRight;
@@ -69,11 +85,13 @@ void ConvDesc::validate() const {
     if (paddedH > kMaxIndex || paddedW > kMaxIndex || fieldH > kMaxIndex || fieldW > kMaxIndex)
         throw Error(ErrorCode::IndexOverflow, "padded input or dilated filter extent exceeds 2^31-1");
     if (fieldH > paddedH)
-        throw Error(ErrorCode::OutputEmpty, "dilated filter height dilationH*(r-1)+1 = " + std::to_string(fieldH) +
-                                                " exceeds padded input height h+padTop+padBottom = " + std::to_string(paddedH));
+        throw Error(ErrorCode::OutputEmpty,
+                    "dilated filter height dilationH*(r-1)+1 = " + std::to_string(fieldH) +
+                        " exceeds padded input height h+padTop+padBottom = " + std::to_string(paddedH));
     if (fieldW > paddedW)
-        throw Error(ErrorCode::OutputEmpty, "dilated filter width dilationW*(s-1)+1 = " + std::to_string(fieldW) +
-                                                " exceeds padded input width w+padLeft+padRight = " + std::to_string(paddedW));
+        throw Error(ErrorCode::OutputEmpty,
+                    "dilated filter width dilationW*(s-1)+1 = " + std::to_string(fieldW) +
+                        " exceeds padded input width w+padLeft+padRight = " + std::to_string(paddedW));
 
     requireIndexable("input", {n, c, h, w});
     requireIndexable("filter", {k, c / groups, r, s});
@@ -85,10 +103,11 @@ void ConvDesc::validate() const {
 
 std::string ConvDesc::toString() const {
     std::ostringstream o;
-    o << "n" << n << " c" << c << " h" << h << " w" << w << " k" << k << " r" << r << " s" << s << " pad" << padTop << ","
-      << padBottom << "," << padLeft << "," << padRight << " str" << strideH << "," << strideW << " dil" << dilationH << ","
-      << dilationW << " g" << groups << " " << vkconv::toString(dtype) << " " << vkconv::toString(inputLayout) << "->"
-      << vkconv::toString(outputLayout) << " " << vkconv::toString(filterLayout);
+    o << "n" << n << " c" << c << " h" << h << " w" << w << " k" << k << " r" << r << " s" << s << " pad" << padTop
+      << "," << padBottom << "," << padLeft << "," << padRight << " str" << strideH << "," << strideW << " dil"
+      << dilationH << "," << dilationW << " g" << groups << " " << vkconv::toString(dtype) << " "
+      << vkconv::toString(inputLayout) << "->" << vkconv::toString(outputLayout) << " "
+      << vkconv::toString(filterLayout);
     if (hasBias) o << " +bias";
     if (hasResidual) o << " +res";
     if (activation != Activation::None) o << " " << vkconv::toString(activation);

@@ -21,7 +21,12 @@ static_assert(sizeof(ConvPushConstants) == 80, "must match conv_params.glsl");
 
 // Spec-constant ids shared by every kernel (conv_params.glsl); kernel-specific ids start at 100.
 enum SpecId : uint32_t {
-    kSpecInLayout = 0, kSpecOutLayout = 1, kSpecFilterLayout = 2, kSpecHasBias = 3, kSpecHasResidual = 4, kSpecActivation = 5,
+    kSpecInLayout = 0,
+    kSpecOutLayout = 1,
+    kSpecFilterLayout = 2,
+    kSpecHasBias = 3,
+    kSpecHasResidual = 4,
+    kSpecActivation = 5,
     kSpecWorkgroupSize = 100,
 };
 

@@ -13,7 +13,8 @@ VkComponentTypeKHR coopmatOperandType(DType t) {
 
 bool coopmatOperandsMatch(const CoopMatConfig& c, DType t) {
     return c.scope == VK_SCOPE_SUBGROUP_KHR && !c.saturatingAccumulation && c.a == coopmatOperandType(t) &&
-           c.b == coopmatOperandType(t) && c.c == VK_COMPONENT_TYPE_FLOAT32_KHR && c.result == VK_COMPONENT_TYPE_FLOAT32_KHR;
+           c.b == coopmatOperandType(t) && c.c == VK_COMPONENT_TYPE_FLOAT32_KHR &&
+           c.result == VK_COMPONENT_TYPE_FLOAT32_KHR;
 }
 
 const CoopMatConfig& coopmatEmulatedConfig(DType t) {
@@ -37,8 +38,9 @@ SubgroupChoice coopmatSubgroup(const DeviceCaps& caps) {
 std::string coopmatFixedSubgroupWhyNot(const DeviceCaps& caps, uint32_t requested, const std::string& layout) {
     const SubgroupChoice sg = coopmatSubgroup(caps);
     if (!sg.required && caps.minSubgroupSize != caps.maxSubgroupSize)
-        return "the subgroup size may vary (" + std::to_string(caps.minSubgroupSize) + "-" + std::to_string(caps.maxSubgroupSize) +
-               ") and the device cannot require one; " + layout + " for a fixed size";
+        return "the subgroup size may vary (" + std::to_string(caps.minSubgroupSize) + "-" +
+               std::to_string(caps.maxSubgroupSize) + ") and the device cannot require one; " + layout +
+               " for a fixed size";
     if (requested && requested != sg.size)
         return layout + " for subgroups of " + std::to_string(sg.size) + ", not " + std::to_string(requested);
     return "";
@@ -46,7 +48,8 @@ std::string coopmatFixedSubgroupWhyNot(const DeviceCaps& caps, uint32_t requeste
 
 std::string coopmatDeviceWhyNot(const ContextImpl& ctx, DType t, const std::string& shader) {
     const auto& caps = ctx.caps;
-    if (t == DType::F32) return "fp32 storage is the scalar kernels' job (the matrix units would round the operands to 16 bits)";
+    if (t == DType::F32)
+        return "fp32 storage is the scalar kernels' job (the matrix units would round the operands to 16 bits)";
     if (!shaders::find(shader)) {
         if (t == DType::BF16)
             return "bf16 needs a bf16 cooperative-matrix shader, which this build lacks (no shader compiler with "
@@ -60,14 +63,16 @@ std::string coopmatDeviceWhyNot(const ContextImpl& ctx, DType t, const std::stri
         // An adopted device may have them without the application having enabled them (an
         // offline context has no device to ask: its profile says what the device enabled).
         if (ctx.device && !ctx.ownsDevice && chooseFeatures(ctx.it, ctx.physicalDevice).bfloat16CooperativeMatrix)
-            return "bf16 needs VK_KHR_shader_bfloat16 with shaderBFloat16Type and shaderBFloat16CooperativeMatrix, which "
+            return "bf16 needs VK_KHR_shader_bfloat16 with shaderBFloat16Type and shaderBFloat16CooperativeMatrix, "
+                   "which "
                    "the device has but the application did not enable (ContextAdoptInfo::enabledDeviceExtensions / "
                    "enabledFeatures)";
         return "bf16 needs VK_KHR_shader_bfloat16 with shaderBFloat16Type and shaderBFloat16CooperativeMatrix, which "
                "the device does not have";
     }
     if (!caps.storageBuffer16BitAccess) return "needs storageBuffer16BitAccess";
-    if (!caps.vulkanMemoryModel && !emu) return "needs vulkanMemoryModel (cooperative-matrix shaders use the Vulkan memory model)";
+    if (!caps.vulkanMemoryModel && !emu)
+        return "needs vulkanMemoryModel (cooperative-matrix shaders use the Vulkan memory model)";
     return "";
 }
 
@@ -88,15 +93,17 @@ uint32_t coopmatNhwcOutWord(const ConvDesc& d) {
 
 std::string coopmatOutputTag(bool vecOut, uint32_t outWord) {
     if (!vecOut) return "";
-    return outWord == 8 ? "O" : std::string("O").append(std::to_string(outWord));  // not "O" + ...: GCC 12's -Wrestrict false positive
+    return outWord == 8
+               ? "O"
+               : std::string("O").append(std::to_string(outWord));  // not "O" + ...: GCC 12's -Wrestrict false positive
 }
 
 bool coopmatHalfScratch(const DeviceCaps& caps, const ConvDesc& d, bool vecOut, uint32_t m, uint32_t n) {
     // Not for 2-filter words: from the fp16 scratch they ran 1.14-1.22x the element stores on
     // 192x128x64/4x4s1 (winograd's GEMM for 126 filters, H200), where the fp32 scratch's ran
     // 0.89x (docs/performance.md, "implicit_gemm_coopmat").
-    if (!vecOut || d.filtersPerGroup() % 4 != 0 || d.dtype != DType::F16 || d.outputLayout != TensorLayout::NHWC || d.hasBias ||
-        d.hasResidual || d.activation != Activation::None)
+    if (!vecOut || d.filtersPerGroup() % 4 != 0 || d.dtype != DType::F16 || d.outputLayout != TensorLayout::NHWC ||
+        d.hasBias || d.hasResidual || d.activation != Activation::None)
         return false;
     if (coopmatEmulated(DType::F16)) return true;
     for (const auto& c : caps.coopMatConfigs)

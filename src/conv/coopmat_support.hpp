@@ -53,9 +53,9 @@ std::string coopmatOutputTag(bool vecOut, uint32_t outWord);
 
 // The matrix kernels' fp16 scratch (shaders/include/epilogue_half.glsl: accumulators converted to
 // fp16 in registers, half the scratch bytes, outputs copied as they are): fp16 NHWC output in
-// wide words of 8 or 4 filters (vecOut, 4 | K/groups) with nothing fused, so the output is the accumulator rounded once either
-// way; the device reports a subgroup-scope m x n configuration with fp16 C and result (the
-// emulation always has it).
+// wide words of 8 or 4 filters (vecOut, 4 | K/groups) with nothing fused, so the output is the accumulator rounded once
+// either way; the device reports a subgroup-scope m x n configuration with fp16 C and result (the emulation always has
+// it).
 bool coopmatHalfScratch(const DeviceCaps& caps, const ConvDesc& d, bool vecOut, uint32_t m = 16, uint32_t n = 16);
 
 // "f16, 16x16x16 ..." list of the device's configurations, for messages.

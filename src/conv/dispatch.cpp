@@ -10,8 +10,11 @@ namespace vkconv {
 
 void bindConvTensors(const ContextImpl& ctx, VkCommandBuffer cmd, const ComputePipeline& p, const ConvTensors& t,
                      uint32_t bindingCount) {
-    const BufferView views[] = {t.input, t.filter, t.bias.empty() ? t.input : t.bias,
-                                t.residual.empty() ? t.input : t.residual, t.output,
+    const BufferView views[] = {t.input,
+                                t.filter,
+                                t.bias.empty() ? t.input : t.bias,
+                                t.residual.empty() ? t.input : t.residual,
+                                t.output,
                                 t.workspace.empty() ? t.output : t.workspace};
     VkDescriptorBufferInfo infos[6];
     VkWriteDescriptorSet writes[6];
@@ -43,12 +46,13 @@ void dispatch1D(const ContextImpl& ctx, VkCommandBuffer cmd, uint64_t items, uin
     uint64_t x = groups < maxX ? groups : maxX;
     uint64_t y = (groups + x - 1) / x;
     if (y > ctx.caps.maxWorkgroupCount[1])
-        throw Error(ErrorCode::IndexOverflow, "dispatch of " + std::to_string(groups) + " workgroups exceeds the device's grid");
+        throw Error(ErrorCode::IndexOverflow,
+                    "dispatch of " + std::to_string(groups) + " workgroups exceeds the device's grid");
     cmdDispatch(ctx, cmd, uint32_t(x), uint32_t(y), 1);
 }
 
-PipelineKey convPipelineKey(const std::string& shader, const ConvDesc& d, uint32_t workgroupSize, uint32_t requiredSubgroup,
-                            uint32_t bindings) {
+PipelineKey convPipelineKey(const std::string& shader, const ConvDesc& d, uint32_t workgroupSize,
+                            uint32_t requiredSubgroup, uint32_t bindings) {
     PipelineKey key;
     key.shader = shader;
     key.spec = commonSpecConstants(d);
@@ -62,7 +66,8 @@ PipelineKey convPipelineKey(const std::string& shader, const ConvDesc& d, uint32
 
 std::string workgroupWhyNot(const ContextImpl& ctx, uint64_t invocations, uint32_t requiredSubgroup) {
     const std::string n = std::to_string(invocations);
-    if (invocations > ctx.caps.maxWorkgroupInvocations) return "the device runs fewer than " + n + " invocations per workgroup";
+    if (invocations > ctx.caps.maxWorkgroupInvocations)
+        return "the device runs fewer than " + n + " invocations per workgroup";
     uint32_t most = ctx.caps.maxComputeWorkgroupSubgroups;
     if (requiredSubgroup && most && invocations > uint64_t(requiredSubgroup) * most)
         return "its " + n + "-invocation workgroups exceed subgroup size " + std::to_string(requiredSubgroup) +
@@ -71,13 +76,16 @@ std::string workgroupWhyNot(const ContextImpl& ctx, uint64_t invocations, uint32
 }
 
 std::string gridWhyNot(const ContextImpl& ctx, uint64_t gx, uint64_t gy, const char* tileWhat, const char* columnWhat) {
-    if (gx > ctx.caps.maxWorkgroupCount[0]) return "too many " + std::string(tileWhat) + " (" + std::to_string(gx) + ") for one dispatch row";
+    if (gx > ctx.caps.maxWorkgroupCount[0])
+        return "too many " + std::string(tileWhat) + " (" + std::to_string(gx) + ") for one dispatch row";
     if (gy > ctx.caps.maxWorkgroupCount[1])
         return "too many " + std::string(columnWhat) + " (" + std::to_string(gy) + ") for one dispatch column";
     return "";
 }
 
-uint64_t workspaceRegionAlignment(const ContextImpl& ctx) { return std::max<uint64_t>(256, ctx.caps.minStorageBufferOffsetAlignment); }
+uint64_t workspaceRegionAlignment(const ContextImpl& ctx) {
+    return std::max<uint64_t>(256, ctx.caps.minStorageBufferOffsetAlignment);
+}
 
 void computeBarrier(const ContextImpl& ctx, VkCommandBuffer cmd) {
     VkMemoryBarrier2 mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
@@ -91,7 +99,8 @@ void computeBarrier(const ContextImpl& ctx, VkCommandBuffer cmd) {
     ctx.dt.vkCmdPipelineBarrier2(cmd, &di);
 }
 
-SingleDispatchInstance::SingleDispatchInstance(ContextImpl& ctx, const ConvDesc& d) : ctx_(ctx), pc_(makePushConstants(d)) {}
+SingleDispatchInstance::SingleDispatchInstance(ContextImpl& ctx, const ConvDesc& d)
+    : ctx_(ctx), pc_(makePushConstants(d)) {}
 
 void SingleDispatchInstance::record(VkCommandBuffer cmd, const ConvTensors& t) const {
     const ComputePipeline& p = pipelineFor(t);

@@ -11,7 +11,14 @@ namespace vkconv {
 struct ContextImpl;
 
 // Binding numbers (shaders/include/conv_bindings.glsl).
-enum Binding : uint32_t { kBindInput = 0, kBindFilter = 1, kBindBias = 2, kBindResidual = 3, kBindOutput = 4, kBindWorkspace = 5 };
+enum Binding : uint32_t {
+    kBindInput = 0,
+    kBindFilter = 1,
+    kBindBias = 2,
+    kBindResidual = 3,
+    kBindOutput = 4,
+    kBindWorkspace = 5
+};
 constexpr uint32_t kConvBindings = 5;
 
 void bindConvTensors(const ContextImpl& ctx, VkCommandBuffer cmd, const ComputePipeline& p, const ConvTensors& t,
@@ -29,8 +36,8 @@ void dispatch1D(const ContextImpl& ctx, VkCommandBuffer cmd, uint64_t items, uin
 // The pipeline key every algorithm starts from: its shader, the problem's common specialization
 // constants plus the workgroup size, the push-constant block and `bindings` tensor bindings; a
 // required subgroup size (0: the device's choice) comes with full subgroups.
-PipelineKey convPipelineKey(const std::string& shader, const ConvDesc& d, uint32_t workgroupSize, uint32_t requiredSubgroup = 0,
-                            uint32_t bindings = kConvBindings);
+PipelineKey convPipelineKey(const std::string& shader, const ConvDesc& d, uint32_t workgroupSize,
+                            uint32_t requiredSubgroup = 0, uint32_t bindings = kConvBindings);
 
 // The device limits every algorithm's whyNot checks, "" when they hold, else the reason:
 // `invocations` per workgroup (at `requiredSubgroup`, 0 for the device's choice), and a (gx, gy)

@@ -11,6 +11,7 @@ namespace vkconv {
 
 struct ContextImpl;
 
-void recordFilterCopy(ContextImpl& ctx, VkCommandBuffer cmd, const ConvDesc& d, const BufferView& filter, const BufferView& packed);
+void recordFilterCopy(ContextImpl& ctx, VkCommandBuffer cmd, const ConvDesc& d, const BufferView& filter,
+                      const BufferView& packed);
 
 }  // namespace vkconv

@@ -49,7 +49,8 @@ bool isAuto(const PlanOptions& o) { return o.algorithm.empty() || o.algorithm ==
 // Candidate options: a named algorithm with a forced tile is that one configuration; otherwise
 // each accepting algorithm's own choice ("") and, with variants, its tuning tiles (exhaustive:
 // every tile it has).
-std::vector<PlanOptions> candidateOptions(const ContextImpl& impl, const ConvDesc& d, const PlanOptions& base, const FindOptions& f) {
+std::vector<PlanOptions> candidateOptions(const ContextImpl& impl, const ConvDesc& d, const PlanOptions& base,
+                                          const FindOptions& f) {
     std::vector<PlanOptions> out;
     auto offer = [&](const Algorithm& a, const std::string& tile) {
         PlanOptions o = base;
@@ -80,9 +81,12 @@ std::vector<uint8_t> randomBlock(DType t, size_t bytes, uint64_t seed) {
         uint64_t r = rng();
         uint32_t sign = uint32_t(r & 1), lo = uint32_t(r >> 1) & 1;
         uint32_t bits;
-        if (t == DType::F16) bits = (sign << 15) | ((13u + lo) << 10) | uint32_t((r >> 8) & 0x3ff);
-        else if (t == DType::BF16) bits = (sign << 15) | ((125u + lo) << 7) | uint32_t((r >> 8) & 0x7f);
-        else bits = (sign << 31) | ((125u + lo) << 23) | uint32_t((r >> 8) & 0x7fffff);
+        if (t == DType::F16)
+            bits = (sign << 15) | ((13u + lo) << 10) | uint32_t((r >> 8) & 0x3ff);
+        else if (t == DType::BF16)
+            bits = (sign << 15) | ((125u + lo) << 7) | uint32_t((r >> 8) & 0x7f);
+        else
+            bits = (sign << 31) | ((125u + lo) << 23) | uint32_t((r >> 8) & 0x7fffff);
         std::memcpy(&b[i], &bits, es);  // little-endian: the low bytes
     }
     return b;
@@ -123,7 +127,8 @@ FindResult fromRow(const FindDbRow& r, const PlanOptions& base) {
 }
 
 FindDbRow toRow(const FindResult& f) {
-    return {f.options.algorithm, f.options.tile, f.algorithm, f.config, f.error, f.microseconds, f.workspaceSize, f.router};
+    return {f.options.algorithm, f.options.tile,  f.algorithm, f.config, f.error,
+            f.microseconds,      f.workspaceSize, f.router};
 }
 
 // Times every racing candidate `calls` times in one command buffer per round; µs per call, by
@@ -131,7 +136,10 @@ FindDbRow toRow(const FindResult& f) {
 class RoundTimer {
 public:
     RoundTimer(Context& ctx, std::vector<Candidate>& cands, const ConvTensors& shared)
-        : ctx_(ctx), impl_(ctx.impl()), cands_(cands), shared_(shared),
+        : ctx_(ctx),
+          impl_(ctx.impl()),
+          cands_(cands),
+          shared_(shared),
           gpu_(impl_.caps.timestamps && impl_.caps.timestampPeriod > 0) {
         if (gpu_) timer_ = std::make_unique<GpuTimer>(impl_, uint32_t(cands.size()));
     }
@@ -162,7 +170,8 @@ public:
         for (size_t i : racing) {
             const auto t0 = std::chrono::steady_clock::now();
             ctx_.submitAndWait([&](VkCommandBuffer cmd) { recordCalls(cmd, cands_[i]); });
-            const double wall = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+            const double wall =
+                std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
             us[i] = wall / cands_[i].calls;
         }
         return us;
@@ -172,8 +181,10 @@ private:
     void recordCalls(VkCommandBuffer cmd, const Candidate& c) const {
         ConvTensors t = shared_;
         if (c.packed.handle() != VK_NULL_HANDLE) t.filter = c.packed.view(0, c.plan->packedFilterSize());
-        if (c.plan->workspaceSize() == 0) t.workspace = {};
-        else t.workspace.size = c.plan->workspaceSize();
+        if (c.plan->workspaceSize() == 0)
+            t.workspace = {};
+        else
+            t.workspace.size = c.plan->workspaceSize();
         for (uint32_t k = 0; k < c.calls; ++k) {
             c.plan->record(cmd, t);
             computeBarrier(impl_, cmd);  // calls in sequence, as a network's layers run
@@ -210,12 +221,14 @@ std::vector<FindResult> timeCandidates(Context& ctx, const ConvDesc& d, const Pl
         // Two options that make the same plan (a tuning tile the heuristic also picks) are one candidate.
         bool dup = false;
         for (const Candidate& other : cands)
-            dup |= c.plan && other.plan && other.result.algorithm == c.result.algorithm && other.result.config == c.result.config;
+            dup |= c.plan && other.plan && other.result.algorithm == c.result.algorithm &&
+                   other.result.config == c.result.config;
         if (!dup) cands.push_back(std::move(c));
     }
     bool routerFound = false;
     for (Candidate& c : cands)
-        if (c.plan && c.result.algorithm == routed.algorithm() && c.result.config == routed.config()) c.result.router = routerFound = true;
+        if (c.plan && c.result.algorithm == routed.algorithm() && c.result.config == routed.config())
+            c.result.router = routerFound = true;
     if (!routerFound) {  // the router's configuration is none of the candidates' own: time it as it is
         Candidate c;
         c.result.options = base;
@@ -330,8 +343,8 @@ bool rowNamesKnownAlgorithms(const FindDbRow& r) {
     return (r.optAlgorithm == "auto" || findAlgorithm(r.optAlgorithm)) && findAlgorithm(r.algorithm);
 }
 
-std::vector<FindResult> timeAndRecord(Context& ctx, const ConvDesc& desc, const PlanOptions& options, const FindOptions& find,
-                                      const std::string& key) {
+std::vector<FindResult> timeAndRecord(Context& ctx, const ConvDesc& desc, const PlanOptions& options,
+                                      const FindOptions& find, const std::string& key) {
     ContextImpl& impl = ctx.impl();
     std::vector<FindResult> out = timeCandidates(ctx, desc, options, find);
     if (find.useDatabase && impl.findDb) {
@@ -344,7 +357,8 @@ std::vector<FindResult> timeAndRecord(Context& ctx, const ConvDesc& desc, const 
 
 }  // namespace
 
-std::vector<FindResult> findAlgorithms(Context& ctx, const ConvDesc& desc, const PlanOptions& options, const FindOptions& find) {
+std::vector<FindResult> findAlgorithms(Context& ctx, const ConvDesc& desc, const PlanOptions& options,
+                                       const FindOptions& find) {
     ContextImpl& impl = ctx.impl();
     impl.requireDevice("findAlgorithms");
     checkFindOptions(find);
@@ -381,7 +395,8 @@ Plan findPlan(Context& ctx, const ConvDesc& desc, const PlanOptions& options, co
             }
         }
         if (!stale)
-            throw Error(ErrorCode::Unsupported, "findPlan: no candidate for " + desc.toString() + " could be timed" + errors);
+            throw Error(ErrorCode::Unsupported,
+                        "findPlan: no candidate for " + desc.toString() + " could be timed" + errors);
         ranked = timeAndRecord(ctx, desc, options, find, findKey(desc, options, find));
     }
     throw Error(ErrorCode::Unsupported, "findPlan: no timed candidate for " + desc.toString() + " could be planned");

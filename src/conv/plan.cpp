@@ -15,8 +15,10 @@ void validateOnDevice(const ContextImpl& ctx, const ConvDesc& d) {
     if (d.dtype != DType::F32 && !c.storageBuffer16BitAccess)
         throw Error(ErrorCode::Unsupported, std::string(toString(d.dtype)) + " needs storageBuffer16BitAccess, which " +
                                                 c.deviceName + " does not have (or the adopted device did not enable)");
-    struct { const char* name; int64_t bytes; } tensors[] = {
-        {"input", d.inputBytes()}, {"filter", d.filterBytes()}, {"output", d.outputBytes()}};
+    struct {
+        const char* name;
+        int64_t bytes;
+    } tensors[] = {{"input", d.inputBytes()}, {"filter", d.filterBytes()}, {"output", d.outputBytes()}};
     for (auto& t : tensors)
         if (uint64_t(t.bytes) > c.maxStorageBufferRange)
             throw Error(ErrorCode::IndexOverflow, std::string(t.name) + " is " + std::to_string(t.bytes) +
@@ -27,37 +29,43 @@ void validateOnDevice(const ContextImpl& ctx, const ConvDesc& d) {
 void checkView(const ContextImpl& ctx, const char* name, const BufferView& v, int64_t bytes, bool required,
                const char* notRequiredWhy) {
     if (!required) {
-        if (!v.empty()) throw Error(ErrorCode::InvalidArgument, std::string(name) + " buffer given but " + notRequiredWhy);
+        if (!v.empty())
+            throw Error(ErrorCode::InvalidArgument, std::string(name) + " buffer given but " + notRequiredWhy);
         return;
     }
     if (v.empty()) throw Error(ErrorCode::InvalidArgument, std::string(name) + " buffer is missing");
     // offset + size must not wrap: the overlap tests and the driver's own range checks add them.
     if (v.offset > UINT64_MAX - v.size)
-        throw Error(ErrorCode::InvalidArgument, std::string(name) + " view's offset " + std::to_string(v.offset) + " + size " +
-                                                    std::to_string(v.size) + " overflows 64 bits");
+        throw Error(ErrorCode::InvalidArgument, std::string(name) + " view's offset " + std::to_string(v.offset) +
+                                                    " + size " + std::to_string(v.size) + " overflows 64 bits");
     if (v.size < uint64_t(bytes))
-        throw Error(ErrorCode::BufferTooSmall, std::string(name) + " view holds " + std::to_string(v.size) + " bytes; the tensor needs " +
-                                                   std::to_string(bytes));
+        throw Error(ErrorCode::BufferTooSmall, std::string(name) + " view holds " + std::to_string(v.size) +
+                                                   " bytes; the tensor needs " + std::to_string(bytes));
     if (v.size > ctx.caps.maxStorageBufferRange)
-        throw Error(ErrorCode::IndexOverflow, std::string(name) + " view of " + std::to_string(v.size) +
-                                                  " bytes exceeds maxStorageBufferRange (pass a range that covers just the tensor)");
+        throw Error(ErrorCode::IndexOverflow,
+                    std::string(name) + " view of " + std::to_string(v.size) +
+                        " bytes exceeds maxStorageBufferRange (pass a range that covers just the tensor)");
     uint32_t align = ctx.caps.minStorageBufferOffsetAlignment;
     if (align && v.offset % align != 0)
         throw Error(ErrorCode::InvalidArgument, std::string(name) + " offset " + std::to_string(v.offset) +
-                                                    " is not a multiple of minStorageBufferOffsetAlignment " + std::to_string(align));
+                                                    " is not a multiple of minStorageBufferOffsetAlignment " +
+                                                    std::to_string(align));
 }
 
 void checkSubgroupSize(const DeviceCaps& c, uint32_t sg) {
     if (sg == 0) return;
-    if ((sg & (sg - 1)) != 0) throw Error(ErrorCode::InvalidArgument, "subgroupSize " + std::to_string(sg) + " is not a power of two");
+    if ((sg & (sg - 1)) != 0)
+        throw Error(ErrorCode::InvalidArgument, "subgroupSize " + std::to_string(sg) + " is not a power of two");
     if (!c.subgroupSizeControl || sg < c.minSubgroupSize || sg > c.maxSubgroupSize)
-        throw Error(ErrorCode::Unsupported, "subgroupSize " + std::to_string(sg) + " cannot be required on " + c.deviceName +
-                                                " (range " + std::to_string(c.minSubgroupSize) + ".." + std::to_string(c.maxSubgroupSize) +
+        throw Error(ErrorCode::Unsupported, "subgroupSize " + std::to_string(sg) + " cannot be required on " +
+                                                c.deviceName + " (range " + std::to_string(c.minSubgroupSize) + ".." +
+                                                std::to_string(c.maxSubgroupSize) +
                                                 (c.subgroupSizeControl ? ")" : ", no subgroup size control)"));
 }
 
 bool overlaps(const BufferView& a, const BufferView& b) {
-    return !a.empty() && !b.empty() && a.buffer == b.buffer && a.offset < b.offset + b.size && b.offset < a.offset + a.size;
+    return !a.empty() && !b.empty() && a.buffer == b.buffer && a.offset < b.offset + b.size &&
+           b.offset < a.offset + a.size;
 }
 
 }  // namespace
@@ -70,17 +78,20 @@ Plan Plan::create(Context& ctx, const ConvDesc& desc, const PlanOptions& options
     const Algorithm* algo = nullptr;
     if (options.algorithm.empty() || options.algorithm == "auto") {
         if (!options.tile.empty())
-            throw Error(ErrorCode::InvalidArgument, "PlanOptions::tile '" + options.tile + "' needs a named algorithm, not auto");
+            throw Error(ErrorCode::InvalidArgument,
+                        "PlanOptions::tile '" + options.tile + "' needs a named algorithm, not auto");
         algo = &chooseAlgorithm(impl, desc, options);
     } else {
         algo = findAlgorithm(options.algorithm);
         if (!algo) {
             std::string names;
             for (auto& a : algorithms()) names += std::string(names.empty() ? "" : ", ") + a.name;
-            throw Error(ErrorCode::UnknownAlgorithm, "no algorithm named '" + options.algorithm + "' (have: auto, " + names + ")");
+            throw Error(ErrorCode::UnknownAlgorithm,
+                        "no algorithm named '" + options.algorithm + "' (have: auto, " + names + ")");
         }
         std::string why = algo->whyNot(impl, desc, options);
-        if (!why.empty()) throw Error(ErrorCode::Unsupported, std::string(algo->name) + " declines " + desc.toString() + ": " + why);
+        if (!why.empty())
+            throw Error(ErrorCode::Unsupported, std::string(algo->name) + " declines " + desc.toString() + ": " + why);
     }
     return Plan(ctx, desc, algo->instantiate(impl, desc, options), options.packedFilter);
 }
@@ -102,7 +113,8 @@ void Plan::record(VkCommandBuffer cmd, const ConvTensors& t) const {
     else
         checkView(c, "filter", t.filter, desc_.filterBytes(), true, "");
     checkView(c, "bias", t.bias, desc_.biasBytes(), desc_.hasBias, "the descriptor has no bias (set hasBias)");
-    checkView(c, "residual", t.residual, desc_.outputBytes(), desc_.hasResidual, "the descriptor has no residual (set hasResidual)");
+    checkView(c, "residual", t.residual, desc_.outputBytes(), desc_.hasResidual,
+              "the descriptor has no residual (set hasResidual)");
     checkView(c, "output", t.output, desc_.outputBytes(), true, "");
     checkView(c, "workspace", t.workspace, int64_t(impl_->workspaceSize()), impl_->workspaceSize() > 0,
               "this plan needs none (workspaceSize() is 0)");
@@ -115,8 +127,9 @@ void Plan::record(VkCommandBuffer cmd, const ConvTensors& t) const {
     for (const auto& [wn, w] : written)
         for (const auto& [rn, r] : read)
             if (overlaps(*w, *r))
-                throw Error(ErrorCode::InvalidArgument, std::string("the ") + wn + " overlaps the " + rn +
-                                                            (std::string(wn) == "output" ? "; in-place convolution is not supported" : ""));
+                throw Error(ErrorCode::InvalidArgument,
+                            std::string("the ") + wn + " overlaps the " + rn +
+                                (std::string(wn) == "output" ? "; in-place convolution is not supported" : ""));
     impl_->record(cmd, t);
 }
 
@@ -136,8 +149,9 @@ void Plan::recordPackFilter(VkCommandBuffer cmd, const BufferView& filter, const
     if (cmd == VK_NULL_HANDLE && !c.dryRun)
         throw Error(ErrorCode::InvalidArgument, "Plan::recordPackFilter: the command buffer is VK_NULL_HANDLE");
     if (!packedFilter_)
-        throw Error(ErrorCode::InvalidArgument, "Plan::recordPackFilter: the plan was created without PlanOptions::packedFilter "
-                                                "(its record() reads the filter as given)");
+        throw Error(ErrorCode::InvalidArgument,
+                    "Plan::recordPackFilter: the plan was created without PlanOptions::packedFilter "
+                    "(its record() reads the filter as given)");
     checkView(c, "filter", filter, desc_.filterBytes(), true, "");
     checkView(c, "packed filter", packed, int64_t(packedFilterSize()), true, "");
     if (overlaps(filter, packed)) throw Error(ErrorCode::InvalidArgument, "the packed filter overlaps the filter");

@@ -18,13 +18,16 @@ SplitLimit splitLimit(const ContextImpl& ctx, const ConvDesc& d, uint64_t slices
     auto tighten = [&](uint64_t most, std::string what) {
         if (most < l.most) l = {most, std::move(what)};
     };
-    tighten(uint64_t(std::numeric_limits<int32_t>::max()) / elems,
-            "the shaders' 32-bit indexing (splits x " + std::to_string(elems) + " workspace elements must stay below 2^31)");
-    tighten(ctx.caps.maxStorageBufferRange / bytes, "maxStorageBufferRange " + std::to_string(ctx.caps.maxStorageBufferRange) +
-                                                        " (" + std::to_string(bytes) + " workspace bytes per split)");
+    tighten(uint64_t(std::numeric_limits<int32_t>::max()) / elems, "the shaders' 32-bit indexing (splits x " +
+                                                                       std::to_string(elems) +
+                                                                       " workspace elements must stay below 2^31)");
+    tighten(ctx.caps.maxStorageBufferRange / bytes, "maxStorageBufferRange " +
+                                                        std::to_string(ctx.caps.maxStorageBufferRange) + " (" +
+                                                        std::to_string(bytes) + " workspace bytes per split)");
     tighten(workspaceLimit / bytes, "PlanOptions::workspaceLimit " + std::to_string(workspaceLimit) + " (" +
                                         std::to_string(bytes) + " workspace bytes per split)");
-    tighten(ctx.caps.maxWorkgroupCount[2], "maxComputeWorkGroupCount[2] " + std::to_string(ctx.caps.maxWorkgroupCount[2]));
+    tighten(ctx.caps.maxWorkgroupCount[2],
+            "maxComputeWorkGroupCount[2] " + std::to_string(ctx.caps.maxWorkgroupCount[2]));
     tighten(uint64_t(std::numeric_limits<uint32_t>::max()) / slices, "32-bit slice arithmetic");
     return l;
 }
@@ -43,9 +46,11 @@ SplitRequest parseSplitRequest(const std::string& s) {
 }
 
 SplitReduce::SplitReduce(ContextImpl& ctx, const ConvDesc& d)
-    : ctx_(ctx), elements_(uint64_t(d.outputElements())),
+    : ctx_(ctx),
+      elements_(uint64_t(d.outputElements())),
       workgroup_(std::min({kReduceWorkgroup, ctx.caps.maxWorkgroupInvocations, ctx.caps.maxWorkgroupSize[0]})) {
-    pipeline_ = &ctx.pipelines->get(convPipelineKey(std::string("splitk_reduce_") + dtypeSuffix(d.dtype), d, workgroup_, 0, kSplitBindings));
+    pipeline_ = &ctx.pipelines->get(
+        convPipelineKey(std::string("splitk_reduce_") + dtypeSuffix(d.dtype), d, workgroup_, 0, kSplitBindings));
 }
 
 void SplitReduce::record(VkCommandBuffer cmd, const ConvTensors& t, const ConvPushConstants& pc) const {

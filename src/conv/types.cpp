@@ -31,8 +31,12 @@ std::string_view toString(DType t) {
     }
     return "?";
 }
-std::string_view toString(TensorLayout l) { return l == TensorLayout::NCHW ? "nchw" : l == TensorLayout::NHWC ? "nhwc" : "?"; }
-std::string_view toString(FilterLayout l) { return l == FilterLayout::KCRS ? "kcrs" : l == FilterLayout::KRSC ? "krsc" : "?"; }
+std::string_view toString(TensorLayout l) {
+    return l == TensorLayout::NCHW ? "nchw" : l == TensorLayout::NHWC ? "nhwc" : "?";
+}
+std::string_view toString(FilterLayout l) {
+    return l == FilterLayout::KCRS ? "kcrs" : l == FilterLayout::KRSC ? "krsc" : "?";
+}
 std::string_view toString(Activation a) {
     switch (a) {
         case Activation::None: return "none";

@@ -24,16 +24,16 @@ struct WinogradLayout {
     // Scaled, with each tile's and each filter's exponent chosen inside the input and filter
     // transforms (winograd.glsl LOCAL_SCALE): no range pass.  Else one pair for the whole call.
     bool localScale = false;
-    uint64_t tiles = 0;   // m x m output tiles: N x ceil(P/m) x ceil(Q/m)
-    uint64_t chunk = 0;   // tiles per chunk (all of them when the workspace allows)
+    uint64_t tiles = 0;  // m x m output tiles: N x ceil(P/m) x ceil(Q/m)
+    uint64_t chunk = 0;  // tiles per chunk (all of them when the workspace allows)
     uint64_t chunks = 0;
     bool packedU = false;  // U in the packed filter, not the workspace
     uint64_t uBytes = 0, sOff = 0, sBytes = 0, vOff = 0, vBytes = 0, mOff = 0, mBytes = 0, gemmOff = 0;
     VkDeviceSize gemmLimit = 0;  // what the GEMM's own plan may use
     std::string why;             // why no chunk fits ("" when one does)
 };
-WinogradLayout winogradLayout(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, VkDeviceSize workspaceLimit, bool matrix,
-                              bool packedU = false, bool scaled = false, uint32_t subgroupSize = 0);
+WinogradLayout winogradLayout(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, VkDeviceSize workspaceLimit,
+                              bool matrix, bool packedU = false, bool scaled = false, uint32_t subgroupSize = 0);
 // The scale region of a scaled layout.  With the range pass (winograd_range.comp): two exponent
 // words and padding, then one partial maximum per range workgroup for the filter and for the
 // input.  LOCAL_SCALE: K filter exponents, then one per tile of a chunk.

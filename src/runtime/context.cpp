@@ -24,8 +24,8 @@ std::string lower(std::string s) {
 }
 
 VKAPI_ATTR VkBool32 VKAPI_CALL debugCallback(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
-                                             VkDebugUtilsMessageTypeFlagsEXT, const VkDebugUtilsMessengerCallbackDataEXT* data,
-                                             void* user) {
+                                             VkDebugUtilsMessageTypeFlagsEXT,
+                                             const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) {
     if (severity < VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) return VK_FALSE;
     auto* impl = static_cast<ContextImpl*>(user);
     impl->validationMessages.fetch_add(1);
@@ -77,8 +77,10 @@ size_t selectDevice(const std::vector<PhysicalInfo>& devs, const std::string& se
             // Compared digit by digit: an index of any length is out of range, never an overflow.
             const std::string digits = selector.substr(std::min(selector.find_first_not_of('0'), selector.size() - 1));
             const std::string count = std::to_string(devs.size());
-            if (digits.size() < count.size() || (digits.size() == count.size() && digits < count)) return std::stoul(digits);
-            throw Error(ErrorCode::NoDevice, "device index " + selector + " out of range (" + std::to_string(devs.size()) + " devices)");
+            if (digits.size() < count.size() || (digits.size() == count.size() && digits < count))
+                return std::stoul(digits);
+            throw Error(ErrorCode::NoDevice,
+                        "device index " + selector + " out of range (" + std::to_string(devs.size()) + " devices)");
         }
         for (size_t i = 0; i < devs.size(); ++i)
             if (lower(devs[i].props.deviceName).find(lower(selector)) != std::string::npos) return i;
@@ -110,7 +112,8 @@ uint32_t computeQueueFamily(const InstanceTable& it, VkPhysicalDevice pd) {
 }
 
 bool instanceLayerAvailable(PFN_vkGetInstanceProcAddr gipa, const char* name) {
-    auto enumerate = reinterpret_cast<PFN_vkEnumerateInstanceLayerProperties>(gipa(nullptr, "vkEnumerateInstanceLayerProperties"));
+    auto enumerate =
+        reinterpret_cast<PFN_vkEnumerateInstanceLayerProperties>(gipa(nullptr, "vkEnumerateInstanceLayerProperties"));
     uint32_t n = 0;
     enumerate(&n, nullptr);
     std::vector<VkLayerProperties> layers(n);
@@ -121,7 +124,8 @@ bool instanceLayerAvailable(PFN_vkGetInstanceProcAddr gipa, const char* name) {
 }
 
 bool instanceExtensionAvailable(PFN_vkGetInstanceProcAddr gipa, const char* name) {
-    auto enumerate = reinterpret_cast<PFN_vkEnumerateInstanceExtensionProperties>(gipa(nullptr, "vkEnumerateInstanceExtensionProperties"));
+    auto enumerate = reinterpret_cast<PFN_vkEnumerateInstanceExtensionProperties>(
+        gipa(nullptr, "vkEnumerateInstanceExtensionProperties"));
     uint32_t n = 0;
     enumerate(nullptr, &n, nullptr);
     std::vector<VkExtensionProperties> exts(n);
@@ -132,17 +136,20 @@ bool instanceExtensionAvailable(PFN_vkGetInstanceProcAddr gipa, const char* name
 }
 
 VkInstance createInstance(PFN_vkGetInstanceProcAddr gipa, bool validation, bool& debugUtils) {
-    auto enumerateVersion = reinterpret_cast<PFN_vkEnumerateInstanceVersion>(gipa(nullptr, "vkEnumerateInstanceVersion"));
+    auto enumerateVersion =
+        reinterpret_cast<PFN_vkEnumerateInstanceVersion>(gipa(nullptr, "vkEnumerateInstanceVersion"));
     uint32_t loaderVersion = VK_API_VERSION_1_0;
     if (enumerateVersion) enumerateVersion(&loaderVersion);
     if (loaderVersion < VK_API_VERSION_1_3)
-        throw Error(ErrorCode::NoDevice, "the Vulkan loader supports only API " + std::to_string(VK_API_VERSION_MAJOR(loaderVersion)) +
-                                             "." + std::to_string(VK_API_VERSION_MINOR(loaderVersion)) + "; vkconv needs 1.3");
+        throw Error(ErrorCode::NoDevice,
+                    "the Vulkan loader supports only API " + std::to_string(VK_API_VERSION_MAJOR(loaderVersion)) + "." +
+                        std::to_string(VK_API_VERSION_MINOR(loaderVersion)) + "; vkconv needs 1.3");
     std::vector<const char*> layers, exts;
     if (validation) {
         if (!instanceLayerAvailable(gipa, "VK_LAYER_KHRONOS_validation"))
-            throw Error(ErrorCode::Unsupported, "validation was requested but VK_LAYER_KHRONOS_validation is not installed "
-                                                "(Debian/Ubuntu: vulkan-validationlayers; or set VK_LAYER_PATH)");
+            throw Error(ErrorCode::Unsupported,
+                        "validation was requested but VK_LAYER_KHRONOS_validation is not installed "
+                        "(Debian/Ubuntu: vulkan-validationlayers; or set VK_LAYER_PATH)");
         layers.push_back("VK_LAYER_KHRONOS_validation");
     }
     debugUtils = validation && instanceExtensionAvailable(gipa, VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
@@ -199,35 +206,56 @@ EnabledDeviceFeatures featuresFromChain(const ContextAdoptInfo& info) {
         switch (s->sType) {
             case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2: {
                 auto* f = reinterpret_cast<const VkPhysicalDeviceFeatures2*>(s);
-                e.shaderInt16 = f->features.shaderInt16; e.shaderInt64 = f->features.shaderInt64; break;
+                e.shaderInt16 = f->features.shaderInt16;
+                e.shaderInt64 = f->features.shaderInt64;
+                break;
             }
             case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES:
-                e.storageBuffer16BitAccess = reinterpret_cast<const VkPhysicalDeviceVulkan11Features*>(s)->storageBuffer16BitAccess; break;
+                e.storageBuffer16BitAccess =
+                    reinterpret_cast<const VkPhysicalDeviceVulkan11Features*>(s)->storageBuffer16BitAccess;
+                break;
             case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES:
-                e.storageBuffer16BitAccess = reinterpret_cast<const VkPhysicalDevice16BitStorageFeatures*>(s)->storageBuffer16BitAccess; break;
+                e.storageBuffer16BitAccess =
+                    reinterpret_cast<const VkPhysicalDevice16BitStorageFeatures*>(s)->storageBuffer16BitAccess;
+                break;
             case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES: {
                 auto* f = reinterpret_cast<const VkPhysicalDeviceVulkan12Features*>(s);
-                e.shaderFloat16 = f->shaderFloat16; e.shaderInt8 = f->shaderInt8;
-                e.storageBuffer8BitAccess = f->storageBuffer8BitAccess; e.vulkanMemoryModel = f->vulkanMemoryModel; break;
+                e.shaderFloat16 = f->shaderFloat16;
+                e.shaderInt8 = f->shaderInt8;
+                e.storageBuffer8BitAccess = f->storageBuffer8BitAccess;
+                e.vulkanMemoryModel = f->vulkanMemoryModel;
+                break;
             }
             case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES: {
                 auto* f = reinterpret_cast<const VkPhysicalDeviceVulkan13Features*>(s);
-                e.subgroupSizeControl = f->subgroupSizeControl; e.computeFullSubgroups = f->computeFullSubgroups; break;
+                e.subgroupSizeControl = f->subgroupSizeControl;
+                e.computeFullSubgroups = f->computeFullSubgroups;
+                break;
             }
             case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES: {
                 auto* f = reinterpret_cast<const VkPhysicalDeviceSubgroupSizeControlFeatures*>(s);
-                e.subgroupSizeControl = f->subgroupSizeControl; e.computeFullSubgroups = f->computeFullSubgroups; break;
+                e.subgroupSizeControl = f->subgroupSizeControl;
+                e.computeFullSubgroups = f->computeFullSubgroups;
+                break;
             }
             case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR:
-                e.cooperativeMatrix = reinterpret_cast<const VkPhysicalDeviceCooperativeMatrixFeaturesKHR*>(s)->cooperativeMatrix; break;
+                e.cooperativeMatrix =
+                    reinterpret_cast<const VkPhysicalDeviceCooperativeMatrixFeaturesKHR*>(s)->cooperativeMatrix;
+                break;
             case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR:
-                e.pipelineExecutableInfo = reinterpret_cast<const VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR*>(s)->pipelineExecutableInfo; break;
+                e.pipelineExecutableInfo =
+                    reinterpret_cast<const VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR*>(s)
+                        ->pipelineExecutableInfo;
+                break;
             case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR: {
                 auto* f = reinterpret_cast<const VkPhysicalDeviceShaderClockFeaturesKHR*>(s);
-                e.shaderSubgroupClock = f->shaderSubgroupClock; e.shaderDeviceClock = f->shaderDeviceClock; break;
+                e.shaderSubgroupClock = f->shaderSubgroupClock;
+                e.shaderDeviceClock = f->shaderDeviceClock;
+                break;
             }
             default:
-                if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_BFLOAT16_FEATURES_KHR) {  // may be outside the header's enum
+                if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_BFLOAT16_FEATURES_KHR) {  // may be outside the
+                                                                                                   // header's enum
                     auto* f = reinterpret_cast<const VkPhysicalDeviceShaderBfloat16FeaturesKHR*>(s);
                     e.bfloat16Type = f->shaderBFloat16Type;
                     e.bfloat16CooperativeMatrix = f->shaderBFloat16CooperativeMatrix;
@@ -240,7 +268,8 @@ EnabledDeviceFeatures featuresFromChain(const ContextAdoptInfo& info) {
 
 std::string resolveCacheDir(const std::string& configured) {
     if (!configured.empty()) return configured == "none" ? std::string() : configured;
-    if (const char* d = std::getenv("VKCONV_CACHE_DIR"); d && *d) return std::strcmp(d, "none") == 0 ? std::string() : d;
+    if (const char* d = std::getenv("VKCONV_CACHE_DIR"); d && *d)
+        return std::strcmp(d, "none") == 0 ? std::string() : d;
     if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/vkconv";
     if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/vkconv";
     return {};
@@ -264,7 +293,7 @@ ContextImpl::~ContextImpl() {
             fence = VK_NULL_HANDLE;
         }
         for (auto& f : inFlight) dt.vkDestroyFence(device, f.fence, nullptr);  // finished (or waited idle above)
-        inFlight.clear();  // their command buffers go with the pool
+        inFlight.clear();                                                      // their command buffers go with the pool
         pipelines.reset();
         pipelineCache.reset();
         if (fence) dt.vkDestroyFence(device, fence, nullptr);
@@ -277,8 +306,10 @@ ContextImpl::~ContextImpl() {
 
 void ContextImpl::requireDevice(const char* what) const {
     if (!device && !dryRun)
-        throw Error(ErrorCode::Unsupported, std::string(what) + " needs a Vulkan device; this context was made by "
-                                            "Context::createOffline from the profile of " + caps.deviceName + " (planning only)");
+        throw Error(ErrorCode::Unsupported, std::string(what) +
+                                                " needs a Vulkan device; this context was made by "
+                                                "Context::createOffline from the profile of " +
+                                                caps.deviceName + " (planning only)");
 }
 
 void ContextImpl::loadDeviceTable() {
@@ -300,7 +331,8 @@ static uint64_t parseTimeoutSeconds(const char* text) {
     const auto [p, ec] = std::from_chars(text, end, s);
     if (ec != std::errc() || p != end || s == 0 || s > kMax)
         throw Error(ErrorCode::InvalidArgument, std::string("VKCONV_TIMEOUT_S='") + text +
-                                                    "': expected a whole number of seconds from 1 to " + std::to_string(kMax));
+                                                    "': expected a whole number of seconds from 1 to " +
+                                                    std::to_string(kMax));
     return s;
 }
 
@@ -322,10 +354,12 @@ void ContextImpl::createHelpers(const std::string& cacheDir) {
     pipelineCache = std::make_unique<PipelineCache>(*this, dir);
     pipelines = std::make_unique<PipelineRegistry>(*this);
     findDb = std::make_unique<FindDb>(caps, dir);
-    if (const char* t = std::getenv("VKCONV_TIMEOUT_S"); t && *t) waitTimeoutNs = parseTimeoutSeconds(t) * 1000000000ull;
+    if (const char* t = std::getenv("VKCONV_TIMEOUT_S"); t && *t)
+        waitTimeoutNs = parseTimeoutSeconds(t) * 1000000000ull;
 }
 
-uint32_t ContextImpl::findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred) const {
+uint32_t ContextImpl::findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags required,
+                                     VkMemoryPropertyFlags preferred) const {
     uint32_t fallback = UINT32_MAX;
     for (uint32_t i = 0; i < memory.memoryTypeCount; ++i) {
         if (!(typeBits & (1u << i))) continue;
@@ -354,7 +388,8 @@ Context Context::create(const ContextCreateInfo& info) {
     impl->onValidationMessage = info.onValidationMessage;
     if (debugUtils && impl->it.createDebugUtilsMessenger) {
         VkDebugUtilsMessengerCreateInfoEXT mci{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
-        mci.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+        mci.messageSeverity =
+            VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
         mci.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT;
         mci.pfnUserCallback = debugCallback;
         mci.pUserData = impl.get();
@@ -366,9 +401,10 @@ Context Context::create(const ContextCreateInfo& info) {
         if (const char* env = std::getenv("VKCONV_DEVICE")) selector = env;
     size_t index = selectDevice(devs, selector);
     if (devs[index].props.apiVersion < VK_API_VERSION_1_3)
-        throw Error(ErrorCode::Unsupported, std::string(devs[index].props.deviceName) + " supports only Vulkan " +
-                                                std::to_string(VK_API_VERSION_MAJOR(devs[index].props.apiVersion)) + "." +
-                                                std::to_string(VK_API_VERSION_MINOR(devs[index].props.apiVersion)) + "; vkconv needs 1.3");
+        throw Error(ErrorCode::Unsupported,
+                    std::string(devs[index].props.deviceName) + " supports only Vulkan " +
+                        std::to_string(VK_API_VERSION_MAJOR(devs[index].props.apiVersion)) + "." +
+                        std::to_string(VK_API_VERSION_MINOR(devs[index].props.apiVersion)) + "; vkconv needs 1.3");
     impl->physicalDevice = devs[index].pd;
     impl->queueFamily = computeQueueFamily(impl->it, impl->physicalDevice);
     auto features = chooseFeatures(impl->it, impl->physicalDevice);
@@ -387,7 +423,8 @@ Context Context::createOffline(const DeviceCaps& caps) {
         throw Error(ErrorCode::InvalidArgument, "Context::createOffline: the profile of '" + caps.deviceName +
                                                     "' has no subgroup size, shared memory or workgroup limits");
     if (caps.apiVersion < VK_API_VERSION_1_3)
-        throw Error(ErrorCode::Unsupported, caps.deviceName + " supports only Vulkan " + caps.apiVersionString() + "; vkconv needs 1.3");
+        throw Error(ErrorCode::Unsupported,
+                    caps.deviceName + " supports only Vulkan " + caps.apiVersionString() + "; vkconv needs 1.3");
     auto impl = std::make_unique<ContextImpl>();
     impl->caps = caps;
     if (envSwitch("VKCONV_MATRIX_UNITS") == false) withoutMatrixUnits(impl->caps);
@@ -415,7 +452,8 @@ Context Context::adopt(const ContextAdoptInfo& info) {
     impl->caps = queryDeviceCaps(impl->it, impl->physicalDevice, impl->queueFamily, features);
     if (info.disableMatrixUnits || envSwitch("VKCONV_MATRIX_UNITS") == false) withoutMatrixUnits(impl->caps);
     if (impl->caps.apiVersion < VK_API_VERSION_1_3)
-        throw Error(ErrorCode::Unsupported, impl->caps.deviceName + " supports only Vulkan " + impl->caps.apiVersionString());
+        throw Error(ErrorCode::Unsupported,
+                    impl->caps.deviceName + " supports only Vulkan " + impl->caps.apiVersionString());
     impl->createHelpers(info.pipelineCacheDir);
     return Context(std::move(impl));
 }
@@ -429,7 +467,9 @@ uint32_t Context::queueFamilyIndex() const { return impl_->queueFamily; }
 bool Context::ownsDevice() const { return impl_->ownsDevice; }
 const VolkDeviceTable& Context::table() const { return impl_->dt; }
 uint64_t Context::validationMessages() const { return impl_->validationMessages.load(); }
-void Context::savePipelineCache() { if (impl_->pipelineCache) impl_->pipelineCache->save(); }
+void Context::savePipelineCache() {
+    if (impl_->pipelineCache) impl_->pipelineCache->save();
+}
 
 void Context::submitAndWait(const std::function<void(VkCommandBuffer)>& record) { impl_->submitAndWait(record); }
 
@@ -442,7 +482,8 @@ void ContextImpl::reclaimFinished() {
     });
 }
 
-void ContextImpl::submitAndWait(const std::function<void(VkCommandBuffer)>& record, std::vector<std::shared_ptr<void>> keep) {
+void ContextImpl::submitAndWait(const std::function<void(VkCommandBuffer)>& record,
+                                std::vector<std::shared_ptr<void>> keep) {
     requireDevice("Context::submitAndWait");
     reclaimFinished();
     VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
@@ -452,8 +493,11 @@ void ContextImpl::submitAndWait(const std::function<void(VkCommandBuffer)>& reco
     VkCommandBuffer cmd = VK_NULL_HANDLE;
     VKCONV_CHECK(dt.vkAllocateCommandBuffers(device, &ai, &cmd));
     struct Free {  // until the submission is known finished, or handed to inFlight
-        ContextImpl* c; VkCommandBuffer b;
-        ~Free() { if (b) c->dt.vkFreeCommandBuffers(c->device, c->commandPool, 1, &b); }
+        ContextImpl* c;
+        VkCommandBuffer b;
+        ~Free() {
+            if (b) c->dt.vkFreeCommandBuffers(c->device, c->commandPool, 1, &b);
+        }
     } guard{this, cmd};
     VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;

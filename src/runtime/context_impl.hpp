@@ -83,7 +83,8 @@ struct ContextImpl {
     // Records into a transient command buffer, submits it and waits up to waitTimeoutNs.  On a
     // timeout the submission joins inFlight together with `keep` (what it reads or writes that
     // the caller would otherwise free) and Error(Timeout) is thrown.
-    void submitAndWait(const std::function<void(VkCommandBuffer)>& record, std::vector<std::shared_ptr<void>> keep = {});
+    void submitAndWait(const std::function<void(VkCommandBuffer)>& record,
+                       std::vector<std::shared_ptr<void>> keep = {});
     // Frees the in-flight submissions whose fence has signalled.
     void reclaimFinished();
     uint32_t findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred) const;

@@ -31,7 +31,8 @@ EnabledDeviceFeatures chooseFeatures(const InstanceTable& it, VkPhysicalDevice p
     // alone): VK_KHR_shader_bfloat16 only when this build has the bf16 cooperative-matrix shaders
     // (otherwise bf16 is emulated and the extension would be dead weight).
     std::vector<const char*> wanted = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME, VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME,
-                                       VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME, VK_KHR_SHADER_CLOCK_EXTENSION_NAME};
+                                       VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME,
+                                       VK_KHR_SHADER_CLOCK_EXTENSION_NAME};
 #if VKCONV_HAVE_BF16_COOPMAT
     wanted.push_back(VK_KHR_SHADER_BFLOAT16_EXTENSION_NAME);
 #endif
@@ -68,16 +69,17 @@ static AmdArch amdArchitecture(uint32_t vendorId, uint32_t deviceId, const std::
         chip = chip.substr(0, chip.find(')'));
         auto starts = [&](const char* p) { return chip.rfind(p, 0) == 0; };
         if (starts("NAVI1")) return AmdArch::RDNA1;
-        if (starts("NAVI2") || starts("VANGOGH") || starts("REMBRANDT") || starts("RAPHAEL") ||
-            starts("MENDOCINO") || starts("GFX1013") || starts("GFX103"))
+        if (starts("NAVI2") || starts("VANGOGH") || starts("REMBRANDT") || starts("RAPHAEL") || starts("MENDOCINO") ||
+            starts("GFX1013") || starts("GFX103"))
             return AmdArch::RDNA2;
-        if (starts("NAVI3") || starts("PHOENIX") || starts("HAWK") || starts("GFX110") || starts("GFX115") || starts("STRIX"))
+        if (starts("NAVI3") || starts("PHOENIX") || starts("HAWK") || starts("GFX110") || starts("GFX115") ||
+            starts("STRIX"))
             return AmdArch::RDNA3;
         if (starts("GFX12") || starts("NAVI4")) return AmdArch::RDNA4;
         return AmdArch::GCN;
     }
-    if (deviceId == 0x731F || deviceId == 0x7310 || deviceId == 0x7312 || deviceId == 0x7340 ||
-        deviceId == 0x7341 || deviceId == 0x7347 || deviceId == 0x734F || deviceId == 0x7360 || deviceId == 0x7362)
+    if (deviceId == 0x731F || deviceId == 0x7310 || deviceId == 0x7312 || deviceId == 0x7340 || deviceId == 0x7341 ||
+        deviceId == 0x7347 || deviceId == 0x734F || deviceId == 0x7360 || deviceId == 0x7362)
         return AmdArch::RDNA1;
     if (deviceId >= 0x73A0 && deviceId <= 0x743F) return AmdArch::RDNA2;
     if (deviceId >= 0x7440 && deviceId <= 0x74FF) return AmdArch::RDNA3;
@@ -93,9 +95,12 @@ static uint32_t computeUnitCount(const InstanceTable& it, VkPhysicalDevice pd) {
     VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
     VkPhysicalDeviceShaderSMBuiltinsPropertiesNV nv{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV};
     VkPhysicalDeviceShaderCorePropertiesAMD amd{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CORE_PROPERTIES_AMD};
-    if (has(VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME)) p2.pNext = &nv;
-    else if (has(VK_AMD_SHADER_CORE_PROPERTIES_EXTENSION_NAME)) p2.pNext = &amd;
-    else return 0;
+    if (has(VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME))
+        p2.pNext = &nv;
+    else if (has(VK_AMD_SHADER_CORE_PROPERTIES_EXTENSION_NAME))
+        p2.pNext = &amd;
+    else
+        return 0;
     it.getPhysicalDeviceProperties2(pd, &p2);
     if (p2.pNext == &nv) return nv.shaderSMCount;
     return amd.shaderEngineCount * amd.shaderArraysPerEngineCount * amd.computeUnitsPerShaderArray;
@@ -108,7 +113,9 @@ DeviceCaps queryDeviceCaps(const InstanceTable& it, VkPhysicalDevice pd, uint32_
     VkPhysicalDeviceVulkan12Properties p12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES};
     VkPhysicalDeviceVulkan11Properties p11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES};
     VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
-    p2.pNext = &p11; p11.pNext = &p12; p12.pNext = &p13;
+    p2.pNext = &p11;
+    p11.pNext = &p12;
+    p12.pNext = &p13;
     it.getPhysicalDeviceProperties2(pd, &p2);
     const auto& p = p2.properties;
     c.vendorId = p.vendorID;
@@ -154,8 +161,10 @@ DeviceCaps queryDeviceCaps(const InstanceTable& it, VkPhysicalDevice pd, uint32_
     c.bfloat16Type = en.bfloat16Type && en.hasExtension(VK_KHR_SHADER_BFLOAT16_EXTENSION_NAME);
     c.bfloat16CooperativeMatrix = en.bfloat16CooperativeMatrix && c.bfloat16Type && en.cooperativeMatrix;
     c.pushDescriptor = en.hasExtension(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
-    c.pipelineExecutableInfo = en.pipelineExecutableInfo && en.hasExtension(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
-    c.shaderClock = en.shaderSubgroupClock && en.shaderDeviceClock && en.hasExtension(VK_KHR_SHADER_CLOCK_EXTENSION_NAME);
+    c.pipelineExecutableInfo =
+        en.pipelineExecutableInfo && en.hasExtension(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+    c.shaderClock =
+        en.shaderSubgroupClock && en.shaderDeviceClock && en.hasExtension(VK_KHR_SHADER_CLOCK_EXTENSION_NAME);
 
     c.cooperativeMatrix = en.cooperativeMatrix && en.hasExtension(VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME) &&
                           it.getCooperativeMatrixProperties;
@@ -166,8 +175,13 @@ DeviceCaps queryDeviceCaps(const InstanceTable& it, VkPhysicalDevice pd, uint32_
         it.getCooperativeMatrixProperties(pd, &n, props.data());
         for (auto& cp : props) {
             CoopMatConfig cfg;
-            cfg.m = cp.MSize; cfg.n = cp.NSize; cfg.k = cp.KSize;
-            cfg.a = cp.AType; cfg.b = cp.BType; cfg.c = cp.CType; cfg.result = cp.ResultType;
+            cfg.m = cp.MSize;
+            cfg.n = cp.NSize;
+            cfg.k = cp.KSize;
+            cfg.a = cp.AType;
+            cfg.b = cp.BType;
+            cfg.c = cp.CType;
+            cfg.result = cp.ResultType;
             cfg.saturatingAccumulation = cp.saturatingAccumulation;
             cfg.scope = cp.scope;
             c.coopMatConfigs.push_back(cfg);

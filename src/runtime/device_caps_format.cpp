@@ -23,7 +23,7 @@ const char* toString(AmdArch a) {
     return "?";
 }
 
-const char* componentName(uint32_t t) {  // a VkComponentTypeKHR value
+const char* componentName(uint32_t t) {                      // a VkComponentTypeKHR value
     if (t == VK_COMPONENT_TYPE_BFLOAT16_KHR) return "bf16";  // may be outside the header's enum
     switch (t) {
         case VK_COMPONENT_TYPE_FLOAT16_KHR: return "f16";
@@ -65,7 +65,8 @@ std::string DeviceCaps::driverVersionString() const {
     if (vendorId == 0x10DE)  // NVIDIA: 10.8.8.6 bits
         std::snprintf(buf, sizeof buf, "%u.%u.%u.%u", v >> 22, (v >> 14) & 0xFF, (v >> 6) & 0xFF, v & 0x3F);
     else
-        std::snprintf(buf, sizeof buf, "%u.%u.%u", VK_API_VERSION_MAJOR(v), VK_API_VERSION_MINOR(v), VK_API_VERSION_PATCH(v));
+        std::snprintf(buf, sizeof buf, "%u.%u.%u", VK_API_VERSION_MAJOR(v), VK_API_VERSION_MINOR(v),
+                      VK_API_VERSION_PATCH(v));
     return buf;
 }
 
@@ -115,7 +116,8 @@ std::string DeviceCaps::toText() const {
       << "types               : fp16 arithmetic " << shaderFloat16 << ", 16-bit storage " << storageBuffer16BitAccess
       << ", int8 " << shaderInt8 << ", 8-bit storage " << storageBuffer8BitAccess << ", bf16 type " << bfloat16Type
       << ", bf16 coopmat " << bfloat16CooperativeMatrix << " (bf16 runs the emulated kernels when 0)\n"
-      << "push descriptors    : " << pushDescriptor << ", pipeline executable info " << pipelineExecutableInfo << ", shader clock " << shaderClock << "\n"
+      << "push descriptors    : " << pushDescriptor << ", pipeline executable info " << pipelineExecutableInfo
+      << ", shader clock " << shaderClock << "\n"
       << "timestamps          : " << (timestamps ? "yes" : "no") << ", period " << timestampPeriod << " ns, valid bits "
       << timestampValidBits << "\n"
       << "cooperative matrix  : " << (cooperativeMatrix ? "yes" : "no") << ", " << coopMatConfigs.size()
@@ -135,8 +137,9 @@ std::string DeviceCaps::toJson() const {
     // rounding would not (52.083332 ns on some Intel parts).
     char period[32];
     const auto written = std::to_chars(period, period + sizeof period, timestampPeriod);
-    const Json periodNs =
-        std::isfinite(timestampPeriod) ? jsonDecimal(std::string_view(period, size_t(written.ptr - period))) : Json(nullptr);
+    const Json periodNs = std::isfinite(timestampPeriod)
+                              ? jsonDecimal(std::string_view(period, size_t(written.ptr - period)))
+                              : Json(nullptr);
     Json coopmats = Json::array();
     for (auto& cm : coopMatConfigs) coopmats.push_back(cm.toString());
     Json j = {

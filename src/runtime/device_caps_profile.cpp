@@ -20,8 +20,8 @@ const char* componentName(uint32_t t);  // device_caps_format.cpp (a VkComponent
 namespace {
 
 [[noreturn]] void bad(const std::string& what) {
-    throw Error(ErrorCode::InvalidArgument, "device profile: " + what +
-                                                " (record the profile with this version's `vkconv-info --json`)");
+    throw Error(ErrorCode::InvalidArgument,
+                "device profile: " + what + " (record the profile with this version's `vkconv-info --json`)");
 }
 
 std::string field(const char* key) { return std::string("field '") + key + "'"; }
@@ -56,8 +56,8 @@ public:
         const JsonDoc* v = find(key);
         if (!v) bad(field(key) + " is missing");
         static const char* const names[] = {"number", "boolean", "string", "array"};
-        const bool ok = kind == Kind::Number ? v->is_number()
-                        : kind == Kind::Bool ? v->is_boolean()
+        const bool ok = kind == Kind::Number   ? v->is_number()
+                        : kind == Kind::Bool   ? v->is_boolean()
                         : kind == Kind::String ? v->is_string()
                                                : v->is_array();
         if (!ok) bad(field(key) + " has the wrong type (" + v->type_name() + ", not " + names[int(kind)] + ")");
@@ -88,11 +88,20 @@ private:
 
 VkComponentTypeKHR componentFromName(const std::string& name, const std::string& config) {
     // Every name componentName() writes, by trying the enum values it knows.
-    const int candidates[] = {VK_COMPONENT_TYPE_FLOAT16_KHR, VK_COMPONENT_TYPE_FLOAT32_KHR, VK_COMPONENT_TYPE_FLOAT64_KHR,
-                              VK_COMPONENT_TYPE_SINT8_KHR,   VK_COMPONENT_TYPE_SINT16_KHR,  VK_COMPONENT_TYPE_SINT32_KHR,
-                              VK_COMPONENT_TYPE_SINT64_KHR,  VK_COMPONENT_TYPE_UINT8_KHR,   VK_COMPONENT_TYPE_UINT16_KHR,
-                              VK_COMPONENT_TYPE_UINT32_KHR,  VK_COMPONENT_TYPE_UINT64_KHR,  int(VK_COMPONENT_TYPE_BFLOAT16_KHR),
-                              1000491002,                    1000491003};
+    const int candidates[] = {VK_COMPONENT_TYPE_FLOAT16_KHR,
+                              VK_COMPONENT_TYPE_FLOAT32_KHR,
+                              VK_COMPONENT_TYPE_FLOAT64_KHR,
+                              VK_COMPONENT_TYPE_SINT8_KHR,
+                              VK_COMPONENT_TYPE_SINT16_KHR,
+                              VK_COMPONENT_TYPE_SINT32_KHR,
+                              VK_COMPONENT_TYPE_SINT64_KHR,
+                              VK_COMPONENT_TYPE_UINT8_KHR,
+                              VK_COMPONENT_TYPE_UINT16_KHR,
+                              VK_COMPONENT_TYPE_UINT32_KHR,
+                              VK_COMPONENT_TYPE_UINT64_KHR,
+                              int(VK_COMPONENT_TYPE_BFLOAT16_KHR),
+                              1000491002,
+                              1000491003};
     for (int c : candidates)
         if (name == componentName(uint32_t(c))) return VkComponentTypeKHR(c);
     bad("coopmat config '" + config + "': unknown component type '" + name + "'");
@@ -102,15 +111,20 @@ VkComponentTypeKHR componentFromName(const std::string& name, const std::string&
 CoopMatConfig parseConfig(const std::string& text) {
     CoopMatConfig cm;
     char a[16], b[16], c[16], r[16], scope[16], sat[8] = "";
-    int n = std::sscanf(text.c_str(), "%ux%ux%u %15[^*]*%15[^+]+%15[^-]->%15s %15s %7s", &cm.m, &cm.n, &cm.k, a, b, c, r, scope, sat);
-    if (n < 8 || cm.m == 0 || cm.n == 0 || cm.k == 0) bad("coopmat config '" + text + "' is not 'MxNxK a*b+c->r scope'");
+    int n = std::sscanf(text.c_str(), "%ux%ux%u %15[^*]*%15[^+]+%15[^-]->%15s %15s %7s", &cm.m, &cm.n, &cm.k, a, b, c,
+                        r, scope, sat);
+    if (n < 8 || cm.m == 0 || cm.n == 0 || cm.k == 0)
+        bad("coopmat config '" + text + "' is not 'MxNxK a*b+c->r scope'");
     cm.a = componentFromName(a, text);
     cm.b = componentFromName(b, text);
     cm.c = componentFromName(c, text);
     cm.result = componentFromName(r, text);
-    if (!std::strcmp(scope, "subgroup")) cm.scope = VK_SCOPE_SUBGROUP_KHR;
-    else if (!std::strcmp(scope, "workgroup")) cm.scope = VK_SCOPE_WORKGROUP_KHR;
-    else bad("coopmat config '" + text + "': unknown scope '" + scope + "'");
+    if (!std::strcmp(scope, "subgroup"))
+        cm.scope = VK_SCOPE_SUBGROUP_KHR;
+    else if (!std::strcmp(scope, "workgroup"))
+        cm.scope = VK_SCOPE_WORKGROUP_KHR;
+    else
+        bad("coopmat config '" + text + "': unknown scope '" + scope + "'");
     cm.saturatingAccumulation = n == 9 && !std::strcmp(sat, "sat");
     return cm;
 }
@@ -145,7 +159,8 @@ DeviceCaps DeviceCaps::fromJson(const std::string& text) {
     const std::string uuid = in.str("pipeline_cache_uuid");
     if (uuid.size() != 2 * VK_UUID_SIZE || uuid.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
         bad("field 'pipeline_cache_uuid' needs 32 hex digits");
-    for (size_t i = 0; i < VK_UUID_SIZE; ++i) c.pipelineCacheUUID[i] = uint8_t(std::stoul(uuid.substr(2 * i, 2), nullptr, 16));
+    for (size_t i = 0; i < VK_UUID_SIZE; ++i)
+        c.pipelineCacheUUID[i] = uint8_t(std::stoul(uuid.substr(2 * i, 2), nullptr, 16));
     const JsonDoc* arch = in.find("amd_arch");
     if (!arch) bad("field 'amd_arch' is missing");
     if (arch->is_string()) {

@@ -14,7 +14,7 @@
 namespace vkconv {
 
 struct DryRunLog {
-    std::string sequence;  // 'D' per dispatch, 'B' per barrier, in recording order (cleared by the caller)
+    std::string sequence;               // 'D' per dispatch, 'B' per barrier, in recording order (cleared by the caller)
     std::vector<std::string> problems;  // each command that broke a limit, and how
 };
 

@@ -45,9 +45,10 @@ std::vector<std::string> split(const std::string& line) {
 
 FindDb::FindDb(const DeviceCaps& c, std::string dir) {
     char id[160];
-    std::snprintf(id, sizeof id, "%s\t%04x\t%04x\t%u\t%02x%02x%02x%02x%02x%02x%02x%02x\t%s", kMagic, c.vendorId, c.deviceId,
-                  c.driverVersion, c.pipelineCacheUUID[0], c.pipelineCacheUUID[1], c.pipelineCacheUUID[2], c.pipelineCacheUUID[3],
-                  c.pipelineCacheUUID[4], c.pipelineCacheUUID[5], c.pipelineCacheUUID[6], c.pipelineCacheUUID[7], versionString());
+    std::snprintf(id, sizeof id, "%s\t%04x\t%04x\t%u\t%02x%02x%02x%02x%02x%02x%02x%02x\t%s", kMagic, c.vendorId,
+                  c.deviceId, c.driverVersion, c.pipelineCacheUUID[0], c.pipelineCacheUUID[1], c.pipelineCacheUUID[2],
+                  c.pipelineCacheUUID[3], c.pipelineCacheUUID[4], c.pipelineCacheUUID[5], c.pipelineCacheUUID[6],
+                  c.pipelineCacheUUID[7], versionString());
     header_ = id;
     if (!dir.empty()) {
         path_ = dir + "/" + deviceCacheFileName(c, "find", ".txt");
@@ -77,7 +78,8 @@ void FindDb::load() {
     if (path_.empty()) return;
     const FileRead file = readRegularFile(path_, kMaxFileBytes);
     if (!file.bytes) {
-        if (!file.missing) std::fprintf(stderr, "[vkconv] ignoring the find database %s: %s\n", path_.c_str(), file.why.c_str());
+        if (!file.missing)
+            std::fprintf(stderr, "[vkconv] ignoring the find database %s: %s\n", path_.c_str(), file.why.c_str());
         return;
     }
     std::istringstream in(*file.bytes);
@@ -120,8 +122,9 @@ void FindDb::store(const std::string& key, std::vector<FindDbRow> rows) {
         for (auto& r : rs) {
             char us[32];
             std::snprintf(us, sizeof us, "%.4f", r.microseconds);
-            o << "R\t" << field(r.optAlgorithm) << "\t" << field(r.optTile) << "\t" << field(r.algorithm) << "\t" << field(r.config)
-              << "\t" << us << "\t" << r.workspaceSize << "\t" << (r.router ? 1 : 0) << "\t" << field(r.error) << "\tend\n";
+            o << "R\t" << field(r.optAlgorithm) << "\t" << field(r.optTile) << "\t" << field(r.algorithm) << "\t"
+              << field(r.config) << "\t" << us << "\t" << r.workspaceSize << "\t" << (r.router ? 1 : 0) << "\t"
+              << field(r.error) << "\tend\n";
         }
     }
     std::error_code ec;
@@ -138,7 +141,8 @@ void FindDb::store(const std::string& key, std::vector<FindDbRow> rows) {
     }
     std::filesystem::rename(tmp, path_, ec);
     if (ec) {
-        std::fprintf(stderr, "[vkconv] could not replace the find database %s: %s\n", path_.c_str(), ec.message().c_str());
+        std::fprintf(stderr, "[vkconv] could not replace the find database %s: %s\n", path_.c_str(),
+                     ec.message().c_str());
         std::filesystem::remove(tmp, ec);
     }
 }

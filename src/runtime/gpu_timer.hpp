@@ -15,7 +15,7 @@ public:
     GpuTimer(const GpuTimer&) = delete;
     GpuTimer& operator=(const GpuTimer&) = delete;
 
-    void reset(VkCommandBuffer cmd);                  // must be recorded before the first begin()
+    void reset(VkCommandBuffer cmd);  // must be recorded before the first begin()
     void begin(VkCommandBuffer cmd, uint32_t interval);
     void end(VkCommandBuffer cmd, uint32_t interval);
     std::vector<double> intervalsNs(uint32_t count);  // after the work completed

@@ -36,8 +36,8 @@ std::vector<PassProbe::Mark> PassProbe::read() {
     std::vector<Mark> out;
     if (names_.empty()) return out;
     std::vector<uint64_t> raw(names_.size());
-    VKCONV_CHECK(ctx_.dt.vkGetQueryPoolResults(ctx_.device, pool_, 0, uint32_t(raw.size()), raw.size() * 8, raw.data(), 8,
-                                               VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
+    VKCONV_CHECK(ctx_.dt.vkGetQueryPoolResults(ctx_.device, pool_, 0, uint32_t(raw.size()), raw.size() * 8, raw.data(),
+                                               8, VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
     const uint64_t mask = ctx_.caps.timestampMask;
     for (size_t i = 0; i < raw.size(); ++i) {
         const uint64_t ticks = ((raw[i] & mask) - (raw[0] & mask)) & mask;  // wraps within the valid bits

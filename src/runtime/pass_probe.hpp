@@ -21,9 +21,9 @@ public:
     PassProbe(const PassProbe&) = delete;
     PassProbe& operator=(const PassProbe&) = delete;
 
-    void reset(VkCommandBuffer cmd);                    // recorded before the first mark
-    void mark(VkCommandBuffer cmd, std::string name);   // a timestamp after all work recorded so far
-    void bound(const ComputePipeline& p);               // the pipeline the next dispatch runs
+    void reset(VkCommandBuffer cmd);                   // recorded before the first mark
+    void mark(VkCommandBuffer cmd, std::string name);  // a timestamp after all work recorded so far
+    void bound(const ComputePipeline& p);              // the pipeline the next dispatch runs
     void dispatched(VkCommandBuffer cmd) { mark(cmd, next_); }
 
     struct Mark {

@@ -76,8 +76,10 @@ std::vector<uint8_t> PipelineRegistry::captureBinary(const VkComputePipelineCrea
         size_t n = 0;
         if (d.vkGetPipelineCacheData(ctx_.device, cache, &n, nullptr) == VK_SUCCESS && n) {
             data.resize(n);
-            if (d.vkGetPipelineCacheData(ctx_.device, cache, &n, data.data()) != VK_SUCCESS) data.clear();
-            else data.resize(n);
+            if (d.vkGetPipelineCacheData(ctx_.device, cache, &n, data.data()) != VK_SUCCESS)
+                data.clear();
+            else
+                data.resize(n);
         }
     }
     d.vkDestroyPipelineCache(ctx_.device, cache, nullptr);
@@ -87,16 +89,19 @@ std::vector<uint8_t> PipelineRegistry::captureBinary(const VkComputePipelineCrea
 ComputePipeline PipelineRegistry::build(const PipelineKey& key) {
     const auto& caps = ctx_.caps;
     const auto* shader = shaders::find(key.shader);
-    if (!shader) throw Error(ErrorCode::Unsupported, "shader variant '" + key.shader + "' was not built into this library");
+    if (!shader)
+        throw Error(ErrorCode::Unsupported, "shader variant '" + key.shader + "' was not built into this library");
     if (!caps.pushDescriptor)
-        throw Error(ErrorCode::Unsupported, "the device (or the adopted VkDevice) lacks VK_KHR_push_descriptor, which vkconv needs");
+        throw Error(ErrorCode::Unsupported,
+                    "the device (or the adopted VkDevice) lacks VK_KHR_push_descriptor, which vkconv needs");
     if (key.pushConstantBytes > caps.maxPushConstantsSize)
         throw Error(ErrorCode::Unsupported, "push constants exceed maxPushConstantsSize");
-    if (key.requiredSubgroupSize &&
-        (!caps.subgroupSizeControl || key.requiredSubgroupSize < caps.minSubgroupSize || key.requiredSubgroupSize > caps.maxSubgroupSize))
+    if (key.requiredSubgroupSize && (!caps.subgroupSizeControl || key.requiredSubgroupSize < caps.minSubgroupSize ||
+                                     key.requiredSubgroupSize > caps.maxSubgroupSize))
         throw Error(ErrorCode::Unsupported, "subgroup size " + std::to_string(key.requiredSubgroupSize) +
-                                                " cannot be required on this device (range " + std::to_string(caps.minSubgroupSize) +
-                                                ".." + std::to_string(caps.maxSubgroupSize) +
+                                                " cannot be required on this device (range " +
+                                                std::to_string(caps.minSubgroupSize) + ".." +
+                                                std::to_string(caps.maxSubgroupSize) +
                                                 (caps.subgroupSizeControl ? ")" : ", no subgroup size control)"));
 
     ComputePipeline out;
@@ -139,7 +144,8 @@ ComputePipeline PipelineRegistry::build(const PipelineKey& key) {
         values.push_back(key.spec[i].value);
     }
     VkSpecializationInfo spec{uint32_t(entries.size()), entries.data(), values.size() * 4, values.data()};
-    VkPipelineShaderStageRequiredSubgroupSizeCreateInfo rss{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO};
+    VkPipelineShaderStageRequiredSubgroupSizeCreateInfo rss{
+        VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO};
     rss.requiredSubgroupSize = key.requiredSubgroupSize;
     VkComputePipelineCreateInfo pci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
     pci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
@@ -151,7 +157,8 @@ ComputePipeline PipelineRegistry::build(const PipelineKey& key) {
     if (key.fullSubgroups && caps.computeFullSubgroups)
         pci.stage.flags |= VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT;
     if (key.captureStatistics && caps.pipelineExecutableInfo)
-        pci.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR | VK_PIPELINE_CREATE_CAPTURE_INTERNAL_REPRESENTATIONS_BIT_KHR;
+        pci.flags |=
+            VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR | VK_PIPELINE_CREATE_CAPTURE_INTERNAL_REPRESENTATIONS_BIT_KHR;
     pci.layout = out.layout;
     r = d.vkCreateComputePipelines(ctx_.device, ctx_.pipelineCache->handle(), 1, &pci, nullptr, &out.pipeline);
     if (r == VK_SUCCESS && ctx_.capturePipelineBinaries) out.binary = captureBinary(pci);

@@ -23,13 +23,13 @@ struct SpecConstant {
 };
 
 struct PipelineKey {
-    std::string shader;               // embedded variant name
+    std::string shader;  // embedded variant name
     std::vector<SpecConstant> spec;
     uint32_t pushConstantBytes = 0;
-    uint32_t bindings = 0;            // storage buffers at bindings 0..bindings-1
+    uint32_t bindings = 0;              // storage buffers at bindings 0..bindings-1
     uint32_t requiredSubgroupSize = 0;  // 0: the driver's choice
-    bool fullSubgroups = false;       // local_size_x is a multiple of the subgroup size and must be full
-    bool captureStatistics = false;   // for VK_KHR_pipeline_executable_properties
+    bool fullSubgroups = false;         // local_size_x is a multiple of the subgroup size and must be full
+    bool captureStatistics = false;     // for VK_KHR_pipeline_executable_properties
     auto operator<=>(const PipelineKey&) const = default;
 };
 

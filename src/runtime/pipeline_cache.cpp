@@ -48,16 +48,18 @@ bool driverHeaderMatches(const std::vector<uint8_t>& blob, const DeviceCaps& c) 
     if (blob.size() < sizeof(VkPipelineCacheHeaderVersionOne)) return false;
     VkPipelineCacheHeaderVersionOne h;
     std::memcpy(&h, blob.data(), sizeof h);
-    return h.headerSize >= sizeof h && h.headerVersion == VK_PIPELINE_CACHE_HEADER_VERSION_ONE && h.vendorID == c.vendorId &&
-           h.deviceID == c.deviceId && std::memcmp(h.pipelineCacheUUID, c.pipelineCacheUUID, VK_UUID_SIZE) == 0;
+    return h.headerSize >= sizeof h && h.headerVersion == VK_PIPELINE_CACHE_HEADER_VERSION_ONE &&
+           h.vendorID == c.vendorId && h.deviceID == c.deviceId &&
+           std::memcmp(h.pipelineCacheUUID, c.pipelineCacheUUID, VK_UUID_SIZE) == 0;
 }
 
 }  // namespace
 
 std::string deviceCacheFileName(const DeviceCaps& c, const char* prefix, const char* suffix) {
     char name[96];
-    std::snprintf(name, sizeof name, "%s-%04x-%04x-%02x%02x%02x%02x%s", prefix, c.vendorId, c.deviceId, c.pipelineCacheUUID[0],
-                  c.pipelineCacheUUID[1], c.pipelineCacheUUID[2], c.pipelineCacheUUID[3], suffix);
+    std::snprintf(name, sizeof name, "%s-%04x-%04x-%02x%02x%02x%02x%s", prefix, c.vendorId, c.deviceId,
+                  c.pipelineCacheUUID[0], c.pipelineCacheUUID[1], c.pipelineCacheUUID[2], c.pipelineCacheUUID[3],
+                  suffix);
     return name;
 }
 

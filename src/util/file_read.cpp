@@ -33,8 +33,10 @@ FileRead readRegularFile(const std::string& path, uint64_t maxBytes) {
         return r;
     }
     struct stat st {};
-    if (::fstat(fd, &st) != 0) r.why = std::strerror(errno);
-    else if (!S_ISREG(st.st_mode)) r.why = std::string("not a regular file (") + kindOf(st.st_mode) + ")";
+    if (::fstat(fd, &st) != 0)
+        r.why = std::strerror(errno);
+    else if (!S_ISREG(st.st_mode))
+        r.why = std::string("not a regular file (") + kindOf(st.st_mode) + ")";
     else if (uint64_t(st.st_size) > maxBytes)
         r.why = "larger than " + std::to_string(maxBytes) + " bytes (" + std::to_string(st.st_size) + ")";
     if (!r.why.empty()) {

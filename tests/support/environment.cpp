@@ -40,7 +40,8 @@ public:
         std::cout << "[vkconv] device: " << c.deviceName << " (" << c.driverName << ", " << c.driverInfo << ")\n"
                   << "[vkconv] subgroup size " << c.subgroupSize << " [" << c.minSubgroupSize << ".."
                   << c.maxSubgroupSize << "], maxStorageBufferRange " << c.maxStorageBufferRange << "\n"
-                  << "[vkconv] validation: " << (layer ? "on (VK_LAYER_KHRONOS_validation)" : "OFF (layer not installed)")
+                  << "[vkconv] validation: "
+                  << (layer ? "on (VK_LAYER_KHRONOS_validation)" : "OFF (layer not installed)")
                   << "\n[vkconv] algorithms:";
         for (const auto& a : vkconv::algorithmNames()) std::cout << ' ' << a;
         std::cout << std::endl;
@@ -97,12 +98,14 @@ vkconv::ContextCreateInfo testContextInfo() {
     return info;
 }
 
-ValidationGuard::ValidationGuard() : ctxBefore_(g_ctx ? g_ctx->validationMessages() : 0), ownBefore_(validationCount()) {}
+ValidationGuard::ValidationGuard()
+    : ctxBefore_(g_ctx ? g_ctx->validationMessages() : 0), ownBefore_(validationCount()) {}
 
 void ValidationGuard::check() const {
     const uint64_t now = g_ctx ? g_ctx->validationMessages() : 0;
     const auto msgs = validationMessagesSince(ownBefore_);
-    EXPECT_EQ(now, ctxBefore_) << "the validation layer reported " << (now - ctxBefore_) << " message(s) during this test";
+    EXPECT_EQ(now, ctxBefore_) << "the validation layer reported " << (now - ctxBefore_)
+                               << " message(s) during this test";
     for (size_t i = 0; i < msgs.size() && i < 5; ++i) ADD_FAILURE() << "validation message: " << msgs[i];
     if (msgs.size() > 5) ADD_FAILURE() << "... and " << msgs.size() - 5 << " more validation message(s)";
 }

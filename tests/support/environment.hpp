@@ -67,8 +67,10 @@ struct EnvOverride {
         setenv(n, v.c_str(), 1);
     }
     ~EnvOverride() {
-        if (old) setenv(name.c_str(), old->c_str(), 1);
-        else unsetenv(name.c_str());
+        if (old)
+            setenv(name.c_str(), old->c_str(), 1);
+        else
+            unsetenv(name.c_str());
     }
     EnvOverride(const EnvOverride&) = delete;
     EnvOverride& operator=(const EnvOverride&) = delete;
@@ -80,7 +82,8 @@ struct TempDir {
     std::filesystem::path path;
     explicit TempDir(const std::string& prefix = "vkconv_test_") {
         static std::atomic<int> counter{0};
-        path = std::filesystem::temp_directory_path() / (prefix + std::to_string(getpid()) + "_" + std::to_string(counter++));
+        path = std::filesystem::temp_directory_path() /
+               (prefix + std::to_string(getpid()) + "_" + std::to_string(counter++));
         std::filesystem::remove_all(path);
         std::filesystem::create_directories(path);
     }
@@ -99,8 +102,8 @@ struct NamedDesc {
 };
 
 // A case list: the base problem with one edit per case, in order.
-inline std::vector<NamedDesc> editedCases(const vkconv::ConvDesc& base,
-                                          std::initializer_list<std::pair<const char*, void (*)(vkconv::ConvDesc&)>> edits) {
+inline std::vector<NamedDesc> editedCases(
+    const vkconv::ConvDesc& base, std::initializer_list<std::pair<const char*, void (*)(vkconv::ConvDesc&)>> edits) {
     std::vector<NamedDesc> v;
     for (const auto& [name, edit] : edits) {
         v.push_back({name, base});

@@ -46,7 +46,10 @@ float halfToFloat(uint16_t h) {
         bits = sign;
     } else {  // subnormal: normalise
         int32_t exp = 113;
-        while (!(m & 0x400u)) { m <<= 1; --exp; }
+        while (!(m & 0x400u)) {
+            m <<= 1;
+            --exp;
+        }
         bits = sign | (uint32_t(exp) << 23) | ((m & 0x3FFu) << 13);
     }
     return std::bit_cast<float>(bits);

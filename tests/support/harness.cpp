@@ -56,8 +56,8 @@ std::string CheckResult::summary() const {
           << "," << worst.at.q << ") gpu " << worst.gpu << " ref " << worst.ref << " |diff| "
           << std::fabs(worst.gpu - worst.ref) << " tol " << worst.tol << " absSum " << worst.absSum << "\n";
     if (rmsLimit > 0)
-        o << "  rounded operands: RMS |diff| / sum|x*w| " << rms << " (limit " << rmsLimit << "; per-element bound adds "
-          << operandRounding << " x sum|x*w|)\n";
+        o << "  rounded operands: RMS |diff| / sum|x*w| " << rms << " (limit " << rmsLimit
+          << "; per-element bound adds " << operandRounding << " x sum|x*w|)\n";
     o << "  times: plan " << planMs << " ms, run " << runMs << " ms, reference " << refMs << " ms";
     return o.str();
 }
@@ -175,7 +175,8 @@ CheckResult compare(const vkconv::ConvDesc& d, const std::vector<float>& gpu, co
         const double tol = r.exact ? 0.0 : tolFor(idx, ref.value[i], ref.absSum[i]);
         const bool bad = !std::isfinite(g) || std::fabs(g - ref.value[i]) > tol;
         if (operand != 0.0 && std::isfinite(g)) {
-            const double beyond = std::max(0.0, std::fabs(g - ref.value[i]) - 0.5 * outputSpacing(d.dtype) * std::fabs(ref.value[i]));
+            const double beyond =
+                std::max(0.0, std::fabs(g - ref.value[i]) - 0.5 * outputSpacing(d.dtype) * std::fabs(ref.value[i]));
             const double e = beyond / std::max(planeFor(idx, ref.absSum[i]), 1e-300);
             sumSq += e * e;
         }
@@ -206,8 +207,8 @@ CheckResult runAndCheck(vkconv::Context& ctx, const vkconv::ConvDesc& d, const v
     return runAndCheckScaled(ctx, d, opt, seed, mode, 1.0, 1.0);
 }
 
-CheckResult runAndCheckScaled(vkconv::Context& ctx, const vkconv::ConvDesc& d, const vkconv::PlanOptions& opt, uint64_t seed,
-                              DataMode mode, double inputScale, double filterScale, int spread) {
+CheckResult runAndCheckScaled(vkconv::Context& ctx, const vkconv::ConvDesc& d, const vkconv::PlanOptions& opt,
+                              uint64_t seed, DataMode mode, double inputScale, double filterScale, int spread) {
     CheckResult r;
     std::string algorithm = opt.algorithm, config;
     double planMs = 0, runMs = 0;
@@ -226,12 +227,16 @@ CheckResult runAndCheckScaled(vkconv::Context& ctx, const vkconv::ConvDesc& d, c
         // misses them for the tests' counts (48, 64 at 8 or 4 lanes; 200 at 32).  The same
         // channels everywhere: no tile may mix outputs whose sums differ by 2^(4 spread), which
         // fp16 V cannot hold in any winograd (its transform mixes the patch's pixels).
-        auto channelExp = [&](int64_t c, int64_t channels) { return c % 16 == 5 && 3 * c >= channels ? spread : -spread; };
+        auto channelExp = [&](int64_t c, int64_t channels) {
+            return c % 16 == 5 && 3 * c >= channels ? spread : -spread;
+        };
         if (spread > 0) {  // data.input is logical NCHW, data.filter KCRS
             const int64_t span = 2 * int64_t(spread) + 1, hw = int64_t(d.h) * d.w, chw = int64_t(d.c) * hw;
             for (size_t i = 0; i < data.input.size(); ++i) {
-                const int64_t n = int64_t(i) / chw, c = int64_t(i) / hw % d.c, p = int64_t(i) % hw, h = p / d.w, w = p % d.w;
-                data.input[i] = std::ldexp(data.input[i], int((h * 7 + w * 3 + n * 5) % span) - spread + channelExp(c, d.c));
+                const int64_t n = int64_t(i) / chw, c = int64_t(i) / hw % d.c, p = int64_t(i) % hw, h = p / d.w,
+                              w = p % d.w;
+                data.input[i] =
+                    std::ldexp(data.input[i], int((h * 7 + w * 3 + n * 5) % span) - spread + channelExp(c, d.c));
             }
             const int64_t perFilter = int64_t(d.filterElements()) / d.k, rs = int64_t(d.r) * d.s;
             for (size_t i = 0; i < data.filter.size(); ++i) {
@@ -272,8 +277,9 @@ CheckResult runAndCheckScaled(vkconv::Context& ctx, const vkconv::ConvDesc& d, c
     return ::testing::AssertionFailure() << r.summary();
 }
 
-std::vector<CheckResult> checkIntegerThenUniform(vkconv::Context& ctx, const vkconv::ConvDesc& d, const vkconv::PlanOptions& opt,
-                                                 uint64_t seed, const std::string& caseName) {
+std::vector<CheckResult> checkIntegerThenUniform(vkconv::Context& ctx, const vkconv::ConvDesc& d,
+                                                 const vkconv::PlanOptions& opt, uint64_t seed,
+                                                 const std::string& caseName) {
     std::vector<CheckResult> out;
     for (auto mode : {DataMode::Integer, DataMode::Uniform}) {
         out.push_back(runAndCheck(ctx, d, opt, seed, mode));
@@ -284,9 +290,10 @@ std::vector<CheckResult> checkIntegerThenUniform(vkconv::Context& ctx, const vkc
     return out;
 }
 
-bool expectsHalfScratch(const vkconv::Context& ctx, const vkconv::ConvDesc& d, uint32_t fragM, uint32_t fragN, uint32_t minWord) {
-    if (d.dtype != vkconv::DType::F16 || d.outputLayout != vkconv::TensorLayout::NHWC || d.filtersPerGroup() % minWord != 0 ||
-        d.hasBias || d.hasResidual || d.activation != vkconv::Activation::None)
+bool expectsHalfScratch(const vkconv::Context& ctx, const vkconv::ConvDesc& d, uint32_t fragM, uint32_t fragN,
+                        uint32_t minWord) {
+    if (d.dtype != vkconv::DType::F16 || d.outputLayout != vkconv::TensorLayout::NHWC ||
+        d.filtersPerGroup() % minWord != 0 || d.hasBias || d.hasResidual || d.activation != vkconv::Activation::None)
         return false;
     if (vkconv::testHookOr("coopmat_emulate", false)) return true;
     for (const auto& c : ctx.caps().coopMatConfigs)
@@ -308,7 +315,8 @@ void expectHalfScratch(const vkconv::Context& ctx, const vkconv::ConvDesc& d, co
                        uint32_t minWord) {
     uint32_t fragM = 16, fragN = 16;  // kernels that name no fragment take 16x16 only
     planFragment(config, fragM, fragN);
-    EXPECT_EQ(config.find(" epi16") != std::string::npos, possible && expectsHalfScratch(ctx, d, fragM, fragN, minWord)) << config;
+    EXPECT_EQ(config.find(" epi16") != std::string::npos, possible && expectsHalfScratch(ctx, d, fragM, fragN, minWord))
+        << config;
 }
 
 void expectNhwcOutWord(const vkconv::ConvDesc& d, const std::string& config) {

@@ -19,7 +19,6 @@ namespace vkt {
 // transcendental functions get a small absolute slack.
 double tolerance(const vkconv::ConvDesc& d, double ref, double absSum);
 
-
 // Integer data, fp32 storage and a piecewise-linear activation: every partial sum is a small
 // integer, so the result must be bit-exact.
 bool requiresExact(const vkconv::ConvDesc& d, DataMode mode);
@@ -74,8 +73,8 @@ std::vector<float> downloadOutput(const vkconv::ConvDesc& d, const vkconv::Buffe
 CheckResult compare(const vkconv::ConvDesc& d, const std::vector<float>& gpu, const RefResult& ref, DataMode mode,
                     const ConvData* data = nullptr, double scale = 1.0, double operand = 0.0);
 
-CheckResult runAndCheck(vkconv::Context& ctx, const vkconv::ConvDesc& d, const vkconv::PlanOptions& opt,
-                        uint64_t seed, DataMode mode = DataMode::Uniform);
+CheckResult runAndCheck(vkconv::Context& ctx, const vkconv::ConvDesc& d, const vkconv::PlanOptions& opt, uint64_t seed,
+                        DataMode mode = DataMode::Uniform);
 // The same with the input and the filter multiplied by inputScale and filterScale (powers of two
 // keep 16-bit data exact; 0 makes that tensor all zeros): data far outside fp16's range.
 // spread > 0 multiplies further by powers of two: 2^-spread to 2^spread by input pixel (n, h, w)
@@ -90,31 +89,32 @@ std::string planDeclines(vkconv::Context& ctx, const vkconv::ConvDesc& d, const 
 
 // In a test body: skips the test where Plan::create declines a forced configuration (a tile beyond
 // this device's limits), after asserting that the reason names `expected` ("": any reason).
-#define VKT_SKIP_IF_DECLINED(ctx, desc, opts, expected)                                            \
-    do {                                                                                          \
-        const std::string vktWhy = ::vkt::planDeclines((ctx), (desc), (opts));                    \
-        if (!vktWhy.empty()) {                                                                    \
-            ASSERT_NE(vktWhy.find(expected), std::string::npos) << vktWhy;                        \
-            GTEST_SKIP() << "tile '" << (opts).tile << "' declined on this device: " << vktWhy;   \
-        }                                                                                         \
+#define VKT_SKIP_IF_DECLINED(ctx, desc, opts, expected)                                         \
+    do {                                                                                        \
+        const std::string vktWhy = ::vkt::planDeclines((ctx), (desc), (opts));                  \
+        if (!vktWhy.empty()) {                                                                  \
+            ASSERT_NE(vktWhy.find(expected), std::string::npos) << vktWhy;                      \
+            GTEST_SKIP() << "tile '" << (opts).tile << "' declined on this device: " << vktWhy; \
+        }                                                                                       \
     } while (0)
 
 // In a test body: skips where `algo` declines `desc`, or declines the forced `tile` for shared
 // memory (a tile beyond this device's limits); otherwise sets `opts` to that algorithm and tile.
-#define VKT_FORCE_TILE_OR_SKIP(ctx, algo, desc, tile, opts)                                       \
-    do {                                                                                          \
-        const std::string vktAlgoWhy = ::vkconv::whyUnsupported((ctx), (desc), (algo));           \
+#define VKT_FORCE_TILE_OR_SKIP(ctx, algo, desc, tile, opts)                                                         \
+    do {                                                                                                            \
+        const std::string vktAlgoWhy = ::vkconv::whyUnsupported((ctx), (desc), (algo));                             \
         if (!vktAlgoWhy.empty()) GTEST_SKIP() << (algo) << " declines " << (desc).toString() << ": " << vktAlgoWhy; \
-        (opts).algorithm = (algo);                                                                \
-        (opts).tile = (tile);                                                                     \
-        VKT_SKIP_IF_DECLINED((ctx), (desc), (opts), "shared memory");                              \
+        (opts).algorithm = (algo);                                                                                  \
+        (opts).tile = (tile);                                                                                       \
+        VKT_SKIP_IF_DECLINED((ctx), (desc), (opts), "shared memory");                                               \
     } while (0)
 
 // Runs a forced configuration on integer data (16-bit exact, fp32 sums exact: a wrong staged
 // word shows as an exact mismatch), then uniform data against the tolerance, expecting both to
 // pass; records the plan as the test's "chosen" property and returns both results.
-std::vector<CheckResult> checkIntegerThenUniform(vkconv::Context& ctx, const vkconv::ConvDesc& d, const vkconv::PlanOptions& opt,
-                                                 uint64_t seed, const std::string& caseName);
+std::vector<CheckResult> checkIntegerThenUniform(vkconv::Context& ctx, const vkconv::ConvDesc& d,
+                                                 const vkconv::PlanOptions& opt, uint64_t seed,
+                                                 const std::string& caseName);
 
 // Whether a matrix kernel's plan for d should use the fp16 scratch in its epilogue (" epi16" in
 // its configuration): fp16 NHWC output in wide words (K/groups a multiple of `minWord`, the
@@ -128,8 +128,8 @@ bool expectsHalfScratch(const vkconv::Context& ctx, const vkconv::ConvDesc& d, u
 bool planFragment(const std::string& config, uint32_t& fragM, uint32_t& fragN);
 // EXPECTs " epi16" in a matrix kernel plan's configuration exactly where expectsHalfScratch holds
 // and the plan can take it (`possible`: false for split-K or pointwise_coopmat's wide epilogue).
-void expectHalfScratch(const vkconv::Context& ctx, const vkconv::ConvDesc& d, const std::string& config, bool possible = true,
-                       uint32_t minWord = 8);
+void expectHalfScratch(const vkconv::Context& ctx, const vkconv::ConvDesc& d, const std::string& config,
+                       bool possible = true, uint32_t minWord = 8);
 // halo_coopmat and implicit_gemm_coopmat (vector pipeline, one pass): where 4 or 2 is the most
 // of 8, 4 and 2 that divides K/groups of an NHWC output, EXPECTs stores of that many filters ("O4"
 // or "O2" in the configuration); elsewhere EXPECTs neither.

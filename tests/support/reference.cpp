@@ -69,8 +69,8 @@ namespace {
 // Runs body(i) for i in [0, count) on every hardware thread (at least 2: the CI box has 2).
 template <class F>
 void parallelFor(int64_t count, F body) {
-    const int64_t threads = std::max<int64_t>(1, std::min<int64_t>(std::max(2u, std::thread::hardware_concurrency()),
-                                                                   (count + 1023) / 1024));
+    const int64_t threads = std::max<int64_t>(
+        1, std::min<int64_t>(std::max(2u, std::thread::hardware_concurrency()), (count + 1023) / 1024));
     std::vector<std::thread> pool;
     for (int64_t t = 0; t < threads; ++t)
         pool.emplace_back([=, &body] {
@@ -132,7 +132,8 @@ std::vector<int64_t> chooseSample(const vkconv::ConvDesc& d, uint64_t seed, std:
     idx.erase(std::unique(idx.begin(), idx.end()), idx.end());
     if (info)
         *info = "sample of " + std::to_string(idx.size()) + " of " + std::to_string(total) + " outputs (" +
-                std::to_string(kRandomSampleCount) + " random + border rows/columns and corners of the first and last (n,k))";
+                std::to_string(kRandomSampleCount) +
+                " random + border rows/columns and corners of the first and last (n,k))";
     return idx;
 }
 

@@ -41,7 +41,9 @@ std::vector<int64_t> chooseSample(const vkconv::ConvDesc& d, uint64_t seed, std:
 RefResult reference(const vkconv::ConvDesc& d, const ConvData& data, uint64_t seed);
 
 // Decodes a canonical output index.
-struct OutCoord { int64_t n, k, p, q; };
+struct OutCoord {
+    int64_t n, k, p, q;
+};
 OutCoord outCoord(const vkconv::ConvDesc& d, int64_t idx);
 
 }  // namespace vkt

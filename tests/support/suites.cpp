@@ -25,8 +25,9 @@ std::vector<std::string> splitCsv(const std::string& line) {
 }  // namespace
 
 std::vector<SuiteLayer> readSuiteFile(const std::string& path) {
-    static const std::vector<std::string> kHeader = {"suite", "layer", "n", "c", "h", "w", "k", "r", "s", "pad_h",
-                                                     "pad_w", "stride_h", "stride_w", "dil_h", "dil_w", "groups"};
+    static const std::vector<std::string> kHeader = {"suite",    "layer", "n",     "c",     "h",     "w",
+                                                     "k",        "r",     "s",     "pad_h", "pad_w", "stride_h",
+                                                     "stride_w", "dil_h", "dil_w", "groups"};
     std::ifstream in(path);
     if (!in) throw std::runtime_error("cannot open " + path);
     std::string line;
@@ -47,7 +48,8 @@ std::vector<SuiteLayer> readSuiteFile(const std::string& path) {
                 used = 0;
             }
             if (used == 0 || used != f[size_t(i + 2)].size())
-                throw std::runtime_error(path + ":" + std::to_string(lineNo) + ": bad number in column " + kHeader[size_t(i + 2)]);
+                throw std::runtime_error(path + ":" + std::to_string(lineNo) + ": bad number in column " +
+                                         kHeader[size_t(i + 2)]);
         }
         SuiteLayer l{f[0], f[1], {}};
         auto& d = l.desc;
