@@ -9,6 +9,7 @@
 #include <fstream>
 #include <future>
 #include <optional>
+#include <random>
 #include <sstream>
 #include <thread>
 
@@ -400,4 +401,38 @@ TEST(Hostile, MovedContextKeepsItsPlans) {
     w = {};
     y = {};  // plans and buffers go before their context
     plan.reset();
+}
+
+// Truncated and bit-flipped pipeline caches and find databases: each is ignored (or the damaged
+// part dropped) and the context plans and finds as on a first run.
+TEST(Hostile, TruncatedAndFlippedCacheFiles) {
+    vkt::TempDir dir;
+    {
+        vkconv::Context c = contextIn(dir.path);
+        quickFind(c, smallDesc());
+        c.savePipelineCache();
+    }
+    std::vector<std::pair<std::filesystem::path, std::string>> originals;
+    for (const char* prefix : {"pipelines-", "find-"}) {
+        const auto files = filesStartingWith(dir.path, prefix);
+        ASSERT_EQ(files.size(), 1u) << prefix;
+        std::stringstream text;
+        text << std::ifstream(files[0], std::ios::binary).rdbuf();
+        originals.push_back({files[0], text.str()});
+    }
+    std::mt19937_64 rng(20261207);
+    for (int trial = 0; trial < 12; ++trial) {
+        for (const auto& [path, bytes] : originals) {
+            std::string damaged = bytes;
+            if (trial % 2 == 0) {
+                damaged.resize(size_t(rng() % (bytes.size() + 1)));  // cut anywhere, header included
+            } else {
+                for (int flips = 0; flips < 1 + trial; ++flips)
+                    damaged[size_t(rng() % bytes.size())] ^= char(1u << (rng() % 8));
+            }
+            std::ofstream(path, std::ios::binary | std::ios::trunc) << damaged;
+        }
+        vkconv::Context c = contextIn(dir.path);
+        EXPECT_NO_THROW(quickFind(c, smallDesc())) << "trial " << trial;
+    }
 }
