@@ -210,7 +210,8 @@ TEST_F(Find, DatabaseKeepsRankingsAcrossContexts) {
         // useDatabase = false times afresh.
         for (const FindResult& r : vkconv::findAlgorithms(c, d, {}, quick(false))) EXPECT_FALSE(r.fromDatabase);
     }
-    // A cut-short record is skipped, a foreign header ignores the whole file; neither crashes.
+    // A cut-short record makes its problem be timed again (instead of losing that candidate for
+    // good) and the file rewritten whole; a foreign header ignores the whole file.
     std::string text;
     {
         std::ifstream in(file);
@@ -226,8 +227,21 @@ TEST_F(Find, DatabaseKeepsRankingsAcrossContexts) {
     }
     {
         vkconv::Context c = vkconv::Context::create(info);
+        const std::vector<FindResult> retimed = vkconv::findAlgorithms(c, d, {}, quick(true));
+        for (const FindResult& r : retimed) EXPECT_FALSE(r.fromDatabase) << "a damaged record was trusted";
+        ASSERT_EQ(retimed.size(), first.size());
+    }
+    {
+        vkconv::Context c = vkconv::Context::create(info);
         const std::vector<FindResult> read = vkconv::findAlgorithms(c, d, {}, quick(true));
-        EXPECT_TRUE(read.front().fromDatabase);
+        EXPECT_TRUE(read.front().fromDatabase) << "the damaged file was not rewritten";
+        ASSERT_EQ(read.size(), first.size());
+    }
+    {
+        std::ifstream in(file);
+        std::stringstream ss;
+        ss << in.rdbuf();
+        text = ss.str();
     }
     {
         std::ofstream out(file, std::ios::trunc);
