@@ -88,23 +88,8 @@ int runPlanList(vkconv::Context& ctx, const Options& opts) {
         vkconv::Json jrows = vkconv::Json::array();
         for (auto& r : rows) {
             const Shape& s = *r.shape;
-            vkconv::Json j = {
-                {"suite", s.suite},
-                {"layer", s.layer},
-                {"n", s.n},
-                {"c", s.c},
-                {"h", s.h},
-                {"w", s.w},
-                {"k", s.k},
-                {"r", s.r},
-                {"s", s.s},
-                {"pad_h", s.padH},
-                {"pad_w", s.padW},
-                {"stride_h", s.strideH},
-                {"stride_w", s.strideW},
-                {"dil_h", s.dilH},
-                {"dil_w", s.dilW},
-                {"groups", s.groups},
+            vkconv::Json j = shapeJson(s, s.n);
+            j.update(vkconv::Json{
                 {"batch", r.batch},
                 {"dtype", vkconv::toString(r.dtype)},
                 {"layout", vkconv::toString(r.layout)},
@@ -112,7 +97,7 @@ int runPlanList(vkconv::Context& ctx, const Options& opts) {
                 {"config", r.config},
                 {"epilogue", opts.epilogue.name},
                 {"workspace_bytes", r.workspace},
-            };
+            });
             if (!r.error.empty()) j["error"] = r.error;
             jrows.push_back(std::move(j));
         }

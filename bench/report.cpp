@@ -225,6 +225,25 @@ void writeTextFile(const std::string& path, const std::string& text) {
     if (!out || !(out << text) || !out.flush()) throw vkconv::Error(vkconv::ErrorCode::Io, "cannot write " + path);
 }
 
+Json shapeJson(const Shape& s, int64_t n) {
+    return {{"suite", s.suite},
+            {"layer", s.layer},
+            {"n", n},
+            {"c", s.c},
+            {"h", s.h},
+            {"w", s.w},
+            {"k", s.k},
+            {"r", s.r},
+            {"s", s.s},
+            {"pad_h", s.padH},
+            {"pad_w", s.padW},
+            {"stride_h", s.strideH},
+            {"stride_w", s.strideW},
+            {"dil_h", s.dilH},
+            {"dil_w", s.dilW},
+            {"groups", s.groups}};
+}
+
 void writeJsonFile(const std::string& path, const Json& doc) { writeTextFile(path, vkconv::dumpJson(doc) + "\n"); }
 
 void writeJsonReport(const std::string& path, const RunInfo& info, const std::vector<Row>& rows) {
@@ -251,23 +270,8 @@ void writeJsonReport(const std::string& path, const RunInfo& info, const std::ve
     Json& jrows = out["rows"] = Json::array();
     for (auto& r : rows) {
         const Shape& s = r.shape;
-        Json j = {
-            {"suite", s.suite},
-            {"layer", s.layer},
-            {"n", r.batch},
-            {"c", s.c},
-            {"h", s.h},
-            {"w", s.w},
-            {"k", s.k},
-            {"r", s.r},
-            {"s", s.s},
-            {"pad_h", s.padH},
-            {"pad_w", s.padW},
-            {"stride_h", s.strideH},
-            {"stride_w", s.strideW},
-            {"dil_h", s.dilH},
-            {"dil_w", s.dilW},
-            {"groups", s.groups},
+        Json j = shapeJson(s, r.batch);
+        j.update(Json{
             {"batch", r.batch},
             {"dtype", vkconv::toString(r.dtype)},
             {"layout", vkconv::toString(r.layout)},
@@ -283,7 +287,7 @@ void writeJsonReport(const std::string& path, const RunInfo& info, const std::ve
             {"check", r.check.status},
             {"max_rel_err", measured(r.check.maxRelErr)},
             {"checked_outputs", r.check.status == "skipped" ? Json(nullptr) : Json(r.check.checked)},
-        };
+        });
         if (!r.passes.empty()) {
             Json& passes = j["passes"] = Json::array();
             for (auto& [name, us] : r.passes) passes.push_back({{"shader", name}, {"us", vkconv::jsonNumber(us)}});
