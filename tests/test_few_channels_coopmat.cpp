@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "util/test_hooks.hpp"
 #include "environment.hpp"
 #include "harness.hpp"
 
@@ -103,20 +104,6 @@ const std::vector<FcCase>& fcCases() {
 const std::vector<std::string> kTiles = {
     "", "1x16x16/1x1", "2x32x32/2x1", "1x32x64/1x2p3", "2x64x32/1x1p2", "1x128x16/2x1"};
 
-// A boolean hook of $VKCONV_TEST_HOOKS as the library reads it (src/util/test_hooks.hpp): nullopt
-// where the list does not name it, "0" false, a bare name or any other value true.
-std::optional<bool> testHook(std::string_view name) {
-    const char* env = std::getenv("VKCONV_TEST_HOOKS");
-    for (std::string_view list = env ? env : ""; !list.empty();) {
-        const size_t comma = list.find(',');
-        const std::string_view item = list.substr(0, comma);
-        list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
-        const size_t eq = item.find('=');
-        if (item.substr(0, eq) == name) return eq == std::string_view::npos || item.substr(eq + 1) != "0";
-    }
-    return std::nullopt;
-}
-
 // Whether a plan's subgroups hold their filter fragments in registers, as the host decides it
 // (algo_few_channels_coopmat.cpp: on NVIDIA, or as the few_coopmat_breg hook says; at most 4
 // rows, chunks x filter fragments per subgroup <= 24), from the shape and the configuration's
@@ -132,7 +119,7 @@ bool expectRegisterB(const vkconv::Context& ctx, const ConvDesc& d, const std::s
     uint64_t cpr = (uint64_t(d.r) * (d.c / d.groups) + 7) / 8 * 8;
     while (uint64_t(d.s) * cpr < 16) cpr += 8;
     uint64_t chunks = (uint64_t(d.s) * cpr + 15) / 16, nq = bn / (sgn * 16);
-    const bool on = testHook("few_coopmat_breg").value_or(ctx.caps().vendorId == 0x10DE);
+    const bool on = vkconv::testHook("few_coopmat_breg").value_or(ctx.caps().vendorId == 0x10DE);
     return on && tp <= 4 && chunks * nq <= 24;
 }
 

@@ -82,12 +82,6 @@ const std::vector<std::string> kTiles = {"", "16x16/1", "32x64/2p3", "16x128/4p2
 using Param = std::tuple<int, std::string>;
 std::string paramName(const ::testing::TestParamInfo<Param>& info) { return caseTileName(pwCases(), info.param); }
 
-// $VKCONV_TEST_HOOKS with `hook` ahead of the run's own hooks (the first of a name counts).
-std::string withHook(const char* hook) {
-    const char* old = std::getenv("VKCONV_TEST_HOOKS");
-    return old && *old ? std::string(hook) + "," + old : std::string(hook);
-}
-
 }  // namespace
 
 class PointwiseCoopmatTiles : public VkconvParamTest<Param> {};
@@ -213,7 +207,7 @@ class PointwiseCoopmatElementPath : public VkconvTest {};
 // and bias, 8 channels with a residual and element stores, bf16 with 40 channels padded to 48,
 // NCHW with a residual.
 TEST_F(PointwiseCoopmatElementPath, coopmat_MatchesReference) {
-    EnvOverride vec("VKCONV_TEST_HOOKS", withHook("pointwise_vec=0"));
+    EnvOverride vec("VKCONV_TEST_HOOKS", withTestHook("pointwise_vec=0"));
     for (int i : {0, 1, 5, 13}) {
         const NamedDesc& c = pwCases()[size_t(i)];
         const std::string why = vkconv::whyUnsupported(ctx(), c.desc, kAlgo);

@@ -123,12 +123,6 @@ const std::vector<std::string> kTiles = {"", "32x2/1", "16x1/16", "64x1/4", "32x
 using Param = std::tuple<int, std::string>;
 std::string paramName(const ::testing::TestParamInfo<Param>& info) { return caseTileName(skCases(), info.param); }
 
-// $VKCONV_TEST_HOOKS with `hook` ahead of the run's own hooks (the first of a name counts).
-std::string withHook(const char* hook) {
-    const char* old = std::getenv("VKCONV_TEST_HOOKS");
-    return old && *old ? std::string(hook) + "," + old : std::string(hook);
-}
-
 }  // namespace
 
 class SlicedKCoopmatTiles : public VkconvParamTest<Param> {};
@@ -158,7 +152,7 @@ class SlicedKCoopmatElementPath : public VkconvParamTest<int> {};
 // NCHW input) and through the taps (3x3 with padding, a dilated stride-2 3x3 with asymmetric
 // padding, NHWC and NCHW).
 TEST_P(SlicedKCoopmatElementPath, MatchesReference) {
-    EnvOverride vec("VKCONV_TEST_HOOKS", withHook("slicedk_vec=0"));
+    EnvOverride vec("VKCONV_TEST_HOOKS", withTestHook("slicedk_vec=0"));
     const NamedDesc& c = skCases()[size_t(GetParam())];
     const std::string why = vkconv::whyUnsupported(ctx(), c.desc, kAlgo);
     if (!why.empty()) GTEST_SKIP() << kAlgo << " declines " << c.desc.toString() << ": " << why;

@@ -51,12 +51,6 @@ VkDeviceSize limitFor(const ConvDesc& d, uint64_t tiles, VkDeviceSize taps = 16)
 // winogradScaled): all forced plans but packed-filter ones.
 bool scaledBf16(const ConvDesc& d, bool packed = false) { return d.dtype == DType::BF16 && !packed; }
 
-// VKCONV_TEST_HOOKS with `hook` ahead of whatever the registration set (the first naming wins).
-std::string hooksWith(const std::string& hook) {
-    const char* set = std::getenv("VKCONV_TEST_HOOKS");
-    return set && *set ? hook + "," + set : hook;
-}
-
 // limitFor with 16-bit V and U (2 bytes) and M 16-bit (fp16; bf16 F(2x2); scaled bf16) or fp32
 // (bf16 F(4x4) with bf16 V and U); scaled bf16 adds its scale region: with the range pass 64 + 2 x
 // 512 words, per tile (`perTile`) K words, one per tile and one more alignment slot.
@@ -215,7 +209,7 @@ TEST_P(Winograd, NchwOutputPaths) {
     const VkDeviceSize limit = caseLimit(ctx(), c);
     for (const char* hook : {"winograd_nchw_narrow", "winograd_nchw_rb2"}) {
         SCOPED_TRACE(hook);
-        EnvOverride on("VKCONV_TEST_HOOKS", hooksWith(hook));
+        EnvOverride on("VKCONV_TEST_HOOKS", withTestHook(hook));
         const auto r =
             runAndCheck(ctx(), c.desc, winoOptions(limit, c.tile), 7200 + uint64_t(GetParam()), DataMode::Uniform);
         EXPECT_EQ(r.algorithm, kAlgo);
@@ -478,7 +472,7 @@ TEST_F(WinogradPlan, winograd_coopmat_ScaledRange) {
                             {"nhwc_c64_no_subgroup_max", 64, false, true, "winograd_no_subgroup_max"}};
     for (const Shape& sh : shapes) {
         std::optional<EnvOverride> hook;
-        if (sh.hook) hook.emplace("VKCONV_TEST_HOOKS", hooksWith(sh.hook));
+        if (sh.hook) hook.emplace("VKCONV_TEST_HOOKS", withTestHook(sh.hook));
         ConvDesc d;
         d.c = sh.c, d.h = 13, d.w = 11, d.k = 24, d.r = d.s = 3, d.dtype = DType::BF16;
         d.pad(1, 1);

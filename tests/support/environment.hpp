@@ -76,6 +76,13 @@ struct EnvOverride {
     EnvOverride& operator=(const EnvOverride&) = delete;
 };
 
+// $VKCONV_TEST_HOOKS with `hook` ahead of the hooks the registration set (the first naming a
+// hook wins), for an EnvOverride that adds one hook to the run's own.
+inline std::string withTestHook(const std::string& hook) {
+    const char* set = std::getenv("VKCONV_TEST_HOOKS");
+    return set && *set ? hook + "," + set : hook;
+}
+
 // A fresh directory under the system's temporary one (a cache directory for a context of the
 // test's own), removed with everything in it at scope end.
 struct TempDir {
