@@ -52,6 +52,8 @@ struct Options {
     int64_t workspaceMiB = -1;    // PlanOptions::workspaceLimit in MiB; -1: the library's default
     bool noWinograd = false;      // --no-winograd: PlanOptions::allowWinograd = false
     bool packedFilters = false;   // --packed-filters: PlanOptions::packedFilter, the filter packed once before timing
+    bool routerOnly = false;      // --router-only: PlanOptions::useFindDatabase = false
+    bool explain = false;         // --explain: each row's Plan::explain()
     std::string traceDir;         // --trace DIR: implicit_gemm_coopmat's phase clocks per layer (profiling)
     bool passes = false;          // --passes: time each dispatch of a call (profiling)
     bool find = false;            // find: each row's plan is findPlan()'s (measured), not the router's

@@ -12,7 +12,7 @@
 
 #include "conv/dispatch.hpp"
 #include "reference_check.hpp"
-#include "runtime/context_impl.hpp"
+#include "runtime/context_access.hpp"
 #include "runtime/gpu_timer.hpp"
 #include "runtime/pass_probe.hpp"
 #include "shapes.hpp"
@@ -127,7 +127,7 @@ std::vector<Row> LayerRunner::run(const Shape& shape, int64_t batch, vkconv::DTy
 
 std::vector<std::pair<std::string, double>> LayerRunner::timePasses(
     const std::function<void(VkCommandBuffer)>& recordCall, int repeats) {
-    vkconv::ContextImpl& impl = ctx_.impl();
+    vkconv::ContextImpl& impl = vkconv::implOf(ctx_);
     constexpr uint32_t kMostPerCall = 256;
     vkconv::PassProbe probe(impl, uint32_t(repeats) * kMostPerCall);
     struct Unset {  // the probe is the context's only while this batch is recorded (exceptions too)
@@ -190,6 +190,9 @@ Row LayerRunner::runOne(const std::string& algo, const Row& base, LayerData& dat
                                        : vkconv::Plan::create(ctx_, data.desc, planOptions(opts_, algo));
         row.algo = plan.algorithm();
         row.config = plan.config();
+        if (opts_.explain)
+            std::printf("%s %s:\n%s", row.shape.suite.c_str(), row.shape.layer.c_str(),
+                        plan.explain().toString().c_str());
         vkconv::Buffer workspace;
         vkconv::ConvTensors t;
         t.input = data.input.view(0, VkDeviceSize(data.desc.inputBytes()));
@@ -217,7 +220,7 @@ Row LayerRunner::runOne(const std::string& algo, const Row& base, LayerData& dat
         // makes timings depend on what ran before.
         auto recordCall = [&](VkCommandBuffer cmd) {
             plan.record(cmd, t);
-            vkconv::computeBarrier(ctx_.impl(), cmd);
+            vkconv::computeBarrier(vkconv::implOf(ctx_), cmd);
         };
         // Warm-up: the batches asked for, then more until warmupMs have passed and the clock has
         // settled, so that a GPU whose clock dropped while the host generated this layer's data
@@ -250,7 +253,7 @@ Row LayerRunner::runOne(const std::string& algo, const Row& base, LayerData& dat
             }
             std::vector<double> us;
             if (timestamps_) {
-                vkconv::GpuTimer timer(ctx_.impl(), uint32_t(repeats));
+                vkconv::GpuTimer timer(vkconv::implOf(ctx_), uint32_t(repeats));
                 ctx_.submitAndWait([&](VkCommandBuffer cmd) {
                     timer.reset(cmd);
                     for (int rep = 0; rep < repeats; ++rep) {

@@ -18,7 +18,7 @@
 #include "report.hpp"
 #include "shader_stats.hpp"
 #include "shapes.hpp"
-#include "runtime/context_impl.hpp"
+#include "runtime/context_access.hpp"
 #include "vkconv/vkconv.hpp"
 
 using namespace vkbench;
@@ -134,7 +134,8 @@ int main(int argc, char** argv) {
             if (!caps.bytes)
                 throw vkconv::Error(vkconv::ErrorCode::Io, "cannot read " + opts.capsPath + ": " + caps.why);
             vkconv::Context offline = vkconv::Context::createOffline(vkconv::DeviceCaps::fromJson(*caps.bytes));
-            offline.impl().coopmatTrace = !opts.traceDir.empty();  // the trace build (src/conv/algo_coopmat.cpp)
+            vkconv::implOf(offline).coopmatTrace =
+                !opts.traceDir.empty();  // the trace build (src/conv/algo_implicit_gemm_coopmat.cpp)
             return runPlanList(offline, opts);
         }
         vkconv::ContextCreateInfo info;
@@ -152,7 +153,7 @@ int main(int argc, char** argv) {
             return 2;
         }
         vkconv::Context& ctx = *created;
-        ctx.impl().coopmatTrace =
+        vkconv::implOf(ctx).coopmatTrace =
             !opts.traceDir.empty();  // one-pass fp16 implicit_gemm_coopmat plans run the trace build
 
         int rc = 0;

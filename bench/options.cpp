@@ -238,6 +238,14 @@ void addProblemOptions(CLI::App* app, Options& o, bool planOptions) {
                   "calls skip "
                   "the per-call filter transform or transpose; --check reads through the packed filter")
         ->group(g);
+    app->add_flag("--router-only", o.routerOnly,
+                  "PlanOptions::useFindDatabase = false: auto runs the router's choice even where the find database "
+                  "holds a measured winner (what the router alone achieves)")
+        ->group(g);
+    app->add_flag("--explain", o.explain,
+                  "print each plan's Plan::explain(): the router's rules as it asked them, every algorithm's verdict, "
+                  "the find database's times where they chose (with --caps: for that card)")
+        ->group(g);
 }
 
 void addTimingOptions(CLI::App* app, Options& o) {
@@ -352,6 +360,7 @@ vkconv::PlanOptions planOptions(const Options& o, const std::string& algo) {
     po.tile = o.tile;
     po.allowWinograd = !o.noWinograd;
     po.packedFilter = o.packedFilters;
+    po.useFindDatabase = !o.routerOnly;
     if (o.workspaceMiB >= 0) po.workspaceLimit = VkDeviceSize(o.workspaceMiB) << 20;
     return po;
 }

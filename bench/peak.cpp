@@ -12,7 +12,7 @@
 #include <functional>
 
 #include "conv/dispatch.hpp"
-#include "runtime/context_impl.hpp"
+#include "runtime/context_access.hpp"
 #include "runtime/gpu_timer.hpp"
 #include "runtime/pipeline.hpp"
 #include "runtime/shader_registry.hpp"
@@ -35,7 +35,7 @@ using Recorder = std::function<void(VkCommandBuffer, uint32_t iters)>;
 class Prober {
 public:
     explicit Prober(vkconv::Context& ctx)
-        : ctx_(ctx), impl_(ctx.impl()), cpu_(ctx.caps().deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU) {}
+        : ctx_(ctx), impl_(vkconv::implOf(ctx)), cpu_(ctx.caps().deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU) {}
 
     bool cpu() const { return cpu_; }
     vkconv::Context& ctx() { return ctx_; }
@@ -505,7 +505,7 @@ ProbeResult copyProbe(Prober& p) {
     ProbeResult r;
     r.name = "shader copy (vec4)";
     r.unit = "GB/s";
-    auto& impl = p.ctx().impl();
+    auto& impl = vkconv::implOf(p.ctx());
     VkDeviceSize heap = 0;
     for (uint32_t i = 0; i < impl.memory.memoryHeapCount; ++i)
         if (impl.memory.memoryHeaps[i].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT)
@@ -560,7 +560,7 @@ ProbeResult cacheReadProbe(Prober& p) {
     ProbeResult r;
     r.name = "cache read (vec4)";
     r.unit = "GB/s";
-    auto& impl = p.ctx().impl();
+    auto& impl = vkconv::implOf(p.ctx());
     const VkDeviceSize bytes = p.cpu() ? (1ull << 20) : (16ull << 20);
     const uint32_t count = uint32_t(bytes / 16);  // a power of two: the shader wraps with a mask
     // Eight 256-invocation groups per compute unit: 2048 invocations, a full NVIDIA SM.
@@ -709,7 +709,7 @@ ProbeResult callFloorProbe(Prober& p, FloorBarrier form) {
     src.upload(pattern.data(), pattern.size() * 4);
     p.fill(dst, 0, VK_WHOLE_SIZE, 0);
     const auto& pipe = p.pipeline("peak_copy", {}, 4, 2);
-    auto& impl = p.ctx().impl();
+    auto& impl = vkconv::implOf(p.ctx());
     std::vector<VkEvent> events;
     struct EventsGuard {
         const vkconv::ContextImpl& impl;

@@ -11,7 +11,7 @@
 #include "util/file_read.hpp"
 #include "peak.hpp"
 #include "report.hpp"
-#include "runtime/context_impl.hpp"
+#include "runtime/context_access.hpp"
 #include "runtime/pipeline_cache.hpp"
 #include "util/json.hpp"
 
@@ -41,7 +41,7 @@ void printPeakReport(std::FILE* f, const vkconv::Context& ctx, const PeakReport&
 }
 
 std::string peakCachePath(const vkconv::Context& ctx) {
-    const auto& impl = ctx.impl();
+    const auto& impl = vkconv::implOf(ctx);
     if (!impl.pipelineCache || impl.pipelineCache->path().empty()) return {};
     const auto& c = ctx.caps();
     std::string drv = c.driverVersionString();

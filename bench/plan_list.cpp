@@ -24,6 +24,7 @@ struct PlanRow {
     vkconv::TensorLayout layout;
     std::string algo, config, error;
     uint64_t workspace = 0;
+    std::string chosenBy, reason;
 };
 
 // The algorithms --algo asks for on this layer ("auto" stays "auto"); declines go to stderr.
@@ -42,6 +43,13 @@ std::string nameOf(T v) {
     return std::string(vkconv::toString(v));
 }
 #define name(v) nameOf(v).c_str()
+
+// Plan::explain()'s lines under their row.
+std::string indent(const std::string& text) {
+    std::string out = "    ";
+    for (char ch : text) out += ch == '\n' ? std::string("\n    ") : std::string(1, ch);
+    return out.substr(0, out.size() - 4);
+}
 
 }  // namespace
 
@@ -66,12 +74,18 @@ int runPlanList(vkconv::Context& ctx, const Options& opts) {
                         continue;
                     }
                     for (auto& a : requested(ctx, opts, d)) {
-                        PlanRow r{&s, b, dt, lay, a, "", "", 0};
+                        PlanRow r{&s, b, dt, lay, a, "", "", 0, "", ""};
+                        std::string explanation;
                         try {
                             vkconv::Plan plan = vkconv::Plan::create(ctx, d, planOptions(opts, a));
                             r.algo = plan.algorithm();
                             r.config = plan.config();
                             r.workspace = plan.workspaceSize();
+                            if (opts.explain || !opts.jsonPath.empty()) {
+                                const vkconv::PlanExplanation e = plan.explain();
+                                r.chosenBy = e.chosenBy, r.reason = e.reason;
+                                if (opts.explain) explanation = e.toString();
+                            }
                         } catch (const vkconv::Error& e) {
                             r.error = e.what();
                             ++failed;
@@ -81,6 +95,7 @@ int runPlanList(vkconv::Context& ctx, const Options& opts) {
                         std::printf("%-16s %-26s %5lld %-5s %-4s %-22s %10s  %s\n", s.suite.c_str(), s.layer.c_str(),
                                     (long long)b, name(dt), name(lay), r.algo.c_str(), ws,
                                     r.error.empty() ? r.config.c_str() : ("ERROR " + r.error).c_str());
+                        if (!explanation.empty()) std::printf("%s", indent(explanation).c_str());
                         rows.push_back(std::move(r));
                     }
                 }
@@ -99,6 +114,7 @@ int runPlanList(vkconv::Context& ctx, const Options& opts) {
                 {"workspace_bytes", r.workspace},
             });
             if (!r.error.empty()) j["error"] = r.error;
+            if (!r.chosenBy.empty()) j["chosen_by"] = r.chosenBy, j["reason"] = r.reason;
             jrows.push_back(std::move(j));
         }
         const vkconv::Json doc = {

@@ -15,7 +15,7 @@
 #include "conv/algorithm.hpp"
 #include "peak.hpp"
 #include "report.hpp"
-#include "runtime/context_impl.hpp"
+#include "runtime/context_access.hpp"
 #include "runtime/pipeline.hpp"
 #include "shapes.hpp"
 #include "vkconv/plan.hpp"
@@ -217,7 +217,7 @@ void printTable(std::FILE* f, const std::vector<PipelineStats>& all) {
 }  // namespace
 
 int runShaderStats(vkconv::Context& ctx, const Options& opts) {
-    auto& impl = ctx.impl();
+    auto& impl = vkconv::implOf(ctx);
     impl.captureStatistics = true;
     impl.capturePipelineBinaries = !opts.isaDir.empty();
     const auto& caps = ctx.caps();

@@ -1,7 +1,7 @@
 #version 460
 // Batched transpose [batch][rows][cols] -> [batch][cols][rows], element for element in the storage
 // type: NCHW activations to NHWC ([n][c][h*w] -> [n][h*w][c]) and KCRS filters to KRSC
-// ([k][c][r*s] -> [k][r*s][c]) for the NHWC kernels (src/conv/algo_nhwc_transform.cpp).
+// ([k][c][r*s] -> [k][r*s][c]) for the NHWC kernels (src/conv/algo_implicit_gemm_nhwc.cpp).
 // A workgroup moves one 32x32 block through shared memory, so that both the reads (along cols) and
 // the writes (along rows) are contiguous runs of up to 32 elements.  (Indexing each element of the
 // block linearly, so that a 9-wide filter block is one contiguous read, measured slower: two

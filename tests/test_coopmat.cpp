@@ -154,7 +154,7 @@ std::vector<CmCase> makeCmCases() {
         d.c = 48, d.groups = 2, d.k = 32, d.inputLayout = d.outputLayout = TensorLayout::NCHW,
         d.filterLayout = FilterLayout::KCRS;
     });
-    // ... in NCHW with a short reduction the router keeps the scalar GEMM (algorithms.cpp; as a
+    // ... in NCHW with a short reduction the router keeps the scalar GEMM (router.cpp; as a
     // small 1x1 layer, the one with analytic bounds).
     add("c40_pointwise_nchw_scalar", [](ConvDesc& d) {
         d.c = 40, d.k = 48, d.r = d.s = 1, d.pad(0, 0), d.inputLayout = d.outputLayout = TensorLayout::NCHW;
@@ -204,7 +204,7 @@ TEST_P(CoopmatShapes, MatchesReference) {
         // layers with short reductions, which stay on implicit_gemm; 3x3 stride-1 layers may go to
         // winograd with its GEMM on them, stride-1 layers with several taps to halo_coopmat, 1x1
         // NHWC layers of at most 64 channels to pointwise_coopmat, and NCHW activations through
-        // coopmat_nhwc's transposes to one of those (algorithms.cpp).
+        // coopmat_nhwc's transposes to one of those (router.cpp).
         if (algorithm == "auto" && r.error.empty()) {
             const bool stride1 = c.desc.strideH == 1 && c.desc.strideW == 1;
             const bool wino =
@@ -300,7 +300,7 @@ static std::string tileCaseName(const ::testing::TestParamInfo<std::tuple<int, s
     return sanitizeName(cmCases()[size_t(std::get<0>(info.param))].name + "__" + std::get<1>(info.param));
 }
 
-// Every entry of algo_coopmat.cpp's tile table but the 32-wide one (below), and split-K on four.
+// Every entry of algo_implicit_gemm_coopmat.cpp's tile table but the 32-wide one (below), and split-K on four.
 static const std::vector<std::string> kTileNames = {
     "128x128x32/2x4", "128x64x32/2x2", "64x64x32/2x2", "256x128x32/4x2s1", "128x256x32/2x4s1", "128x128x64/2x4s1",
     "256x64x32/4x2s1", "64x256x32/1x8s1", "128x128x16/2x4", "192x128x64/4x2s1", "192x128x64/4x4s1", "256x64x64/4x4s1",

@@ -11,7 +11,7 @@
 
 #include "environment.hpp"
 #include "harness.hpp"
-#include "runtime/context_impl.hpp"
+#include "runtime/context_access.hpp"
 
 using namespace vkt;
 using vkconv::ConvDesc;
@@ -29,7 +29,9 @@ bool notAfter(uint64_t a, uint64_t b, bool narrow) { return narrow ? int32_t(uin
 struct TraceOn {
     vkconv::ContextImpl& impl;
     bool old;
-    explicit TraceOn(const vkconv::Context& c) : impl(c.impl()), old(impl.coopmatTrace) { impl.coopmatTrace = true; }
+    explicit TraceOn(const vkconv::Context& c) : impl(vkconv::implOf(c)), old(impl.coopmatTrace) {
+        impl.coopmatTrace = true;
+    }
     ~TraceOn() { impl.coopmatTrace = old; }
     TraceOn(const TraceOn&) = delete;
     TraceOn& operator=(const TraceOn&) = delete;

@@ -14,7 +14,7 @@
 #include <optional>
 
 #include "plan_fuzzer.hpp"
-#include "runtime/context_impl.hpp"
+#include "runtime/context_access.hpp"
 #include "runtime/dry_run.hpp"
 
 using namespace vkt;
@@ -60,7 +60,7 @@ TEST(DryRun, EveryPlanRecordsWithinTheDevicesLimits) {
     std::map<std::string, int> sequences;
     for (auto& prof : profiles(live.caps())) {
         vkconv::DryRunLog log;
-        vkconv::enableDryRun(prof.ctx.impl(), log);
+        vkconv::enableDryRun(vkconv::implOf(prof.ctx), log);
         const uint32_t align = prof.ctx.caps().minStorageBufferOffsetAlignment;
         Fuzzer fz(seed + uint64_t(prof.name.size()));
         for (int i = 0; i < count; ++i) {
@@ -113,7 +113,7 @@ TEST(DryRun, TheRecorderFlagsBrokenLimits) {
     vkconv::Context live = vkconv::Context::create();
     vkconv::Context offline = vkconv::Context::createOffline(vkconv::DeviceCaps::fromJson(live.caps().toJson()));
     vkconv::DryRunLog log;
-    vkconv::ContextImpl& c = offline.impl();
+    vkconv::ContextImpl& c = vkconv::implOf(offline);
     vkconv::enableDryRun(c, log);
     const VkCommandBuffer cmd = VK_NULL_HANDLE;
     c.dt.vkCmdDispatch(cmd, 1, 1, 1);  // before any pipeline
@@ -137,7 +137,7 @@ TEST(DryRun, TheRecorderFlagsBrokenLimits) {
                             nullptr);
     EXPECT_EQ(log.problems.size(), c.caps.minStorageBufferOffsetAlignment > 1 ? 7u : 6u);
     for (const auto& p : log.problems) std::cout << "[ flagged ] " << p << std::endl;
-    EXPECT_THROW(vkconv::enableDryRun(live.impl(), log), vkconv::Error);  // never on a real device
+    EXPECT_THROW(vkconv::enableDryRun(vkconv::implOf(live), log), vkconv::Error);  // never on a real device
 }
 
 // What the fuzz found, kept as fixed cases.  On a device with 65535 groups in x (lavapipe, Intel),
@@ -151,7 +151,7 @@ TEST(DryRun, FoundCases) {
     caps.maxStorageBufferRange = std::min<uint32_t>(caps.maxStorageBufferRange, 128u << 20);
     vkconv::Context offline = vkconv::Context::createOffline(caps);
     vkconv::DryRunLog log;
-    vkconv::enableDryRun(offline.impl(), log);
+    vkconv::enableDryRun(vkconv::implOf(offline), log);
 
     vkconv::ConvDesc big;  // 4,196,352 output pixels: 65,568 tiles of 64 rows
     big.c = 6, big.h = big.w = 2049, big.k = 4, big.r = big.s = 2, big.padTop = big.padBottom = 1, big.dilationW = 2;

@@ -255,6 +255,85 @@ TEST_F(Find, DatabaseKeepsRankingsAcrossContexts) {
     }
 }
 
+// Measured beats modelled: once find has recorded a problem, "auto" runs its measured winner, in
+// this context and in a later one reading the file; useFindDatabase = false, other options (another
+// key) and an empty database leave the choice to the router.
+TEST_F(Find, AutoRunsTheRecordedWinner) {
+    TempDir dir("vkconv_find_auto_");
+    auto info = testContextInfo();
+    info.pipelineCacheDir = dir.path.string();
+    ConvDesc d = conv3x3();
+    d.k = 20;
+    vkconv::PlanOptions routerOnly;
+    routerOnly.useFindDatabase = false;
+    std::vector<FindResult> ranked;
+    {
+        vkconv::Context c = vkconv::Context::create(info);
+        const vkconv::Plan before = vkconv::Plan::create(c, d);
+        EXPECT_EQ(before.explain().chosenBy, "router");
+        ranked = vkconv::findAlgorithms(c, d, {}, quick(true));
+        expectWellFormed(c, d, ranked);
+        const vkconv::Plan after = vkconv::Plan::create(c, d);
+        EXPECT_EQ(after.algorithm() + " " + after.config(), ranked.front().algorithm + " " + ranked.front().config);
+        const vkconv::PlanExplanation e = after.explain();
+        EXPECT_EQ(e.chosenBy, "find database");
+        EXPECT_NEAR(e.measuredMicroseconds, ranked.front().microseconds, 1e-3 + 1e-6 * ranked.front().microseconds);
+        EXPECT_NE(e.reason.find("measured"), std::string::npos) << e.reason;
+        const vkconv::Plan routed = vkconv::Plan::create(c, d, routerOnly);
+        EXPECT_EQ(routed.explain().chosenBy, "router");
+        bool routerMarked = false;
+        for (const FindResult& r : ranked)
+            if (r.router) {
+                routerMarked = true;
+                EXPECT_EQ(routed.algorithm() + " " + routed.config(), r.algorithm + " " + r.config);
+                EXPECT_NEAR(e.routerMeasuredMicroseconds, r.microseconds, 1e-3 + 1e-6 * r.microseconds);
+            }
+        EXPECT_TRUE(routerMarked);
+        vkconv::PlanOptions other;
+        other.allowWinograd = false;  // another key: nothing recorded for it
+        EXPECT_EQ(vkconv::Plan::create(c, d, other).explain().chosenBy, "router");
+    }
+    {
+        vkconv::Context c = vkconv::Context::create(info);  // reads the file
+        const vkconv::Plan p = vkconv::Plan::create(c, d);
+        EXPECT_EQ(p.explain().chosenBy, "find database");
+        EXPECT_EQ(p.algorithm() + " " + p.config(), ranked.front().algorithm + " " + ranked.front().config);
+        const CheckResult cr = runAndCheck(c, d, {}, 7);  // auto, through the database
+        EXPECT_TRUE(cr.ok) << cr.summary();
+    }
+}
+
+// Plan::explain: the router's rules up to the one that chose (its algorithm is the plan's), every
+// registered algorithm's verdict, and what a named algorithm displaced.
+TEST_F(Find, ExplainSaysWhatChoseAndWhatDeclined) {
+    const ConvDesc d = conv3x3();
+    const vkconv::Plan p = vkconv::Plan::create(ctx(), d, [] {
+        vkconv::PlanOptions o;
+        o.useFindDatabase = false;
+        return o;
+    }());
+    const vkconv::PlanExplanation e = p.explain();
+    EXPECT_EQ(e.chosenBy, "router");
+    EXPECT_EQ(e.algorithm, p.algorithm());
+    ASSERT_FALSE(e.rules.empty());
+    EXPECT_EQ(e.rules.back().outcome, "chosen");
+    for (size_t i = 0; i + 1 < e.rules.size(); ++i) EXPECT_NE(e.rules[i].outcome, "chosen");
+    EXPECT_EQ(e.reason, e.rules.back().rule);
+    const std::vector<std::string> names = vkconv::algorithmNames();
+    ASSERT_EQ(e.candidates.size(), names.size());
+    for (size_t i = 0; i < names.size(); ++i) {
+        EXPECT_EQ(e.candidates[i].algorithm, names[i]);
+        EXPECT_EQ(e.candidates[i].declines, vkconv::whyUnsupported(ctx(), d, names[i])) << names[i];
+    }
+    const std::string text = e.toString();
+    EXPECT_NE(text.find(p.algorithm()), std::string::npos);
+    vkconv::PlanOptions named;
+    named.algorithm = "direct";
+    const vkconv::PlanExplanation n = vkconv::Plan::create(ctx(), d, named).explain();
+    EXPECT_EQ(n.chosenBy, "PlanOptions::algorithm");
+    EXPECT_NE(n.reason.find(p.algorithm()), std::string::npos) << n.reason;
+}
+
 TEST_F(Find, MisuseNamesTheProblem) {
     auto expectError = [](auto&& call, ErrorCode code, const std::string& names) {
         try {

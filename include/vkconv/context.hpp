@@ -99,9 +99,8 @@ public:
     // Writes the pipeline cache to disk now (also done on destruction).
     void savePipelineCache();
 
-    ContextImpl& impl() const { return *impl_; }
-
 private:
+    friend struct ContextAccess;  // the library's own access to its internals (not installed)
     explicit Context(std::unique_ptr<ContextImpl> impl);
     std::unique_ptr<ContextImpl> impl_;
 };

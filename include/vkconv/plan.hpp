@@ -58,6 +58,39 @@ struct PlanOptions {
     // their workspace shrinks by its output; for the others the packed filter is a copy.  "auto"
     // prices the algorithms without the pass.
     bool packedFilter = false;
+    // "auto" takes the fastest plan that the context's find database measured for this problem
+    // and these options (findAlgorithms / findPlan, or `vkconv-bench find`, on this device and
+    // driver), where it holds one that still plans; else the router's choice.  Tune a card once,
+    // and every later Plan::create runs the measured winner (README, "Tuning a card").  false:
+    // the router's choice always.
+    bool useFindDatabase = true;
+};
+
+// How a plan's algorithm was chosen (Plan::explain).
+struct VKCONV_API PlanExplanation {
+    // "router" (auto, no measurement), "find database" (auto, a measured winner), or
+    // "PlanOptions::algorithm" (named by the caller).
+    std::string chosenBy;
+    std::string algorithm, config;  // Plan::algorithm(), Plan::config()
+    std::string reason;             // the rule or the measurement that chose it
+    // With the find database: the recorded time of the chosen plan and of the router's pick
+    // (< 0 where none was recorded).
+    double measuredMicroseconds = -1.0, routerMeasuredMicroseconds = -1.0;
+    struct Rule {
+        std::string algorithm;  // what the rule picks
+        std::string rule;       // why it would
+        std::string outcome;    // "chosen", "does not apply", or "applies, but <algorithm> declines: ..."
+    };
+    // The router's rules in the order it asks them, up to the one that chose (with the find
+    // database or a named algorithm: what the router would have run).
+    std::vector<Rule> rules;
+    struct Candidate {
+        std::string algorithm;
+        std::string declines;  // "" where it accepts the problem, else why not
+        bool ladder = false;   // a benchmark optimization-ladder rung that auto never picks
+    };
+    std::vector<Candidate> candidates;  // every registered algorithm
+    std::string toString() const;       // several lines, for people
 };
 
 struct ConvTensors {
@@ -106,12 +139,20 @@ public:
     // worst case; measured errors are 30-60x smaller, docs/design.md "winograd").
     double operandRounding() const;
 
+    // Why this algorithm: the router's rules as it asked them, what every other algorithm says
+    // about the problem, and the find database's times where they chose.
+    PlanExplanation explain() const;
+
 private:
-    Plan(Context& ctx, const ConvDesc& desc, std::unique_ptr<AlgorithmInstance> impl, bool packedFilter);
+    Plan(Context& ctx, const ConvDesc& desc, const PlanOptions& options, std::unique_ptr<AlgorithmInstance> impl);
     ContextImpl* ctx_;  // the context's inner object, which a moved Context keeps
     ConvDesc desc_;
-    bool packedFilter_ = false;
+    PlanOptions options_;
     std::unique_ptr<AlgorithmInstance> impl_;
+    // How the algorithm was chosen: "router", "find database" or "PlanOptions::algorithm", and
+    // for the find database the recorded times (chosen, router's pick).
+    std::string chosenBy_;
+    double measuredUs_ = -1.0, routerMeasuredUs_ = -1.0;
 };
 
 // Every algorithm name Plan accepts, "auto" excluded.

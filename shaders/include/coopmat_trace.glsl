@@ -25,7 +25,7 @@ layout(set = 0, binding = 5, std430) writeonly buffer TraceBuf { uvec2 tr_[]; };
 const uint TR_SLICES = 64u;
 const uint TR_HEAD = 8u;
 const uint TR_ROUNDS = 16u;
-const uint TR_WORDS = 8u + 3u * TR_SLICES + 3u * TR_ROUNDS;  // src/conv/algo_coopmat.cpp kTraceRecordWords
+const uint TR_WORDS = 8u + 3u * TR_SLICES + 3u * TR_ROUNDS;  // src/conv/algo_implicit_gemm_coopmat.cpp kTraceRecordWords
 uint trBase = 0u;
 bool trLane = false;
 void traceBegin(uint subgroup, uint subgroups) {

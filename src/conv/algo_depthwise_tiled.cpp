@@ -8,12 +8,11 @@
 #include <mutex>
 
 #include "conv/algorithm.hpp"
+#include "conv/registry.hpp"
 #include "conv/dispatch.hpp"
 #include "runtime/context_impl.hpp"
 
 namespace vkconv {
-
-std::unique_ptr<AlgorithmInstance> depthwiseInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
 
 namespace {
 

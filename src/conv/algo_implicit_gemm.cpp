@@ -540,7 +540,7 @@ bool splitConsidered(const ConvDesc& d, const PlanOptions& o) {
 }
 }  // namespace
 
-// The router's question (algorithms.cpp): on a deep reduction (>= kSplitMinReduction), is the
+// The router's question (router.cpp): on a deep reduction (>= kSplitMinReduction), is the
 // best split (within the workspace limit) modelled at least kSplitMargin cheaper than the best
 // one-pass tile?  The margin covers the model's error; no timing.
 namespace {

@@ -12,6 +12,7 @@
 #include <cstdio>
 
 #include "conv/algorithm.hpp"
+#include "conv/registry.hpp"
 #include "conv/coopmat_support.hpp"
 #include "conv/dispatch.hpp"
 #include "conv/tile_score.hpp"
@@ -253,7 +254,6 @@ bool pointwiseCoopmatPays(const ContextImpl& ctx, const ConvDesc& d, const PlanO
 // layer at b1 (docs/performance.md, "NCHW layers").
 constexpr int64_t kNchwWordsMinChannels = 64;
 constexpr int64_t kNchwWordsMinPixels = 4096;
-bool coopmatNchwWordLoads(const ConvDesc& d);
 bool pointwiseCoopmatNchwPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     if (d.inputLayout != TensorLayout::NCHW || d.h * d.w % 8 != 0 || !pointwiseCoopmatWhyNot(ctx, d, o).empty())
         return false;

@@ -13,6 +13,7 @@
 #include <cstdio>
 
 #include "conv/algorithm.hpp"
+#include "conv/registry.hpp"
 #include "conv/coopmat_support.hpp"
 #include "conv/dispatch.hpp"
 #include "conv/tile_score.hpp"
@@ -20,8 +21,6 @@
 #include "util/test_hooks.hpp"
 
 namespace vkconv {
-
-bool slicedKCoopmatQuadLoads(const ConvDesc& d);
 
 namespace {
 

@@ -27,6 +27,8 @@
 #include <limits>
 
 #include "conv/algorithm.hpp"
+#include "conv/router.hpp"
+#include "conv/registry.hpp"
 #include "conv/dispatch.hpp"
 #include "conv/winograd.hpp"
 #include "runtime/context_impl.hpp"
@@ -34,12 +36,6 @@
 #include "vkconv/error.hpp"
 
 namespace vkconv {
-
-double implicitGemmModelCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o);
-std::string coopmatRawWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o);
-std::unique_ptr<AlgorithmInstance> coopmatRawInstantiate(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o);
-double coopmatModelCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, bool oneSplit);
-double haloCoopmatPaysCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o);
 
 namespace {
 
@@ -183,7 +179,7 @@ PlanOptions gemmOptions(const PlanOptions& o, const WinogradLayout& l) {
 constexpr double kTransformFlopsPerByte = 10.0;
 constexpr double kPassFlops = 1e8;  // one more dispatch after a barrier, ~3 us
 constexpr double kWinogradMargin = 0.85;
-// The same on the matrix units' scale (algo_coopmat.cpp: a FLOP-equivalent is one FLOP at the best
+// The same on the matrix units' scale (algo_implicit_gemm_coopmat.cpp: a FLOP-equivalent is one FLOP at the best
 // tile's full-wave rate, ~270 TFLOP/s on the H200), fitted over every 3x3 stride-1 layer of the
 // suites with F(4x4) and F(2x2) forced (fp16 NHWC, H200; docs/performance.md, "winograd") by least
 // squares on the relative error: time = s x GEMM + workspace bytes / 3.6 TB/s + a fixed time per

@@ -42,6 +42,9 @@ struct Algorithm {
     // findAlgorithms is asked for variants, and with `exhaustive` every tile it has; each is
     // offered to whyNot first.  nullptr: none.
     std::vector<std::string> (*tuningTiles)(bool exhaustive) = nullptr;
+    // A rung of the benchmark's optimization ladder (bench/levels.py) that "auto" never picks:
+    // find and a named PlanOptions::algorithm still run it.
+    bool ladder = false;
 };
 
 // For the `variants` lists: 0 (the driver's choice) plus 32 and 64 where the device lets compute
@@ -52,15 +55,10 @@ void makeNhwc(ConvDesc& d);
 const std::vector<Algorithm>& algorithms();  // registry, in level order
 const Algorithm* findAlgorithm(const std::string& name);
 
-// Where a 16-bit NCHW layer runs (algo_nhwc_transform.cpp): behind coopmat_nhwc's transposes, on
-// plain winograd reading NCHW, on slicedk_coopmat reading NCHW (what the transposes would run),
-// or as its own layout's router picks.
+// Where a 16-bit NCHW layer runs (algo_implicit_gemm_nhwc.cpp): behind coopmat_nhwc's
+// transposes, on plain winograd reading NCHW, on slicedk_coopmat reading NCHW (what the
+// transposes would run), or as its own layout's router picks.
 enum class NchwRoute { InLayout, Transposes, PlainWinograd, SlicedK };
 NchwRoute nchwMatrixRoute(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o);
-// The router: picks algorithm (and leaves tile/subgroup choices to it) with no timing.
-const Algorithm& chooseAlgorithm(const ContextImpl& ctx, const ConvDesc& desc, const PlanOptions& opts);
-// The same without moving the activations to another layout (what runs behind coopmat_nhwc's
-// transposes).
-const Algorithm& chooseInLayout(const ContextImpl& ctx, const ConvDesc& desc, const PlanOptions& opts);
 
 }  // namespace vkconv

@@ -5,12 +5,14 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <random>
 #include <sstream>
 
 #include "conv/algorithm.hpp"
 #include "conv/dispatch.hpp"
-#include "runtime/context_impl.hpp"
+#include "conv/find_winner.hpp"
+#include "runtime/context_access.hpp"
 #include "runtime/find_db.hpp"
 #include "runtime/gpu_timer.hpp"
 #include "vkconv/buffer.hpp"
@@ -137,7 +139,7 @@ class RoundTimer {
 public:
     RoundTimer(Context& ctx, std::vector<Candidate>& cands, const ConvTensors& shared)
         : ctx_(ctx),
-          impl_(ctx.impl()),
+          impl_(implOf(ctx)),
           cands_(cands),
           shared_(shared),
           gpu_(impl_.caps.timestamps && impl_.caps.timestampPeriod > 0) {
@@ -200,10 +202,13 @@ private:
 };
 
 std::vector<FindResult> timeCandidates(Context& ctx, const ConvDesc& d, const PlanOptions& base, const FindOptions& f) {
-    ContextImpl& impl = ctx.impl();
+    ContextImpl& impl = implOf(ctx);
     // The router's plan first: it validates the problem as Plan::create does (and throws its
-    // errors), and it says which candidate "auto" is.
-    Plan routed = Plan::create(ctx, d, base);
+    // errors), and it says which candidate "auto" is without the database (which this call is
+    // about to rewrite).
+    PlanOptions routerOptions = base;
+    routerOptions.useFindDatabase = false;
+    Plan routed = Plan::create(ctx, d, routerOptions);
     std::vector<Candidate> cands;
     for (PlanOptions& o : candidateOptions(impl, d, base, f)) {
         Candidate c;
@@ -231,7 +236,7 @@ std::vector<FindResult> timeCandidates(Context& ctx, const ConvDesc& d, const Pl
             c.result.router = routerFound = true;
     if (!routerFound) {  // the router's configuration is none of the candidates' own: time it as it is
         Candidate c;
-        c.result.options = base;
+        c.result.options = routerOptions;
         c.result.algorithm = routed.algorithm();
         c.result.config = routed.config();
         c.result.workspaceSize = routed.workspaceSize();
@@ -345,7 +350,7 @@ bool rowNamesKnownAlgorithms(const FindDbRow& r) {
 
 std::vector<FindResult> timeAndRecord(Context& ctx, const ConvDesc& desc, const PlanOptions& options,
                                       const FindOptions& find, const std::string& key) {
-    ContextImpl& impl = ctx.impl();
+    ContextImpl& impl = implOf(ctx);
     std::vector<FindResult> out = timeCandidates(ctx, desc, options, find);
     if (find.useDatabase && impl.findDb) {
         std::vector<FindDbRow> rows;
@@ -359,7 +364,7 @@ std::vector<FindResult> timeAndRecord(Context& ctx, const ConvDesc& desc, const 
 
 std::vector<FindResult> findAlgorithms(Context& ctx, const ConvDesc& desc, const PlanOptions& options,
                                        const FindOptions& find) {
-    ContextImpl& impl = ctx.impl();
+    ContextImpl& impl = implOf(ctx);
     impl.requireDevice("findAlgorithms");
     checkFindOptions(find);
     desc.validate();
@@ -372,6 +377,28 @@ std::vector<FindResult> findAlgorithms(Context& ctx, const ConvDesc& desc, const
             return out;
         }
     return timeAndRecord(ctx, desc, options, find, key);
+}
+
+std::optional<FindWinner> findDatabaseWinner(ContextImpl& impl, const ConvDesc& desc, const PlanOptions& options) {
+    if (!options.useFindDatabase || !impl.findDb || !isAuto(options)) return std::nullopt;
+    // The most thorough search recorded for these options first: exhaustive, with variants, plain.
+    FindOptions searches[3];
+    searches[0].exhaustive = true;
+    searches[2].variants = false;
+    for (const FindOptions& f : searches) {
+        const std::vector<FindDbRow>* rows = impl.findDb->lookup(findKey(desc, options, f));
+        if (!rows || !std::all_of(rows->begin(), rows->end(), rowNamesKnownAlgorithms)) continue;
+        FindWinner w;
+        for (const FindDbRow& r : *rows) {
+            if (r.router && r.error.empty()) w.routerMicroseconds = r.microseconds;
+            if (w.microseconds < 0 && r.error.empty() && r.microseconds >= 0) {
+                w.options = fromRow(r, options).options;
+                w.microseconds = r.microseconds;
+            }
+        }
+        if (w.microseconds >= 0) return w;
+    }
+    return std::nullopt;
 }
 
 // A recorded winner that no longer plans (a tile or an algorithm this build declines for the

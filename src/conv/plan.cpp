@@ -1,8 +1,13 @@
 // Plan: validation that depends on the device, algorithm choice, and checked recording.
+#include <cstdio>
+#include <optional>
+
 #include "conv/algorithm.hpp"
+#include "conv/router.hpp"
 #include "conv/dispatch.hpp"
 #include "conv/filter_copy.hpp"
-#include "runtime/context_impl.hpp"
+#include "conv/find_winner.hpp"
+#include "runtime/context_access.hpp"
 #include "vkconv/context.hpp"
 #include "vkconv/plan.hpp"
 
@@ -72,32 +77,46 @@ bool overlaps(const BufferView& a, const BufferView& b) {
 
 Plan Plan::create(Context& ctx, const ConvDesc& desc, const PlanOptions& options) {
     desc.validate();
-    auto& impl = ctx.impl();
+    auto& impl = implOf(ctx);
     validateOnDevice(impl, desc);
     checkSubgroupSize(impl.caps, options.subgroupSize);
-    const Algorithm* algo = nullptr;
     if (options.algorithm.empty() || options.algorithm == "auto") {
         if (!options.tile.empty())
             throw Error(ErrorCode::InvalidArgument,
                         "PlanOptions::tile '" + options.tile + "' needs a named algorithm, not auto");
-        algo = &chooseAlgorithm(impl, desc, options);
-    } else {
-        algo = findAlgorithm(options.algorithm);
-        if (!algo) {
-            std::string names;
-            for (auto& a : algorithms()) names += std::string(names.empty() ? "" : ", ") + a.name;
-            throw Error(ErrorCode::UnknownAlgorithm,
-                        "no algorithm named '" + options.algorithm + "' (have: auto, " + names + ")");
+        // Measured beats modelled: a recorded winner that still plans (a later build may
+        // decline it: then the router decides, and the next find re-times the problem).
+        if (std::optional<FindWinner> w = findDatabaseWinner(impl, desc, options)) {
+            const Algorithm* a = findAlgorithm(w->options.algorithm);
+            if (a && a->whyNot(impl, desc, w->options).empty()) {
+                Plan p(ctx, desc, options, a->instantiate(impl, desc, w->options));
+                p.chosenBy_ = "find database";
+                p.measuredUs_ = w->microseconds, p.routerMeasuredUs_ = w->routerMicroseconds;
+                return p;
+            }
         }
-        std::string why = algo->whyNot(impl, desc, options);
-        if (!why.empty())
-            throw Error(ErrorCode::Unsupported, std::string(algo->name) + " declines " + desc.toString() + ": " + why);
+        const Algorithm& algo = chooseAlgorithm(impl, desc, options);
+        Plan p(ctx, desc, options, algo.instantiate(impl, desc, options));
+        p.chosenBy_ = "router";
+        return p;
     }
-    return Plan(ctx, desc, algo->instantiate(impl, desc, options), options.packedFilter);
+    const Algorithm* algo = findAlgorithm(options.algorithm);
+    if (!algo) {
+        std::string names;
+        for (auto& a : algorithms()) names += std::string(names.empty() ? "" : ", ") + a.name;
+        throw Error(ErrorCode::UnknownAlgorithm,
+                    "no algorithm named '" + options.algorithm + "' (have: auto, " + names + ")");
+    }
+    std::string why = algo->whyNot(impl, desc, options);
+    if (!why.empty())
+        throw Error(ErrorCode::Unsupported, std::string(algo->name) + " declines " + desc.toString() + ": " + why);
+    Plan p(ctx, desc, options, algo->instantiate(impl, desc, options));
+    p.chosenBy_ = "PlanOptions::algorithm";
+    return p;
 }
 
-Plan::Plan(Context& ctx, const ConvDesc& desc, std::unique_ptr<AlgorithmInstance> impl, bool packedFilter)
-    : ctx_(&ctx.impl()), desc_(desc), packedFilter_(packedFilter), impl_(std::move(impl)) {}
+Plan::Plan(Context& ctx, const ConvDesc& desc, const PlanOptions& options, std::unique_ptr<AlgorithmInstance> impl)
+    : ctx_(&implOf(ctx)), desc_(desc), options_(options), impl_(std::move(impl)) {}
 Plan::Plan(Plan&&) noexcept = default;
 Plan& Plan::operator=(Plan&&) noexcept = default;
 Plan::~Plan() = default;
@@ -108,7 +127,7 @@ void Plan::record(VkCommandBuffer cmd, const ConvTensors& t) const {
     if (cmd == VK_NULL_HANDLE && !c.dryRun)
         throw Error(ErrorCode::InvalidArgument, "Plan::record: the command buffer is VK_NULL_HANDLE");
     checkView(c, "input", t.input, desc_.inputBytes(), true, "");
-    if (packedFilter_)
+    if (options_.packedFilter)
         checkView(c, "packed filter", t.filter, int64_t(packedFilterSize()), true, "");
     else
         checkView(c, "filter", t.filter, desc_.filterBytes(), true, "");
@@ -138,7 +157,7 @@ void Plan::run(const ConvTensors& t) const {
 }
 
 VkDeviceSize Plan::packedFilterSize() const {
-    if (!packedFilter_) return 0;
+    if (!options_.packedFilter) return 0;
     const VkDeviceSize own = impl_->packedFilterSize();
     return own ? own : VkDeviceSize(desc_.filterBytes());
 }
@@ -148,7 +167,7 @@ void Plan::recordPackFilter(VkCommandBuffer cmd, const BufferView& filter, const
     c.requireDevice("Plan::recordPackFilter");
     if (cmd == VK_NULL_HANDLE && !c.dryRun)
         throw Error(ErrorCode::InvalidArgument, "Plan::recordPackFilter: the command buffer is VK_NULL_HANDLE");
-    if (!packedFilter_)
+    if (!options_.packedFilter)
         throw Error(ErrorCode::InvalidArgument,
                     "Plan::recordPackFilter: the plan was created without PlanOptions::packedFilter "
                     "(its record() reads the filter as given)");
@@ -173,6 +192,49 @@ std::string Plan::config() const { return impl_->config(); }
 double Plan::roundingAmplification() const { return impl_->roundingAmplification(); }
 double Plan::operandRounding() const { return impl_->operandRounding(); }
 
+PlanExplanation Plan::explain() const {
+    PlanExplanation e;
+    e.chosenBy = chosenBy_;
+    e.algorithm = algorithm();
+    e.config = config();
+    e.measuredMicroseconds = measuredUs_, e.routerMeasuredMicroseconds = routerMeasuredUs_;
+    // What the router asks of the problem as the caller posed it ("auto"; a named algorithm's
+    // own options would change its answers).
+    PlanOptions routerOptions = options_;
+    routerOptions.algorithm = "auto", routerOptions.tile.clear();
+    const Route r = route(*ctx_, desc_, routerOptions);
+    for (const RouteStep& s : r.steps) e.rules.push_back({s.algorithm, s.rule, s.outcome});
+    if (chosenBy_ == "router") {
+        e.reason = r.steps.empty() ? "every problem" : r.steps.back().rule;
+    } else if (chosenBy_ == "find database") {
+        char routerTime[48] = "not recorded", buf[200];
+        if (routerMeasuredUs_ >= 0) std::snprintf(routerTime, sizeof routerTime, "%.2f us", routerMeasuredUs_);
+        std::snprintf(buf, sizeof buf, "measured %.2f us by find on this device (the router's %s: %s)", measuredUs_,
+                      r.algorithm ? r.algorithm->name : "?", routerTime);
+        e.reason = buf;
+    } else {
+        e.reason =
+            "named by the caller (the router would run " + std::string(r.algorithm ? r.algorithm->name : "?") + ")";
+    }
+    for (const Algorithm& a : algorithms()) {
+        PlanOptions o = routerOptions;
+        o.algorithm = a.name;
+        e.candidates.push_back({a.name, a.whyNot(*ctx_, desc_, o), a.ladder});
+    }
+    return e;
+}
+
+std::string PlanExplanation::toString() const {
+    std::string s = algorithm + " (" + config + ") chosen by the " + chosenBy + ": " + reason + "\n";
+    s += "  router rules, in order:\n";
+    for (const Rule& r : rules) s += "    " + r.algorithm + ": " + r.outcome + " -- " + r.rule + "\n";
+    s += "  algorithms:\n";
+    for (const Candidate& c : candidates)
+        s += "    " + c.algorithm + ": " + (c.declines.empty() ? "accepts" : "declines: " + c.declines) +
+             (c.ladder ? " (ladder rung; auto never picks it)" : "") + "\n";
+    return s;
+}
+
 std::vector<std::string> algorithmNames() {
     std::vector<std::string> names;
     for (auto& a : algorithms()) names.emplace_back(a.name);
@@ -182,14 +244,14 @@ std::vector<std::string> algorithmNames() {
 std::string whyUnsupported(Context& ctx, const ConvDesc& desc, const std::string& algorithm) {
     try {
         desc.validate();
-        validateOnDevice(ctx.impl(), desc);
+        validateOnDevice(implOf(ctx), desc);
     } catch (const Error& e) {
         return e.what();
     }
     if (algorithm == "auto") return "";
     const Algorithm* a = findAlgorithm(algorithm);
     if (!a) return "no algorithm named '" + algorithm + "'";
-    return a->whyNot(ctx.impl(), desc, PlanOptions{algorithm});
+    return a->whyNot(implOf(ctx), desc, PlanOptions{algorithm});
 }
 
 }  // namespace vkconv

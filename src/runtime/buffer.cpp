@@ -1,13 +1,13 @@
 #include <cstring>
 #include <memory>
 
-#include "runtime/context_impl.hpp"
+#include "runtime/context_access.hpp"
 #include "vkconv/buffer.hpp"
 #include "vkconv/context.hpp"
 
 namespace vkconv {
 
-Buffer Buffer::create(Context& ctx, VkDeviceSize size, MemoryKind kind) { return create(ctx.impl(), size, kind); }
+Buffer Buffer::create(Context& ctx, VkDeviceSize size, MemoryKind kind) { return create(implOf(ctx), size, kind); }
 
 Buffer Buffer::create(ContextImpl& c, VkDeviceSize size, MemoryKind kind) {
     if (size == 0) throw Error(ErrorCode::InvalidArgument, "Buffer::create: size 0");

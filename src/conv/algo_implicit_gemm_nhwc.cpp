@@ -25,6 +25,8 @@
 #include <utility>
 
 #include "conv/algorithm.hpp"
+#include "conv/router.hpp"
+#include "conv/registry.hpp"
 #include "conv/dispatch.hpp"
 #include "conv/split_k.hpp"
 #include "runtime/context_impl.hpp"
@@ -32,12 +34,6 @@
 
 namespace vkconv {
 
-double implicitGemmModelCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o);
-bool implicitGemmSplitKPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o);
-bool implicitGemmFourPixelLoads(const ConvDesc& d);
-bool winogradMatrixUnits(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o);
-bool slicedKCoopmatBeatsTransposes(const ConvDesc& d, const std::string& inner);
-bool coopmatNchwWordLoads(const ConvDesc& d);
 bool winogradBeatsTransposedDirect(const ContextImpl& ctx, const ConvDesc& nhwc, const PlanOptions& o,
                                    double dispatches, double bytes);
 
