@@ -14,6 +14,7 @@ from pathlib import Path
 
 SCHEMA = "vkconv-bench/1"
 SUITES_DIR = Path(__file__).resolve().parent / "suites"
+ZOO_DIR = Path(__file__).resolve().parent / "zoo"
 
 # Columns of bench/suites/*.csv, in order; all but suite/layer are integers.
 SHAPE_INT_FIELDS = ("n", "c", "h", "w", "k", "r", "s", "pad_h", "pad_w",
@@ -58,22 +59,57 @@ def conv_bytes(row, dtype: str) -> int:
 
 
 def read_shapes(path) -> list[dict]:
-    """Rows of a shapes CSV with the integer columns converted; unknown extra columns are kept."""
-    with open(path, newline="") as f:
+    """Rows of a shapes CSV with the integer columns converted (count too: the zoo's files have
+    it); unknown extra columns are kept; lines starting with '#' are comments."""
+    with open(path, newline="", encoding="utf-8-sig") as f:
         rdr = csv.DictReader(f)
         missing = [c for c in SHAPE_FIELDS if c not in (rdr.fieldnames or [])]
         if missing:
             raise ValueError(f"{path}: missing column(s) {', '.join(missing)}")
         rows = []
         for i, rec in enumerate(rdr, start=2):
+            first = rec.get((rdr.fieldnames or [""])[0]) or ""
+            if first.lstrip().startswith("#"):
+                continue  # a comment line (vkconv-bench's reader skips them too)
             try:
                 row = {k: rec[k].strip() for k in rdr.fieldnames if rec.get(k) is not None}
                 for k in SHAPE_INT_FIELDS:
                     row[k] = int(row[k])
+                if "count" in row:
+                    row["count"] = int(row["count"])
+                    if row["count"] < 1:
+                        raise ValueError(f"count {row['count']} < 1")
             except (ValueError, KeyError) as e:
                 raise ValueError(f"{path}:{i}: bad row ({e})") from None
             rows.append(row)
     return rows
+
+
+def shape_key(row) -> tuple:
+    """What a measurement depends on: every shape column but suite and layer (and a zoo row's
+    count).  vkconv-bench's shapeKey() orders the same columns alike."""
+    return tuple(row[k] for k in SHAPE_INT_FIELDS)
+
+
+def zoo_part(rows: list[dict], part: int, parts: int) -> list[dict]:
+    """The rows of part `part` (1-based) of `parts`: the distinct shapes sorted, every parts-th
+    from the part-th, as vkconv-bench --zoo-part I/N; each shape with all its rows in one part."""
+    if parts <= 1:
+        return list(rows)
+    index = {k: i for i, k in enumerate(sorted({shape_key(r) for r in rows}))}
+    return [r for r in rows if index[shape_key(r)] % parts == part - 1]
+
+
+def parse_zoo_part(text: str) -> tuple[int, int]:
+    """'I/N' -> (I, N) with 1 <= I <= N; ValueError otherwise."""
+    i, sep, n = text.partition("/")
+    if not sep or not i.isdigit() or not n.isdigit() or not 1 <= int(i) <= int(n):
+        raise ValueError(f"--zoo-part expects I/N with 1 <= I <= N, got {text!r}")
+    return int(i), int(n)
+
+
+def zoo_models(zoo_dir=ZOO_DIR) -> list[str]:
+    return sorted(p.stem for p in Path(zoo_dir).glob("*.csv"))
 
 
 def suite_csv(name: str, suites_dir=SUITES_DIR) -> Path:
@@ -280,6 +316,10 @@ def _validate_row(row, where) -> None:
     _check(row, where, "max_rel_err", "num", nullable=True)
     _check(row, where, "checked_outputs", "int", nullable=True)
     _check(row, where, "find", "dict", optional=True)
+    # The model zoo: how many convolutions of the model (suite) the row stands for.
+    _check(row, where, "count", "int", optional=True)
+    if row.get("count", 1) < 1:
+        raise SchemaError(f"{where}.count: must be >= 1, got {row['count']}")
     if "find" in row:
         _validate_find(row["find"], f"{where}.find")
     if row["us"] is not None:

@@ -117,14 +117,81 @@ accepts(["--validation", "run", "--shapes", SHAPES, "--check", "--warmup", "1"] 
 accepts(["run", "--check", "--validation", "--shapes", SHAPES, "--device", "0", "--calls", "2"] + skip, "skipped")
 accepts(["--suites-dir", "/nonexistent", "--shapes", SHAPES, "--find-fresh", "--calls", "2"] + skip, "skipped")
 
+# The model zoo: --zoo [MODELS], --zoo-part I/N, --zoo-dir.  Identical shapes are timed once and
+# reported for every row (JSON rows carry model and count); the parts split the distinct shapes
+# as bench/benchjson.py's zoo_part does for torch_baseline.py.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import benchjson as bj  # noqa: E402
+
+H200 = os.path.join(os.path.dirname(os.path.abspath(__file__)), "profiles", "nvidia_h200.json")
+ZOO_HEADER = "suite,layer,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,stride_w,dil_h,dil_w,groups,count\n"
+for bad in ["0/2", "3/2", "2", "a/2", "1/0", "-1/2", "1/2x"]:
+    rejects(["--zoo", "--zoo-part", bad], "--zoo-part")
+rejects(["--zoo-part", "1/2", "--shapes", SHAPES], "--zoo-part", "--zoo")
+rejects(["--zoo", "--suite", "resnet50"], "--zoo", "--suite")
+rejects(["run", "--zoo=a", "--shapes", SHAPES], "--zoo", "--shapes")
+with tempfile.TemporaryDirectory() as zoo:
+    fails(["--zoo", "--zoo-dir", zoo], "no model zoo", zoo)
+    with open(os.path.join(zoo, "ma.csv"), "w") as f:
+        f.write(ZOO_HEADER + "# skipped x: padding='same' with an even kernel\n"
+                "ma,conv1,1,3,8,8,4,3,3,1,1,1,1,1,1,1,1\nma,block,1,4,8,8,4,3,3,1,1,1,1,1,1,1,3\n"
+                "ma,head,1,4,8,8,2,1,1,0,0,1,1,1,1,1,2\n")
+    with open(os.path.join(zoo, "mb.csv"), "w") as f:
+        f.write(ZOO_HEADER + "mb,stem,1,3,8,8,4,3,3,1,1,1,1,1,1,1,1\nmb,dw,1,4,8,8,4,3,3,1,1,1,1,1,1,4,2\n"
+                "mb,body,1,4,8,8,4,3,3,1,1,1,1,1,1,1,4\n")
+    fails(["--zoo", "nosuch", "--zoo-dir", zoo], "no zoo model 'nosuch'", "ma, mb")
+    with open(os.path.join(zoo, "bad.csv"), "w") as f:
+        f.write(ZOO_HEADER + "bad,x,1,3,8,8,4,3,3,1,1,1,1,1,1,1,0\n")
+    fails(["--zoo", "bad", "--zoo-dir", zoo], "bad.csv:2", "count")
+    os.remove(os.path.join(zoo, "bad.csv"))
+    # Planned offline: which rows each part holds, against the Python split.
+    rows = [r for m in ("ma", "mb") for r in bj.read_shapes(os.path.join(zoo, m + ".csv"))]
+    for part in ("1/1", "1/2", "2/2", "2/3", "3/3"):
+        i, n = bj.parse_zoo_part(part)
+        want = sorted((r["suite"], r["layer"]) for r in bj.zoo_part(rows, i, n))
+        rc, out, err = run(["plans", "--caps", H200, "--zoo", "--zoo-dir", zoo, "--zoo-part", part])
+        got = sorted(tuple(l.split()[:2]) for l in out.splitlines() if l.startswith(("ma ", "mb ")))
+        if rc != 0 or got != want:
+            failures.append(f"--zoo-part {part}: rows {got}, expected {want} (exit {rc}: {err.strip()[:200]})")
+    # Listed models, in both forms and older form; the environment's directory.
+    for args in (["--zoo", "mb"], ["--zoo=mb"], ["--zoo", "mb", "--zoo", "mb"]):
+        rc, out, err = run(["plans", "--caps", H200, "--zoo-dir", zoo] + args)
+        if rc != 0 or "mb " not in out or "ma " in out:
+            failures.append(f"plans {args}: expected mb's rows alone, got exit {rc}: {(out + err).strip()[-300:]}")
+    rc, out, err = run(["--plan-only", "--caps", H200, "--zoo", "--zoo-dir", zoo])
+    if rc != 0 or out.count("\nma ") != 3 or out.count("\nmb ") != 3:
+        failures.append(f"--plan-only --zoo: expected 6 rows, got exit {rc}: {(out + err).strip()[-300:]}")
+    # A run: 6 rows, 4 distinct shapes timed once each (stem = conv1, body = block), counts kept.
+    js = os.path.join(zoo, "run.json")
+    env = dict(os.environ, VKCONV_ZOO_DIR=zoo)
+    p = subprocess.run([BENCH, "--zoo", "--check", "--warmup", "0", "--warmup-ms", "0", "--calls", "1", "--repeats",
+                        "1", "--json", js], capture_output=True, text=True, timeout=300, env=env)
+    timed = p.stderr.count("] ma/") + p.stderr.count("] mb/")
+    try:
+        doc = bj.load(js)
+        got = {(r["suite"], r["layer"]): (r["count"], r["us"]) for r in doc["rows"]}
+    except (OSError, bj.SchemaError) as e:
+        doc, got = None, {}
+        failures.append(f"--zoo run: no valid JSON ({e}); exit {p.returncode}: {p.stdout.strip()[-300:]}")
+    if doc is not None:
+        if (p.returncode != 0 or timed != 4 or "zoo: 2 models, 6 rows (13 convolutions), 4 distinct shapes" not in p.stdout
+                or "6 passed, 0 failed" not in p.stdout or doc.get("zoo") != {"models": 2, "part": 1, "parts": 1}):
+            failures.append(f"--zoo run: exit {p.returncode}, {timed} timed, zoo {doc.get('zoo')}: {p.stdout.strip()[-400:]}")
+        counts = {k: v[0] for k, v in got.items()}
+        if counts != {("ma", "conv1"): 1, ("ma", "block"): 3, ("ma", "head"): 2, ("mb", "stem"): 1, ("mb", "dw"): 2,
+                      ("mb", "body"): 4}:
+            failures.append(f"--zoo run: rows and counts {counts}")
+        elif got[("ma", "conv1")][1] != got[("mb", "stem")][1] or got[("ma", "block")][1] != got[("mb", "body")][1]:
+            failures.append(f"--zoo run: a shared shape's rows differ: {got}")
+
 # Help: the tool and each subcommand, in both forms.
 helps = {
-    (): ["run", "find", "peak", "plans", "shader-stats", "--device", "--validation", "--suites-dir"],
-    ("run",): ["--suite", "--shapes", "--batch", "--dtype", "--layout", "--algo", "--tile", "--workspace-mib", "--calls",
+    (): ["run", "find", "peak", "plans", "shader-stats", "--device", "--validation", "--suites-dir", "--zoo-dir"],
+    ("run",): ["--suite", "--shapes", "--zoo", "--zoo-part", "--batch", "--dtype", "--layout", "--algo", "--tile", "--workspace-mib", "--calls",
                "--repeats", "--warmup", "--warmup-ms", "--check", "--json", "--csv", "--passes", "--trace", "--peak"],
     ("find",): ["--fresh", "--exhaustive", "--find-fresh", "--check", "--repeats"],
     ("peak",): ["--barrier-forms"],
-    ("plans",): ["--caps", "--json", "--csv", "--suite", "--no-winograd"],
+    ("plans",): ["--caps", "--json", "--csv", "--suite", "--zoo", "--no-winograd"],
     ("shader-stats",): ["--isa", "--expect-isa", "--json", "--algo", "--tile"],
     ("--peak",): ["--barrier-forms"],
     ("--find-fresh",): ["--fresh", "--exhaustive"],

@@ -16,6 +16,9 @@ struct Shape {
     std::string suite, layer;
     int64_t n = 1, c = 1, h = 1, w = 1, k = 1, r = 1, s = 1;
     int64_t padH = 0, padW = 0, strideH = 1, strideW = 1, dilH = 1, dilW = 1, groups = 1;
+    // The model zoo's files (bench/zoo/*.csv) write identical layers of one model once: how many
+    // convolutions of the model this row stands for (a model's time is the sum of count x time).
+    int64_t count = 1;
 };
 
 struct Epilogue {
@@ -31,6 +34,12 @@ struct Options {
     Mode mode = Mode::Run;
     std::vector<std::string> shapeFiles, suites;
     std::string suitesDir;
+    // --zoo [MODELS]: the model zoo's files (every one, or the listed models); --zoo-part I/N
+    // keeps the I-th of N deterministic slices of the zoo's distinct shapes.
+    bool zoo = false;
+    std::vector<std::string> zooModels;
+    std::string zooDir;
+    int zooPart = 1, zooParts = 1;
     std::vector<int64_t> batches;  // empty: each shape's own n
     std::vector<vkconv::DType> dtypes;
     std::vector<vkconv::TensorLayout> layouts;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <optional>
+#include <set>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -55,35 +56,64 @@ int runBenchmark(vkconv::Context& ctx, const Options& opts, const Peaks& peaks) 
     std::printf("epilogue: %s; check: %s\n\n", opts.epilogue.name.c_str(),
                 opts.check ? "float64 reference on ~2048 sampled outputs + corners per row" : "off (--check)");
 
+    // The zoo repeats shapes across models (and within one, each model's file holding a shape once
+    // with its count): each distinct shape is timed once and its rows copied to every layer that
+    // has it.  Suites and shape files keep a measurement per row.
+    std::vector<std::vector<size_t>> same;
+    if (opts.zoo) {
+        same = identicalShapes(shapes);
+        std::set<std::string> models;
+        int64_t convs = 0;
+        for (auto& s : shapes) models.insert(s.suite), convs += s.count;
+        std::printf("zoo: %zu models, %zu rows (%lld convolutions), %zu distinct shapes", models.size(), shapes.size(),
+                    (long long)convs, same.size());
+        if (opts.zooParts > 1) std::printf(" in part %d of %d", opts.zooPart, opts.zooParts);
+        std::printf("\n\n");
+    } else {
+        for (size_t i = 0; i < shapes.size(); ++i) same.push_back({i});
+    }
+
     struct Job {
-        const Shape* shape;
+        const std::vector<size_t>* owners;  // rows of `shapes` with this shape; the first is timed
         int64_t batch;
         vkconv::DType dtype;
         vkconv::TensorLayout layout;
     };
     std::vector<Job> jobs;
-    for (auto& s : shapes)
-        for (int64_t b : opts.batches.empty() ? std::vector<int64_t>{s.n} : opts.batches)
+    for (auto& g : same)
+        for (int64_t b : opts.batches.empty() ? std::vector<int64_t>{shapes[g[0]].n} : opts.batches)
             for (auto dt : opts.dtypes)
-                for (auto lay : opts.layouts) jobs.push_back({&s, b, dt, lay});
+                for (auto lay : opts.layouts) jobs.push_back({&g, b, dt, lay});
 
     printTableHeader(stdout);
     std::vector<Row> rows;
     auto start = std::chrono::steady_clock::now();
     for (size_t i = 0; i < jobs.size(); ++i) {
         const Job& j = jobs[i];
+        const Shape& shape = shapes[j.owners->front()];
         double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        std::fprintf(stderr, "[%zu/%zu %.1fs] %s/%s n%lld %s %s\n", i + 1, jobs.size(), elapsed, j.shape->suite.c_str(),
-                     j.shape->layer.c_str(), (long long)j.batch, std::string(vkconv::toString(j.dtype)).c_str(),
+        std::fprintf(stderr, "[%zu/%zu %.1fs] %s/%s n%lld %s %s\n", i + 1, jobs.size(), elapsed, shape.suite.c_str(),
+                     shape.layer.c_str(), (long long)j.batch, std::string(vkconv::toString(j.dtype)).c_str(),
                      std::string(vkconv::toString(j.layout)).c_str());
         std::vector<std::string> notes;
-        std::vector<Row> got = runner.run(*j.shape, j.batch, j.dtype, j.layout, notes);
-        for (auto& n : notes) printNote(stdout, *j.shape, j.batch, std::string(vkconv::toString(j.dtype)) + " " + n);
+        std::vector<Row> got = runner.run(shape, j.batch, j.dtype, j.layout, notes);
+        for (auto& n : notes) printNote(stdout, shape, j.batch, std::string(vkconv::toString(j.dtype)) + " " + n);
         for (auto& r : got) {
             applyPeak(r, peaks);
             printRow(stdout, r);
-            rows.push_back(std::move(r));
         }
+        if (j.owners->size() > 1) {
+            std::set<std::string> models;
+            for (size_t o : *j.owners) models.insert(shapes[o].suite);
+            printNote(stdout, shape, j.batch,
+                      "timed once for " + std::to_string(j.owners->size()) + " rows of " +
+                          std::to_string(models.size()) + " model(s) with this shape");
+        }
+        for (size_t o : *j.owners)
+            for (const Row& r : got) {
+                rows.push_back(r);
+                rows.back().shape = shapes[o];
+            }
         std::fflush(stdout);
     }
     double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -167,6 +167,39 @@ void addShapeOptions(CLI::App* app, Options& o, const char* g = "Shapes (default
         "a shapes file: suite,layer,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,stride_w,dil_h,dil_w,groups (repeatable)")
         ->type_name("FILE.csv")
         ->group(g);
+    app->add_option_function<std::vector<std::string>>(
+           "--zoo",
+           [&o](const std::vector<std::string>& values) {
+               o.zoo = true;
+               for (const auto& v : values) {
+                   std::stringstream list(v);
+                   std::string name;
+                   while (std::getline(list, name, ','))
+                       if (!name.empty() &&
+                           std::find(o.zooModels.begin(), o.zooModels.end(), name) == o.zooModels.end())
+                           o.zooModels.push_back(name);
+               }
+           },
+           "the model zoo (--zoo-dir): every model, or the listed ones (comma-separated, repeatable); identical "
+           "shapes are timed once and reported for every layer and model that has them")
+        ->expected(0, 1)
+        ->allow_extra_args(false)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+        ->type_name("[MODEL,...]")
+        ->group(g);
+    app->add_option_function<std::string>(
+           "--zoo-part",
+           [&o](const std::string& v) {
+               const size_t slash = v.find('/');
+               if (slash == std::string::npos)
+                   throw CLI::ValidationError("--zoo-part", "expects I/N (e.g. 2/4), got '" + v + "'");
+               o.zooParts = parseInteger<int>("--zoo-part", v.substr(slash + 1), 1, 1000000);
+               o.zooPart = parseInteger<int>("--zoo-part", v.substr(0, slash), 1, o.zooParts);
+           },
+           "with --zoo: the I-th of N slices of the zoo's distinct shapes (every N-th in sorted order), so that a "
+           "zoo run can be spread over N calls; bench/report.py merges the parts' JSON files")
+        ->type_name("I/N")
+        ->group(g);
     addRepeatable(
         app, "--batch",
         [&o](const std::string& v) { o.batches.push_back(parseInteger<int64_t>("--batch", v, 1, INT32_MAX)); },
@@ -309,6 +342,12 @@ void addGlobalOptions(CLI::App* app, Options& o) {
            "bin/, else the source tree's bench/suites)")
         ->type_name("DIR")
         ->group(g);
+    app->add_option(
+           "--zoo-dir", o.zooDir,
+           "where --zoo looks (default: $VKCONV_ZOO_DIR, else an installed share/vkconv/bench/zoo beside bin/, "
+           "else the source tree's bench/zoo)")
+        ->type_name("DIR")
+        ->group(g);
 }
 
 // The older command line: the tool is picked by a flag anywhere on it.  Returns the subcommand
@@ -322,7 +361,7 @@ std::vector<std::string> mapOlderForm(const std::vector<std::string>& args) {
     };
     const bool stats = has({"--shader-stats"}), plans = has({"--plan-only", "--caps"}),
                find = has({"--find", "--find-fresh", "--find-exhaustive"});
-    const bool peak = has({"--peak"}), shapes = has({"--suite", "--shapes"});
+    const bool peak = has({"--peak"}), shapes = has({"--suite", "--shapes", "--zoo"});
     auto conflict = [](const std::string& a, const std::string& b) {
         throw CLI::ValidationError(a + " and " + b + " are different tools (vkconv-bench --help lists them)");
     };
@@ -344,7 +383,7 @@ std::vector<std::string> mapOlderForm(const std::vector<std::string>& args) {
 bool takesValue(const CLI::App& app, const std::string& flag) {
     auto check = [&](const CLI::App* a) {
         const CLI::Option* opt = a->get_option_no_throw(flag);
-        return opt && opt->get_expected_max() > 0;  // flags expect none
+        return opt && opt->get_expected_min() > 0;  // flags expect none; --zoo's list is optional
     };
     if (check(&app)) return true;
     for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
@@ -374,7 +413,7 @@ Options parseOptions(int argc, char** argv) {
     app.allow_extras();  // reported below, in order and with the tool's name (the subcommands inherit it)
     app.footer(
         "Environment: VKCONV_DEVICE (the default --device), VKCONV_CACHE_DIR (pipeline, find and peak caches; none: "
-        "off), VKCONV_SUITES_DIR (the default --suites-dir).");
+        "off), VKCONV_SUITES_DIR (the default --suites-dir), VKCONV_ZOO_DIR (the default --zoo-dir).");
     addGlobalOptions(&app, o);
 
     CLI::App* run = app.add_subcommand(
@@ -479,7 +518,14 @@ Options parseOptions(int argc, char** argv) {
             if (a == "--") break;
             if (a == "-h" || a == "--help") help = true;
             if (a.size() > 1 && a[0] == '-') {
-                if (a.find('=') == std::string::npos && takesValue(app, a)) ++i;
+                if (a.find('=') == std::string::npos && takesValue(app, a)) {
+                    ++i;
+                } else if (a == "--zoo" && i + 1 < args.size() && args[i + 1][0] != '-') {
+                    // --zoo's optional list, unless the word names a tool.
+                    bool tool = false;
+                    for (const Tool& t : kTools) tool = tool || args[i + 1] == t.name;
+                    if (!tool) ++i;
+                }
                 continue;
             }
             named = true;  // a subcommand, or a stray word CLI11 reports
@@ -523,6 +569,9 @@ Options parseOptions(int argc, char** argv) {
         std::fprintf(stderr, "vkconv-bench: %s\n(see vkconv-bench --help)\n", msg.c_str());
         std::exit(2);
     };
+    if (o.zoo && (!o.suites.empty() || !o.shapeFiles.empty()))
+        usageError("--zoo and --suite / --shapes: run the zoo and the suites separately");
+    if (o.zooParts > 1 && !o.zoo) usageError("--zoo-part splits the zoo: give --zoo too");
     if (!o.capsPath.empty() && (!o.device.empty() || o.validation))
         usageError("--caps plans offline: no --device or --validation");
     if (o.mode == Mode::Find && o.algo == "all")

@@ -7,6 +7,7 @@
 #include <ctime>
 #include <fstream>
 #include <map>
+#include <set>
 #include <tuple>
 
 #include "util/json.hpp"
@@ -122,8 +123,11 @@ void printNote(std::FILE* f, const Shape& s, int64_t batch, const std::string& n
 void printSummary(std::FILE* f, const std::vector<Row>& rows) {
     struct Agg {
         int layers = 0, failed = 0;
+        int64_t convs = 0;
         double us = 0, gflop = 0, logSum = 0;
     };
+    bool zoo = false;
+    for (auto& r : rows) zoo = zoo || r.shape.count != 1;
     // Key: suite, batch, dtype, layout, algorithm (the request for auto, else the one that ran).
     std::map<std::tuple<std::string, int64_t, int, int, std::string>, Agg> groups;
     std::vector<std::tuple<std::string, int64_t, int, int, std::string>> order;
@@ -136,13 +140,16 @@ void printSummary(std::FILE* f, const std::vector<Row>& rows) {
             ++a.failed;
             continue;
         }
+        // A zoo row stands for `count` identical convolutions of its model.
         ++a.layers;
-        a.us += *r.us;
-        a.gflop += r.gflop;
-        a.logSum += std::log(*r.tflops);
+        a.convs += r.shape.count;
+        a.us += double(r.shape.count) * *r.us;
+        a.gflop += double(r.shape.count) * r.gflop;
+        a.logSum += double(r.shape.count) * std::log(*r.tflops);
     }
     if (order.empty()) return;
-    std::fprintf(f, "\n== Summary per suite (aggregate = sum of FLOPs / sum of times)\n");
+    std::fprintf(f, "\n== Summary per suite (aggregate = sum of FLOPs / sum of times%s)\n",
+                 zoo ? "; a zoo row counts as many times as its model has the layer" : "");
     std::fprintf(f, "%-14s %4s %-5s %-4s %-24s %6s %12s %10s %10s %8s\n", "suite", "N", "dtype", "lay", "algorithm",
                  "layers", "sum us", "GFLOP", "agg TF/s", "geo TF/s");
     for (auto& key : order) {
@@ -158,7 +165,7 @@ void printSummary(std::FILE* f, const std::vector<Row>& rows) {
         }
         std::fprintf(f, "%-14s %4lld %-5s %-4s %-24s %6s %12s %10.3f %10s %8s\n", suite.c_str(), (long long)batch,
                      dts.c_str(), lays.c_str(), algo.c_str(), layers.c_str(), fmtNum(a.us).c_str(), a.gflop,
-                     fmtNum(a.gflop * 1e3 / a.us).c_str(), fmtNum(std::exp(a.logSum / a.layers)).c_str());
+                     fmtNum(a.gflop * 1e3 / a.us).c_str(), fmtNum(std::exp(a.logSum / double(a.convs))).c_str());
     }
 }
 
@@ -267,10 +274,17 @@ void writeJsonReport(const std::string& path, const RunInfo& info, const std::ve
          }},
         {"peaks", peaksRecord(*info.peaks)},
     };
+    if (info.opts->zoo) {
+        // Which slice of the zoo this file holds: report.py merges the parts of one run.
+        std::set<std::string> models;
+        for (auto& r : rows) models.insert(r.shape.suite);
+        out["zoo"] = {{"models", models.size()}, {"part", info.opts->zooPart}, {"parts", info.opts->zooParts}};
+    }
     Json& jrows = out["rows"] = Json::array();
     for (auto& r : rows) {
         const Shape& s = r.shape;
         Json j = shapeJson(s, r.batch);
+        if (info.opts->zoo) j["count"] = s.count;  // the model's convolutions of this shape
         j.update(Json{
             {"batch", r.batch},
             {"dtype", vkconv::toString(r.dtype)},

@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """Merge "vkconv-bench/1" JSON files (vkconv-bench, torch_baseline.py) into a markdown report
 with per-layer times, ratios against a baseline, totals, and (with matplotlib) PNG plots.
+Model-zoo rows (vkconv-bench --zoo: rows with a count) get per-model count-weighted sums and
+ratios, their geometric mean, the worst model and the worst layers; each layer in zoo_layers.md.
+The parts of a zoo run (--zoo-part I/N) merge as any files of one label do.
 
   python3 bench/report.py cudnn.json vkconv.json --baseline cudnn --out report/
 
@@ -153,13 +156,21 @@ def pick_baseline(series: list[Series], sel: str | None) -> Series:
     sys.exit(f"report: --baseline {sel!r} matches {'several' if hits else 'no'} input(s); labels: {labels}")
 
 
-def build_groups(series: list[Series]) -> dict[tuple, list[tuple]]:
-    """(suite, dtype, layout, batch) -> row keys, layers in the order the inputs list them."""
+def zoo_suites(series: list[Series]) -> set[str]:
+    """The suites that are zoo models: their rows carry a count (vkconv-bench --zoo)."""
+    return {key[0] for s in series for key, row in s.rows.items() if "count" in row}
+
+
+def build_groups(series: list[Series], only=None, skip=frozenset()) -> dict[tuple, list[tuple]]:
+    """(suite, dtype, layout, batch) -> row keys, layers in the order the inputs list them;
+    suites in `only` (when given) and not in `skip`."""
     groups: dict[tuple, dict[tuple, None]] = {}
     suite_order: dict[str, int] = {}
     for s in series:
         for key in s.rows:
             suite, _, batch, dtype, layout = key
+            if suite in skip or (only is not None and suite not in only):
+                continue
             suite_order.setdefault(suite, len(suite_order))
             groups.setdefault((suite, dtype, layout, batch), {})[key] = None
     order = sorted(groups, key=lambda g: (suite_order[g[0]], DTYPE_ORDER[g[1]], LAYOUT_ORDER[g[2]], g[3]))
@@ -168,15 +179,20 @@ def build_groups(series: list[Series]) -> dict[tuple, list[tuple]]:
 
 def totals(s: Series, base: Series, keys) -> dict:
     """Sums over the layers this series has; ratios over the layers both it and the baseline have."""
+    # A zoo row stands for `count` identical convolutions of its model (suite): sums weigh it so.
     mine = [s.ok(k) for k in keys if s.ok(k)]
-    t = {"n": len(mine), "of": len(keys), "us": sum(r["us"] for r in mine),
-         "gflop": sum(r["gflop"] for r in mine)}
+    t = {"n": len(mine), "of": len(keys), "us": sum(count(r) * r["us"] for r in mine),
+         "gflop": sum(count(r) * r["gflop"] for r in mine)}
     t["tflops"] = t["gflop"] * 1e3 / t["us"] if t["us"] else None
-    common = [(s.ok(k)["us"], base.ok(k)["us"]) for k in keys if s.ok(k) and base.ok(k)]
+    common = [(s.ok(k)["us"], base.ok(k)["us"], count(s.ok(k))) for k in keys if s.ok(k) and base.ok(k)]
     t["common"] = len(common)
-    t["sum_ratio"] = sum(a for a, _ in common) / sum(b for _, b in common) if common else None
-    t["geomean"] = geomean([a / b for a, b in common]) if common else None
+    t["sum_ratio"] = sum(a * c for a, _, c in common) / sum(b * c for _, b, c in common) if common else None
+    t["geomean"] = geomean([a / b for a, b, _ in common]) if common else None
     return t
+
+
+def count(row) -> int:
+    return row.get("count", 1)
 
 
 def group_title(g) -> str:
@@ -184,7 +200,153 @@ def group_title(g) -> str:
     return f"{suite} · {dtype} {layout} · batch {batch}"
 
 
-def write_markdown(out: Path, series, base, groups, plots) -> str:
+def group_section(g, keys, series, base, tot, plots) -> list[str]:
+    """One group's markdown: a line per layer, totals, plots."""
+    others = [s for s in series if s is not base]
+    md = [f"## {group_title(g)}", ""]
+    # Inputs that name their algorithms (vkconv, not cuDNN's "cudnn") get a column for the
+    # one timed, the fastest where several were.
+    algo_cols = [s for s in series if any(len(s.algos.get(k, ())) > 1 or
+                                          (s.ok(k) and s.ok(k)["algo"] != s.ok(k)["_library"])
+                                          for k in keys)]
+    zoo = any("count" in s.rows[k] for s in series for k in keys if k in s.rows)
+    head = ["layer", "shape", "GFLOP"] + (["count"] if zoo else []) + [f"{s.label} µs" for s in series] + \
+           [f"{s.label} / {base.label}" for s in others] + [f"{s.label} algo" for s in algo_cols]
+    md += ["| " + " | ".join(head) + " |",
+           "|---|---|" + "---:|" * (1 + zoo + len(series) + len(others)) + "---|" * len(algo_cols)]
+    for key in keys:
+        any_row = next(s.rows[key] for s in [base] + others if key in s.rows)
+        line = [key[1], shape_text(any_row), fmt(any_row["gflop"])] + ([str(count(any_row))] if zoo else [])
+        line += [cell(s, key) for s in series]
+        line += [fmt_ratio(s.ok(key)["us"] / base.ok(key)["us"]) if s.ok(key) and base.ok(key) else DASH
+                 for s in others]
+        line += [algo_text(s.ok(key)) for s in algo_cols]
+        md.append("| " + " | ".join(line) + " |")
+    firsts = [next(s.rows[k] for s in series if k in s.rows) for k in keys]
+    gflop = sum(count(r) * r["gflop"] for r in firsts)
+    line = ["**total**", f"{len(keys)} layers", fmt(gflop)] + ([str(sum(map(count, firsts)))] if zoo else [])
+    line += [fmt(tot[s.label]["us"]) if tot[s.label]["n"] else DASH for s in series]
+    line += [fmt_ratio(tot[s.label]["sum_ratio"]) if tot[s.label]["common"] else DASH for s in others]
+    line += [""] * len(algo_cols)
+    md += ["| " + " | ".join(line) + " |", ""]
+    parts = []
+    for s in series:
+        t = tot[s.label]
+        if not t["n"]:
+            parts.append(f"**{s.label}** no rows")
+            continue
+        p = f"**{s.label}** {fmt(t['us'])} µs, {fmt(t['tflops'])} TFLOP/s ({t['n']}/{t['of']} layers)"
+        if s is not base and t["common"]:
+            p += (f", sum ratio {fmt_ratio(t['sum_ratio'])}, geomean {fmt_ratio(t['geomean'])} "
+                  f"over {t['common']} common layer{'s' * (t['common'] != 1)}")
+        parts.append(p)
+    md += ["Totals: " + " · ".join(parts), ""]
+    for kind, path in plots:
+        md += [f"![{kind}: {group_title(g)}]({path})", ""]
+    return md
+
+
+def zoo_models_table(series, base, zgroups, config) -> tuple[list[str], dict]:
+    """The zoo's models at one (dtype, layout, batch): a line per model, then the geometric mean
+    of the per-model ratios and the worst model of each input.  Returns the lines and, per input
+    label, {model: ratio}."""
+    others = [s for s in series if s is not base]
+    models = sorted((g for g in zgroups if g[1:] == config), key=lambda g: g[0])
+    head = ["model", "layers", "convs", "GFLOP"] + [f"{s.label} ms" for s in series] + \
+           [f"{s.label} / {base.label}" for s in others]
+    md = ["| " + " | ".join(head) + " |", "|---|" + "---:|" * (len(head) - 1)]
+    ratios: dict[str, dict[str, float]] = {s.label: {} for s in others}
+    for g in models:
+        keys = zgroups[g]
+        firsts = [next(s.rows[k] for s in series if k in s.rows) for k in keys]
+        tot = {s.label: totals(s, base, keys) for s in series}
+        line = [g[0], str(len(keys)), str(sum(map(count, firsts))),
+                fmt(sum(count(r) * r["gflop"] for r in firsts))]
+        for s in series:
+            t = tot[s.label]
+            partial = f" ({t['n']}/{t['of']})" if t["n"] < t["of"] else ""
+            line.append(fmt(t["us"] / 1e3) + partial if t["n"] else DASH)
+        for s in others:
+            t = tot[s.label]
+            if t["common"]:
+                if t["common"] == len(keys):  # a model compares only where both have every layer
+                    ratios[s.label][g[0]] = t["sum_ratio"]
+                partial = f" ({t['common']}/{len(keys)})" if t["common"] < len(keys) else ""
+                line.append(fmt_ratio(t["sum_ratio"]) + partial)
+            else:
+                line.append(DASH)
+        md.append("| " + " | ".join(line) + " |")
+    md.append("")
+    for s in others:
+        r = ratios[s.label]
+        left = len(models) - len(r)
+        if r:
+            worst = max(r, key=r.get)
+            best = min(r, key=r.get)
+            md.append(f"{s.label} / {base.label}: geometric mean of the per-model ratios "
+                      f"**{fmt_ratio(geomean(r.values()))}** over {len(r)} model{'s' * (len(r) != 1)}; worst model "
+                      f"**{worst}** ({fmt_ratio(r[worst])}), best {best} ({fmt_ratio(r[best])})" +
+                      (f"; {left} model{'s' * (left != 1)} left out, a layer missing in one input." if left else "."))
+            md.append("")
+        elif left:
+            md += [f"{s.label} / {base.label}: no model has every layer in both inputs.", ""]
+    return md, ratios
+
+
+def zoo_worst_layers(series, base, zgroups, config, top=20) -> list[str]:
+    """The distinct shapes at one (dtype, layout, batch) with the highest ratio to the baseline,
+    per input: each with the models that have it and how many convolutions in all."""
+    md = []
+    for s in (x for x in series if x is not base):
+        shapes: dict[tuple, dict] = {}
+        for g, keys in zgroups.items():
+            if g[1:] != config:
+                continue
+            for k in keys:
+                a, b = s.ok(k), base.ok(k)
+                if not (a and b):
+                    continue
+                e = shapes.setdefault(bj.shape_key(a), {"row": a, "base": b, "models": {}, "convs": 0})
+                e["models"][g[0]] = e["models"].get(g[0], 0) + count(a)
+                e["convs"] += count(a)
+        worst = sorted(shapes.values(), key=lambda e: e["row"]["us"] / e["base"]["us"], reverse=True)[:top]
+        if not worst:
+            continue
+        md += [f"Worst {len(worst)} layers of {s.label} / {base.label} (distinct shapes, by ratio):", "",
+               f"| shape | GFLOP | models (convs) | {base.label} µs | {s.label} µs | ratio | {s.label} algo |",
+               "|---|---:|---|---:|---:|---:|---|"]
+        for e in worst:
+            names = sorted(e["models"], key=lambda m: (-e["models"][m], m))
+            where = ", ".join(f"{m} ×{e['models'][m]}" if e["models"][m] > 1 else m for m in names[:3])
+            if len(names) > 3:
+                where += f" and {len(names) - 3} more"
+            md.append(f"| {shape_text(e['row'])} | {fmt(e['row']['gflop'])} | {where} ({e['convs']}) "
+                      f"| {fmt(e['base']['us'])} | {fmt(e['row']['us'])} "
+                      f"| {fmt_ratio(e['row']['us'] / e['base']['us'])} | {algo_text(e['row'])} |")
+        md.append("")
+    return md
+
+
+def zoo_markdown(series, base, zgroups) -> list[str]:
+    """The model zoo: per (dtype, layout, batch), each model's count-weighted time and ratio, their
+    geometric mean, the worst model per input and the worst layers.  Every layer: zoo_layers.md."""
+    configs = sorted({g[1:] for g in zgroups},
+                     key=lambda c: (DTYPE_ORDER[c[0]], LAYOUT_ORDER[c[1]], c[2]))
+    n_models = len({g[0] for g in zgroups})
+    md = ["", "## Model zoo", "",
+          f"{n_models} models (bench/zoo). A model's time = the sum over its layers of count × the "
+          "layer's time (count: its convolutions of that shape); ratio = that sum / the baseline's, "
+          "over the layers both inputs have ((n/of) where some are missing). Each layer of every model: "
+          "zoo_layers.md.", ""]
+    for config in configs:
+        md += [f"### Zoo · {config[0]} {config[1]} · batch {config[2]}", ""]
+        table, _ = zoo_models_table(series, base, zgroups, config)
+        md += table
+        md += zoo_worst_layers(series, base, zgroups, config)
+    return md
+
+
+def write_markdown(out: Path, series, base, groups, plots, zgroups=None) -> str:
     others = [s for s in series if s is not base]
     md = ["# vkconv benchmark report", ""]
     md += [f"Baseline: **{base.label}**. ratio = time / baseline time: below 1 is faster than the "
@@ -204,32 +366,36 @@ def write_markdown(out: Path, series, base, groups, plots) -> str:
                       f"| {d['created']} |")
     md.append("")
 
-    # Summary: one line per group; the numbers are repeated under each group's table.
-    head = ["suite", "dtype", "layout", "batch", "layers"]
-    for s in series:
-        head += [f"{s.label} µs", f"{s.label} TFLOP/s"]
-        if s is not base:
-            head += [f"{s.label} sum ratio", f"{s.label} geomean"]
-    md += ["## Summary", "", "| " + " | ".join(head) + " |",
-           "|" + "---|" * 5 + "---:|" * (len(head) - 5)]
+    zgroups = zgroups or {}
     group_totals = {g: {s.label: totals(s, base, keys) for s in series} for g, keys in groups.items()}
-    for g, keys in groups.items():
-        line = [g[0], g[1], g[2], str(g[3]), str(len(keys))]
+    if groups:
+        # Summary: one line per group; the numbers are repeated under each group's table.
+        head = ["suite", "dtype", "layout", "batch", "layers"]
         for s in series:
-            t = group_totals[g][s.label]
-            partial = f" ({t['n']}/{t['of']})" if t["n"] < t["of"] else ""
-            line += [fmt(t["us"]) + partial if t["n"] else DASH, fmt(t["tflops"]) if t["n"] else DASH]
+            head += [f"{s.label} µs", f"{s.label} TFLOP/s"]
             if s is not base:
-                line += [fmt_ratio(t["sum_ratio"]) if t["common"] else DASH,
-                         fmt_ratio(t["geomean"]) if t["common"] else DASH]
-        md.append("| " + " | ".join(line) + " |")
-    for s in others:
-        allk = [k for keys in groups.values() for k in keys if s.ok(k) and base.ok(k)]
-        if allk:
-            md.append("")
-            md.append(f"Overall geomean ratio {s.label} / {base.label}: "
-                      f"**{fmt_ratio(geomean([s.ok(k)['us'] / base.ok(k)['us'] for k in allk]))}** "
-                      f"over {len(allk)} layers.")
+                head += [f"{s.label} sum ratio", f"{s.label} geomean"]
+        md += ["## Summary", "", "| " + " | ".join(head) + " |",
+               "|" + "---|" * 5 + "---:|" * (len(head) - 5)]
+        for g, keys in groups.items():
+            line = [g[0], g[1], g[2], str(g[3]), str(len(keys))]
+            for s in series:
+                t = group_totals[g][s.label]
+                partial = f" ({t['n']}/{t['of']})" if t["n"] < t["of"] else ""
+                line += [fmt(t["us"]) + partial if t["n"] else DASH, fmt(t["tflops"]) if t["n"] else DASH]
+                if s is not base:
+                    line += [fmt_ratio(t["sum_ratio"]) if t["common"] else DASH,
+                             fmt_ratio(t["geomean"]) if t["common"] else DASH]
+            md.append("| " + " | ".join(line) + " |")
+        for s in others:
+            allk = [k for keys in groups.values() for k in keys if s.ok(k) and base.ok(k)]
+            if allk:
+                md.append("")
+                md.append(f"Overall geomean ratio {s.label} / {base.label}: "
+                          f"**{fmt_ratio(geomean([s.ok(k)['us'] / base.ok(k)['us'] for k in allk]))}** "
+                          f"over {len(allk)} layers.")
+    if zgroups:
+        md += zoo_markdown(series, base, zgroups)
     floors = [(s.label, s.peaks()["call_floor_us"]) for s in series if s.peaks().get("call_floor_us")]
     if floors:
         md += ["", "Call floors (`peaks.call_floor_us`, the least one call costs: a 4 KiB copy timed "
@@ -240,57 +406,36 @@ def write_markdown(out: Path, series, base, groups, plots) -> str:
 
     problems = []
     for s in series:
+        copies: dict[tuple, list] = {}  # a zoo shape's failure once, with how many rows share it
         for (suite, layer, batch, dtype, layout), row in s.rows.items():
             where = f"- {s.label}: {suite}/{layer} b{batch} {dtype} {layout}"
+            if "count" in row and (not bj.row_ok(row) or row["check"] == "fail"):
+                copy = copies.setdefault((bj.shape_key(row), batch, dtype, layout), [where, row, 0])
+                copy[2] += 1
+                continue
             if not bj.row_ok(row):
                 problems.append(f"{where}: {row['error']}")
             elif row["check"] == "fail":
                 problems.append(f"{where}: check failed (max_rel_err {row['max_rel_err']:.2e})")
+        for where, row, n in copies.values():
+            more = f" (and {n - 1} more zoo row{'s' * (n != 2)} of this shape)" if n > 1 else ""
+            why = row["error"] if not bj.row_ok(row) else f"check failed (max_rel_err {row['max_rel_err']:.2e})"
+            problems.append(f"{where}: {why}{more}")
     if problems:
         md += ["## Failures", ""] + sorted(problems) + [""]
 
     for g, keys in groups.items():
-        md += [f"## {group_title(g)}", ""]
-        # Inputs that name their algorithms (vkconv, not cuDNN's "cudnn") get a column for the
-        # one timed, the fastest where several were.
-        algo_cols = [s for s in series if any(len(s.algos.get(k, ())) > 1 or
-                                              (s.ok(k) and s.ok(k)["algo"] != s.ok(k)["_library"])
-                                              for k in keys)]
-        head = ["layer", "shape", "GFLOP"] + [f"{s.label} µs" for s in series] + \
-               [f"{s.label} / {base.label}" for s in others] + [f"{s.label} algo" for s in algo_cols]
-        md += ["| " + " | ".join(head) + " |",
-               "|---|---|" + "---:|" * (1 + len(series) + len(others)) + "---|" * len(algo_cols)]
-        for key in keys:
-            any_row = next(s.rows[key] for s in [base] + others if key in s.rows)
-            line = [key[1], shape_text(any_row), fmt(any_row["gflop"])]
-            line += [cell(s, key) for s in series]
-            line += [fmt_ratio(s.ok(key)["us"] / base.ok(key)["us"]) if s.ok(key) and base.ok(key) else DASH
-                     for s in others]
-            line += [algo_text(s.ok(key)) for s in algo_cols]
-            md.append("| " + " | ".join(line) + " |")
-        tot = group_totals[g]
-        gflop = sum(next(s.rows[k] for s in series if k in s.rows)["gflop"] for k in keys)
-        line = ["**total**", f"{len(keys)} layers", fmt(gflop)]
-        line += [fmt(tot[s.label]["us"]) if tot[s.label]["n"] else DASH for s in series]
-        line += [fmt_ratio(tot[s.label]["sum_ratio"]) if tot[s.label]["common"] else DASH for s in others]
-        line += [""] * len(algo_cols)
-        md += ["| " + " | ".join(line) + " |", ""]
-        parts = []
-        for s in series:
-            t = tot[s.label]
-            if not t["n"]:
-                parts.append(f"**{s.label}** no rows")
-                continue
-            p = f"**{s.label}** {fmt(t['us'])} µs, {fmt(t['tflops'])} TFLOP/s ({t['n']}/{t['of']} layers)"
-            if s is not base and t["common"]:
-                p += (f", sum ratio {fmt_ratio(t['sum_ratio'])}, geomean {fmt_ratio(t['geomean'])} "
-                      f"over {t['common']} common layer{'s' * (t['common'] != 1)}")
-            parts.append(p)
-        md += ["Totals: " + " · ".join(parts), ""]
-        for kind, path in plots.get(g, []):
-            md += [f"![{kind}: {group_title(g)}]({path})", ""]
+        md += group_section(g, keys, series, base, group_totals[g], plots.get(g, []))
     text = "\n".join(md)
     (out / "report.md").write_text(text)
+    if zgroups:
+        # Every zoo model's layers: long, so in a file of their own.
+        zmd = ["# vkconv benchmark report: the model zoo's layers", "",
+               f"Baseline: **{base.label}**; see report.md. count = the model's convolutions of that shape; "
+               "totals weigh each row by it.", ""]
+        for g, keys in zgroups.items():
+            zmd += group_section(g, keys, series, base, {s.label: totals(s, base, keys) for s in series}, [])
+        (out / "zoo_layers.md").write_text("\n".join(zmd))
     return text
 
 
@@ -434,15 +579,22 @@ def main(argv=None) -> int:
     series = load_series(args)
     base = pick_baseline(series, args.baseline)
     series = [base] + [s for s in series if s is not base]  # baseline is the first column
-    groups = build_groups(series)
-    if not groups:
+    # Zoo models (rows with a count) get the zoo's per-model summary, not a table and plots each.
+    zoo = zoo_suites(series)
+    groups = build_groups(series, skip=zoo)
+    zgroups = build_groups(series, only=zoo)
+    if not groups and not zgroups:
         sys.exit("report: the inputs hold no rows")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     plots = {} if args.no_plots else make_plots(out, series, groups)
-    text = write_markdown(out, series, base, groups, plots)
-    summary = text.split("## Summary\n\n", 1)[1].split("\n\n", 1)[0]
-    print(summary)
+    text = write_markdown(out, series, base, groups, plots, zgroups)
+    if groups:
+        print(text.split("## Summary\n\n", 1)[1].split("\n\n", 1)[0])
+    if zgroups:
+        # Per configuration: the geometric means and worst models.
+        print("\n".join(line for line in text.split("## Model zoo\n", 1)[1].splitlines()
+                        if line.startswith("### ") or "geometric mean" in line))
     n_plots = sum(map(len, plots.values()))
     log(f"report: wrote {out / 'report.md'}" + (f" and {n_plots} plots in {out / 'plots'}" if n_plots else ""))
     return 0

@@ -257,9 +257,9 @@ int runShaderStats(vkconv::Context& ctx, const Options& opts) {
         });
     };
     collect("(earlier)", "");  // nothing yet, normally
-    // With --suite / --shapes: the pipelines the router's plans of those layers build (at each
+    // With --suite / --shapes / --zoo: the pipelines the router's plans of those layers build (at each
     // --batch, --dtype and --layout; --algo forces one), instead of the algorithms' variant lists.
-    const bool layers = !opts.suites.empty() || !opts.shapeFiles.empty();
+    const bool layers = !opts.suites.empty() || !opts.shapeFiles.empty() || opts.zoo;
     if (layers) {
         for (const Shape& sh : loadShapes(opts))
             for (int64_t b : opts.batches.empty() ? std::vector<int64_t>{sh.n} : opts.batches)

@@ -1,9 +1,12 @@
-// Shapes: the suites' CSV files (bench/suites/*.csv) and --shapes files.
+// Shapes: the suites' CSV files (bench/suites/*.csv), the model zoo's (bench/zoo/*.csv) and
+// --shapes files.
 #include "shapes.hpp"
 
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 #include <sstream>
@@ -13,6 +16,9 @@
 
 #ifndef VKCONV_BENCH_SUITES_DIR
 #define VKCONV_BENCH_SUITES_DIR "bench/suites"
+#endif
+#ifndef VKCONV_BENCH_ZOO_DIR
+#define VKCONV_BENCH_ZOO_DIR "bench/zoo"
 #endif
 
 namespace vkbench {
@@ -37,19 +43,40 @@ std::vector<std::string> splitCsv(const std::string& line) {
 
 [[noreturn]] void fail(const std::string& msg) { throw vkconv::Error(vkconv::ErrorCode::Io, msg); }
 
-}  // namespace
-
-std::string defaultSuitesDir() {
-    const char* env = std::getenv("VKCONV_SUITES_DIR");  // as the tests: binaries run from another checkout
-    if (env && *env) return env;
-    // Installed (cmake --install): <prefix>/bin/vkconv-bench reads <prefix>/share/vkconv/bench/suites.
+// $ENV (binaries run from another checkout, as the tests do), else an installed
+// <prefix>/share/vkconv/bench/<name> beside <prefix>/bin/vkconv-bench, else the build tree's
+// source directory.
+std::string dataDir(const char* env, const char* name, const char* sourceDir) {
+    const char* e = std::getenv(env);
+    if (e && *e) return e;
     std::error_code ec;
     const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
     if (!ec) {
-        const fs::path installed = exe.parent_path().parent_path() / "share" / "vkconv" / "bench" / "suites";
+        const fs::path installed = exe.parent_path().parent_path() / "share" / "vkconv" / "bench" / name;
         if (fs::is_directory(installed, ec)) return installed.string();
     }
-    return VKCONV_BENCH_SUITES_DIR;  // the build tree's binary: the source tree's suites
+    return sourceDir;
+}
+
+}  // namespace
+
+std::string defaultSuitesDir() { return dataDir("VKCONV_SUITES_DIR", "suites", VKCONV_BENCH_SUITES_DIR); }
+
+std::string defaultZooDir() { return dataDir("VKCONV_ZOO_DIR", "zoo", VKCONV_BENCH_ZOO_DIR); }
+
+ShapeKey shapeKey(const Shape& s) {
+    return {s.n, s.c, s.h, s.w, s.k, s.r, s.s, s.padH, s.padW, s.strideH, s.strideW, s.dilH, s.dilW, s.groups};
+}
+
+std::vector<std::vector<size_t>> identicalShapes(const std::vector<Shape>& shapes) {
+    std::vector<std::vector<size_t>> groups;
+    std::map<ShapeKey, size_t> index;
+    for (size_t i = 0; i < shapes.size(); ++i) {
+        auto [it, fresh] = index.emplace(shapeKey(shapes[i]), groups.size());
+        if (fresh) groups.emplace_back();
+        groups[it->second].push_back(i);
+    }
+    return groups;
 }
 
 std::vector<Shape> readShapes(const std::string& path) {
@@ -69,6 +96,10 @@ std::vector<Shape> readShapes(const std::string& path) {
         if (it == header.end()) fail(path + ": missing column '" + name + "'");
         col.push_back(size_t(it - header.begin()));
     }
+    // The zoo's files have a count column (identical layers of a model written once); others do not.
+    const auto countIt = std::find(header.begin(), header.end(), "count");
+    const std::optional<size_t> countCol =
+        countIt == header.end() ? std::nullopt : std::optional<size_t>(size_t(countIt - header.begin()));
     std::vector<Shape> shapes;
     int lineNo = 1;
     while (std::getline(in, line)) {
@@ -104,6 +135,14 @@ std::vector<Shape> readShapes(const std::string& path) {
         s.dilH = num(13);
         s.dilW = num(14);
         s.groups = num(15);
+        if (countCol) {
+            const std::string v = *countCol < cells.size() ? cells[*countCol] : std::string();
+            char* end = nullptr;
+            const long long x = std::strtoll(v.c_str(), &end, 10);
+            if (v.empty() || *end || x < 1)
+                fail(path + ":" + std::to_string(lineNo) + ": count is not a positive integer: '" + v + "'");
+            s.count = x;
+        }
         shapes.push_back(s);
     }
     return shapes;
@@ -122,20 +161,31 @@ std::vector<Shape> loadShapes(const Options& o) {
     std::string dir = o.suitesDir.empty() ? defaultSuitesDir() : o.suitesDir;
     std::vector<std::string> files = o.shapeFiles;
     std::vector<std::string> suites = o.suites;
-    if (files.empty() && suites.empty()) {
+    auto pathIn = [](const std::string& where, const std::string& name, const char* what) {
+        fs::path p = fs::path(where) / (name + ".csv");
+        if (!fs::exists(p)) {
+            std::string known;
+            for (auto& n : listSuites(where)) known += (known.empty() ? "" : ", ") + n;
+            fail("no " + std::string(what) + " '" + name + "' in " + where +
+                 " (have: " + (known.empty() ? "none" : known) + ")");
+        }
+        return p.string();
+    };
+    if (o.zoo) {
+        const std::string zdir = o.zooDir.empty() ? defaultZooDir() : o.zooDir;
+        std::vector<std::string> models = o.zooModels;
+        if (models.empty()) {
+            models = listSuites(zdir);
+            if (models.empty())
+                fail("no model zoo: " + zdir + " holds no *.csv (bench/zoo/make_zoo.py writes them; --zoo-dir)");
+        }
+        for (auto& m : models) files.push_back(pathIn(zdir, m, "zoo model"));
+    } else if (files.empty() && suites.empty()) {
         suites = listSuites(dir);
         if (suites.empty())
             fail("no suites: " + dir + " holds no *.csv (copy ../shared/shapes/*.csv there, or use --shapes)");
     }
-    for (auto& s : suites) {
-        fs::path p = fs::path(dir) / (s + ".csv");
-        if (!fs::exists(p)) {
-            std::string known;
-            for (auto& n : listSuites(dir)) known += (known.empty() ? "" : ", ") + n;
-            fail("no suite '" + s + "' in " + dir + " (have: " + (known.empty() ? "none" : known) + ")");
-        }
-        files.push_back(p.string());
-    }
+    for (auto& s : suites) files.push_back(pathIn(dir, s, "suite"));
     // (suite, layer): the first one wins; without --batch each row runs at its own n, so a layer
     // listed at two batches keeps both rows.
     std::vector<Shape> out;
@@ -143,6 +193,19 @@ std::vector<Shape> loadShapes(const Options& o) {
     for (auto& f : files)
         for (auto& s : readShapes(f))
             if (seen.insert({s.suite, s.layer, o.batches.empty() ? s.n : 0}).second) out.push_back(s);
+    if (o.zooParts > 1) {
+        // Part I of N: the distinct shapes in their sorted order, every N-th from the I-th, so
+        // the parts depend on the shapes alone (not on file or model order) and each shape with
+        // every row that has it lands in exactly one part.  bench/torch_baseline.py splits alike.
+        std::vector<ShapeKey> keys;
+        for (auto& s : out) keys.push_back(shapeKey(s));
+        std::sort(keys.begin(), keys.end());
+        keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+        std::erase_if(out, [&](const Shape& s) {
+            const size_t i = size_t(std::lower_bound(keys.begin(), keys.end(), shapeKey(s)) - keys.begin());
+            return int(i % size_t(o.zooParts)) != o.zooPart - 1;
+        });
+    }
     return out;
 }
 

@@ -118,6 +118,8 @@ class Validate(unittest.TestCase):
         self.bad(lambda d: d["rows"][1].pop("error"), r"rows\[1\].*must not be null")
         self.bad(lambda d: d["rows"].append(copy.deepcopy(d["rows"][0])), "duplicates rows")
         self.bad(lambda d: d["rows"][0].update(check="ok"), "check")
+        self.bad(lambda d: d["rows"][0].update(count=0), r"count: must be >= 1")
+        self.bad(lambda d: d["rows"][0].update(count=2.0), r"count: expected int")
 
 
 class Report(unittest.TestCase):
@@ -375,6 +377,113 @@ class NvSass(unittest.TestCase):
         self.assertEqual(r["hot_loop"], {"from": "0x10", "to": "0x70", "instructions": 7,
                                           "groups": {"tensor": 2, "global": 1, "smem": 1, "barrier": 1, "integer": 1, "control": 1}})
         self.assertEqual(r["opcodes"]["HMMA.16816.F32"], 2)
+
+
+ZOO_HEADER = "suite,layer,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,stride_w,dil_h,dil_w,groups,count\n"
+
+
+def zoo_row(model, layer, shape, us, count=1, **kw):
+    row = make_row(shape, us, suite=model, **kw)
+    row.update(layer=layer, count=count)
+    return row
+
+
+class Zoo(unittest.TestCase):
+    """The model zoo: CSVs with a count, deterministic parts, per-model report maths."""
+
+    def test_read_and_parts(self):
+        with tempfile.TemporaryDirectory() as d:
+            csv = Path(d) / "m.csv"
+            csv.write_text(ZOO_HEADER + "# skipped head.conv: padding='same' with an even kernel, 4x4\n"
+                           "m,a,1,3,32,32,8,3,3,1,1,1,1,1,1,1,1\nm,b,1,8,32,32,8,1,1,0,0,1,1,1,1,1,5\n")
+            rows = bj.read_shapes(csv)
+            self.assertEqual([(r["layer"], r["count"]) for r in rows], [("a", 1), ("b", 5)])
+            csv.write_text(ZOO_HEADER + "m,a,1,3,32,32,8,3,3,1,1,1,1,1,1,1,0\n")
+            with self.assertRaisesRegex(ValueError, r"m\.csv:2: bad row"):
+                bj.read_shapes(csv)
+        # Parts: every shape in exactly one part with all its rows, whatever the rows' order.
+        base = dict(n=1, r=3, s=3, pad_h=1, pad_w=1, stride_h=1, stride_w=1, dil_h=1, dil_w=1, groups=1)
+        rows = [dict(base, suite=f"m{i % 3}", layer=f"l{i}", c=8 * (1 + i % 5), h=14, w=14, k=16)
+                for i in range(20)]
+        parts = [bj.zoo_part(rows, i, 3) for i in (1, 2, 3)]
+        self.assertEqual(sorted(r["layer"] for p in parts for r in p), sorted(r["layer"] for r in rows))
+        keys = [{bj.shape_key(r) for r in p} for p in parts]
+        self.assertEqual(sum(map(len, keys)), 5)
+        self.assertFalse(keys[0] & keys[1] or keys[1] & keys[2] or keys[0] & keys[2])
+        self.assertEqual(bj.zoo_part(list(reversed(rows)), 2, 3), list(reversed(parts[1])))
+        # Sorted distinct shapes, every N-th: c = 8, 24, 40 in part 1 of 2; 16, 32 in part 2.
+        self.assertEqual(sorted({r["c"] for r in bj.zoo_part(rows, 1, 2)}), [8, 24, 40])
+        self.assertEqual(bj.zoo_part(rows, 1, 1), rows)
+        self.assertEqual(bj.parse_zoo_part("2/4"), (2, 4))
+        for bad in ("0/4", "5/4", "4", "a/b", "1/0", "-1/2"):
+            with self.assertRaises(ValueError):
+                bj.parse_zoo_part(bad)
+
+    def test_baseline_plan(self):
+        with tempfile.TemporaryDirectory() as d:
+            (Path(d) / "ma.csv").write_text(ZOO_HEADER + "ma,a,1,3,32,32,8,3,3,1,1,1,1,1,1,1,1\n"
+                                            "ma,b,1,8,32,32,8,1,1,0,0,1,1,1,1,1,3\n")
+            (Path(d) / "mb.csv").write_text(ZOO_HEADER + "mb,x,1,8,32,32,8,1,1,0,0,1,1,1,1,1,2\n")
+            args = lambda **kw: type("A", (), dict(dict(shapes=[], suite=[], suites_dir=d, limit=0, batch=None,
+                                                        zoo=[""], zoo_dir=d, zoo_part_n=(1, 1)), **kw))
+            plan = tb.build_plan(args())
+            self.assertEqual([(m, [(r["layer"], r["count"]) for r in rows]) for m, rows in plan],
+                             [("ma", [("a", 1), ("b", 3)]), ("mb", [("x", 2)])])
+            self.assertEqual([m for m, _ in tb.build_plan(args(zoo=["mb"]))], ["mb"])
+            # Part 2 of 2 holds the 8-channel 1x1 shape: ma/b and mb/x, nothing of ma/a.
+            plan = tb.build_plan(args(zoo_part_n=(2, 2)))
+            self.assertEqual([(m, [r["layer"] for r in rows]) for m, rows in plan], [("ma", ["b"]), ("mb", ["x"])])
+            with self.assertRaises(SystemExit):
+                tb.build_plan(args(zoo=["nosuch"]))
+
+    def test_report(self):
+        # Two models share conv1x1 (timed once, one row each); ma has conv3x3 three times.
+        # base: ma = 3*10 + 1*20 = 50, mb = 2*20 + 1*40 = 80; vk: ma = 3*20 + 1*5 = 65, mb = 2*5 + 1*80 = 90.
+        cudnn = make_doc("cudnn", [zoo_row("ma", "c3", "conv3x3", 10.0, 3), zoo_row("ma", "c1", "conv1x1", 20.0),
+                                   zoo_row("mb", "p", "conv1x1", 20.0, 2), zoo_row("mb", "dw", "dw3x3", 40.0),
+                                   zoo_row("mc", "q", "conv3x3", 10.0)])  # mc: no vkconv row
+        part1 = make_doc("vkconv", [zoo_row("ma", "c3", "conv3x3", 20.0, 3, algo="implicit_gemm"),
+                                    zoo_row("mb", "dw", "dw3x3", 80.0, algo="depthwise")], tool="vkconv-bench")
+        part2 = make_doc("vkconv", [zoo_row("ma", "c1", "conv1x1", 5.0, algo="implicit_gemm"),
+                                    zoo_row("mb", "p", "conv1x1", 5.0, 2, algo="implicit_gemm")], tool="vkconv-bench")
+        suite = make_doc("vkconv", [make_row("conv3x3", 12.0, algo="direct")], tool="vkconv-bench")
+        with tempfile.TemporaryDirectory() as d:
+            files = []
+            for name, doc in (("cudnn", cudnn), ("p1", part1), ("p2", part2), ("suite", suite)):
+                files.append(Path(d) / f"{name}.json")
+                files[-1].write_text(json.dumps(doc))
+            p = subprocess.run([sys.executable, str(HERE / "report.py"), *map(str, files), "--baseline", "cudnn",
+                                "--no-plots", "--out", str(Path(d) / "out")], capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            md = (Path(d) / "out" / "report.md").read_text()
+            layers = (Path(d) / "out" / "zoo_layers.md").read_text()
+        base, vk = "cudnn@H200", "vkconv@H200"
+        z = table_rows(md, "Model zoo")
+        self.assertEqual(z["model"], ["model", "layers", "convs", "GFLOP", f"{base} ms", f"{vk} ms", f"{vk} / {base}"])
+        self.assertEqual(z["ma"][1:3] + z["ma"][4:], ["2", "4", "0.050", "0.065", "1.30"])
+        self.assertEqual(z["mb"][1:3] + z["mb"][4:], ["2", "3", "0.080", "0.090", "1.12"])
+        gflop = 3 * make_row("conv3x3", 1)["gflop"] + make_row("conv1x1", 1)["gflop"]
+        self.assertEqual(z["ma"][3], report_fmt(gflop))
+        self.assertIn(f"{vk} / {base}: geometric mean of the per-model ratios **{math.sqrt(1.3 * 1.125):.2f}** "
+                      "over 2 models; worst model **ma** (1.30), best mb (1.12); 1 model left out, "
+                      "a layer missing in one input.", md)
+        self.assertEqual(z["mc"][5:], ["—", "—"])
+        # Worst layers: distinct shapes (conv1x1 once, with both models and 3 convolutions).
+        worst = md.split("Worst 3 layers of", 1)[1].split("\n\n", 2)[1].splitlines()[2:]
+        self.assertEqual([w.split(" | ")[-2] for w in worst], ["2.00", "2.00", "0.25"])
+        self.assertIn("| ma, mb ×2 (3) |", worst[2].replace("mb ×2, ma", "ma, mb ×2"))
+        # The ordinary suite keeps its own table; the zoo's layers go to zoo_layers.md with counts.
+        self.assertIn("## toy · fp16 nhwc · batch 1", md)
+        self.assertNotIn("## ma · fp16", md)
+        t = table_rows(layers, "ma · fp16 nhwc · batch 1")
+        self.assertEqual(t["c3"][3:7], ["3", "10.00", "20.00", "2.00"])
+        self.assertEqual(t["**total**"][3:7], ["4", "50.00", "65.00", "1.30"])
+
+
+def report_fmt(v):
+    import report
+    return report.fmt(v)
+
 
 
 class BaselineHelpers(unittest.TestCase):

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Time torch.nn.functional.conv2d (cuDNN, or MIOpen on ROCm builds) on the vkconv shape suites
-and write a "vkconv-bench/1" JSON file (docs/bench-json.md) that report.py compares with vkconv.
+(or the model zoo: --zoo, --zoo-part I/N, as vkconv-bench takes them) and write a "vkconv-bench/1" JSON file (docs/bench-json.md) that report.py compares with vkconv.
 
 Protocol, the one of the anchors in shared/anchors (cuDNN on an H200):
   cudnn.benchmark on; x and weight from torch.randn; 3 warm-up calls; a CUDA graph of --calls
@@ -109,9 +109,23 @@ def library_info() -> dict:
 # ---------------------------------------------------------------------------- plan
 
 def build_plan(args) -> list[tuple[str, list[dict]]]:
-    """(suite, layers) in order; several --shapes files of one suite are concatenated."""
+    """(suite, layers) in order; several --shapes files of one suite are concatenated.  --zoo:
+    the zoo's models (every one, or the listed), each model a suite; --zoo-part keeps one slice
+    of the distinct shapes, as vkconv-bench --zoo-part does."""
     files = [Path(p) for p in args.shapes]
-    names = args.suite or ([] if files else bj.all_suites(args.suites_dir))
+    if getattr(args, "zoo", None) is not None:
+        models = [m for v in args.zoo for m in v.split(",") if m] or bj.zoo_models(args.zoo_dir)
+        if not models:
+            sys.exit(f"torch_baseline: no model zoo: {args.zoo_dir} holds no *.csv (bench/zoo/make_zoo.py)")
+        for name in dict.fromkeys(models):
+            p = Path(args.zoo_dir) / f"{name}.csv"
+            if not p.exists():
+                sys.exit(f"torch_baseline: no zoo model {name!r} ({p} missing); "
+                         f"known: {', '.join(bj.zoo_models(args.zoo_dir)) or 'none'}")
+            files.append(p)
+        names = []
+    else:
+        names = args.suite or ([] if files else bj.all_suites(args.suites_dir))
     for name in names:
         p = bj.suite_csv(name, args.suites_dir)
         if not p.exists():
@@ -127,10 +141,14 @@ def build_plan(args) -> list[tuple[str, list[dict]]]:
         for row in bj.read_shapes(p):
             key = (row["layer"], None if getattr(args, "batch", None) else row["n"])
             suites.setdefault(row["suite"], {}).setdefault(key, row)
-    suites = {name: list(layers.values()) for name, layers in suites.items()}
+    rows = [r for layers in suites.values() for r in layers.values()]
+    part, parts = getattr(args, "zoo_part_n", (1, 1))
+    keep = {id(r) for r in bj.zoo_part(rows, part, parts)}
     plan = []
     for suite, layers in suites.items():
-        plan.append((suite, layers[: args.limit] if args.limit else layers))
+        layers = [r for r in layers.values() if id(r) in keep]
+        if layers:
+            plan.append((suite, layers[: args.limit] if args.limit else layers))
     return plan
 
 
@@ -291,6 +309,12 @@ def main(argv=None) -> int:
     ap.add_argument("--suite", action="append", default=[], metavar="NAME",
                     help="suite in --suites-dir (repeatable; default: all there, unless --shapes)")
     ap.add_argument("--suites-dir", default=str(bj.SUITES_DIR), help="default: %(default)s")
+    ap.add_argument("--zoo", action="append", nargs="?", const="", metavar="MODEL,...",
+                    help="the model zoo in --zoo-dir: every model, or the listed ones (comma-separated, "
+                    "repeatable); identical shapes are timed once and copied to every row that has them")
+    ap.add_argument("--zoo-dir", default=str(bj.ZOO_DIR), help="default: %(default)s")
+    ap.add_argument("--zoo-part", metavar="I/N",
+                    help="with --zoo: the I-th of N slices of the distinct shapes (as vkconv-bench)")
     ap.add_argument("--batch", action="append", type=int, metavar="N",
                     help="overrides each shape's n (repeatable; default: the shape's own n, as vkconv-bench)")
     ap.add_argument("--dtype", action="append", choices=bj.DTYPES, help="repeatable; default fp32")
@@ -326,6 +350,14 @@ def main(argv=None) -> int:
             configs.append((d, l))
     configs = list(dict.fromkeys(configs))
     small_only = {s.strip() for s in args.skip_large_batch_suites.split(",") if s.strip()}
+    if args.zoo is not None and (args.suite or args.shapes):
+        ap.error("--zoo and --suite / --shapes: run the zoo and the suites separately")
+    if args.zoo_part is not None and args.zoo is None:
+        ap.error("--zoo-part splits the zoo: give --zoo too")
+    try:
+        args.zoo_part_n = bj.parse_zoo_part(args.zoo_part) if args.zoo_part else (1, 1)
+    except ValueError as e:
+        ap.error(str(e))
     if args.calls < 1 or args.repeats < 1 or any(b is not None and b < 1 for b in batches):
         ap.error("--calls, --repeats and --batch must be >= 1")
     plan = build_plan(args)
@@ -346,6 +378,8 @@ def main(argv=None) -> int:
                         "statistic": "median",
                         "timer": "hip-events" if torch.version.hip else "cuda-events"},
            "peaks": {}, "rows": []}
+    if args.zoo is not None:
+        doc["zoo"] = {"models": len(plan), "part": args.zoo_part_n[0], "parts": args.zoo_part_n[1]}
     d, lib = doc["device"], doc["library"]
     log(f"torch_baseline: {d['name']} ({d['driver']}), {lib['name']} {lib['version']}, "
         f"{lib['framework']}; {args.calls} calls x {args.repeats} replays")
@@ -353,6 +387,13 @@ def main(argv=None) -> int:
     log(f"torch_baseline: call floor {doc['peaks']['call_floor_us']:.2f} us (a 4 KiB copy kernel in the graph)")
 
     jobs = make_jobs(plan, batches, configs, small_only, args.check_layers if args.check else None)
+
+    # The zoo: a shape already timed (at this batch, dtype and layout) is copied, not timed again.
+    zoo = args.zoo is not None
+    timed: dict[tuple, dict] = {}
+    if zoo:
+        distinct = {(bj.shape_key(s), b, d, l) for _, _, s, b, d, l, _ in jobs}
+        log(f"torch_baseline: zoo: {len(plan)} models, {len(jobs)} rows, {len(distinct)} distinct shapes to time")
 
     print(HEADER, flush=True)
     t0 = time.monotonic()
@@ -363,8 +404,16 @@ def main(argv=None) -> int:
             if args.json and group_rows:
                 bj.write(doc, args.json)  # keep what is done if the run is cut short
             group, group_rows = (suite, batch, dtype, layout), []
+        if zoo and (bj.shape_key(shape), batch, dtype, layout) in timed:
+            row = dict(timed[(bj.shape_key(shape), batch, dtype, layout)], suite=suite, layer=shape["layer"],
+                       count=shape.get("count", 1))
+            doc["rows"].append(row)
+            group_rows.append(row)
+            continue
         set_tf32(dtype == "tf32")
         row = {k: shape[k] for k in bj.SHAPE_FIELDS}
+        if zoo:
+            row["count"] = shape.get("count", 1)
         row.update(n=batch, batch=batch, dtype=dtype, layout=layout, algo=lib["name"], config="")
         row["gflop"] = bj.conv_flops(row) / 1e9
         row.update(us=None, us_min=None, us_max=None, tflops=None, pct_peak=None,
@@ -387,6 +436,8 @@ def main(argv=None) -> int:
                 log(f"  device unusable after the failure ({error_text(e)}); later layers may fail too")
         doc["rows"].append(row)
         group_rows.append(row)
+        if zoo:
+            timed[(bj.shape_key(shape), batch, dtype, layout)] = row
         print(table_line(row), flush=True)
         log(f"[{j}/{len(jobs)}] {suite}/{shape['layer']} b{batch} {dtype} {layout}: "
             f"{'%.2f us' % row['us'] if bj.row_ok(row) else row['error']}  "
@@ -406,8 +457,9 @@ def print_totals(rows) -> None:
     ok = [r for r in rows if bj.row_ok(r)]
     if not ok:
         return
-    us = sum(r["us"] for r in ok)
-    tflops = sum(r["gflop"] for r in ok) * 1e3 / us
+    # A zoo row stands for `count` identical convolutions of its model.
+    us = sum(r.get("count", 1) * r["us"] for r in ok)
+    tflops = sum(r.get("count", 1) * r["gflop"] for r in ok) * 1e3 / us
     missing = f", {len(rows) - len(ok)} failed" if len(ok) < len(rows) else ""
     print(f"{'':<15} {'TOTAL':<24} {'':>5} {'':<5} {'':<6} {'':>8} {fmt_num(us):>9} "
           f"{'':>9} {'':>9} {fmt_num(tflops):>8}  ({len(ok)} layers{missing})\n", flush=True)

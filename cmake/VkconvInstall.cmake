@@ -3,8 +3,8 @@
 #   include/vkconv/*.hpp                     its headers (they include <vulkan/vulkan_core.h>)
 #   lib/cmake/vkconv/                        find_package(vkconv) -> target vkconv::vkconv
 #   lib/pkgconfig/vkconv.pc                  pkg-config --cflags --libs vkconv
-#   bin/vkconv-info, bin/vkconv-bench        the tools (vkconv-bench reads share/vkconv/bench/suites)
-#   share/vkconv/bench/                      the suites, device profiles, cuDNN / MIOpen baseline scripts
+#   bin/vkconv-info, bin/vkconv-bench        the tools (vkconv-bench reads share/vkconv/bench/suites and zoo)
+#   share/vkconv/bench/                      the suites, the model zoo, device profiles, cuDNN / MIOpen baseline scripts
 include(CMakePackageConfigHelpers)
 set(_cmake_dir "${CMAKE_INSTALL_LIBDIR}/cmake/vkconv")
 
@@ -41,6 +41,12 @@ if(VKCONV_BUILD_BENCH)
   install(TARGETS vkconv-info vkconv-bench RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}" COMPONENT tools)
   install(DIRECTORY "${PROJECT_SOURCE_DIR}/bench/suites" DESTINATION "${CMAKE_INSTALL_DATADIR}/vkconv/bench"
     COMPONENT tools FILES_MATCHING PATTERN "*.csv")
+  # The model zoo (vkconv-bench --zoo): one CSV per torchvision network, the listing that made
+  # them, and the generator.
+  install(DIRECTORY "${PROJECT_SOURCE_DIR}/bench/zoo" DESTINATION "${CMAKE_INSTALL_DATADIR}/vkconv/bench"
+    COMPONENT tools FILES_MATCHING PATTERN "*.csv" PATTERN "MODELS.txt" PATTERN "README.md")
+  install(PROGRAMS "${PROJECT_SOURCE_DIR}/bench/zoo/make_zoo.py" DESTINATION "${CMAKE_INSTALL_DATADIR}/vkconv/bench/zoo"
+    COMPONENT tools)
   install(PROGRAMS "${PROJECT_SOURCE_DIR}/bench/torch_baseline.py" "${PROJECT_SOURCE_DIR}/bench/report.py"
     DESTINATION "${CMAKE_INSTALL_DATADIR}/vkconv/bench" COMPONENT tools)
   install(FILES "${PROJECT_SOURCE_DIR}/bench/benchjson.py" DESTINATION "${CMAKE_INSTALL_DATADIR}/vkconv/bench"

@@ -10,11 +10,18 @@
 #       vkconv-bench SHAPES VKCONV_ARGS --check for each build in $BUILDS, then cuDNN through
 #       bench/torch_baseline.py on the same SHAPES, then bench/report.py over them:
 #       $OUT/NAME.<build>.{json,txt}, $OUT/NAME.cudnn.json, $OUT/NAME.report/ (markdown).
-#       SHAPES are the flags both tools take: --suite, --shapes, --batch, --dtype, --layout.
+#       SHAPES are the flags both tools take: --suite, --shapes, --zoo [MODELS], --zoo-part I/N,
+#       --batch, --dtype, --layout.  With --zoo each tool times a distinct shape once; a zoo run
+#       too long for one call goes in parts (--zoo-part 1/4 ... 4/4, NAME differing per part),
+#       and bench/report.py over every part's JSON files merges them.
+#   scripts/device_run.sh zoo-make [MAKE_ZOO_ARGS...]
+#       bench/zoo/make_zoo.py with this machine's torch and torchvision into $OUT/zoo (the CSVs
+#       and MODELS.txt to commit under bench/zoo/).
 #
 # Environment: BUILDS="new old" (default "new"; "old" is .carry/old from OLD_BUILD=... at pack
 # time; several builds run in turn, in separate processes with their own pipeline caches),
-# RUN_TIMEOUT (seconds per vkconv-bench run, default 300), BASELINE=0 (no cuDNN).
+# RUN_TIMEOUT (seconds per vkconv-bench run, default 300), BASELINE=0 (no cuDNN), ZOO_DIR (the
+# zoo --zoo reads, default bench/zoo).
 # Example, the README's 16-bit b32 column:
 #   scripts/device_run.sh bench fp16_nhwc_b32 --suite resnet50 --suite vgg16 --suite mobilenet_v2 \
 #     --suite retinanet_head --batch 32 --dtype fp16 --layout nhwc
@@ -32,7 +39,7 @@ export VK_LAYER_PATH=$C/layer
 # for vkGetPhysicalDeviceVideoEncodeQualityLevelPropertiesKHR while building its own dispatch
 # table; the 1.4 layer warns about that.  It is the loader's call, not vkconv's: filtered by ID.
 export VK_LAYER_MESSAGE_ID_FILTER=WARNING-vkGetDeviceProcAddr-device
-export VKCONV_CACHE_DIR=/tmp/vkconv-cache VKCONV_SUITES_DIR=$PWD/bench/suites
+export VKCONV_CACHE_DIR=/tmp/vkconv-cache VKCONV_SUITES_DIR=$PWD/bench/suites VKCONV_ZOO_DIR=${ZOO_DIR:-$PWD/bench/zoo}
 export PYTHONUNBUFFERED=1
 say() { echo "== $* ($(date +%T))"; }
 
@@ -77,7 +84,7 @@ case $what in
     done
     if [ "${BASELINE:-1}" != 0 ]; then
       say "cuDNN $name"
-      python3 bench/torch_baseline.py "${shapes[@]}" --json "$OUT/$name.cudnn.json" > /dev/null 2> "$OUT/$name.cudnn.err"
+      python3 bench/torch_baseline.py "${shapes[@]}" --zoo-dir "$VKCONV_ZOO_DIR" --json "$OUT/$name.cudnn.json" > /dev/null 2> "$OUT/$name.cudnn.err"
       echo "exit $?"
       jsons+=("$OUT/$name.cudnn.json")
     fi
@@ -85,6 +92,10 @@ case $what in
     base=(); [ "${BASELINE:-1}" != 0 ] && base=(--baseline "$OUT/$name.cudnn.json")
     python3 bench/report.py "${jsons[@]}" "${base[@]}" --no-plots --out "$OUT/$name.report" > "$OUT/$name.report.txt" 2>&1
     echo "report exit $?: $OUT/$name.report/" ;;
+  zoo-make)
+    say "model zoo: bench/zoo/make_zoo.py into $OUT/zoo"
+    python3 bench/zoo/make_zoo.py --out "$OUT/zoo" "$@" 2>&1 | tee "$OUT/zoo-make.log"
+    echo "make_zoo exit ${PIPESTATUS[0]}"; ls "$OUT/zoo" | wc -l ;;
   *)
-    echo "device_run.sh: unknown set '$what' (info, tests, peak, bench)" >&2; exit 2 ;;
+    echo "device_run.sh: unknown set '$what' (info, tests, peak, bench, zoo-make)" >&2; exit 2 ;;
 esac
