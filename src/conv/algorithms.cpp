@@ -22,6 +22,10 @@ std::vector<std::pair<ConvDesc, PlanOptions>> directFewChannelsVariants(const Co
 std::string fewChannelsCoopmatWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::unique_ptr<AlgorithmInstance> fewChannelsCoopmatInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::vector<std::pair<ConvDesc, PlanOptions>> fewChannelsCoopmatVariants(const ContextImpl&);
+std::string gemvWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&);
+std::unique_ptr<AlgorithmInstance> gemvInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
+std::vector<std::pair<ConvDesc, PlanOptions>> gemvVariants(const ContextImpl&);
+bool gemvPays(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::string implicitGemmWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::unique_ptr<AlgorithmInstance> implicitGemmInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::unique_ptr<AlgorithmInstance> implicitGemmAnalyticInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
@@ -88,6 +92,11 @@ const std::vector<Algorithm>& algorithms() {
          "at most 8 filters per group (e.g. an RGB output layer): PX pixels x every filter per invocation, "
          "channel groups outer, taps inner, filters staged in shared memory",
          directFewFiltersWhyNot, directFewFiltersInstantiate, directFewFiltersVariants},
+        {"gemv",
+         "at most 32 output pixels over contiguous reductions (1x1 unpadded filters; a filter over the whole "
+         "input in the activations' order): each filter row read once in 16-byte words by a team of invocations "
+         "against the pixels staged in shared memory, the sums added by subgroup operations",
+         gemvWhyNot, gemvInstantiate, gemvVariants},
         {"implicit_gemm", "tiled implicit GEMM, double-buffered shared memory, register tiles, padding masks",
          implicitGemmWhyNot, implicitGemmInstantiate, implicitGemmVariants,
          [](bool exhaustive) { return exhaustive ? implicitGemmTileNames() : std::vector<std::string>{}; }},
@@ -206,6 +215,9 @@ bool smallPointwiseStaysScalar(const ContextImpl& ctx, const ConvDesc& d, const 
 }  // namespace
 
 const Algorithm& chooseAlgorithm(const ContextImpl& ctx, const ConvDesc& desc, const PlanOptions& opts) {
+    // Layers of a few output pixels (squeeze-excitation, classifiers): their time is the filter's
+    // bytes, which gemv reads once in 16-byte words, in the caller's layout.
+    if (gemvPays(ctx, desc, opts)) return *findAlgorithm("gemv");
     // 16-bit NCHW 1x1 layers of few pixels and outputs: the sliced-K kernel in the caller's layout.
     if (slicedKCoopmatNchwPays(ctx, desc, opts)) return *findAlgorithm("slicedk_coopmat");
     // 16-bit NCHW 1x1 layers of short reductions: the streaming pointwise kernel in the caller's
@@ -233,6 +245,8 @@ const Algorithm& chooseInLayout(const ContextImpl& ctx, const ConvDesc& desc, co
         const Algorithm* a = findAlgorithm("depthwise");
         if (a && a->whyNot(ctx, desc, opts).empty()) return *a;
     }
+    // Layers of a few output pixels: the filter's read (gemv, as in chooseAlgorithm).
+    if (gemvPays(ctx, desc, opts)) return *findAlgorithm("gemv");
     // First layers (C/groups <= 8, 16+ filters), 16-bit storage on a device with matrix units:
     // each pixel's whole reduction as one window of a column-expanded halo.  At C/groups <= 4
     // direct_few_channels stays faster on short reductions below 2^21 output values, except
