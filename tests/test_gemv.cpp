@@ -130,8 +130,7 @@ INSTANTIATE_TEST_SUITE_P(All, GemvCases, ::testing::Range(0, int(cases().size())
                          [](const ::testing::TestParamInfo<int>& info) { return cases()[size_t(info.param)].name; });
 
 // Forced tiles: one lane per row (256 rows per workgroup), teams of 8 and 64 lanes (below, at or
-// above the subgroup, by device) and whole-workgroup teams, on a long-row, a short-row and a
-// strided case.
+// above the subgroup, by device), on a long-row case and a short-row one with 7 pixels.
 class GemvTiles : public VkconvParamTest<std::tuple<int, std::string>> {};
 
 TEST_P(GemvTiles, MatchesReference) {
@@ -143,9 +142,9 @@ TEST_P(GemvTiles, MatchesReference) {
 }
 
 INSTANTIATE_TEST_SUITE_P(All, GemvTiles,
-                         ::testing::Combine(::testing::Values(0, 3, 15),
+                         ::testing::Combine(::testing::Values(0, 3),
                                             ::testing::Values(std::string("256x1"), std::string("64x8"),
-                                                              std::string("128x64"), std::string("64x64"))),
+                                                              std::string("128x64"))),
                          [](const auto& info) { return caseTileName(cases(), info.param); });
 
 // A seeded sweep over the SE grid: C and K of 1, 3, 8, 48 and 1152, N of 1, 2, 7 and 32, each
@@ -155,7 +154,7 @@ TEST(GemvSweep, SeededShapes) {
     std::mt19937_64 rng(20261207);
     const int64_t sizes[] = {1, 3, 8, 48, 1152};
     const int64_t batches[] = {1, 2, 7, 32};
-    for (int i = 0; i < 8; ++i) {
+    for (int i = 0; i < 5; ++i) {
         ConvDesc d = se(sizes[rng() % 5], sizes[rng() % 5], batches[rng() % 4], DType(rng() % 3), rng() % 2 == 0);
         if (rng() % 2) d.outputLayout = d.outputLayout == TensorLayout::NHWC ? TensorLayout::NCHW : TensorLayout::NHWC;
         d.hasBias = rng() % 2;
