@@ -7,6 +7,7 @@ foreach(dt f32 f16 bf16)
   vkconv_add_shader(NAME direct_tiled_${dt} SOURCE direct_tiled.comp DEFINES DTYPE_${DT}=1)
   vkconv_add_shader(NAME direct_few_channels_${dt} SOURCE direct_few_channels.comp DEFINES DTYPE_${DT}=1)
   vkconv_add_shader(NAME direct_few_filters_${dt} SOURCE direct_few_filters.comp DEFINES DTYPE_${DT}=1)
+  vkconv_add_shader(NAME gemv_${dt} SOURCE gemv.comp DEFINES DTYPE_${DT}=1)
 endforeach()
 
 # The benchmark's peak probes (FMA rate, cooperative-matrix rate, copy bandwidth).

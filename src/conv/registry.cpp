@@ -23,6 +23,11 @@ const std::vector<Algorithm>& algorithms() {
          "at most 8 filters per group (e.g. an RGB output layer): PX pixels x every filter per invocation, "
          "channel groups outer, taps inner, filters staged in shared memory",
          directFewFiltersWhyNot, directFewFiltersInstantiate, directFewFiltersVariants},
+        {"gemv",
+         "at most 32 output pixels over contiguous reductions (1x1 unpadded filters; a filter over the whole "
+         "input in the activations' order): each filter row read once in 16-byte words by a team of invocations "
+         "against the pixels staged in shared memory, the sums added by subgroup operations",
+         gemvWhyNot, gemvInstantiate, gemvVariants},
         {"implicit_gemm", "tiled implicit GEMM, double-buffered shared memory, register tiles, padding masks",
          implicitGemmWhyNot, implicitGemmInstantiate, implicitGemmVariants,
          [](bool exhaustive) { return exhaustive ? implicitGemmTileNames() : std::vector<std::string>{}; }},

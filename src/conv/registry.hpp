@@ -22,6 +22,7 @@ VKCONV_DECLARE_ALGORITHM(directBlocked)       // direct_blocked
 VKCONV_DECLARE_ALGORITHM(directTiled)         // direct_tiled
 VKCONV_DECLARE_ALGORITHM(directFewChannels)   // direct_few_channels
 VKCONV_DECLARE_ALGORITHM(directFewFilters)    // direct_few_filters
+VKCONV_DECLARE_ALGORITHM(gemv)                // gemv
 VKCONV_DECLARE_ALGORITHM(implicitGemm)        // implicit_gemm (and implicit_gemm_analytic)
 VKCONV_DECLARE_ALGORITHM(implicitGemmSplitK)  // implicit_gemm_splitk
 VKCONV_DECLARE_ALGORITHM(depthwise)           // depthwise
@@ -47,6 +48,7 @@ std::vector<std::string> haloCoopmatTileNames();
 
 // What each algorithm's own model says about a problem (the router's questions, answered beside
 // the kernel whose tiles and passes they price).
+bool gemvPays(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 bool implicitGemmSplitKPays(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 bool depthwiseTiledPays(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 bool pointwiseCoopmatPays(const ContextImpl&, const ConvDesc&, const PlanOptions&);

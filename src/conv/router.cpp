@@ -98,6 +98,7 @@ void routeInLayoutInto(const ContextImpl& ctx, const ConvDesc& d, const PlanOpti
     if (c.take("depthwise_tiled", "depthwise (groups == C == K): its staged halo, where its tile model beats the "
                "register kernel", depthwise && depthwiseTiledPays(ctx, d, o))) return;
     if (c.take("depthwise", "depthwise and channel-multiplier layers: the dedicated kernel", depthwise)) return;
+    if (c.take("gemv", "layers of a few output pixels: the filter's read", gemvPays(ctx, d, o))) return;
     if (c.take("few_channels_coopmat", "first layers (C/groups <= 8, 16+ filters) on the matrix units: one window "
                "of a column-expanded halo per pixel", fewChannelsCoopmatApplies(d))) return;
     if (c.take("direct_few_channels", "first layers (C/groups <= 4, 16+ filters): their 27-196-long reductions "
@@ -154,6 +155,9 @@ Route route(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     Route r;
     Chain c(ctx, d, o, r);
     // clang-format off
+    if (c.take("gemv", "layers of a few output pixels (squeeze-excitation, classifiers): their time is the "
+               "filter's bytes, which gemv reads once in 16-byte words, in the caller's layout",
+               gemvPays(ctx, d, o))) return r;
     if (c.take("slicedk_coopmat", "16-bit NCHW 1x1 layers of few pixels and outputs: the sliced-K kernel in the "
                "caller's layout", slicedKCoopmatNchwPays(ctx, d, o))) return r;
     if (c.take("pointwise_coopmat", "16-bit NCHW 1x1 layers of short reductions: the streaming kernel with "
