@@ -184,6 +184,24 @@ with tempfile.TemporaryDirectory() as zoo:
         elif got[("ma", "conv1")][1] != got[("mb", "stem")][1] or got[("ma", "block")][1] != got[("mb", "body")][1]:
             failures.append(f"--zoo run: a shared shape's rows differ: {got}")
 
+# --explain: each plan's decision under its row, offline for a card we do not have; the JSON
+# carries what chose it.
+with tempfile.TemporaryDirectory() as tmp:
+    js = os.path.join(tmp, "plans.json")
+    rc, out, err = run(["plans", "--caps", H200, "--shapes", SHAPES, "--dtype", "fp16", "--layout", "nhwc", "--explain",
+                        "--json", js])
+    rows = [l for l in out.splitlines() if l and not l.startswith((" ", "==", "suite")) and "plan(s)" not in l]
+    if rc != 0 or out.count("chosen by the router: ") != len(rows) or out.count("router rules, in order:") != len(rows):
+        failures.append(f"plans --explain: exit {rc}, {len(rows)} rows: {(out + err).strip()[-400:]}")
+    else:
+        import json
+        doc = json.load(open(js))
+        if any(r.get("chosen_by") != "router" or not r.get("reason") for r in doc["rows"]):
+            failures.append(f"plans --explain --json: rows without chosen_by/reason: {doc['rows'][:2]}")
+    rc, out, err = run(["plans", "--caps", H200, "--shapes", SHAPES, "--algo", "direct", "--explain"])
+    if rc != 0 or "chosen by the PlanOptions::algorithm: named by the caller (the router would run" not in out:
+        failures.append(f"plans --algo direct --explain: exit {rc}: {(out + err).strip()[-300:]}")
+
 # Help: the tool and each subcommand, in both forms.
 helps = {
     (): ["run", "find", "peak", "plans", "shader-stats", "--device", "--validation", "--suites-dir", "--zoo-dir"],
@@ -191,7 +209,7 @@ helps = {
                "--repeats", "--warmup", "--warmup-ms", "--check", "--json", "--csv", "--passes", "--trace", "--peak"],
     ("find",): ["--fresh", "--exhaustive", "--find-fresh", "--check", "--repeats"],
     ("peak",): ["--barrier-forms"],
-    ("plans",): ["--caps", "--json", "--csv", "--suite", "--zoo", "--no-winograd"],
+    ("plans",): ["--caps", "--json", "--csv", "--suite", "--zoo", "--no-winograd", "--explain", "--router-only"],
     ("shader-stats",): ["--isa", "--expect-isa", "--json", "--algo", "--tile"],
     ("--peak",): ["--barrier-forms"],
     ("--find-fresh",): ["--fresh", "--exhaustive"],
