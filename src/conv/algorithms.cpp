@@ -22,6 +22,10 @@ std::vector<std::pair<ConvDesc, PlanOptions>> directFewChannelsVariants(const Co
 std::string fewChannelsCoopmatWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::unique_ptr<AlgorithmInstance> fewChannelsCoopmatInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::vector<std::pair<ConvDesc, PlanOptions>> fewChannelsCoopmatVariants(const ContextImpl&);
+std::string groupedCoopmatWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&);
+std::unique_ptr<AlgorithmInstance> groupedCoopmatInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
+std::vector<std::pair<ConvDesc, PlanOptions>> groupedCoopmatVariants(const ContextImpl&);
+bool groupedCoopmatPays(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::string implicitGemmWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::unique_ptr<AlgorithmInstance> implicitGemmInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
 std::unique_ptr<AlgorithmInstance> implicitGemmAnalyticInstantiate(ContextImpl&, const ConvDesc&, const PlanOptions&);
@@ -112,6 +116,11 @@ const std::vector<Algorithm>& algorithms() {
          "first layers (C/groups <= 8) on the matrix units: a column-expanded halo makes each pixel's "
          "reduction one contiguous window that A fragments load directly; fp16/bf16",
          fewChannelsCoopmatWhyNot, fewChannelsCoopmatInstantiate, fewChannelsCoopmatVariants},
+        {"grouped_coopmat",
+         "grouped layers of few channels or filters per group on the matrix units: consecutive groups as one "
+         "block-diagonal GEMM over their contiguous channels (zero filters across groups), an input halo "
+         "staged once for every tap; fp16/bf16",
+         groupedCoopmatWhyNot, groupedCoopmatInstantiate, groupedCoopmatVariants},
         {"halo_coopmat",
          "stride-1 layers on the matrix units: one staged channel slice of the input halo serves every "
          "filter tap (A fragments at tap-shifted offsets of a flattened strip); fp16/bf16, NHWC input",
@@ -146,8 +155,9 @@ const std::vector<Algorithm>& algorithms() {
          coopmatNhwcWhyNot, coopmatNhwcInstantiate, nullptr,
          // Each matrix-unit kernel behind the transposes (the NHWC router's pick is the "" candidate).
          [](bool) {
-             return std::vector<std::string>{"implicit_gemm_coopmat", "halo_coopmat", "pointwise_coopmat",
-                                             "slicedk_coopmat",       "winograd:2x2", "winograd:4x4"};
+             return std::vector<std::string>{"implicit_gemm_coopmat", "halo_coopmat",    "pointwise_coopmat",
+                                             "slicedk_coopmat",       "grouped_coopmat", "winograd:2x2",
+                                             "winograd:4x4"};
          }},
     };
     return registry;
@@ -233,6 +243,9 @@ const Algorithm& chooseInLayout(const ContextImpl& ctx, const ConvDesc& desc, co
         const Algorithm* a = findAlgorithm("depthwise");
         if (a && a->whyNot(ctx, desc, opts).empty()) return *a;
     }
+    // Grouped NHWC layers whose groups would leave implicit_gemm_coopmat's tiles mostly padding
+    // (K/groups < 16 or C/groups % 16 != 0): consecutive groups as one block-diagonal GEMM.
+    if (groupedCoopmatPays(ctx, desc, opts)) return *findAlgorithm("grouped_coopmat");
     // First layers (C/groups <= 8, 16+ filters), 16-bit storage on a device with matrix units:
     // each pixel's whole reduction as one window of a column-expanded halo.  At C/groups <= 4
     // direct_few_channels stays faster on short reductions below 2^21 output values, except
