@@ -25,7 +25,8 @@
 // memory.
 //
 // Workgroup: TP x SGQ x SGN subgroups, each owning one output row of the step, MQ column blocks and
-// NQ filter blocks (MQ x NQ accumulators); PSTEP row steps share the filter staging.  Epilogue
+// NQ filter blocks (MQ x NQ accumulators); PSTEP row steps share the filter staging (PREFETCH:
+// the next step's halo loads in flight during this step's products and stores).  Epilogue
 // through a per-subgroup fp32 scratch (the halo's memory, reused): NHWC output 8 filters per
 // 16-byte store (VEC_OUT) or element-wise, NCHW output in runs of 8 columns (epilogue_runs.glsl).
 #extension GL_GOOGLE_include_directive : require
@@ -66,6 +67,10 @@ layout(constant_id = 117) const bool VEC_OUT = false;
 layout(constant_id = 118) const uint EMU_LANES = 32;  // CM_EMULATE: the subgroup size
 layout(constant_id = 119) const bool BREG = false;    // B in registers (file comment)
 layout(constant_id = 120) const uint BTAPS = 9;       // taps whose B is staged at once
+// Row steps: the next step's halo loads are issued before this step's products and stored after
+// its epilogue, so their latency hides behind the matrix work and the stores (the host enables
+// it when the words per invocation are few).
+layout(constant_id = 121) const bool PREFETCH = false;
 layout(local_size_x_id = 100) in;
 
 const uint TQ = SGQ * MQ * 16u, BN = SGN * NQ * 16u;
@@ -91,7 +96,12 @@ const uint BFRAGS = 1u;
 #else
 const uint BFRAGS = BREG ? TAPS * NCH * NQ : 1u;  // B fragments held per subgroup
 #endif
-const uint FLIGHT = 4u;  // staged words in flight per invocation before their stores
+// Staged words per invocation: all of them in flight before their stores where they are few (up
+// to MAX_FLIGHT), else rounds of 4.
+const uint STAGE_PER_T = (HALO_ITEMS + WG_SIZE - 1u) / WG_SIZE;
+const uint MAX_FLIGHT = 12u;
+const uint FLIGHT = STAGE_PER_T <= MAX_FLIGHT ? STAGE_PER_T : 4u;
+const uint PRE = PREFETCH ? STAGE_PER_T : 1u;  // words held across the products (PREFETCH)
 
 shared uvec4 smem[R_WORDS + B_WORDS];  // [halo | epilogue scratch][B]
 
@@ -196,18 +206,31 @@ void main() {
     }
 #endif
 
+    uvec4 pre[PRE];  // PREFETCH: the next step's halo words, in flight
+    if (PREFETCH)
+        [[unroll]] for (uint u = 0u; u < PRE; ++u) pre[u] = haloWord(u * WG_SIZE + tid, n, cBase, tp * rowsPerWg, iw0);
     for (uint ps = 0u; ps < PSTEP; ++ps) {
         uint p0 = tp * rowsPerWg + ps * TP;
+        if (p0 >= pc.P) break;   // the image's last rows (uniform: the workgroup's rows)
         if (ps > 0u) barrier();  // the previous step's scratch (the halo's memory) is read
-        for (uint b0 = 0u; b0 < HALO_ITEMS; b0 += FLIGHT * WG_SIZE) {
-            uvec4 v[FLIGHT];
-            [[unroll]] for (uint u = 0u; u < FLIGHT; ++u) v[u] = haloWord(b0 + u * WG_SIZE + tid, n, cBase, p0, iw0);
-            [[unroll]] for (uint u = 0u; u < FLIGHT; ++u) {
-                uint e = b0 + u * WG_SIZE + tid;
-                if (e < HALO_ITEMS) smem[(e / CW) * CSTR + e % CW] = v[u];
+        if (PREFETCH) {
+            [[unroll]] for (uint u = 0u; u < PRE; ++u) {
+                uint e = u * WG_SIZE + tid;
+                if (e < HALO_ITEMS) smem[(e / CW) * CSTR + e % CW] = pre[u];
+            }
+        } else {
+            for (uint b0 = 0u; b0 < HALO_ITEMS; b0 += FLIGHT * WG_SIZE) {
+                uvec4 v[FLIGHT];
+                [[unroll]] for (uint u = 0u; u < FLIGHT; ++u) v[u] = haloWord(b0 + u * WG_SIZE + tid, n, cBase, p0, iw0);
+                [[unroll]] for (uint u = 0u; u < FLIGHT; ++u) {
+                    uint e = b0 + u * WG_SIZE + tid;
+                    if (e < HALO_ITEMS) smem[(e / CW) * CSTR + e % CW] = v[u];
+                }
             }
         }
         barrier();
+        if (PREFETCH && ps + 1u < PSTEP && p0 + TP < pc.P)
+            [[unroll]] for (uint u = 0u; u < PRE; ++u) pre[u] = haloWord(u * WG_SIZE + tid, n, cBase, p0 + TP, iw0);
 
 #if !defined(CM_EMULATE)
         MAT_C acc[FRAGS];

@@ -143,8 +143,8 @@ class GroupedCoopmatRouting : public VkconvTest {};
 
 // Where the kernel runs, the router takes 16-bit NHWC grouped layers of few channels or filters
 // per group to it (ResNeXt's 4 x 4 groups, RegNet's 8 and 24), and leaves those that fill
-// implicit_gemm_coopmat's slices and filter blocks, fp32, depthwise layers and NCHW inputs in their
-// own layout; NCHW layers reach it behind coopmat_nhwc's transposes.
+// implicit_gemm_coopmat's slices and filter blocks, fp32 and depthwise layers to others; 16-bit
+// NCHW layers reach it behind coopmat_nhwc's transposes, short reductions included.
 TEST_F(GroupedCoopmatRouting, coopmat_ChoosesAndDeclines) {
     ConvDesc d;  // ResNeXt-50 32x4d layer1's grouped 3x3
     d.n = 2, d.c = d.k = 128, d.groups = 32, d.h = d.w = 56, d.r = d.s = 3, d.pad(1, 1), d.dtype = DType::F16;
@@ -172,12 +172,14 @@ TEST_F(GroupedCoopmatRouting, coopmat_ChoosesAndDeclines) {
     wide.c = 64, wide.k = 128, wide.groups = 4;
     EXPECT_NE(vkconv::Plan::create(ctx(), wide).algorithm(), kAlgo);
     EXPECT_TRUE(vkconv::whyUnsupported(ctx(), wide, kAlgo).empty());
-    ConvDesc nchw = d;  // NCHW: behind the transposes (a reduction of 108)
-    nchw.c = nchw.k = 96, nchw.groups = 8;
+    ConvDesc nchw = d;  // NCHW: behind the transposes, a reduction of 36 too
     nchw.inputLayout = nchw.outputLayout = TensorLayout::NCHW, nchw.filterLayout = FilterLayout::KCRS;
-    vkconv::Plan np = vkconv::Plan::create(ctx(), nchw);
-    EXPECT_EQ(np.algorithm(), "coopmat_nhwc");
-    EXPECT_NE(np.config().find(kAlgo), std::string::npos) << np.config();
+    for (int64_t width : {4, 12}) {
+        nchw.c = nchw.k = 8 * width, nchw.groups = 8;
+        vkconv::Plan np = vkconv::Plan::create(ctx(), nchw);
+        EXPECT_EQ(np.algorithm(), "coopmat_nhwc") << nchw.toString();
+        EXPECT_NE(np.config().find(kAlgo), std::string::npos) << np.config();
+    }
     // The declines, each with its reason.
     ConvDesc dw = d;
     dw.groups = 128;

@@ -8,8 +8,9 @@
 // Tile choice, no timing: GT the fewest wasted products (16-value chunks and 16-filter blocks
 // against the useful ones); 16-wide filter blocks take two 16-column fragments per subgroup, wider
 // ones one; the column tile (16, 32 or 64) that pads Q least; eight subgroups, as many rows as the
-// shared memory allows; filters staged once per workgroup where they fit beside the halo (else per
-// run of taps); up to 8 row steps while four workgroups per compute unit remain.
+// shared memory allows (two column subgroups where it allows few); filters staged once per
+// workgroup where they fit beside the halo (else per run of taps); up to 8 row steps while four
+// workgroups per compute unit remain, the next step's halo loads in flight during the products.
 #include <algorithm>
 #include <cstdio>
 
@@ -50,6 +51,7 @@ enum SpecGrouped : uint32_t {
     kSpecEmuLanes = 118,
     kSpecBReg = 119,
     kSpecBTaps = 120,
+    kSpecPrefetch = 121,
 };
 
 // TP rows x TQ = SGQ*MQ*16 columns x BN = SGN*NQ*16 filters of GT groups, PSTEP row steps.
@@ -144,6 +146,15 @@ uint64_t stagedTaps(const ContextImpl& ctx, const ConvDesc& d, const Tile& t) {
     return r >= budget ? 0 : std::min(taps(d), (budget - r) / tapWords(d, t));
 }
 
+// The next row step's halo in registers while this one is multiplied: with row steps, and at most
+// 8 words (32 registers) per invocation, as few_channels_coopmat.
+constexpr uint64_t kMaxPrefetchWords = 8;
+bool prefetch(const ConvDesc& d, const Tile& t, uint32_t subgroupSize) {
+    const uint64_t threads = uint64_t(t.subgroups()) * subgroupSize;
+    const uint64_t items = haloWords(d, t) / ((chunks(d, t) * 2) | 1) * chunks(d, t) * 2;
+    return t.pstep > 1 && (items + threads - 1) / threads <= kMaxPrefetchWords;
+}
+
 uint64_t gridX(const ConvDesc& d, const Tile& t) {
     uint64_t rows = uint64_t(t.tp) * t.pstep;
     return uint64_t(d.n) * ((uint64_t(d.outH()) + rows - 1) / rows) * ((uint64_t(d.outW()) + t.tq() - 1) / t.tq());
@@ -195,10 +206,16 @@ Tile chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& fo
         if (stagedTaps(ctx, d, t) > 0) found = t;
     if (found.tp == 0) return Tile{};
     t = found;
-    // Row steps share one filter staging while at least four workgroups per compute unit remain.
+    // Fewer rows than eight subgroups' worth (the halo took the shared memory): the column blocks
+    // split over two subgroups, so the staging still spreads over eight.
+    if (Tile split{t.tp, 1, t.nq, t.sgq * 2, t.sgn, 1, t.gt};
+        t.subgroups() < 8 && t.mq == 2 && stagedTaps(ctx, d, split) >= stagedTaps(ctx, d, t))
+        t = split;
+    // Row steps share one filter staging while at least four workgroups per compute unit remain,
+    // and while the image has rows for them.
     if (stagedTaps(ctx, d, t) >= taps(d)) {
         const double units = modelComputeUnits(ctx.caps.computeUnits);
-        while (t.pstep < 8) {
+        while (t.pstep < 8 && uint64_t(t.tp) * t.pstep * 2 <= uint64_t(d.outH())) {
             Tile next = t;
             next.pstep *= 2;
             if (double(gridX(d, next) * gridY(d, next)) < 4.0 * units) break;
@@ -219,6 +236,7 @@ public:
         btaps_ = stagedTaps(ctx, d, tile_);
         breg_ = bRegisters(ctx, d, tile_, btaps_);
         vecIn_ = vecInput(d, tile_.gt);
+        prefetch_ = prefetch(d, tile_, sg_.size);
         const uint64_t ft = uint64_t(tile_.gt) * d.filtersPerGroup();
         vecOut_ = d.outputLayout == TensorLayout::NCHW || (ft % 8 == 0 && d.k % 8 == 0);
         vectorPipeline_ = &pipeline(true);
@@ -230,7 +248,7 @@ public:
         std::string vec = std::string(vecIn_ ? "I" : "") + (vecOut_ ? "O" : "");
         return "tile " + tile_.name() + " chunks " + std::to_string(chunks(desc_, tile_)) +
                (btaps_ < taps(desc_) ? " btaps " + std::to_string(btaps_) : "") + (vec.empty() ? "" : " vec8" + vec) +
-               (breg_ ? " breg" : "") + " sg" + std::to_string(sg_.size) +
+               (prefetch_ ? " pre" : "") + (breg_ ? " breg" : "") + " sg" + std::to_string(sg_.size) +
                (coopmatEmulated(desc_.dtype) ? " EMULATED" : "");
     }
 
@@ -262,7 +280,8 @@ private:
                                          {kSpecVecIn, vec && vecIn_ ? 1u : 0u},
                                          {kSpecVecOut, vec && vecOut_ ? 1u : 0u},
                                          {kSpecBReg, breg_ ? 1u : 0u},
-                                         {kSpecBTaps, uint32_t(btaps_)}});
+                                         {kSpecBTaps, uint32_t(btaps_)},
+                                         {kSpecPrefetch, prefetch_ ? 1u : 0u}});
         if (coopmatEmulated(d.dtype)) key.spec.push_back({kSpecEmuLanes, sg_.size});
         key.fullSubgroups = true;  // gl_SubgroupID names a whole subgroup's block
         return ctx_.pipelines->get(key);
@@ -272,7 +291,7 @@ private:
     Tile tile_;
     SubgroupChoice sg_;
     uint64_t btaps_ = 0;
-    bool breg_ = false, vecIn_ = false, vecOut_ = false;
+    bool breg_ = false, vecIn_ = false, vecOut_ = false, prefetch_ = false;
     const ComputePipeline* vectorPipeline_ = nullptr;
 };
 
@@ -322,6 +341,19 @@ bool groupedCoopmatPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOpt
     if (d.groups < 2 || d.dtype == DType::F32 || d.inputLayout != TensorLayout::NHWC) return false;
     if (d.filtersPerGroup() >= 16 && d.channelsPerGroup() % 16 == 0) return false;
     return groupedCoopmatWhyNot(ctx, d, o).empty();
+}
+
+// The NCHW router's question: a 16-bit NCHW layer whose NHWC problem this kernel takes, and which
+// coopmat_nhwc runs (its transposes fit the workspace).  Short reductions too: their in-layout
+// alternatives (direct_few_filters, direct) read every input value once per filter block with no
+// matrix units (ResNeXt's 4 x 4 groups: ~10x this kernel's NHWC time).
+bool groupedCoopmatNchwPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    if (d.inputLayout != TensorLayout::NCHW || d.groups < 2 || d.dtype == DType::F32) return false;
+    ConvDesc g = d;
+    g.inputLayout = TensorLayout::NHWC;
+    g.filterLayout = FilterLayout::KRSC;
+    const Algorithm* t = findAlgorithm("coopmat_nhwc");
+    return groupedCoopmatPays(ctx, g, o) && t && t->whyNot(ctx, d, o).empty();
 }
 
 std::unique_ptr<AlgorithmInstance> groupedCoopmatInstantiate(ContextImpl& ctx, const ConvDesc& d,
