@@ -9,8 +9,8 @@
 // against the useful ones); 16-wide filter blocks take two 16-column fragments per subgroup, wider
 // ones one; the column tile (16, 32 or 64) that pads Q least; eight subgroups, as many rows as the
 // shared memory allows (two column subgroups where it allows few); filters staged once per
-// workgroup where they fit beside the halo (else per run of taps); up to 8 row steps while four
-// workgroups per compute unit remain, the next step's halo loads in flight during the products.
+// workgroup where they fit beside the halo (else per run of taps, else narrower filter tiles); up
+// to 8 row steps while four workgroups per compute unit remain.
 #include <algorithm>
 #include <cstdio>
 
@@ -19,6 +19,7 @@
 #include "conv/dispatch.hpp"
 #include "conv/tile_score.hpp"
 #include "runtime/context_impl.hpp"
+#include "util/test_hooks.hpp"
 #include "vkconv/error.hpp"
 
 namespace vkconv {
@@ -146,14 +147,11 @@ uint64_t stagedTaps(const ContextImpl& ctx, const ConvDesc& d, const Tile& t) {
     return r >= budget ? 0 : std::min(taps(d), (budget - r) / tapWords(d, t));
 }
 
-// The next row step's halo in registers while this one is multiplied: with row steps, and at most
-// 8 words (32 registers) per invocation, as few_channels_coopmat.
-constexpr uint64_t kMaxPrefetchWords = 8;
-bool prefetch(const ConvDesc& d, const Tile& t, uint32_t subgroupSize) {
-    const uint64_t threads = uint64_t(t.subgroups()) * subgroupSize;
-    const uint64_t items = haloWords(d, t) / ((chunks(d, t) * 2) | 1) * chunks(d, t) * 2;
-    return t.pstep > 1 && (items + threads - 1) / threads <= kMaxPrefetchWords;
-}
+// The next row step's halo in registers while this one is multiplied (the shader's PREFETCH), as
+// few_channels_coopmat does.  Off: not yet timed on a device, where with B in registers its
+// words may cost occupancy (docs/performance.md, "grouped_coopmat").  The tests reach it through
+// the grouped_coopmat_prefetch hook, wherever there are row steps.
+bool prefetch(const Tile& t) { return t.pstep > 1 && testHookOr("grouped_coopmat_prefetch", false); }
 
 uint64_t gridX(const ConvDesc& d, const Tile& t) {
     uint64_t rows = uint64_t(t.tp) * t.pstep;
@@ -186,24 +184,27 @@ Tile chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& fo
     }
     t.gt = chooseGroups(d);
     if (t.gt == 0) return Tile{};
-    const uint32_t bn = filterTile(uint64_t(t.gt) * d.filtersPerGroup());
-    t.nq = bn == 64 ? 2 : bn / kFrag;
-    t.sgn = bn / kFrag / t.nq;
     // The column tile that pads Q least (the wider on a tie, 64 only on wide rows).
     const uint64_t Q = d.outW();
     uint32_t tq = 16;
     for (uint32_t c : {32u, 64u})
         if ((Q + c - 1) / c * c <= (Q + tq - 1) / tq * tq && (c < 64 || Q >= 96)) tq = c;
-    t.mq = std::min<uint32_t>(t.nq == 1 ? 2 : 1, tq / kFrag);
-    t.sgq = tq / kFrag / t.mq;
     // Eight subgroups; fewer rows until the halo and every tap's filters fit, down to 4 rows;
-    // then the most rows that fit with the filters staged per run of taps.
-    const uint32_t tpMax = std::max<uint32_t>(1, 8 / (t.sgq * t.sgn));
+    // then the most rows that fit with the filters staged per run of taps; then narrower filter
+    // tiles (one tap of 64 filters of 64 values is 12 KiB).
     Tile found{};
-    for (t.tp = tpMax; t.tp >= std::min<uint32_t>(4, tpMax) && found.tp == 0; t.tp /= 2)
-        if (stagedTaps(ctx, d, t) >= taps(d)) found = t;
-    for (t.tp = tpMax; t.tp >= 1 && found.tp == 0; t.tp /= 2)
-        if (stagedTaps(ctx, d, t) > 0) found = t;
+    for (uint32_t bn = filterTile(uint64_t(t.gt) * d.filtersPerGroup()); bn >= kFrag && found.tp == 0;
+         bn = bn == 48 ? 32 : bn / 2) {
+        t.nq = bn == 64 ? 2 : bn / kFrag;
+        t.sgn = bn / kFrag / t.nq;
+        t.mq = std::min<uint32_t>(t.nq == 1 ? 2 : 1, tq / kFrag);
+        t.sgq = tq / kFrag / t.mq;
+        const uint32_t tpMax = std::max<uint32_t>(1, 8 / (t.sgq * t.sgn));
+        for (t.tp = tpMax; t.tp >= std::min<uint32_t>(4, tpMax) && found.tp == 0; t.tp /= 2)
+            if (stagedTaps(ctx, d, t) >= taps(d)) found = t;
+        for (t.tp = tpMax; t.tp >= 1 && found.tp == 0; t.tp /= 2)
+            if (stagedTaps(ctx, d, t) > 0) found = t;
+    }
     if (found.tp == 0) return Tile{};
     t = found;
     // Fewer rows than eight subgroups' worth (the halo took the shared memory): the column blocks
@@ -236,7 +237,7 @@ public:
         btaps_ = stagedTaps(ctx, d, tile_);
         breg_ = bRegisters(ctx, d, tile_, btaps_);
         vecIn_ = vecInput(d, tile_.gt);
-        prefetch_ = prefetch(d, tile_, sg_.size);
+        prefetch_ = prefetch(tile_);
         const uint64_t ft = uint64_t(tile_.gt) * d.filtersPerGroup();
         vecOut_ = d.outputLayout == TensorLayout::NCHW || (ft % 8 == 0 && d.k % 8 == 0);
         vectorPipeline_ = &pipeline(true);
@@ -344,9 +345,9 @@ bool groupedCoopmatPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOpt
 }
 
 // The NCHW router's question: a 16-bit NCHW layer whose NHWC problem this kernel takes, and which
-// coopmat_nhwc runs (its transposes fit the workspace).  Short reductions too: their in-layout
-// alternatives (direct_few_filters, direct) read every input value once per filter block with no
-// matrix units (ResNeXt's 4 x 4 groups: ~10x this kernel's NHWC time).
+// coopmat_nhwc runs (its transposes fit the workspace).  Short reductions too: the in-layout
+// alternatives have no matrix units (direct_few_filters took 13x this kernel's time on ResNeXt's
+// 4 x 4 groups in NHWC; the transposes add a read and a write of the input).
 bool groupedCoopmatNchwPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     if (d.inputLayout != TensorLayout::NCHW || d.groups < 2 || d.dtype == DType::F32) return false;
     ConvDesc g = d;
