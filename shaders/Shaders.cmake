@@ -116,3 +116,11 @@ vkconv_add_shader(NAME halo_coopmat_f16 SOURCE halo_coopmat.comp DEFINES DTYPE_F
 vkconv_add_shader(NAME halo_coopmat_bf16 SOURCE halo_coopmat.comp DEFINES DTYPE_BF16=1 REQUIRES COOPMAT BF16_COOPMAT TRY)
 vkconv_add_shader(NAME halo_coopmat_emu_f16 SOURCE halo_coopmat.comp DEFINES DTYPE_F16=1 CM_EMULATE=1)
 vkconv_add_shader(NAME halo_coopmat_emu_bf16 SOURCE halo_coopmat.comp DEFINES DTYPE_BF16=1 CM_EMULATE=1)
+
+# Grouped layers of few channels per group on the matrix units: a tile of consecutive groups as
+# one block-diagonal GEMM over their contiguous channels (grouped_coopmat.comp).  Same build rules
+# as above.
+vkconv_add_shader(NAME grouped_coopmat_f16 SOURCE grouped_coopmat.comp DEFINES DTYPE_F16=1 REQUIRES COOPMAT)
+vkconv_add_shader(NAME grouped_coopmat_bf16 SOURCE grouped_coopmat.comp DEFINES DTYPE_BF16=1 REQUIRES COOPMAT BF16_COOPMAT TRY)
+vkconv_add_shader(NAME grouped_coopmat_emu_f16 SOURCE grouped_coopmat.comp DEFINES DTYPE_F16=1 CM_EMULATE=1)
+vkconv_add_shader(NAME grouped_coopmat_emu_bf16 SOURCE grouped_coopmat.comp DEFINES DTYPE_BF16=1 CM_EMULATE=1)

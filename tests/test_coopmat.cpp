@@ -198,9 +198,10 @@ TEST_P(CoopmatShapes, MatchesReference) {
     for (auto mode : {DataMode::Uniform, DataMode::Integer}) {
         const auto r = runAndCheck(ctx(), c.desc, o, 5000 + uint64_t(i), mode);
         EXPECT_TRUE(passed(r)) << "case " << c.name << " (" << toString(mode) << " data)";
-        // The router must pick the matrix units wherever they accept, except for at most 4
-        // filters per group, which go to direct_few_filters (or, stride-1 layers with several
-        // taps, big enough, on NVIDIA, halo_coopmat's one-column tiles), and NCHW slice-tail
+        // The router must pick the matrix units wherever they accept, except for grouped layers
+        // of few channels or filters per group (grouped_coopmat), at most 4 filters per group,
+        // which go to direct_few_filters (or, stride-1 layers with several taps, big enough, on
+        // NVIDIA, halo_coopmat's one-column tiles), and NCHW slice-tail
         // layers with short reductions, which stay on implicit_gemm; 3x3 stride-1 layers may go to
         // winograd with its GEMM on them, stride-1 layers with several taps to halo_coopmat, 1x1
         // NHWC layers of at most 64 channels to pointwise_coopmat, and NCHW activations through
@@ -209,8 +210,14 @@ TEST_P(CoopmatShapes, MatchesReference) {
             const bool stride1 = c.desc.strideH == 1 && c.desc.strideW == 1;
             const bool wino =
                 c.desc.r == 3 && c.desc.s == 3 && stride1 && c.desc.dilationH == 1 && c.desc.dilationW == 1;
-            if (!why.empty())
-                EXPECT_NE(r.algorithm, kAlgo) << c.desc.toString();
+            if (!why.empty()) EXPECT_NE(r.algorithm, kAlgo) << c.desc.toString();
+            // Grouped layers that would leave its tiles mostly padding (K/groups < 16 or C/groups
+            // % 16 != 0), at stride 1 on outputs at least 14 wide: grouped_coopmat, NCHW behind
+            // coopmat_nhwc's transposes (router.cpp).
+            else if (c.desc.groups > 1 && (c.desc.filtersPerGroup() < 16 || c.desc.channelsPerGroup() % 16 != 0) &&
+                     stride1 && c.desc.outW() >= 14 && vkconv::whyUnsupported(ctx(), c.desc, "grouped_coopmat").empty())
+                EXPECT_EQ(r.algorithm, c.desc.inputLayout == TensorLayout::NHWC ? "grouped_coopmat" : "coopmat_nhwc")
+                    << c.desc.toString();
             else if (c.desc.filtersPerGroup() <= 4 &&
                      !(r.algorithm == "halo_coopmat" && stride1 && c.desc.r * c.desc.s > 1))
                 EXPECT_EQ(r.algorithm, "direct_few_filters") << c.desc.toString();

@@ -6,8 +6,9 @@
 //    the NCHW time, more than the transposes cost on the larger layers (docs/performance.md,
 //    "NCHW layers");
 //  * "coopmat_nhwc": 16-bit activations on the matrix units, behind the kernel the router picks
-//    for the NHWC problem (implicit_gemm_coopmat, halo_coopmat, few_channels_coopmat or winograd;
-//    a direct kernel charged the filter's transpose, which winograd does not need: innerPlan).
+//    for the NHWC problem (implicit_gemm_coopmat, halo_coopmat, few_channels_coopmat,
+//    grouped_coopmat or winograd; a direct kernel charged the filter's transpose, which winograd
+//    does not need: innerPlan).
 //    Their NCHW staging moves one 16-bit value per load (pixels of one channel), their NHWC
 //    staging eight channels in one 16-byte load: 1.5-5.9x the NHWC time on the H100 (winograd's
 //    transforms 1.2-1.9x), against transposes that stream the input once.  cuDNN does the same for
@@ -121,8 +122,8 @@ TransformLayout transformLayout(const ContextImpl& ctx, const ConvDesc& d, VkDev
 bool matrixUnitAlgorithm(const ContextImpl& ctx, const ConvDesc& d, const ConvDesc& g, const PlanOptions& o,
                          const std::string& name) {
     return name == "implicit_gemm_coopmat" || name == "halo_coopmat" || name == "few_channels_coopmat" ||
-           name == "slicedk_coopmat" || (name == "pointwise_coopmat" && gathersPixels(d)) ||
-           (name == "winograd" && winogradMatrixUnits(ctx, g, o));
+           name == "slicedk_coopmat" || name == "grouped_coopmat" ||
+           (name == "pointwise_coopmat" && gathersPixels(d)) || (name == "winograd" && winogradMatrixUnits(ctx, g, o));
 }
 
 // What runs behind the transposes: the problem it sees, its options and the workspace layout.

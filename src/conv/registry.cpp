@@ -52,6 +52,11 @@ const std::vector<Algorithm>& algorithms() {
          "first layers (C/groups <= 8) on the matrix units: a column-expanded halo makes each pixel's "
          "reduction one contiguous window that A fragments load directly; fp16/bf16",
          fewChannelsCoopmatWhyNot, fewChannelsCoopmatInstantiate, fewChannelsCoopmatVariants},
+        {"grouped_coopmat",
+         "grouped layers of few channels or filters per group on the matrix units: consecutive groups as one "
+         "block-diagonal GEMM over their contiguous channels (zero filters across groups), an input halo "
+         "staged once for every tap; fp16/bf16",
+         groupedCoopmatWhyNot, groupedCoopmatInstantiate, groupedCoopmatVariants},
         {"halo_coopmat",
          "stride-1 layers on the matrix units: one staged channel slice of the input halo serves every "
          "filter tap (A fragments at tap-shifted offsets of a flattened strip); fp16/bf16, NHWC input",
@@ -86,8 +91,9 @@ const std::vector<Algorithm>& algorithms() {
          coopmatNhwcWhyNot, coopmatNhwcInstantiate, nullptr,
          // Each matrix-unit kernel behind the transposes (the NHWC router's pick is the "" candidate).
          [](bool) {
-             return std::vector<std::string>{"implicit_gemm_coopmat", "halo_coopmat", "pointwise_coopmat",
-                                             "slicedk_coopmat",       "winograd:2x2", "winograd:4x4"};
+             return std::vector<std::string>{"implicit_gemm_coopmat", "halo_coopmat",    "pointwise_coopmat",
+                                             "slicedk_coopmat",       "grouped_coopmat", "winograd:2x2",
+                                             "winograd:4x4"};
          }},
     };
     return registry;

@@ -29,6 +29,7 @@ VKCONV_DECLARE_ALGORITHM(depthwise)           // depthwise
 VKCONV_DECLARE_ALGORITHM(depthwiseTiled)      // depthwise_tiled
 VKCONV_DECLARE_ALGORITHM(coopmat)             // implicit_gemm_coopmat
 VKCONV_DECLARE_ALGORITHM(fewChannelsCoopmat)  // few_channels_coopmat
+VKCONV_DECLARE_ALGORITHM(groupedCoopmat)      // grouped_coopmat
 VKCONV_DECLARE_ALGORITHM(haloCoopmat)         // halo_coopmat
 VKCONV_DECLARE_ALGORITHM(pointwiseCoopmat)    // pointwise_coopmat
 VKCONV_DECLARE_ALGORITHM(slicedKCoopmat)      // slicedk_coopmat
@@ -48,6 +49,8 @@ std::vector<std::string> haloCoopmatTileNames();
 
 // What each algorithm's own model says about a problem (the router's questions, answered beside
 // the kernel whose tiles and passes they price).
+bool groupedCoopmatPays(const ContextImpl&, const ConvDesc&, const PlanOptions&);
+bool groupedCoopmatNchwPays(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 bool gemvPays(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 bool implicitGemmSplitKPays(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 bool depthwiseTiledPays(const ContextImpl&, const ConvDesc&, const PlanOptions&);

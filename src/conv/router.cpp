@@ -56,6 +56,30 @@ bool fewChannelsCoopmatApplies(const ConvDesc& d) {
             (d.inputLayout == TensorLayout::NHWC && d.filtersPerGroup() >= kNhwcFilters));
 }
 
+// Grouped 16-bit layers of few channels or filters per group (groupedCoopmatPays) on
+// grouped_coopmat, where implicit_gemm_coopmat declines them (its alternatives are scalar:
+// direct_few_filters ran ResNeXt-50's 4 x 4 groups 13x slower) or, at stride 1, where the output is
+// at least as wide as the kernel's narrowest column tile: 2-4.6x faster there on the H100 (ResNeXt
+// 8 x 8 groups at 28x28, RegNetY at 14x14 and 28x28); at stride 2 it tied implicit_gemm_coopmat
+// (0.9-1.1x) and its row-step tiles waste columns on 7x7 outputs (docs/performance.md,
+// "grouped_coopmat").
+constexpr int64_t kGroupedMinStride1Width = 14;
+bool groupedCoopmatApplies(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, bool matrixUnits) {
+    return groupedCoopmatPays(ctx, d, o) &&
+           (!matrixUnits || (d.strideH == 1 && d.strideW == 1 && d.outW() >= kGroupedMinStride1Width));
+}
+
+// The same question for 16-bit NCHW activations, asked of their NHWC problem (what coopmat_nhwc's
+// transposes would run).
+bool groupedCoopmatNchwApplies(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    if (!groupedCoopmatNchwPays(ctx, d, o)) return false;
+    ConvDesc g = d;
+    g.inputLayout = TensorLayout::NHWC;
+    g.filterLayout = FilterLayout::KRSC;
+    const Algorithm* cm = findAlgorithm("implicit_gemm_coopmat");
+    return groupedCoopmatApplies(ctx, g, o, cm && cm->whyNot(ctx, g, o).empty());
+}
+
 // The rule chain: take() records every rule it is asked, so a Route says what chose and what
 // did not.
 class Chain {
@@ -99,6 +123,8 @@ void routeInLayoutInto(const ContextImpl& ctx, const ConvDesc& d, const PlanOpti
                "register kernel", depthwise && depthwiseTiledPays(ctx, d, o))) return;
     if (c.take("depthwise", "depthwise and channel-multiplier layers: the dedicated kernel", depthwise)) return;
     if (c.take("gemv", "layers of a few output pixels: the filter's read", gemvPays(ctx, d, o))) return;
+    if (c.take("grouped_coopmat", "grouped layers of few channels or filters per group on the matrix units: "
+               "consecutive groups as one block-diagonal GEMM", groupedCoopmatApplies(ctx, d, o, matrixUnits))) return;
     if (c.take("few_channels_coopmat", "first layers (C/groups <= 8, 16+ filters) on the matrix units: one window "
                "of a column-expanded halo per pixel", fewChannelsCoopmatApplies(d))) return;
     if (c.take("direct_few_channels", "first layers (C/groups <= 4, 16+ filters): their 27-196-long reductions "
@@ -165,6 +191,9 @@ Route route(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
                pointwiseCoopmatNchwPays(ctx, d, o))) return r;
     if (c.take("implicit_gemm_analytic", "16-bit NCHW 1x1 layers of few channels and products: one scalar dispatch "
                "beats three behind transposes", smallPointwiseStaysScalar(ctx, d, o))) return r;
+    if (c.take("coopmat_nhwc", "16-bit NCHW grouped layers whose NHWC problem grouped_coopmat takes: behind the "
+               "transposes whatever the reduction's length (the in-layout kernels have no matrix units)",
+               groupedCoopmatNchwApplies(ctx, d, o))) return r;
     // 16-bit NCHW activations whose NHWC problem runs on the matrix units: behind transposes (the
     // NCHW staging loads one 16-bit value at a time; docs/performance.md, "NCHW layers"), or on
     // plain winograd where its own NCHW reads cost less than a direct kernel's transposes.
