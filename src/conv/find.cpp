@@ -370,7 +370,7 @@ std::vector<FindResult> findAlgorithms(Context& ctx, const ConvDesc& desc, const
     desc.validate();
     const std::string key = findKey(desc, options, find);
     if (find.useDatabase && impl.findDb)
-        if (const std::vector<FindDbRow>* rows = impl.findDb->lookup(key);
+        if (const std::optional<std::vector<FindDbRow>> rows = impl.findDb->lookup(key);
             rows && std::all_of(rows->begin(), rows->end(), rowNamesKnownAlgorithms)) {
             std::vector<FindResult> out;
             for (const FindDbRow& r : *rows) out.push_back(fromRow(r, options));
@@ -386,7 +386,7 @@ std::optional<FindWinner> findDatabaseWinner(ContextImpl& impl, const ConvDesc& 
     searches[0].exhaustive = true;
     searches[2].variants = false;
     for (const FindOptions& f : searches) {
-        const std::vector<FindDbRow>* rows = impl.findDb->lookup(findKey(desc, options, f));
+        const std::optional<std::vector<FindDbRow>> rows = impl.findDb->lookup(findKey(desc, options, f));
         if (!rows || !std::all_of(rows->begin(), rows->end(), rowNamesKnownAlgorithms)) continue;
         FindWinner w;
         for (const FindDbRow& r : *rows) {

@@ -105,13 +105,16 @@ void FindDb::load() {
         if (!rows.empty() && !damaged.count(k)) entries_[k] = std::move(rows);
 }
 
-const std::vector<FindDbRow>* FindDb::lookup(const std::string& key) {
+std::optional<std::vector<FindDbRow>> FindDb::lookup(const std::string& key) {
+    std::lock_guard<std::mutex> lock(mutex_);
     if (!loaded_) load();
     auto it = entries_.find(key);
-    return it == entries_.end() ? nullptr : &it->second;
+    if (it == entries_.end()) return std::nullopt;
+    return it->second;
 }
 
 void FindDb::store(const std::string& key, std::vector<FindDbRow> rows) {
+    std::lock_guard<std::mutex> lock(mutex_);
     if (!loaded_) load();
     entries_[key] = std::move(rows);
     if (path_.empty()) return;

@@ -6,6 +6,8 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,13 +26,15 @@ struct FindDbRow {
 class FindDb {
 public:
     FindDb(const DeviceCaps& caps, std::string dir);  // dir empty: memory only
-    const std::vector<FindDbRow>* lookup(const std::string& key);
+    // Both may be called from several threads at once (Plan::create reads the database).
+    std::optional<std::vector<FindDbRow>> lookup(const std::string& key);
     void store(const std::string& key, std::vector<FindDbRow> rows);  // and rewrites the file (errors on stderr)
     const std::string& path() const { return path_; }
 
 private:
     void load();
     std::string header_, path_;
+    std::mutex mutex_;
     bool loaded_ = false;
     std::map<std::string, std::vector<FindDbRow>> entries_;
 };
