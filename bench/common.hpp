@@ -112,6 +112,7 @@ struct Row {
     vkconv::TensorLayout layout = vkconv::TensorLayout::NCHW;
     std::string algoRequest;  // what --algo asked for (auto, a name)
     std::string algo, config, epilogue;
+    std::string chosenBy, reason;  // Plan::explain(): what chose the plan, and why
     double gflop = 0;
     std::optional<double> us, usMin, usMax, tflops, pctPeak;
     std::string peakLabel;  // which peak pct_peak is relative to

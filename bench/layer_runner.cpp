@@ -190,9 +190,12 @@ Row LayerRunner::runOne(const std::string& algo, const Row& base, LayerData& dat
                                        : vkconv::Plan::create(ctx_, data.desc, planOptions(opts_, algo));
         row.algo = plan.algorithm();
         row.config = plan.config();
-        if (opts_.explain)
-            std::printf("%s %s:\n%s", row.shape.suite.c_str(), row.shape.layer.c_str(),
-                        plan.explain().toString().c_str());
+        {
+            const vkconv::PlanExplanation e = plan.explain();
+            row.chosenBy = e.chosenBy, row.reason = e.reason;
+            if (opts_.explain)
+                std::printf("%s %s:\n%s", row.shape.suite.c_str(), row.shape.layer.c_str(), e.toString().c_str());
+        }
         vkconv::Buffer workspace;
         vkconv::ConvTensors t;
         t.input = data.input.view(0, VkDeviceSize(data.desc.inputBytes()));

@@ -291,6 +291,8 @@ void writeJsonReport(const std::string& path, const RunInfo& info, const std::ve
             {"layout", vkconv::toString(r.layout)},
             {"algo", r.algo},
             {"config", r.config},
+            {"chosen_by", r.chosenBy},
+            {"reason", r.reason},
             {"epilogue", r.epilogue},
             {"us", measured(r.us)},
             {"us_min", measured(r.usMin)},
