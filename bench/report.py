@@ -106,6 +106,14 @@ def algo_text(row) -> str:
     return row["algo"] + (f" {row['config']}" if row["config"] else "")
 
 
+def chosen_text(row) -> str:
+    """What chose the row's plan (vkconv-bench's chosen_by / reason, Plan::explain), where recorded."""
+    by, why = row.get("chosen_by"), row.get("reason")
+    if not by:
+        return DASH
+    return by + (f": {why}" if why else "")
+
+
 def cell(series: Series, key) -> str:
     row = series.rows.get(key)
     if row is None:
@@ -313,8 +321,9 @@ def zoo_worst_layers(series, base, zgroups, config, top=20) -> list[str]:
         if not worst:
             continue
         md += [f"Worst {len(worst)} layers of {s.label} / {base.label} (distinct shapes, by ratio):", "",
-               f"| shape | GFLOP | models (convs) | {base.label} µs | {s.label} µs | ratio | {s.label} algo |",
-               "|---|---:|---|---:|---:|---:|---|"]
+               f"| shape | GFLOP | models (convs) | {base.label} µs | {s.label} µs | ratio | {s.label} algo "
+               "| chosen by |",
+               "|---|---:|---|---:|---:|---:|---|---|"]
         for e in worst:
             names = sorted(e["models"], key=lambda m: (-e["models"][m], m))
             where = ", ".join(f"{m} ×{e['models'][m]}" if e["models"][m] > 1 else m for m in names[:3])
@@ -322,7 +331,8 @@ def zoo_worst_layers(series, base, zgroups, config, top=20) -> list[str]:
                 where += f" and {len(names) - 3} more"
             md.append(f"| {shape_text(e['row'])} | {fmt(e['row']['gflop'])} | {where} ({e['convs']}) "
                       f"| {fmt(e['base']['us'])} | {fmt(e['row']['us'])} "
-                      f"| {fmt_ratio(e['row']['us'] / e['base']['us'])} | {algo_text(e['row'])} |")
+                      f"| {fmt_ratio(e['row']['us'] / e['base']['us'])} | {algo_text(e['row'])} "
+                      f"| {chosen_text(e['row'])} |")
         md.append("")
     return md
 

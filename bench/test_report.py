@@ -470,7 +470,7 @@ class Zoo(unittest.TestCase):
         self.assertEqual(z["mc"][5:], ["—", "—"])
         # Worst layers: distinct shapes (conv1x1 once, with both models and 3 convolutions).
         worst = md.split("Worst 3 layers of", 1)[1].split("\n\n", 2)[1].splitlines()[2:]
-        self.assertEqual([w.split(" | ")[-2] for w in worst], ["2.00", "2.00", "0.25"])
+        self.assertEqual([w.split(" | ")[-3] for w in worst], ["2.00", "2.00", "0.25"])
         self.assertIn("| ma, mb ×2 (3) |", worst[2].replace("mb ×2, ma", "ma, mb ×2"))
         # The ordinary suite keeps its own table; the zoo's layers go to zoo_layers.md with counts.
         self.assertIn("## toy · fp16 nhwc · batch 1", md)
