@@ -335,19 +335,6 @@ bool groupedCoopmatPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOpt
     return groupedCoopmatWhyNot(ctx, d, o).empty();
 }
 
-// The NCHW router's question: a 16-bit NCHW layer whose NHWC problem this kernel takes, and which
-// coopmat_nhwc runs (its transposes fit the workspace).  Short reductions too: the in-layout
-// alternatives have no matrix units (direct_few_filters took 13x this kernel's time on ResNeXt's
-// 4 x 4 groups in NHWC; the transposes add a read and a write of the input).
-bool groupedCoopmatNchwPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
-    if (d.inputLayout != TensorLayout::NCHW || d.groups < 2 || d.dtype == DType::F32) return false;
-    ConvDesc g = d;
-    g.inputLayout = TensorLayout::NHWC;
-    g.filterLayout = FilterLayout::KRSC;
-    const Algorithm* t = findAlgorithm("coopmat_nhwc");
-    return groupedCoopmatPays(ctx, g, o) && t && t->whyNot(ctx, d, o).empty();
-}
-
 std::unique_ptr<AlgorithmInstance> groupedCoopmatInstantiate(ContextImpl& ctx, const ConvDesc& d,
                                                              const PlanOptions& o) {
     return std::make_unique<GroupedCoopmatInstance>(ctx, d, o);

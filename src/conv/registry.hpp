@@ -50,7 +50,6 @@ std::vector<std::string> haloCoopmatTileNames();
 // What each algorithm's own model says about a problem (the router's questions, answered beside
 // the kernel whose tiles and passes they price).
 bool groupedCoopmatPays(const ContextImpl&, const ConvDesc&, const PlanOptions&);
-bool groupedCoopmatNchwPays(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 bool gemvPays(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 bool implicitGemmSplitKPays(const ContextImpl&, const ConvDesc&, const PlanOptions&);
 bool depthwiseTiledPays(const ContextImpl&, const ConvDesc&, const PlanOptions&);

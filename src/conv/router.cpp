@@ -70,9 +70,10 @@ bool groupedCoopmatApplies(const ContextImpl& ctx, const ConvDesc& d, const Plan
 }
 
 // The same question for 16-bit NCHW activations, asked of their NHWC problem (what coopmat_nhwc's
-// transposes would run).
+// transposes would run; take() asks coopmat_nhwc whether its transposes fit).  Short reductions
+// too: the in-layout alternatives have no matrix units.
 bool groupedCoopmatNchwApplies(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
-    if (!groupedCoopmatNchwPays(ctx, d, o)) return false;
+    if (d.inputLayout != TensorLayout::NCHW || d.groups < 2 || d.dtype == DType::F32) return false;
     ConvDesc g = d;
     g.inputLayout = TensorLayout::NHWC;
     g.filterLayout = FilterLayout::KRSC;
