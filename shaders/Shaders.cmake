@@ -124,3 +124,12 @@ vkconv_add_shader(NAME grouped_coopmat_f16 SOURCE grouped_coopmat.comp DEFINES D
 vkconv_add_shader(NAME grouped_coopmat_bf16 SOURCE grouped_coopmat.comp DEFINES DTYPE_BF16=1 REQUIRES COOPMAT BF16_COOPMAT TRY)
 vkconv_add_shader(NAME grouped_coopmat_emu_f16 SOURCE grouped_coopmat.comp DEFINES DTYPE_F16=1 CM_EMULATE=1)
 vkconv_add_shader(NAME grouped_coopmat_emu_bf16 SOURCE grouped_coopmat.comp DEFINES DTYPE_BF16=1 CM_EMULATE=1)
+
+# The backward passes: backward-data (dgrad_*: dx from dy and the filter; a transposed
+# convolution) and backward-weight (wgrad_*: dw and the bias gradient from x and dy).
+foreach(dt f32 f16 bf16)
+  string(TOUPPER ${dt} DT)
+  vkconv_add_shader(NAME dgrad_direct_${dt} SOURCE dgrad_direct.comp DEFINES DTYPE_${DT}=1)
+  vkconv_add_shader(NAME wgrad_direct_${dt} SOURCE wgrad_direct.comp DEFINES DTYPE_${DT}=1)
+  vkconv_add_shader(NAME wgrad_bias_${dt} SOURCE wgrad_bias.comp DEFINES DTYPE_${DT}=1)
+endforeach()

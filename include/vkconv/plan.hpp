@@ -22,6 +22,7 @@
 
 #include "vkconv/buffer.hpp"
 #include "vkconv/conv_desc.hpp"
+#include "vkconv/conv_transpose_desc.hpp"
 #include "vkconv/export.hpp"
 
 namespace vkconv {
@@ -29,7 +30,7 @@ namespace vkconv {
 class Context;
 
 struct PlanOptions {
-    std::string algorithm = "auto";  // "auto" or a name from algorithmNames()
+    std::string algorithm = "auto";  // "auto" or a name from algorithmNames(pass)
     uint32_t subgroupSize = 0;       // 0: the algorithm's default for this device
     std::string tile;                // "" : the algorithm's heuristic; else a tile name it lists
                                      // (e.g. implicit_gemm "128x128x8/8x8"), for tuning;
@@ -64,6 +65,15 @@ struct PlanOptions {
     // and every later Plan::create runs the measured winner (README, "Tuning a card").  false:
     // the router's choice always.
     bool useFindDatabase = true;
+    // The pass the plan runs on the ConvDesc's convolution.  Backward passes compute the gradients
+    // of the convolution itself: the desc's activation must be None and hasResidual false (apply
+    // the activation's derivative to dy first; a residual's gradient is dy); hasBias asks
+    // backward-weight for the bias gradient too and changes nothing in backward-data.
+    ConvPass pass = ConvPass::Forward;
+    // Backward passes: add the gradient to what the gradient buffer holds (cuDNN's beta = 1, for
+    // gradient accumulation) instead of overwriting it.  The sum is formed in fp32 and rounded
+    // once to the storage type.  Forward plans ignore it.
+    bool accumulate = false;
 };
 
 // How a plan's algorithm was chosen (Plan::explain).
@@ -93,9 +103,25 @@ struct VKCONV_API PlanExplanation {
     std::string toString() const;       // several lines, for people
 };
 
+// The forward pass, and a transposed convolution (Plan::create from a ConvTransposeDesc): its
+// input, filter, bias, residual and output in its own terms.
 struct ConvTensors {
     BufferView input, filter, bias, residual, output;
     BufferView workspace;  // needed when Plan::workspaceSize() > 0
+};
+
+// ConvPass::BackwardData: dx (gradInput, shaped like the desc's input) from dy (gradOutput, shaped
+// like its output) and the filter.
+struct BackwardDataTensors {
+    BufferView gradOutput, filter, gradInput;
+    BufferView workspace;
+};
+
+// ConvPass::BackwardWeight: dw (gradFilter, in the desc's filter layout) and, with desc.hasBias,
+// the bias gradient (gradBias, K elements: dy summed over N, P and Q) from x and dy.
+struct BackwardWeightTensors {
+    BufferView input, gradOutput, gradFilter, gradBias;
+    BufferView workspace;
 };
 
 class AlgorithmInstance;
@@ -104,6 +130,10 @@ struct ContextImpl;
 class VKCONV_API Plan {
 public:
     static Plan create(Context& ctx, const ConvDesc& desc, const PlanOptions& options = {});
+    // A transposed convolution: the backward-data pass of desc.convDesc() with desc's epilogue on
+    // its output (options.pass must be Forward or BackwardData; either means this).  record() and
+    // run() take its ConvTensors.
+    static Plan create(Context& ctx, const ConvTransposeDesc& desc, const PlanOptions& options = {});
     Plan(Plan&&) noexcept;
     Plan& operator=(Plan&&) noexcept;
     ~Plan();
@@ -111,6 +141,14 @@ public:
     // With PlanOptions::packedFilter, tensors.filter is the packed filter (packedFilterSize()).
     void record(VkCommandBuffer cmd, const ConvTensors& tensors) const;
     void run(const ConvTensors& tensors) const;  // record + submit + wait on the context's queue
+    // Backward passes, for plans created with that PlanOptions::pass.  The gradient written
+    // (gradInput; gradFilter and gradBias) is read first with PlanOptions::accumulate; it may
+    // overlap nothing else.  Results are deterministic: the same inputs give the same bits on one
+    // device and build (no floating-point atomics).
+    void record(VkCommandBuffer cmd, const BackwardDataTensors& tensors) const;
+    void run(const BackwardDataTensors& tensors) const;
+    void record(VkCommandBuffer cmd, const BackwardWeightTensors& tensors) const;
+    void run(const BackwardWeightTensors& tensors) const;
 
     // PlanOptions::packedFilter: the packed filter's bytes (0 for a plan created without it).  The
     // packed form is opaque and belongs to this plan: another plan reads it only if it was created
@@ -123,7 +161,10 @@ public:
     void recordPackFilter(VkCommandBuffer cmd, const BufferView& filter, const BufferView& packed) const;
     void packFilter(const BufferView& filter, const BufferView& packed) const;  // record + submit + wait
 
+    // The forward convolution (for a transposed plan: ConvTransposeDesc::convDesc()).
     const ConvDesc& desc() const;
+    ConvPass pass() const;
+    bool transposed() const;  // created from a ConvTransposeDesc
     VkDeviceSize workspaceSize() const;
     std::string algorithm() const;  // the algorithm chosen (never "auto")
     std::string config() const;     // its tile configuration, e.g. "tile 128x64x16 sg32"
@@ -145,8 +186,14 @@ public:
 
 private:
     Plan(Context& ctx, const ConvDesc& desc, const PlanOptions& options, std::unique_ptr<AlgorithmInstance> impl);
+    static Plan createGradient(Context& ctx, const ConvDesc& desc, const PlanOptions& options,
+                               const ConvTransposeDesc* transposed);
+    void recordTransposed(VkCommandBuffer cmd, const ConvTensors& tensors) const;
+    void explainGradient(PlanExplanation& e, const PlanOptions& routerOptions) const;
     ContextImpl* ctx_;  // the context's inner object, which a moved Context keeps
     ConvDesc desc_;
+    // A transposed plan's own descriptor (its epilogue and output size); unset otherwise.
+    std::unique_ptr<ConvTransposeDesc> transposed_;
     PlanOptions options_;
     std::unique_ptr<AlgorithmInstance> impl_;
     // How the algorithm was chosen: "router", "find database" or "PlanOptions::algorithm", and
@@ -155,8 +202,8 @@ private:
     double measuredUs_ = -1.0, routerMeasuredUs_ = -1.0;
 };
 
-// Every algorithm name Plan accepts, "auto" excluded.
-VKCONV_API std::vector<std::string> algorithmNames();
+// Every algorithm name Plan accepts for a pass, "auto" excluded.
+VKCONV_API std::vector<std::string> algorithmNames(ConvPass pass = ConvPass::Forward);
 
 // Why `algorithm` would decline `desc` on this context ("" when it accepts).
 VKCONV_API std::string whyUnsupported(Context& ctx, const ConvDesc& desc, const std::string& algorithm);

@@ -3,6 +3,7 @@
 #include "vkconv/buffer.hpp"
 #include "vkconv/context.hpp"
 #include "vkconv/conv_desc.hpp"
+#include "vkconv/conv_transpose_desc.hpp"
 #include "vkconv/device_caps.hpp"
 #include "vkconv/error.hpp"
 #include "vkconv/find.hpp"

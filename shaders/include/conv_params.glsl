@@ -20,5 +20,6 @@ layout(constant_id = 2) const uint FILTER_LAYOUT = 0;
 layout(constant_id = 3) const bool HAS_BIAS = false;
 layout(constant_id = 4) const bool HAS_RESIDUAL = false;
 layout(constant_id = 5) const uint ACTIVATION = 0;  // vkconv::Activation
+layout(constant_id = 6) const bool ACCUMULATE = false;  // backward passes: add the old gradient
 
 #endif

@@ -10,12 +10,17 @@
 namespace vkconv {
 
 struct ContextImpl;
+struct DataGradTensors;
+struct WeightGradTensors;
 
 class AlgorithmInstance {
 public:
     virtual ~AlgorithmInstance() = default;
-    // tensors were checked against the desc by Plan (sizes, alignment, presence).
-    virtual void record(VkCommandBuffer cmd, const ConvTensors& tensors) const = 0;
+    // tensors were checked against the desc by Plan (sizes, alignment, presence).  Each instance
+    // runs one pass and overrides that pass's record (gradient.hpp for the backward ones).
+    virtual void record(VkCommandBuffer cmd, const ConvTensors& tensors) const;
+    virtual void recordDataGrad(VkCommandBuffer cmd, const DataGradTensors& tensors) const;
+    virtual void recordWeightGrad(VkCommandBuffer cmd, const WeightGradTensors& tensors) const;
     virtual VkDeviceSize workspaceSize() const { return 0; }
     virtual std::string name() const = 0;
     virtual std::string config() const = 0;

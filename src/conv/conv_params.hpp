@@ -27,6 +27,7 @@ enum SpecId : uint32_t {
     kSpecHasBias = 3,
     kSpecHasResidual = 4,
     kSpecActivation = 5,
+    kSpecAccumulate = 6,  // backward passes: add the old gradient (PlanOptions::accumulate)
     kSpecWorkgroupSize = 100,
 };
 

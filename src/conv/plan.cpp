@@ -1,12 +1,14 @@
 // Plan: validation that depends on the device, algorithm choice, and checked recording.
 #include <cstdio>
 #include <optional>
+#include <type_traits>
 
 #include "conv/algorithm.hpp"
 #include "conv/router.hpp"
 #include "conv/dispatch.hpp"
 #include "conv/filter_copy.hpp"
 #include "conv/find_winner.hpp"
+#include "conv/gradient.hpp"
 #include "runtime/context_access.hpp"
 #include "vkconv/context.hpp"
 #include "vkconv/plan.hpp"
@@ -76,6 +78,7 @@ bool overlaps(const BufferView& a, const BufferView& b) {
 }  // namespace
 
 Plan Plan::create(Context& ctx, const ConvDesc& desc, const PlanOptions& options) {
+    if (options.pass != ConvPass::Forward) return createGradient(ctx, desc, options, nullptr);
     desc.validate();
     auto& impl = implOf(ctx);
     validateOnDevice(impl, desc);
@@ -115,17 +118,240 @@ Plan Plan::create(Context& ctx, const ConvDesc& desc, const PlanOptions& options
     return p;
 }
 
+Plan Plan::create(Context& ctx, const ConvTransposeDesc& desc, const PlanOptions& options) {
+    desc.validate();
+    if (options.pass == ConvPass::BackwardWeight)
+        throw Error(ErrorCode::InvalidArgument,
+                    "PlanOptions::pass is BackwardWeight, but a ConvTransposeDesc plan runs the transposed convolution "
+                    "(the backward-data pass of desc.convDesc()); plan the weight gradient on desc.convDesc()");
+    if (options.accumulate)
+        throw Error(ErrorCode::InvalidArgument,
+                    "PlanOptions::accumulate is for gradients; a transposed convolution adds to an existing output "
+                    "through hasResidual");
+    PlanOptions o = options;
+    o.pass = ConvPass::BackwardData;
+    return createGradient(ctx, desc.convDesc(), o, &desc);
+}
+
+namespace {
+
+// The backward-data problem of a plan: dx's epilogue is a transposed convolution's, or none (the
+// forward bias does not reach dx), and dy's size is the transposed input's or the forward output's.
+DataGradProblem dataGradProblem(const ConvDesc& desc, const PlanOptions& o, const ConvTransposeDesc* transposed) {
+    DataGradProblem p;
+    p.conv = desc;
+    p.accumulate = o.accumulate;
+    if (transposed) {
+        p.conv.hasBias = transposed->hasBias, p.conv.hasResidual = transposed->hasResidual;
+        p.conv.activation = transposed->activation, p.conv.activationAlpha = transposed->activationAlpha;
+        p.p = transposed->h, p.q = transposed->w;
+    } else {
+        p.conv.hasBias = false;
+        p.p = desc.outH(), p.q = desc.outW();
+    }
+    return p;
+}
+
+std::string gradAlgorithmList(ConvPass pass) {
+    std::string names;
+    for (const std::string& n : algorithmNames(pass)) names += ", " + n;
+    return names;
+}
+
+// The named algorithm, or the router's choice; throws where the named one is unknown or declines.
+template <class Problem>
+std::unique_ptr<AlgorithmInstance> instantiateGradient(ContextImpl& impl, const Problem& problem, const PlanOptions& o,
+                                                       ConvPass pass, std::string& chosenBy) {
+    const bool data = pass == ConvPass::BackwardData;
+    const GradAlgorithm<Problem>* algo = nullptr;
+    if (o.algorithm.empty() || o.algorithm == "auto") {
+        GradRoute r;
+        if constexpr (std::is_same_v<Problem, DataGradProblem>)
+            r = routeDataGrad(impl, problem, o);
+        else
+            r = routeWeightGrad(impl, problem, o);
+        if constexpr (std::is_same_v<Problem, DataGradProblem>)
+            algo = findDataGradAlgorithm(r.algorithm);
+        else
+            algo = findWeightGradAlgorithm(r.algorithm);
+        chosenBy = "router";
+    } else {
+        if constexpr (std::is_same_v<Problem, DataGradProblem>)
+            algo = findDataGradAlgorithm(o.algorithm);
+        else
+            algo = findWeightGradAlgorithm(o.algorithm);
+        if (!algo)
+            throw Error(ErrorCode::UnknownAlgorithm, "no " + std::string(toString(pass)) + " algorithm named '" +
+                                                         o.algorithm + "' (have: auto" + gradAlgorithmList(pass) + ")");
+        chosenBy = "PlanOptions::algorithm";
+    }
+    const std::string why = algo->whyNot(impl, problem, o);
+    if (!why.empty())
+        throw Error(ErrorCode::Unsupported, std::string(algo->name) + " declines the " +
+                                                (data ? "backward-data" : "backward-weight") + " pass of " +
+                                                problem.conv.toString() + ": " + why);
+    return algo->instantiate(impl, problem, o);
+}
+
+}  // namespace
+
+Plan Plan::createGradient(Context& ctx, const ConvDesc& desc, const PlanOptions& options,
+                          const ConvTransposeDesc* transposed) {
+    if (uint32_t(options.pass) > 2)
+        throw Error(ErrorCode::InvalidArgument,
+                    "PlanOptions::pass has an unknown value " + std::to_string(uint32_t(options.pass)));
+    desc.validate();
+    if (!transposed) {
+        if (desc.activation != Activation::None)
+            throw Error(ErrorCode::InvalidArgument,
+                        std::string("the desc's activation is ") + std::string(toString(desc.activation)) +
+                            ": backward passes compute the convolution's own gradients (apply the activation's "
+                            "derivative to dy first, and plan with activation None)");
+        if (desc.hasResidual)
+            throw Error(ErrorCode::InvalidArgument,
+                        "the desc has a residual: backward passes compute the convolution's own gradients (the "
+                        "residual's gradient is dy itself; plan with hasResidual false)");
+    }
+    auto& impl = implOf(ctx);
+    validateOnDevice(impl, desc);
+    checkSubgroupSize(impl.caps, options.subgroupSize);
+    if ((options.algorithm.empty() || options.algorithm == "auto") && !options.tile.empty())
+        throw Error(ErrorCode::InvalidArgument,
+                    "PlanOptions::tile '" + options.tile + "' needs a named algorithm, not auto");
+    if (options.packedFilter)
+        throw Error(ErrorCode::InvalidArgument,
+                    "PlanOptions::packedFilter is for forward plans; backward passes read the filter as given");
+    std::string chosenBy;
+    std::unique_ptr<AlgorithmInstance> instance;
+    if (options.pass == ConvPass::BackwardData) {
+        instance = instantiateGradient(impl, dataGradProblem(desc, options, transposed), options,
+                                       ConvPass::BackwardData, chosenBy);
+    } else {
+        WeightGradProblem p;
+        p.conv = desc;
+        p.accumulate = options.accumulate;
+        instance = instantiateGradient(impl, p, options, ConvPass::BackwardWeight, chosenBy);
+    }
+    ConvDesc plain = desc;  // desc() is the forward convolution, without a transposed epilogue
+    Plan plan(ctx, plain, options, std::move(instance));
+    plan.chosenBy_ = chosenBy;
+    if (transposed) plan.transposed_ = std::make_unique<ConvTransposeDesc>(*transposed);
+    return plan;
+}
+
 Plan::Plan(Context& ctx, const ConvDesc& desc, const PlanOptions& options, std::unique_ptr<AlgorithmInstance> impl)
     : ctx_(&implOf(ctx)), desc_(desc), options_(options), impl_(std::move(impl)) {}
 Plan::Plan(Plan&&) noexcept = default;
 Plan& Plan::operator=(Plan&&) noexcept = default;
 Plan::~Plan() = default;
 
-void Plan::record(VkCommandBuffer cmd, const ConvTensors& t) const {
-    const auto& c = *ctx_;
+namespace {
+
+void checkCommandBuffer(const ContextImpl& c, VkCommandBuffer cmd) {
     c.requireDevice("Plan::record");
     if (cmd == VK_NULL_HANDLE && !c.dryRun)
         throw Error(ErrorCode::InvalidArgument, "Plan::record: the command buffer is VK_NULL_HANDLE");
+}
+
+// What a plan writes may overlap nothing it reads or writes; what it only reads may share memory.
+void checkOverlaps(std::initializer_list<std::pair<const char*, const BufferView*>> written,
+                   std::initializer_list<std::pair<const char*, const BufferView*>> read) {
+    for (auto w = written.begin(); w != written.end(); ++w) {
+        for (auto w2 = w + 1; w2 != written.end(); ++w2)
+            if (overlaps(*w->second, *w2->second))
+                throw Error(ErrorCode::InvalidArgument, std::string("the ") + w->first + " overlaps the " + w2->first);
+        for (const auto& [rn, r] : read)
+            if (overlaps(*w->second, *r))
+                throw Error(ErrorCode::InvalidArgument, std::string("the ") + w->first + " overlaps the " + rn);
+    }
+}
+
+const char* passRecordHint(ConvPass p, bool transposed) {
+    if (transposed) return "a transposed convolution: record it with ConvTensors";
+    switch (p) {
+        case ConvPass::Forward: return "the forward pass: record it with ConvTensors";
+        case ConvPass::BackwardData: return "the backward-data pass: record it with BackwardDataTensors";
+        case ConvPass::BackwardWeight: return "the backward-weight pass: record it with BackwardWeightTensors";
+    }
+    return "?";
+}
+
+}  // namespace
+
+void Plan::record(VkCommandBuffer cmd, const BackwardDataTensors& t) const {
+    const auto& c = *ctx_;
+    if (options_.pass != ConvPass::BackwardData || transposed_)
+        throw Error(ErrorCode::InvalidArgument, std::string("Plan::record(BackwardDataTensors): this plan runs ") +
+                                                    passRecordHint(options_.pass, transposed_ != nullptr));
+    checkCommandBuffer(c, cmd);
+    checkView(c, "gradOutput", t.gradOutput, desc_.outputBytes(), true, "");
+    checkView(c, "filter", t.filter, desc_.filterBytes(), true, "");
+    checkView(c, "gradInput", t.gradInput, desc_.inputBytes(), true, "");
+    checkView(c, "workspace", t.workspace, int64_t(impl_->workspaceSize()), impl_->workspaceSize() > 0,
+              "this plan needs none (workspaceSize() is 0)");
+    checkOverlaps({{"gradInput", &t.gradInput}, {"workspace", &t.workspace}},
+                  {{"gradOutput", &t.gradOutput}, {"filter", &t.filter}});
+    DataGradTensors d;
+    d.gradOutput = t.gradOutput, d.filter = t.filter, d.gradInput = t.gradInput, d.workspace = t.workspace;
+    impl_->recordDataGrad(cmd, d);
+}
+
+void Plan::run(const BackwardDataTensors& t) const {
+    ctx_->submitAndWait([&](VkCommandBuffer cmd) { record(cmd, t); });
+}
+
+void Plan::record(VkCommandBuffer cmd, const BackwardWeightTensors& t) const {
+    const auto& c = *ctx_;
+    if (options_.pass != ConvPass::BackwardWeight)
+        throw Error(ErrorCode::InvalidArgument, std::string("Plan::record(BackwardWeightTensors): this plan runs ") +
+                                                    passRecordHint(options_.pass, transposed_ != nullptr));
+    checkCommandBuffer(c, cmd);
+    checkView(c, "input", t.input, desc_.inputBytes(), true, "");
+    checkView(c, "gradOutput", t.gradOutput, desc_.outputBytes(), true, "");
+    checkView(c, "gradFilter", t.gradFilter, desc_.filterBytes(), true, "");
+    checkView(c, "gradBias", t.gradBias, desc_.biasBytes(), desc_.hasBias,
+              "the descriptor has no bias (set hasBias for the bias gradient)");
+    checkView(c, "workspace", t.workspace, int64_t(impl_->workspaceSize()), impl_->workspaceSize() > 0,
+              "this plan needs none (workspaceSize() is 0)");
+    checkOverlaps({{"gradFilter", &t.gradFilter}, {"gradBias", &t.gradBias}, {"workspace", &t.workspace}},
+                  {{"input", &t.input}, {"gradOutput", &t.gradOutput}});
+    WeightGradTensors w;
+    w.input = t.input, w.gradOutput = t.gradOutput, w.gradFilter = t.gradFilter, w.gradBias = t.gradBias;
+    w.workspace = t.workspace;
+    impl_->recordWeightGrad(cmd, w);
+}
+
+void Plan::run(const BackwardWeightTensors& t) const {
+    ctx_->submitAndWait([&](VkCommandBuffer cmd) { record(cmd, t); });
+}
+
+void Plan::recordTransposed(VkCommandBuffer cmd, const ConvTensors& t) const {
+    const auto& c = *ctx_;
+    const ConvTransposeDesc& d = *transposed_;
+    checkCommandBuffer(c, cmd);
+    checkView(c, "input", t.input, d.inputBytes(), true, "");
+    checkView(c, "filter", t.filter, d.filterBytes(), true, "");
+    checkView(c, "bias", t.bias, d.biasBytes(), d.hasBias, "the descriptor has no bias (set hasBias)");
+    checkView(c, "residual", t.residual, d.outputBytes(), d.hasResidual,
+              "the descriptor has no residual (set hasResidual)");
+    checkView(c, "output", t.output, d.outputBytes(), true, "");
+    checkView(c, "workspace", t.workspace, int64_t(impl_->workspaceSize()), impl_->workspaceSize() > 0,
+              "this plan needs none (workspaceSize() is 0)");
+    checkOverlaps({{"output", &t.output}, {"workspace", &t.workspace}},
+                  {{"input", &t.input}, {"filter", &t.filter}, {"bias", &t.bias}, {"residual", &t.residual}});
+    DataGradTensors g;
+    g.gradOutput = t.input, g.filter = t.filter, g.bias = t.bias, g.residual = t.residual;
+    g.gradInput = t.output, g.workspace = t.workspace;
+    impl_->recordDataGrad(cmd, g);
+}
+
+void Plan::record(VkCommandBuffer cmd, const ConvTensors& t) const {
+    const auto& c = *ctx_;
+    if (transposed_) return recordTransposed(cmd, t);
+    if (options_.pass != ConvPass::Forward)
+        throw Error(ErrorCode::InvalidArgument,
+                    std::string("Plan::record(ConvTensors): this plan runs ") + passRecordHint(options_.pass, false));
+    checkCommandBuffer(c, cmd);
     checkView(c, "input", t.input, desc_.inputBytes(), true, "");
     if (options_.packedFilter)
         checkView(c, "packed filter", t.filter, int64_t(packedFilterSize()), true, "");
@@ -186,6 +412,8 @@ void Plan::packFilter(const BufferView& filter, const BufferView& packed) const 
 }
 
 const ConvDesc& Plan::desc() const { return desc_; }
+ConvPass Plan::pass() const { return options_.pass; }
+bool Plan::transposed() const { return transposed_ != nullptr; }
 VkDeviceSize Plan::workspaceSize() const { return impl_->workspaceSize(); }
 std::string Plan::algorithm() const { return impl_->name(); }
 std::string Plan::config() const { return impl_->config(); }
@@ -202,6 +430,10 @@ PlanExplanation Plan::explain() const {
     // own options would change its answers).
     PlanOptions routerOptions = options_;
     routerOptions.algorithm = "auto", routerOptions.tile.clear();
+    if (options_.pass != ConvPass::Forward) {
+        explainGradient(e, routerOptions);
+        return e;
+    }
     const Route r = route(*ctx_, desc_, routerOptions);
     for (const RouteStep& s : r.steps) e.rules.push_back({s.algorithm, s.rule, s.outcome});
     if (chosenBy_ == "router") {
@@ -224,6 +456,29 @@ PlanExplanation Plan::explain() const {
     return e;
 }
 
+void Plan::explainGradient(PlanExplanation& e, const PlanOptions& routerOptions) const {
+    // The same problem the plan was created from (createGradient).
+    auto explainWith = [&](const auto& problem, const auto& table, const GradRoute& r) {
+        for (const RouteStep& s : r.steps) e.rules.push_back({s.algorithm, s.rule, s.outcome});
+        e.reason = chosenBy_ == "router" ? (r.steps.empty() ? "every problem" : r.steps.back().rule)
+                                         : "named by the caller (the router would run " + r.algorithm + ")";
+        for (const auto& a : table) {
+            PlanOptions o = routerOptions;
+            o.algorithm = a.name;
+            e.candidates.push_back({a.name, a.whyNot(*ctx_, problem, o), false});
+        }
+    };
+    if (options_.pass == ConvPass::BackwardData) {
+        const DataGradProblem p = dataGradProblem(desc_, options_, transposed_.get());
+        explainWith(p, dataGradAlgorithms(), routeDataGrad(*ctx_, p, routerOptions));
+    } else {
+        WeightGradProblem p;
+        p.conv = desc_;
+        p.accumulate = options_.accumulate;
+        explainWith(p, weightGradAlgorithms(), routeWeightGrad(*ctx_, p, routerOptions));
+    }
+}
+
 std::string PlanExplanation::toString() const {
     std::string s = algorithm + " (" + config + ") chosen by the " + chosenBy + ": " + reason + "\n";
     s += "  router rules, in order:\n";
@@ -235,9 +490,14 @@ std::string PlanExplanation::toString() const {
     return s;
 }
 
-std::vector<std::string> algorithmNames() {
+std::vector<std::string> algorithmNames(ConvPass pass) {
     std::vector<std::string> names;
-    for (auto& a : algorithms()) names.emplace_back(a.name);
+    if (pass == ConvPass::BackwardData)
+        for (auto& a : dataGradAlgorithms()) names.emplace_back(a.name);
+    else if (pass == ConvPass::BackwardWeight)
+        for (auto& a : weightGradAlgorithms()) names.emplace_back(a.name);
+    else
+        for (auto& a : algorithms()) names.emplace_back(a.name);
     return names;
 }
 

@@ -50,6 +50,15 @@ std::string_view toString(Activation a) {
     return "?";
 }
 
+std::string_view toString(ConvPass p) {
+    switch (p) {
+        case ConvPass::Forward: return "fwd";
+        case ConvPass::BackwardData: return "bwd-data";
+        case ConvPass::BackwardWeight: return "bwd-weight";
+    }
+    return "?";
+}
+
 static std::string lower(std::string_view s) {
     std::string r(s);
     std::transform(r.begin(), r.end(), r.begin(), [](unsigned char c) { return char(std::tolower(c)); });
@@ -81,6 +90,15 @@ std::optional<Activation> parseActivation(std::string_view s) {
                    Activation::Silu, Activation::Sigmoid})
         if (l == toString(a)) return a;
     if (l == "leakyrelu") return Activation::LeakyRelu;
+    return std::nullopt;
+}
+std::optional<ConvPass> parseConvPass(std::string_view s) {
+    auto l = lower(s);
+    for (auto p : {ConvPass::Forward, ConvPass::BackwardData, ConvPass::BackwardWeight})
+        if (l == toString(p)) return p;
+    if (l == "forward") return ConvPass::Forward;
+    if (l == "backward-data" || l == "dgrad") return ConvPass::BackwardData;
+    if (l == "backward-weight" || l == "wgrad") return ConvPass::BackwardWeight;
     return std::nullopt;
 }
 

@@ -1,0 +1,59 @@
+// The backward passes' routers: "auto"'s choice, read top to bottom as the forward router is
+// (router.cpp).  The first rule that applies and whose algorithm accepts the problem wins.
+#include "conv/gradient.hpp"
+#include "runtime/context_impl.hpp"
+
+namespace vkconv {
+
+namespace {
+
+template <class Problem>
+class GradChain {
+public:
+    using Finder = const GradAlgorithm<Problem>* (*)(const std::string&);
+    GradChain(const ContextImpl& ctx, const Problem& p, const PlanOptions& o, GradRoute& r, Finder find)
+        : ctx_(ctx), p_(p), o_(o), r_(r), find_(find) {}
+
+    bool take(const char* name, const char* why, bool applies) {
+        RouteStep s{name, why, "does not apply"};
+        const GradAlgorithm<Problem>* a = find_(name);
+        if (applies && a) {
+            const std::string no = a->whyNot(ctx_, p_, o_);
+            s.outcome = no.empty() ? "chosen" : "applies, but " + std::string(name) + " declines: " + no;
+            if (no.empty()) r_.algorithm = name;
+        }
+        r_.steps.push_back(std::move(s));
+        return !r_.algorithm.empty();
+    }
+
+private:
+    const ContextImpl& ctx_;
+    const Problem& p_;
+    const PlanOptions& o_;
+    GradRoute& r_;
+    Finder find_;
+};
+
+}  // namespace
+
+GradRoute routeDataGrad(const ContextImpl& ctx, const DataGradProblem& p, const PlanOptions& o) {
+    GradRoute r;
+    GradChain<DataGradProblem> c(ctx, p, o, r, findDataGradAlgorithm);
+    // clang-format off
+    if (c.take("dgrad_direct", "every problem", true)) return r;
+    // clang-format on
+    r.algorithm = "dgrad_direct";
+    return r;
+}
+
+GradRoute routeWeightGrad(const ContextImpl& ctx, const WeightGradProblem& p, const PlanOptions& o) {
+    GradRoute r;
+    GradChain<WeightGradProblem> c(ctx, p, o, r, findWeightGradAlgorithm);
+    // clang-format off
+    if (c.take("wgrad_direct", "every problem", true)) return r;
+    // clang-format on
+    r.algorithm = "wgrad_direct";
+    return r;
+}
+
+}  // namespace vkconv
