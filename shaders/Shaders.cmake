@@ -132,4 +132,8 @@ foreach(dt f32 f16 bf16)
   vkconv_add_shader(NAME dgrad_direct_${dt} SOURCE dgrad_direct.comp DEFINES DTYPE_${DT}=1)
   vkconv_add_shader(NAME wgrad_direct_${dt} SOURCE wgrad_direct.comp DEFINES DTYPE_${DT}=1)
   vkconv_add_shader(NAME wgrad_bias_${dt} SOURCE wgrad_bias.comp DEFINES DTYPE_${DT}=1)
+  # The implicit GEMM and the depthwise kernel of the weight gradient, and their split reduction.
+  vkconv_add_shader(NAME wgrad_implicit_gemm_${dt} SOURCE wgrad_implicit_gemm.comp DEFINES DTYPE_${DT}=1)
+  vkconv_add_shader(NAME wgrad_depthwise_${dt} SOURCE wgrad_depthwise.comp DEFINES DTYPE_${DT}=1)
+  vkconv_add_shader(NAME wgrad_reduce_${dt} SOURCE wgrad_reduce.comp DEFINES DTYPE_${DT}=1)
 endforeach()

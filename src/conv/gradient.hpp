@@ -88,8 +88,10 @@ void bindWeightGradTensors(const ContextImpl& ctx, VkCommandBuffer cmd, const Co
                                                            const PlanOptions&);                    \
     std::vector<std::pair<WeightGradProblem, PlanOptions>> prefix##Variants(const ContextImpl&);
 
-VKCONV_DECLARE_DGRAD(dgradDirect)  // dgrad_direct
-VKCONV_DECLARE_WGRAD(wgradDirect)  // wgrad_direct
+VKCONV_DECLARE_DGRAD(dgradDirect)        // dgrad_direct
+VKCONV_DECLARE_WGRAD(wgradDirect)        // wgrad_direct
+VKCONV_DECLARE_WGRAD(wgradImplicitGemm)  // wgrad_implicit_gemm
+VKCONV_DECLARE_WGRAD(wgradDepthwise)     // wgrad_depthwise
 #undef VKCONV_DECLARE_DGRAD
 #undef VKCONV_DECLARE_WGRAD
 

@@ -32,6 +32,14 @@ const std::vector<WeightGradAlgorithm>& weightGradAlgorithms() {
          "one invocation per dw element summing over N x P x Q, and one workgroup per bias element; every "
          "problem (reference)",
          wgradDirectWhyNot, wgradDirectInstantiate, wgradDirectVariants},
+        {"wgrad_implicit_gemm",
+         "implicit GEMM per group (filters x taps, reduced over N x P x Q), the reduction split over workgroups "
+         "with fp32 partials added in a fixed order; the bias gradient fused",
+         wgradImplicitGemmWhyNot, wgradImplicitGemmInstantiate, wgradImplicitGemmVariants},
+        {"wgrad_depthwise",
+         "depthwise layers: every tap of a filter summed by the lanes of a workgroup, the pixels split over "
+         "workgroups with fp32 partials added in a fixed order; the bias gradient alongside",
+         wgradDepthwiseWhyNot, wgradDepthwiseInstantiate, wgradDepthwiseVariants},
     };
     return registry;
 }

@@ -50,6 +50,8 @@ GradRoute routeWeightGrad(const ContextImpl& ctx, const WeightGradProblem& p, co
     GradRoute r;
     GradChain<WeightGradProblem> c(ctx, p, o, r, findWeightGradAlgorithm);
     // clang-format off
+    if (c.take("wgrad_depthwise", "depthwise (groups == C): a filter's taps share each dy read", p.conv.groups == p.conv.c && p.conv.groups > 1)) return r;
+    if (c.take("wgrad_implicit_gemm", "GEMM-shaped: at least 4 filters and 4 taps per group", p.conv.filtersPerGroup() >= 4 && p.conv.channelsPerGroup() * p.conv.r * p.conv.s >= 4)) return r;
     if (c.take("wgrad_direct", "every problem", true)) return r;
     // clang-format on
     r.algorithm = "wgrad_direct";
