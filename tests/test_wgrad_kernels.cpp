@@ -274,8 +274,9 @@ TEST_P(WgradSweep, MatchesReference) {
 INSTANTIATE_TEST_SUITE_P(Random, WgradSweep, ::testing::Values("wgrad_implicit_gemm", "wgrad_depthwise"),
                          [](const auto& info) { return info.param; });
 
-// The router: depthwise layers to wgrad_depthwise, GEMM-shaped ones to wgrad_implicit_gemm, a
-// grouped layer of 2 filters per group to the reference; the forced kernels' declines are named.
+// The router: depthwise layers to wgrad_depthwise, GEMM-shaped ones and long reductions to
+// wgrad_implicit_gemm, a short one over 2-filter groups to the reference; the forced kernels'
+// declines are named.
 TEST(WgradRouting, PicksByShape) {
     auto& ctx = vkt::ctx();
     PlanOptions o;
@@ -285,6 +286,8 @@ TEST(WgradRouting, PicksByShape) {
     ConvDesc narrow = gemmBase();
     narrow.c = 12, narrow.k = 12, narrow.groups = 6;
     EXPECT_EQ(vkconv::Plan::create(ctx, narrow, o).algorithm(), "wgrad_direct");
+    narrow.n = 3;  // 297 pixels: the split pays even on 2-filter groups
+    EXPECT_EQ(vkconv::Plan::create(ctx, narrow, o).algorithm(), "wgrad_implicit_gemm");
     ConvDesc noWorkspace = gemmBase();
     noWorkspace.n = 8;
     PlanOptions none = o;

@@ -51,7 +51,7 @@ GradRoute routeWeightGrad(const ContextImpl& ctx, const WeightGradProblem& p, co
     GradChain<WeightGradProblem> c(ctx, p, o, r, findWeightGradAlgorithm);
     // clang-format off
     if (c.take("wgrad_depthwise", "depthwise (groups == C): a filter's taps share each dy read", p.conv.groups == p.conv.c && p.conv.groups > 1)) return r;
-    if (c.take("wgrad_implicit_gemm", "GEMM-shaped: at least 4 filters and 4 taps per group", p.conv.filtersPerGroup() >= 4 && p.conv.channelsPerGroup() * p.conv.r * p.conv.s >= 4)) return r;
+    if (c.take("wgrad_implicit_gemm", "GEMM-shaped (>= 4 filters per group), or N x P x Q >= 256: a split reduction beats one serial sum per dw element", p.conv.filtersPerGroup() >= 4 || p.conv.n * p.conv.outH() * p.conv.outW() >= 256)) return r;
     if (c.take("wgrad_direct", "every problem", true)) return r;
     // clang-format on
     r.algorithm = "wgrad_direct";
