@@ -13,6 +13,7 @@
 #include <set>
 
 #include "conv/algorithm.hpp"
+#include "conv/gradient.hpp"
 #include "peak.hpp"
 #include "report.hpp"
 #include "runtime/context_access.hpp"
@@ -312,6 +313,31 @@ int runShaderStats(vkconv::Context& ctx, const Options& opts) {
             collect(a.name, variant);
         }
     }
+    // The backward passes' algorithms, from their own tables.
+    auto gradVariants = [&](const auto& table, const char* pass) {
+        for (const auto& a : table) {
+            if (layers) break;
+            if (opts.algo != "auto" && opts.algo != "all" && opts.algo != a.name) continue;
+            for (auto& [problem, po] : a.variants(impl)) {
+                std::string variant = std::string(pass) + " " + problem.conv.toString() +
+                                      (po.subgroupSize ? " sg" + std::to_string(po.subgroupSize) : "");
+                if (std::string why = a.whyNot(impl, problem, po); !why.empty()) {
+                    std::printf("%s: skipped %s: %s\n", a.name, variant.c_str(), why.c_str());
+                    skips.push_back({std::string(a.name) + " " + variant, why});
+                    continue;
+                }
+                try {
+                    auto inst = a.instantiate(impl, problem, po);
+                    variant += " [" + inst->config() + "]";
+                } catch (const std::exception& e) {
+                    failures.push_back({std::string(a.name) + " " + variant, e.what()});
+                }
+                collect(a.name, variant);
+            }
+        }
+    };
+    gradVariants(vkconv::dataGradAlgorithms(), "bwd-data");
+    gradVariants(vkconv::weightGradAlgorithms(), "bwd-weight");
     for (auto& [what, failed] : layers ? std::vector<std::pair<std::string, bool>>{} : buildPeakPipelines(ctx)) {
         if (failed)
             failures.push_back({"peak probe", what});
