@@ -238,6 +238,47 @@ TEST_P(DgradForwardInner, MatchesReference) {
 INSTANTIATE_TEST_SUITE_P(All, DgradForwardInner, ::testing::Range(0, int(innerCases().size())),
                          [](const auto& info) { return vkt::sanitizeName(innerCases()[size_t(info.param)].name); });
 
+// The matrix-unit kernels behind dgrad_forward (16-bit; on lavapipe through the coopmat_emulate
+// test hook, registration vkconv_tests_dgrad_coopmat_emulated; they decline without it).
+std::vector<InnerCase> coopmatCases() {
+    std::vector<InnerCase> v;
+    ConvDesc d = base();
+    d.c = 32, d.k = 48, d.h = d.w = 12, d.dtype = DType::F16;
+    vkt::setNhwcKrsc(d);
+    for (const char* inner : {"implicit_gemm_coopmat", "slicedk_coopmat", "halo_coopmat"})
+        v.push_back({std::string("nhwc_f16_3x3_") + inner, inner, d});
+    ConvDesc bf = d;
+    bf.dtype = DType::BF16, bf.dilationW = 2, bf.padLeft = 2, bf.padRight = 1;
+    v.push_back({"nhwc_bf16_dil2_implicit_gemm_coopmat", "implicit_gemm_coopmat", bf});
+    ConvDesc pw = d;
+    pw.r = pw.s = 1, pw.pad(0, 0), pw.c = 64;
+    v.push_back({"nhwc_f16_1x1_pointwise_coopmat", "pointwise_coopmat", pw});
+    ConvDesc nchw = base();
+    nchw.c = 32, nchw.k = 48, nchw.h = nchw.w = 12, nchw.dtype = DType::F16;
+    v.push_back({"nchw_f16_coopmat_nhwc", "coopmat_nhwc", nchw});
+    ConvDesc grouped = d;
+    grouped.c = grouped.k = 32, grouped.groups = 8;
+    v.push_back({"nhwc_f16_groups8_grouped_coopmat", "grouped_coopmat", grouped});
+    ConvDesc few = d;
+    few.k = 3;  // dy's 3 channels: a first layer's shape for the forward convolution of dy
+    v.push_back({"nhwc_f16_k3_few_channels_coopmat", "few_channels_coopmat", few});
+    return v;
+}
+
+class DgradForwardCoopmat : public vkt::VkconvParamTest<int> {};
+
+TEST_P(DgradForwardCoopmat, MatchesReference) {
+    const InnerCase c = coopmatCases()[size_t(GetParam())];
+    const PlanOptions o = options("dgrad_forward", c.inner);
+    if (std::string why = declines(c.desc, o); !why.empty()) GTEST_SKIP() << why;
+    const vkt::GradCheck r = vkt::checkDataGrad(c.desc, o, 71, DataMode::Uniform);
+    EXPECT_TRUE(vkt::passed(r));
+    EXPECT_NE(r.config.find("then " + c.inner + " "), std::string::npos) << r.config;
+}
+
+INSTANTIATE_TEST_SUITE_P(All, DgradForwardCoopmat, ::testing::Range(0, int(coopmatCases().size())),
+                         [](const auto& info) { return vkt::sanitizeName(coopmatCases()[size_t(info.param)].name); });
+
 // Transposed convolutions (the backward-data pass with bias over C, residual and activation on
 // dx), including output padding beyond the stride (dy smaller than the forward output).
 ConvTransposeDesc transposed(int64_t in, int64_t out, int64_t hw, int64_t k, int64_t stride, int64_t pad) {
