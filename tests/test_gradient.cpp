@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <vkconv/vkconv.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -475,6 +476,41 @@ TEST_F(GradientErrors, ExplainNamesThePassesAlgorithms) {
     for (const auto& c : e.candidates) EXPECT_EQ(c.algorithm.rfind("wgrad_", 0), 0u) << c.algorithm;
     EXPECT_EQ(plan.pass(), ConvPass::BackwardWeight);
     EXPECT_FALSE(plan.transposed());
+}
+
+// find times each backward pass's algorithms, and "auto" then runs the recorded winner.
+TEST_F(GradientErrors, FindTimesThePassAndAutoRunsItsWinner) {
+    vkt::TempDir dir("vkconv_grad_find_");
+    auto info = vkt::testContextInfo();
+    info.pipelineCacheDir = dir.path.string();
+    vkconv::Context c = vkconv::Context::create(info);
+    vkconv::FindOptions quick;
+    quick.rounds = 2, quick.warmupMs = 0, quick.minIntervalUs = 0;
+    ConvDesc d = base();
+    d.hasBias = true;
+    for (ConvPass pass : {ConvPass::BackwardData, ConvPass::BackwardWeight}) {
+        PlanOptions o;
+        o.pass = pass;
+        const auto ranked = vkconv::findAlgorithms(c, d, o, quick);
+        ASSERT_FALSE(ranked.empty());
+        bool router = false;
+        for (const auto& r : ranked) {
+            EXPECT_TRUE(r.error.empty()) << r.algorithm << ": " << r.error;
+            EXPECT_GT(r.microseconds, 0.0) << r.algorithm;
+            EXPECT_EQ(r.options.pass, pass);
+            const auto names = vkconv::algorithmNames(pass);
+            EXPECT_NE(std::find(names.begin(), names.end(), r.algorithm), names.end()) << r.algorithm;
+            router |= r.router;
+        }
+        EXPECT_TRUE(router);
+        const vkconv::Plan p = vkconv::Plan::create(c, d, o);
+        EXPECT_EQ(p.explain().chosenBy, "find database");
+        EXPECT_EQ(p.algorithm() + " " + p.config(), ranked.front().algorithm + " " + ranked.front().config);
+        EXPECT_EQ(p.pass(), pass);
+        PlanOptions other = o;
+        other.accumulate = true;  // another key: nothing recorded for it
+        EXPECT_EQ(vkconv::Plan::create(c, d, other).explain().chosenBy, "router");
+    }
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "conv/algorithm.hpp"
 #include "conv/dispatch.hpp"
 #include "conv/find_winner.hpp"
+#include "conv/gradient.hpp"
 #include "runtime/context_access.hpp"
 #include "runtime/find_db.hpp"
 #include "runtime/gpu_timer.hpp"
@@ -43,6 +44,8 @@ std::string findKey(const ConvDesc& d, const PlanOptions& o, const FindOptions& 
     k << d.toString() << " | algo " << (o.algorithm.empty() ? "auto" : o.algorithm) << " tile '" << o.tile << "' sg "
       << o.subgroupSize << " ws " << o.workspaceLimit << " wino " << o.allowWinograd << " packed " << o.packedFilter
       << " variants " << f.variants << " exhaustive " << f.exhaustive;
+    // Backward passes' keys name the pass (forward keys stay as they were recorded).
+    if (o.pass != ConvPass::Forward) k << " pass " << toString(o.pass) << " acc " << o.accumulate;
     return k.str();
 }
 
@@ -60,6 +63,28 @@ std::vector<PlanOptions> candidateOptions(const ContextImpl& impl, const ConvDes
         o.tile = tile;
         if (a.whyNot(impl, d, o).empty()) out.push_back(o);
     };
+    // The backward passes' algorithms price their own problems (the plan's; tiles are not tuned).
+    auto offerGrad = [&](const auto& table, const auto& problem) {
+        for (const auto& a : table) {
+            if (!isAuto(base) && base.algorithm != a.name) continue;
+            PlanOptions o = base;
+            o.algorithm = a.name;
+            if (isAuto(base)) o.tile.clear();
+            if (a.whyNot(impl, problem, o).empty()) out.push_back(o);
+        }
+    };
+    if (base.pass == ConvPass::BackwardData) {
+        DataGradProblem p;
+        p.conv = d, p.conv.hasBias = false, p.p = d.outH(), p.q = d.outW(), p.accumulate = base.accumulate;
+        offerGrad(dataGradAlgorithms(), p);
+        return out;
+    }
+    if (base.pass == ConvPass::BackwardWeight) {
+        WeightGradProblem p;
+        p.conv = d, p.accumulate = base.accumulate;
+        offerGrad(weightGradAlgorithms(), p);
+        return out;
+    }
     for (const Algorithm& a : algorithms()) {
         if (!isAuto(base) && base.algorithm != a.name) continue;
         if (!isAuto(base) && !base.tile.empty()) {
@@ -133,6 +158,23 @@ FindDbRow toRow(const FindResult& f) {
             f.microseconds,      f.workspaceSize, f.router};
 }
 
+// The shared tensors in each pass's roles: the forward's input and output are x and y; a backward
+// pass reads dy from `residual` (shaped like y) and writes its gradient to `output` (dx) or
+// `output` and `bias` (dw, db).
+void recordPass(const Plan& plan, VkCommandBuffer cmd, const ConvTensors& t) {
+    const ConvDesc& d = plan.desc();
+    switch (plan.pass()) {
+        case ConvPass::Forward: plan.record(cmd, t); return;
+        case ConvPass::BackwardData:
+            plan.record(cmd, BackwardDataTensors{t.residual, t.filter, t.output, t.workspace});
+            return;
+        case ConvPass::BackwardWeight:
+            plan.record(cmd, BackwardWeightTensors{t.input, t.residual, t.output, d.hasBias ? t.bias : BufferView{},
+                                                   t.workspace});
+            return;
+    }
+}
+
 // Times every racing candidate `calls` times in one command buffer per round; µs per call, by
 // candidate index (-1 for those not racing).
 class RoundTimer {
@@ -188,7 +230,7 @@ private:
         else
             t.workspace.size = c.plan->workspaceSize();
         for (uint32_t k = 0; k < c.calls; ++k) {
-            c.plan->record(cmd, t);
+            recordPass(*c.plan, cmd, t);
             computeBarrier(impl_, cmd);  // calls in sequence, as a network's layers run
         }
     }
@@ -249,19 +291,25 @@ std::vector<FindResult> timeCandidates(Context& ctx, const ConvDesc& d, const Pl
     VkDeviceSize ws = 0;
     for (const Candidate& c : cands)
         if (c.plan) ws = std::max(ws, c.plan->workspaceSize());
+    // recordPass's roles: dy in `residual`, the gradient in `output` (and `bias` for db).
+    const ConvPass pass = base.pass;
+    const bool hasDy = pass != ConvPass::Forward;
+    const VkDeviceSize outBytes = VkDeviceSize(pass == ConvPass::BackwardData     ? d.inputBytes()
+                                               : pass == ConvPass::BackwardWeight ? d.filterBytes()
+                                                                                  : d.outputBytes());
     Buffer input = randomBuffer(ctx, d.dtype, VkDeviceSize(d.inputBytes()), 1);
     Buffer filter = randomBuffer(ctx, d.dtype, VkDeviceSize(d.filterBytes()), 2);
     Buffer bias, residual, workspace;
     if (d.hasBias) bias = randomBuffer(ctx, d.dtype, VkDeviceSize(d.biasBytes()), 3);
-    if (d.hasResidual) residual = randomBuffer(ctx, d.dtype, VkDeviceSize(d.outputBytes()), 4);
-    Buffer output = Buffer::create(ctx, VkDeviceSize(d.outputBytes()));
+    if (d.hasResidual || hasDy) residual = randomBuffer(ctx, d.dtype, VkDeviceSize(d.outputBytes()), 4);
+    Buffer output = Buffer::create(ctx, outBytes);
     if (ws) workspace = Buffer::create(ctx, ws);
     ConvTensors t;
     t.input = input.view(0, VkDeviceSize(d.inputBytes()));
     t.filter = filter.view(0, VkDeviceSize(d.filterBytes()));
     if (d.hasBias) t.bias = bias.view(0, VkDeviceSize(d.biasBytes()));
-    if (d.hasResidual) t.residual = residual.view(0, VkDeviceSize(d.outputBytes()));
-    t.output = output.view(0, VkDeviceSize(d.outputBytes()));
+    if (d.hasResidual || hasDy) t.residual = residual.view(0, VkDeviceSize(d.outputBytes()));
+    t.output = output.view(0, outBytes);
     if (ws) t.workspace = workspace.view(0, ws);
     for (Candidate& c : cands)
         if (c.plan && base.packedFilter) {
@@ -344,8 +392,11 @@ namespace {
 
 // A database row names algorithms this build has; anything else is a file from elsewhere or a
 // damaged one, and its problem is timed afresh.
+bool knownAlgorithm(const std::string& name) {
+    return findAlgorithm(name) || findDataGradAlgorithm(name) || findWeightGradAlgorithm(name);
+}
 bool rowNamesKnownAlgorithms(const FindDbRow& r) {
-    return (r.optAlgorithm == "auto" || findAlgorithm(r.optAlgorithm)) && findAlgorithm(r.algorithm);
+    return (r.optAlgorithm == "auto" || knownAlgorithm(r.optAlgorithm)) && knownAlgorithm(r.algorithm);
 }
 
 std::vector<FindResult> timeAndRecord(Context& ctx, const ConvDesc& desc, const PlanOptions& options,

@@ -223,6 +223,20 @@ Plan Plan::createGradient(Context& ctx, const ConvDesc& desc, const PlanOptions&
                     "PlanOptions::packedFilter is for forward plans; backward passes read the filter as given");
     std::string chosenBy;
     std::unique_ptr<AlgorithmInstance> instance;
+    // Measured beats modelled, as for the forward pass (a transposed convolution's epilogue is not
+    // part of the find key: its plans take the router's choice).
+    if (!transposed && (options.algorithm.empty() || options.algorithm == "auto"))
+        if (std::optional<FindWinner> w = findDatabaseWinner(impl, desc, options)) {
+            try {
+                Plan p = createGradient(ctx, desc, w->options, nullptr);
+                p.options_ = options;
+                p.chosenBy_ = "find database";
+                p.measuredUs_ = w->microseconds, p.routerMeasuredUs_ = w->routerMicroseconds;
+                return p;
+            } catch (const Error&) {
+                // a recorded winner this build declines: the router decides
+            }
+        }
     if (options.pass == ConvPass::BackwardData) {
         instance = instantiateGradient(impl, dataGradProblem(desc, options, transposed), options,
                                        ConvPass::BackwardData, chosenBy);
@@ -460,8 +474,16 @@ void Plan::explainGradient(PlanExplanation& e, const PlanOptions& routerOptions)
     // The same problem the plan was created from (createGradient).
     auto explainWith = [&](const auto& problem, const auto& table, const GradRoute& r) {
         for (const RouteStep& s : r.steps) e.rules.push_back({s.algorithm, s.rule, s.outcome});
-        e.reason = chosenBy_ == "router" ? (r.steps.empty() ? "every problem" : r.steps.back().rule)
-                                         : "named by the caller (the router would run " + r.algorithm + ")";
+        if (chosenBy_ == "router") {
+            e.reason = r.steps.empty() ? "every problem" : r.steps.back().rule;
+        } else if (chosenBy_ == "find database") {
+            char buf[200];
+            std::snprintf(buf, sizeof buf, "measured %.2f us by find on this device (the router's %s: %.2f us)",
+                          measuredUs_, r.algorithm.c_str(), routerMeasuredUs_);
+            e.reason = buf;
+        } else {
+            e.reason = "named by the caller (the router would run " + r.algorithm + ")";
+        }
         for (const auto& a : table) {
             PlanOptions o = routerOptions;
             o.algorithm = a.name;
