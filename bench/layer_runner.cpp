@@ -36,12 +36,12 @@ vkconv::Buffer tensorBuffer(vkconv::Context& ctx, int64_t bytes) {
 }  // namespace
 
 // One row's tensors in the terms of its convolution (LayerProblem): X its input, W its filter,
-// Y its output (dy); which are read and which written depends on the pass.  `bias` is the forward
-// bias, a transposed convolution's, or backward-weight's bias gradient.
+// Y its output (dy); which are read and which written depends on the pass.  `bias` (buffer `bb`) is
+// the forward bias, a transposed convolution's, or backward-weight's bias gradient.
 struct LayerData {
     LayerProblem prob;
     HostTensor x, w, y, bias;
-    vkconv::Buffer bx, bw, by, bias_;
+    vkconv::Buffer bx, bw, by, bb;
     int64_t xBytes() const { return prob.conv.inputBytes(); }
     int64_t wBytes() const { return prob.conv.filterBytes(); }
     int64_t yBytes() const { return prob.yElements() * vkconv::dtypeSize(prob.conv.dtype); }
@@ -122,9 +122,8 @@ std::vector<Row> LayerRunner::run(const Shape& shape, int64_t batch, vkconv::DTy
             notes.push_back(opts_.algo + " declines: " + w);
     }
     if (algos.empty()) return rows;
-    if (opts_.find && !(forwardPlan && !prob.transposed)) {
+    if (opts_.find && prob.transposed)
         notes.push_back("find times forward convolutions only: this transposed row runs the router's plan");
-    }
 
     try {
         // Random operands, the result's buffer poisoned per plan (runOne).  Seeds as the forward
@@ -144,8 +143,8 @@ std::vector<Row> LayerRunner::run(const Shape& shape, int64_t batch, vkconv::DTy
         make(data.bw, data.wBytes(), data.w);
         make(data.by, data.yBytes(), data.y);
         if (data.biasElements()) {
-            data.bias_ = vkconv::Buffer::create(ctx_, VkDeviceSize(data.biasElements() * vkconv::dtypeSize(dtype)));
-            if (!data.bias.bytes.empty()) data.bias_.upload(data.bias.bytes.data(), data.bias.bytes.size());
+            data.bb = vkconv::Buffer::create(ctx_, VkDeviceSize(data.biasElements() * vkconv::dtypeSize(dtype)));
+            if (!data.bias.bytes.empty()) data.bb.upload(data.bias.bytes.data(), data.bias.bytes.size());
         }
         // The inputs' host copies are kept for --check only (their values; the bias's, small, whole).
         for (HostTensor* h : {&data.x, &data.w, &data.y}) {
@@ -163,8 +162,9 @@ std::vector<Row> LayerRunner::run(const Shape& shape, int64_t batch, vkconv::DTy
     }
     for (auto& a : algos) {
         Row r = runOne(a, base, data);
-        // --algo all on a backward pass: an algorithm that declines the layer is a note, not a row.
-        if (opts_.algo == "all" && !forwardPlan && r.declined) {
+        // A named gradient algorithm (or all of them) that declines the layer is a note, not a
+        // row, as forward algorithms' declines are (whyUnsupported above).
+        if (opts_.algo != "auto" && !forwardPlan && r.declined) {
             notes.push_back(a + " declines: " + r.error);
             continue;
         }
@@ -257,7 +257,7 @@ Row LayerRunner::runOne(const std::string& algo, const Row& base, LayerData& dat
         const vkconv::BufferView x = data.bx.view(0, VkDeviceSize(data.xBytes())),
                                  w = data.bw.view(0, VkDeviceSize(data.wBytes())),
                                  y = data.by.view(0, VkDeviceSize(data.yBytes())),
-                                 bias = data.biasElements() ? data.bias_.view() : vkconv::BufferView{};
+                                 bias = data.biasElements() ? data.bb.view() : vkconv::BufferView{};
         // What a call records: the pass on the row's buffers (a transposed plan takes its own
         // input, the Y-shaped buffer, and writes the X-shaped one).
         std::function<void(VkCommandBuffer)> recordPass;
@@ -289,7 +289,7 @@ Row LayerRunner::runOne(const std::string& algo, const Row& base, LayerData& dat
             t.input = x, t.gradOutput = y, t.gradFilter = w, t.gradBias = bias, t.workspace = wsView;
             recordPass = [&plan, t](VkCommandBuffer cmd) { plan.record(cmd, t); };
             written = {&data.bw};
-            if (desc.hasBias) written.push_back(&data.bias_);
+            if (desc.hasBias) written.push_back(&data.bb);
         }
         // All-ones bits are NaN in fp32, fp16 and bf16: outputs the plan never writes fail --check.
         for (vkconv::Buffer* b : written) b->fill(0xFFFFFFFFu);
@@ -426,7 +426,7 @@ Row LayerRunner::runOne(const std::string& algo, const Row& base, LayerData& dat
             } else {
                 const std::vector<uint8_t> dw = download(data.bw, data.wBytes());
                 std::vector<uint8_t> db;
-                if (desc.hasBias) db = download(data.bias_, data.biasElements() * vkconv::dtypeSize(desc.dtype));
+                if (desc.hasBias) db = download(data.bb, data.biasElements() * vkconv::dtypeSize(desc.dtype));
                 row.check = checkWeightGrad(desc, prob.yH, prob.yW, data.x.values, data.y.values, dw.data(),
                                             desc.hasBias ? db.data() : nullptr);
             }
