@@ -9,7 +9,9 @@ The parts of a zoo run (--zoo-part I/N) merge as any files of one label do.
 
 Each input is labelled "<library>@<device short name>" (e.g. "cudnn@H200"); --label overrides.
 Files with the same label are merged into one series.  ratio = time / baseline time, so < 1
-means faster than the baseline.
+means faster than the baseline.  Rows pair by (suite, layer, batch, dtype, layout, pass): each
+pass of a suite (--pass bwd-data, bwd-weight) is a group of its own, compared only with the
+baseline's rows of that pass.
 """
 from __future__ import annotations
 
