@@ -66,8 +66,14 @@ for pss in ("bwd-data", "bwd-weight"):
     if rc != 0 or ", 0 failed" not in out or "skipped" in out:
         failures.append(f"plans --pass {pss}: exit {rc}: {(out + err).strip()[-400:]}")
 
-# Refused: an unknown pass; find (forward plans only); packed filters of a backward pass.
-for args, word in [(["--pass", "bwd"], "--pass"), (["find", "--shapes", SHAPES, "--pass", "bwd-data"], "find"),
+# find times a backward pass's algorithms as it does the forward pass's.
+for pss in ("bwd-data", "bwd-weight"):
+    rc, out, err = run(["find", "--shapes", SHAPES, "--pass", pss, "--check", "--validation"])
+    if rc != 0:
+        failures.append(f"find --pass {pss}: exit {rc}: {(out + err).strip()[-400:]}")
+
+# Refused: an unknown pass; packed filters of a backward pass.
+for args, word in [(["--pass", "bwd"], "--pass"),
                    (["--shapes", SHAPES, "--packed-filters", "--pass", "bwd-weight"], "--packed-filters")]:
     rc, out, err = run(args)
     if rc != 2 or word not in err:

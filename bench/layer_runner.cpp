@@ -123,7 +123,9 @@ std::vector<Row> LayerRunner::run(const Shape& shape, int64_t batch, vkconv::DTy
     }
     if (algos.empty()) return rows;
     if (opts_.find && prob.transposed)
-        notes.push_back("find times forward convolutions only: this transposed row runs the router's plan");
+        notes.push_back(
+            "find does not time transposed convolutions (their epilogue is not in its key): this row runs the router's "
+            "plan");
 
     try {
         // Random operands, the result's buffer poisoned per plan (runOne).  Seeds as the forward
@@ -237,9 +239,10 @@ Row LayerRunner::runOne(const std::string& algo, const Row& base, LayerData& dat
     const LayerProblem& prob = data.prob;
     const vkconv::ConvDesc& desc = prob.conv;
     try {
-        const bool find = opts_.find && prob.convPass == ConvPass::Forward && !prob.transposed;
-        vkconv::Plan plan =
-            find ? findPlan(desc, planOptions(opts_, algo), row) : createPlan(ctx_, prob, planOptions(opts_, algo));
+        const bool find = opts_.find && !prob.transposed;
+        vkconv::PlanOptions po = planOptions(opts_, algo);
+        po.pass = prob.convPass;
+        vkconv::Plan plan = find ? findPlan(desc, po, row) : createPlan(ctx_, prob, po);
         row.algo = plan.algorithm();
         row.config = plan.config();
         {

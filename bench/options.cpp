@@ -591,9 +591,6 @@ Options parseOptions(int argc, char** argv) {
     if (o.zooParts > 1 && !o.zoo) usageError("--zoo-part splits the zoo: give --zoo too");
     if (!o.capsPath.empty() && (!o.device.empty() || o.validation))
         usageError("--caps plans offline: no --device or --validation");
-    if (o.mode == Mode::Find && o.pass != vkconv::ConvPass::Forward)
-        usageError("--pass " + std::string(vkconv::toString(o.pass)) +
-                   ": find times forward plans only (findAlgorithms); use run");
     if (o.packedFilters && o.pass != vkconv::ConvPass::Forward)
         usageError("--packed-filters packs a forward plan's filter: not with --pass " +
                    std::string(vkconv::toString(o.pass)));
