@@ -130,6 +130,8 @@ vkconv_add_shader(NAME grouped_coopmat_emu_bf16 SOURCE grouped_coopmat.comp DEFI
 foreach(dt f32 f16 bf16)
   string(TOUPPER ${dt} DT)
   vkconv_add_shader(NAME dgrad_direct_${dt} SOURCE dgrad_direct.comp DEFINES DTYPE_${DT}=1)
+  vkconv_add_shader(NAME dgrad_implicit_gemm_${dt} SOURCE dgrad_implicit_gemm.comp DEFINES DTYPE_${DT}=1)
+  vkconv_add_shader(NAME dgrad_filter_flip_${dt} SOURCE dgrad_filter_flip.comp DEFINES DTYPE_${DT}=1)
   vkconv_add_shader(NAME wgrad_direct_${dt} SOURCE wgrad_direct.comp DEFINES DTYPE_${DT}=1)
   vkconv_add_shader(NAME wgrad_bias_${dt} SOURCE wgrad_bias.comp DEFINES DTYPE_${DT}=1)
   # The implicit GEMM and the depthwise kernel of the weight gradient, and their split reduction.

@@ -88,11 +88,19 @@ void bindWeightGradTensors(const ContextImpl& ctx, VkCommandBuffer cmd, const Co
                                                            const PlanOptions&);                    \
     std::vector<std::pair<WeightGradProblem, PlanOptions>> prefix##Variants(const ContextImpl&);
 
-VKCONV_DECLARE_DGRAD(dgradDirect)        // dgrad_direct
-VKCONV_DECLARE_WGRAD(wgradDirect)        // wgrad_direct
-VKCONV_DECLARE_WGRAD(wgradImplicitGemm)  // wgrad_implicit_gemm
-VKCONV_DECLARE_WGRAD(wgradDepthwise)     // wgrad_depthwise
+VKCONV_DECLARE_DGRAD(dgradDirect)  // dgrad_direct
+VKCONV_DECLARE_WGRAD(wgradDirect)  // wgrad_direct
+
+// Backward-data: stride phases on a tiled GEMM (dgrad_implicit_gemm), stride 1 on a forward kernel (dgrad_forward).
+VKCONV_DECLARE_DGRAD(dgradImplicitGemm)
+VKCONV_DECLARE_DGRAD(dgradForward)
+
+// Backward-weight: a split implicit GEMM per group (wgrad_implicit_gemm), depthwise lane sums (wgrad_depthwise).
+VKCONV_DECLARE_WGRAD(wgradImplicitGemm)
+VKCONV_DECLARE_WGRAD(wgradDepthwise)
 #undef VKCONV_DECLARE_DGRAD
 #undef VKCONV_DECLARE_WGRAD
+// The forward algorithm dgrad_forward would run (the forward router's pick), "" where it declines.
+std::string dgradForwardInnerRoute(const ContextImpl& ctx, const DataGradProblem& p, const PlanOptions& o);
 
 }  // namespace vkconv

@@ -22,6 +22,14 @@ const std::vector<DataGradAlgorithm>& dataGradAlgorithms() {
          "one invocation per dx element, over the filter taps whose stride phase reaches it; every problem "
          "(reference)",
          dgradDirectWhyNot, dgradDirectInstantiate, dgradDirectVariants},
+        {"dgrad_implicit_gemm",
+         "tiled implicit GEMM per stride phase (phase pixels x channels, reduced over K/groups x the phase's taps), "
+         "no zero insertion; every problem",
+         dgradImplicitGemmWhyNot, dgradImplicitGemmInstantiate, dgradImplicitGemmVariants},
+        {"dgrad_forward",
+         "stride 1: the forward convolution of dy with the flipped, transposed filter (a pack pass), on the forward "
+         "router's kernel (PlanOptions::tile: ALGO or ALGO:TILE forces it); no accumulate",
+         dgradForwardWhyNot, dgradForwardInstantiate, dgradForwardVariants},
     };
     return registry;
 }

@@ -39,7 +39,14 @@ private:
 GradRoute routeDataGrad(const ContextImpl& ctx, const DataGradProblem& p, const PlanOptions& o) {
     GradRoute r;
     GradChain<DataGradProblem> c(ctx, p, o, r, findDataGradAlgorithm);
+    const std::string inner = dgradForwardInnerRoute(ctx, p, o);
+    const std::string forwardWhy =
+        "stride 1: dy (*) the flipped filter is a forward convolution, on the forward router's " +
+        (inner.empty() ? std::string("kernel") : inner) + " (where not plain direct)";
+    const bool gemm = p.conv.channelsPerGroup() >= 8 && p.conv.filtersPerGroup() >= 8;
     // clang-format off
+    if (c.take("dgrad_forward", forwardWhy.c_str(), !inner.empty() && inner != "direct")) return r;
+    if (c.take("dgrad_implicit_gemm", "8+ channels and 8+ filters per group: each stride phase's GEMM fills a tile", gemm)) return r;
     if (c.take("dgrad_direct", "every problem", true)) return r;
     // clang-format on
     r.algorithm = "dgrad_direct";

@@ -86,9 +86,10 @@ double spacing(DType t) {
 }
 
 // fp32 accumulation over a reduction of length L (it grows as sqrt(L) for sums of rounded terms
-// of mixed sign), plus the storage type's rounding of the result.
-double gradTolerance(DType t, double L, double ref, double absSum, bool activation) {
-    return std::ldexp(1.0, -23) * (2.0 + std::sqrt(L)) * 4.0 * absSum + spacing(t) * std::fabs(ref) +
+// of mixed sign), times the plan's Plan::roundingAmplification() (a backward-data plan that runs
+// winograd as a forward convolution), plus the storage type's rounding of the result.
+double gradTolerance(DType t, double L, double ref, double absSum, bool activation, double amp) {
+    return std::ldexp(1.0, -23) * (2.0 + std::sqrt(L)) * 4.0 * amp * absSum + spacing(t) * std::fabs(ref) +
            (activation ? 1e-6 : 0.0);
 }
 
@@ -111,11 +112,11 @@ std::vector<float> download(const vkconv::Buffer& b, const Dims& dims, bool chan
 }
 
 void compareInto(GradCheck& r, const char* tensor, const std::vector<float>& gpu, const std::vector<double>& ref,
-                 const std::vector<double>& absSum, DType t, double L, bool activation) {
+                 const std::vector<double>& absSum, DType t, double L, bool activation, double amp = 1.0) {
     double& worstScore = r.worst.score;  // across tensors: the worst of dw and db
     for (size_t i = 0; i < gpu.size(); ++i) {
         const double g = gpu[i];
-        const double tol = gradTolerance(t, L, ref[i], absSum[i], activation);
+        const double tol = gradTolerance(t, L, ref[i], absSum[i], activation, amp);
         const bool bad = !std::isfinite(g) || std::fabs(g - ref[i]) > tol;
         if (!std::isfinite(g)) ++r.nonFinite;
         if (bad) ++r.failed;
@@ -192,7 +193,8 @@ GradCheck checkDataGrad(const ConvDesc& d, vkconv::PlanOptions opts, uint64_t se
         std::vector<double> ref, abs;
         referenceDataGrad(d, P, Q, dy, w, ref, abs);
         for (size_t i = 0; i < old.size(); ++i) ref[i] += old[i], abs[i] += std::fabs(old[i]);
-        compareInto(r, "dx", gpu, ref, abs, d.dtype, double(d.filtersPerGroup() * d.r * d.s), false);
+        compareInto(r, "dx", gpu, ref, abs, d.dtype, double(d.filtersPerGroup() * d.r * d.s), false,
+                    plan.roundingAmplification());
         r.ok = r.failed == 0;
     } catch (const vkconv::Error& e) {
         return failure(r, e);
@@ -301,7 +303,8 @@ GradCheck checkTransposed(const vkconv::ConvTransposeDesc& d, const vkconv::Plan
             ref[i] = activate(d.activation, ref[i], double(d.activationAlpha));
         }
         compareInto(r, "output", download(outBuf, outDims, outLast, d.dtype), ref, abs, d.dtype,
-                    double(conv.filtersPerGroup() * d.kernelH * d.kernelW), d.activation != vkconv::Activation::None);
+                    double(conv.filtersPerGroup() * d.kernelH * d.kernelW), d.activation != vkconv::Activation::None,
+                    plan.roundingAmplification());
         r.ok = r.failed == 0;
     } catch (const vkconv::Error& e) {
         return failure(r, e);
