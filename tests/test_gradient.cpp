@@ -105,7 +105,9 @@ TEST_P(GradientEdges, MatchesReference) {
         acc.accumulate = true;
         // A named algorithm may decline accumulate (dgrad_forward: the forward kernels overwrite).
         const vkt::GradCheck r = runPass(pass, d, acc, 12, mode);
-        if (algorithm == "auto" || r.errorCode != ErrorCode::Unsupported) EXPECT_TRUE(vkt::passed(r)) << "accumulate";
+        if (algorithm == "auto" || r.errorCode != ErrorCode::Unsupported) {
+            EXPECT_TRUE(vkt::passed(r)) << "accumulate";
+        }
     }
 }
 
