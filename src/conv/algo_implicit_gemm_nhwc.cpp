@@ -176,6 +176,11 @@ InnerPlan innerPlan(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions
     } else {
         const InnerTile inner = parseInnerTile(o.tile);  // "ALGO", "ALGO:TILE" or a tile
         const bool named = inner.error.empty() && findAlgorithm(inner.algorithm) != nullptr;
+        if (inner.error.empty() && !inner.algorithm.empty() && !named) {
+            p.why = "PlanOptions::tile '" + o.tile +
+                    "' names no algorithm (it takes ALGO, ALGO:TILE or an implicit_gemm_coopmat tile)";
+            return p;
+        }
         p.opts.algorithm = named ? inner.algorithm : "implicit_gemm_coopmat";
         if (named) p.opts.tile = inner.tile;
     }

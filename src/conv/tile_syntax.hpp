@@ -14,6 +14,15 @@
 // is the tile's single staging buffer and the standalone "/s4" group its split count.  Whether a
 // group, dimension or tag means anything is the algorithm's to say: it matches the parsed value
 // against its tile table (TileSpec::is, tag, takeTrailing) and words its own "no tile" message.
+//
+// An algorithm that takes PlanOptions::tile:
+//  1. parses it once with parseTile (parseInnerTile for "ALGO[:TILE]"; parseSplitRequest,
+//     conv/split_k.hpp, for a trailing "/s<splits>" split count);
+//  2. keeps its tiles in a table of structs with named fields (and a name for listings), and
+//     matches the parsed value against the fields: spec.is({{t.bm, t.bn, t.bk}, {t.tm, t.tn}}),
+//     or spec.shape({3, 2}, "p") then dim() and tag() for a parametric tile;
+//  3. declines an unknown or malformed one in whyNot with noTileError(spec, what it has);
+//  4. adds its row to README "Algorithms" (the tile table there).
 #pragma once
 #include <cstdint>
 #include <initializer_list>
