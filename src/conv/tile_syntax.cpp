@@ -23,7 +23,8 @@ bool number(std::string_view text, size_t& at, uint32_t& v, std::string_view aft
         ++at;
     }
     if (at == start) {
-        error = tileSyntaxError(text, "a number " + std::string(after), start);
+        error =
+            tileSyntaxError(text, after.empty() ? std::string("a number") : "a number " + std::string(after), start);
         return false;
     }
     if (text[start] == '0' && at - start > 1) {
