@@ -32,11 +32,14 @@ class Context;
 struct PlanOptions {
     std::string algorithm = "auto";  // "auto" or a name from algorithmNames(pass)
     uint32_t subgroupSize = 0;       // 0: the algorithm's default for this device
-    std::string tile;                // "" : the algorithm's heuristic; else a tile name it lists
-                                     // (e.g. implicit_gemm "128x128x8/8x8"), for tuning;
-                                     // implicit_gemm_splitk also takes "<tile>/s<splits>" or
-                                     // "s<splits>" (e.g. "64x64x8/4x4/s4"; more splits than
-                                     // the reduction has BK slices are clamped to that count)
+    // "": the algorithm's heuristic; else a tile configuration it has, for tuning, in one syntax
+    // for every algorithm (README "Algorithms" lists each one's): '/'-separated groups of
+    // 'x'-separated numbers, each group optionally followed by tags of a letter and a number,
+    // e.g. implicit_gemm "128x128x8/8x8", implicit_gemm_splitk "64x64x8/4x4/s4" or "s4" (s:
+    // splits; more than the reduction has BK slices are clamped to that count), grouped_coopmat
+    // "8x32x16/1x1p4g4"; coopmat_nhwc and dgrad_forward take "ALGO" or "ALGO:TILE" for the
+    // algorithm they run inside.  A tile the algorithm lacks declines the plan ("no tile ...").
+    std::string tile;
     // Most workspace bytes a plan may need (Plan::workspaceSize()).  "auto" picks a
     // workspace-using algorithm (split-K, winograd) only within it and a forced one declines
     // beyond it (winograd works in chunks that fit it); 0 forbids workspace-using algorithms.

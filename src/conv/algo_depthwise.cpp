@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "conv/algorithm.hpp"
+#include "conv/tile_syntax.hpp"
 #include "conv/dispatch.hpp"
 #include "runtime/context_impl.hpp"
 
@@ -68,10 +69,10 @@ bool needsGeneric(const ConvDesc& d) {
 }
 
 // PlanOptions::tile "<rows>x<cols>" (e.g. "2x4"), for tuning; false when it is not one.
-bool parseTile(const std::string& t, uint32_t* pt, uint32_t* qt) {
-    unsigned a = 0, b = 0;
-    char x = 0, extra = 0;
-    if (std::sscanf(t.c_str(), "%u%c%u%c", &a, &x, &b, &extra) != 3 || x != 'x') return false;
+bool matchTile(const std::string& t, uint32_t* pt, uint32_t* qt) {
+    const TileSpec s = parseTile(t);
+    if (!s.shape({2})) return false;
+    const uint32_t a = s.dim(0, 0), b = s.dim(0, 1);
     if (a < 1 || a > 4 || b < 1 || b > 8) return false;
     *pt = a;
     *qt = b;
@@ -97,7 +98,7 @@ Blocking chooseBlocking(const ConvDesc& d, const std::string& tile) {
         b.generic = true;
         return b;
     }
-    if (!tile.empty() && parseTile(tile, &b.pt, &b.qt)) return b;  // fit checked by whyNot
+    if (!tile.empty() && matchTile(tile, &b.pt, &b.qt)) return b;  // fit checked by whyNot
     bool nhwc = d.inputLayout == TensorLayout::NHWC;
     int64_t qt = std::min<int64_t>(4, d.outW());
     while (qt > 1 && (qt - 1) * d.strideW + span > kMaxWindow) --qt;
@@ -223,7 +224,7 @@ std::string depthwiseWhyNot(const ContextImpl& ctx, const ConvDesc& d, const Pla
     if (d.k % d.c != 0) return "K is not a multiple of C (no whole channel multiplier)";
     if (!o.tile.empty()) {
         uint32_t pt = 0, qt = 0;
-        if (!parseTile(o.tile, &pt, &qt)) return "no tile '" + o.tile + "' (have: <rows>x<cols>, rows 1..4, cols 1..8)";
+        if (!matchTile(o.tile, &pt, &qt)) return noTileError(parseTile(o.tile), "<rows>x<cols>, rows 1..4, cols 1..8");
         if (needsGeneric(d)) return "this filter takes the generic path, which has no tiles";
         if ((qt - 1) * d.strideW + (d.s - 1) * d.dilationW + 1 > kMaxWindow ||
             (pt - 1) * d.strideH + (d.r - 1) * d.dilationH + 1 > kMaxRowWindow)

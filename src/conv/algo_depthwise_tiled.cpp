@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "conv/algorithm.hpp"
+#include "conv/tile_syntax.hpp"
 #include "conv/registry.hpp"
 #include "conv/dispatch.hpp"
 #include "runtime/context_impl.hpp"
@@ -116,14 +117,11 @@ double tileCost(const ContextImpl& ctx, const ConvDesc& d, const Tile& t) {
     return cost;
 }
 
-bool parseTile(const std::string& s, Tile* t) {
-    unsigned cb = 0, tp = 0, tq = 0, pt = 0, qt = 0;
-    char x1 = 0, x2 = 0, sl = 0, x3 = 0, extra = 0;
-    if (std::sscanf(s.c_str(), "%u%c%u%c%u%c%u%c%u%c", &cb, &x1, &tp, &x2, &tq, &sl, &pt, &x3, &qt, &extra) != 9 ||
-        x1 != 'x' || x2 != 'x' || sl != '/' || x3 != 'x')
-        return false;
+// PlanOptions::tile CHANNELSxROWSxCOLS/ROWSxCOLS (the second per invocation), one of allTiles().
+bool matchTile(const std::string& text, Tile* t) {
+    const TileSpec s = parseTile(text);
     for (const Tile& c : allTiles())
-        if (4 * c.cl == cb && c.tp() == tp && c.tq() == tq && c.pt == pt && c.qt == qt) {
+        if (s.is({{4 * c.cl, c.tp(), c.tq()}, {c.pt, c.qt}})) {
             *t = c;
             return true;
         }
@@ -135,7 +133,7 @@ bool parseTile(const std::string& s, Tile* t) {
 Tile chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& forced) {
     Tile best;
     if (!forced.empty()) {
-        if (parseTile(forced, &best) && tileWhyNot(ctx, d, best).empty()) return best;
+        if (matchTile(forced, &best) && tileWhyNot(ctx, d, best).empty()) return best;
         return Tile{};
     }
     double bestCost = 0;
@@ -221,8 +219,8 @@ std::string depthwiseTiledWhyNot(const ContextImpl& ctx, const ConvDesc& d, cons
     if (d.r * d.s > kMaxTaps) return "its " + std::to_string(d.r * d.s) + " taps exceed the register budget of 25";
     if (!o.tile.empty()) {
         Tile t;
-        if (!parseTile(o.tile, &t))
-            return "no tile '" + o.tile + "' (have: <channels>x<rows>x<cols>/<rows>x<cols>, e.g. 32x8x16/2x4)";
+        if (!matchTile(o.tile, &t))
+            return noTileError(parseTile(o.tile), "<channels>x<rows>x<cols>/<rows>x<cols>, e.g. 32x8x16/2x4");
         if (std::string w = tileWhyNot(ctx, d, t); !w.empty()) return "tile " + o.tile + ": " + w;
     }
     Tile t = chooseTile(ctx, d, o.tile);

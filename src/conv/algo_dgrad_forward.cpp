@@ -9,6 +9,7 @@
 #include "conv/dispatch.hpp"
 #include "conv/gradient.hpp"
 #include "conv/router.hpp"
+#include "conv/tile_syntax.hpp"
 #include "runtime/context_impl.hpp"
 
 namespace vkconv {
@@ -106,10 +107,10 @@ InnerChoice innerChoice(const ContextImpl& ctx, const DataGradProblem& p, const 
     ic.opts.algorithm = "auto";
     ic.opts.tile.clear();
     if (!o.tile.empty()) {
-        const size_t colon = o.tile.find(':');
-        ic.opts.algorithm = o.tile.substr(0, colon);
-        if (colon != std::string::npos) ic.opts.tile = o.tile.substr(colon + 1);
-        ic.algo = findAlgorithm(ic.opts.algorithm);
+        const InnerTile inner = parseInnerTile(o.tile);  // "ALGO" or "ALGO:TILE"
+        ic.opts.algorithm = inner.algorithm;
+        ic.opts.tile = inner.tile;
+        ic.algo = inner.error.empty() && !inner.algorithm.empty() ? findAlgorithm(inner.algorithm) : nullptr;
         if (!ic.algo) {
             ic.why = "PlanOptions::tile '" + o.tile + "' names no forward algorithm (it takes ALGO or ALGO:TILE)";
             return ic;

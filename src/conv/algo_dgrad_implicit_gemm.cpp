@@ -8,6 +8,7 @@
 #include "conv/dispatch.hpp"
 #include "conv/gradient.hpp"
 #include "conv/tile_score.hpp"
+#include "conv/tile_syntax.hpp"
 #include "runtime/context_impl.hpp"
 
 namespace vkconv {
@@ -37,17 +38,13 @@ static_assert(tilesDivide(), "dgrad_implicit_gemm.comp: whole staged items per i
 
 enum SpecDgradIgemm : uint32_t { kSpecBM = 101, kSpecBN, kSpecBK, kSpecTM, kSpecTN, kSpecKSlices };
 
-const DgradTile* findTile(const std::string& name) {
+// The table's tile a parsed PlanOptions::tile names: BMxBNxBK/TMxTN.
+const DgradTile* findTile(const TileSpec& s) {
     for (const auto& t : kTiles)
-        if (name == t.name) return &t;
+        if (s.is({{t.bm, t.bn, t.bk}, {t.tm, t.tn}})) return &t;
     return nullptr;
 }
-
-std::string tileNames() {
-    std::string s;
-    for (const auto& t : kTiles) s += std::string(s.empty() ? "" : ", ") + t.name;
-    return s;
-}
+const DgradTile* findTile(const std::string& name) { return findTile(parseTile(name)); }
 
 // The grid: the largest phase's pixel tiles x (groups x channel tiles) x phases.
 struct Grid {
@@ -139,8 +136,9 @@ std::string dgradImplicitGemmWhyNot(const ContextImpl& ctx, const DataGradProble
                            o.subgroupSize > ctx.caps.maxSubgroupSize))
         return "subgroup size " + std::to_string(o.subgroupSize) + " cannot be required on this device";
     if (!o.tile.empty()) {
-        const DgradTile* t = findTile(o.tile);
-        if (!t) return "no tile '" + o.tile + "' (have: " + tileNames() + ")";
+        const TileSpec spec = parseTile(o.tile);
+        const DgradTile* t = findTile(spec);
+        if (!t) return noTileError(spec, tileNames(kTiles, [](const DgradTile& k) { return k.name; }));
         return tileWhyNot(ctx, p, *t, sg);
     }
     if (!chooseTile(ctx, p, sg)) return tileWhyNot(ctx, p, kTiles[std::size(kTiles) - 1], sg);

@@ -11,6 +11,7 @@
 
 #include "conv/algorithm.hpp"
 #include "conv/dispatch.hpp"
+#include "conv/tile_syntax.hpp"
 #include "runtime/context_impl.hpp"
 
 namespace vkconv {
@@ -27,10 +28,12 @@ constexpr Block kBlocks[] = {{"4x4", 4, 4}, {"8x4", 8, 4}};
 
 enum SpecBlocked : uint32_t { kSpecKT = 101, kSpecQT = 102, kSpecSlide = 103 };
 
+// PlanOptions::tile KTxQT ("" : the first block).
 const Block* findBlock(const std::string& name) {
     if (name.empty()) return &kBlocks[0];
+    const TileSpec s = parseTile(name);
     for (auto& b : kBlocks)
-        if (name == b.name) return &b;
+        if (s.is({{b.kt, b.qt}})) return &b;
     return nullptr;
 }
 
@@ -88,9 +91,8 @@ private:
 
 std::string directBlockedWhyNot(const ContextImpl&, const ConvDesc&, const PlanOptions& o) {
     if (findBlock(o.tile)) return "";
-    std::string names;
-    for (auto& b : kBlocks) names += std::string(names.empty() ? "" : ", ") + b.name;
-    return "no block '" + o.tile + "' (have: " + names + ", filters x columns)";
+    return noTileError(parseTile(o.tile),
+                       tileNames(kBlocks, [](const Block& b) { return b.name; }) + ", filters x columns");
 }
 
 std::unique_ptr<AlgorithmInstance> directBlockedInstantiate(ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {

@@ -11,6 +11,7 @@
 #include <cstdio>
 
 #include "conv/algorithm.hpp"
+#include "conv/tile_syntax.hpp"
 #include "conv/dispatch.hpp"
 #include "conv/tile_score.hpp"
 #include "runtime/context_impl.hpp"
@@ -69,10 +70,11 @@ uint64_t gridY(const ConvDesc& d, const Tile& t) {
     return uint64_t(d.groups) * ((uint64_t(d.filtersPerGroup()) + t.bk - 1) / t.bk);
 }
 
-bool parseTile(const std::string& s, Tile& t) {
-    unsigned tp = 0, tq = 0, bk = 0;
-    char tail = 0;
-    if (std::sscanf(s.c_str(), "%ux%ux%u%c", &tp, &tq, &bk, &tail) != 3) return false;
+// PlanOptions::tile ROWSxCOLUMNSxFILTERS, e.g. 8x32x32.
+bool matchTile(const std::string& text, Tile& t) {
+    const TileSpec s = parseTile(text);
+    if (!s.shape({3})) return false;
+    const uint32_t tp = s.dim(0, 0), tq = s.dim(0, 1), bk = s.dim(0, 2);
     t = {tp, tq, bk};
     return (tp == 2 || tp == 4 || tp == 8) && (tq == 8 || tq == 16 || tq == 32) &&
            (bk == 8 || bk == 16 || bk == 32 || bk == 64);
@@ -83,7 +85,7 @@ bool parseTile(const std::string& s, Tile& t) {
 // covers fewer than two workgroups per compute unit.  bk == 0: nothing fits.
 Tile chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& forced) {
     Tile t;
-    if (!forced.empty()) return parseTile(forced, t) && sharedBytes(d, t) <= ctx.caps.maxSharedMemory ? t : Tile{};
+    if (!forced.empty()) return matchTile(forced, t) && sharedBytes(d, t) <= ctx.caps.maxSharedMemory ? t : Tile{};
     // The widest columns that pad Q by at most a quarter (the fewest filter and halo stagings per
     // output), else 8.
     const uint64_t Q = d.outW();
@@ -150,9 +152,9 @@ private:
 
 std::string directFewChannelsWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     Tile forced;
-    if (!o.tile.empty() && !parseTile(o.tile, forced))
-        return "no tile '" + o.tile +
-               "' (rows per invocation 2/4/8 x columns 8/16/32 x filters 8/16/32/64, e.g. 8x32x32)";
+    if (!o.tile.empty() && !matchTile(o.tile, forced))
+        return noTileError(parseTile(o.tile),
+                           "rows per invocation 2/4/8 x columns 8/16/32 x filters 8/16/32/64, e.g. 8x32x32");
     if (d.channelsPerGroup() > kMaxChannels)
         return "C/groups = " + std::to_string(d.channelsPerGroup()) + " is not a few channels (at most " +
                std::to_string(kMaxChannels) + ")";

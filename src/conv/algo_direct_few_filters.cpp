@@ -11,6 +11,7 @@
 #include <cstdio>
 
 #include "conv/algorithm.hpp"
+#include "conv/tile_syntax.hpp"
 #include "conv/dispatch.hpp"
 #include "conv/tile_score.hpp"
 #include "runtime/context_impl.hpp"
@@ -49,15 +50,15 @@ struct Tile {
     }
 };
 
-bool parseTile(const std::string& s, Tile& t) {
-    unsigned wg = 0, px = 0, groups = 0;
-    char tail = 0;
-    const int n = std::sscanf(s.c_str(), "%ux%ug%u%c", &wg, &px, &groups, &tail);
-    if (n != 2 && n != 3) return false;
-    if (n == 2 && s != std::to_string(wg) + "x" + std::to_string(px)) return false;  // "256x4x"
-    t = {wg, px, groups};
+// PlanOptions::tile INVOCATIONSxPIXELS[gWORKGROUPS], e.g. 256x4 or 128x2g3.
+bool matchTile(const std::string& text, Tile& t) {
+    const TileSpec s = parseTile(text);
+    if (!s.shape({2}, "g")) return false;
+    const uint32_t wg = s.dim(0, 0), px = s.dim(0, 1);
+    const std::optional<uint32_t> groups = s.tag(0, 'g');
+    t = {wg, px, groups.value_or(0)};
     return (wg == 64 || wg == 128 || wg == 256) && (px == 1 || px == 2 || px == 4) &&
-           (n == 2 || (groups >= 1 && groups <= 65535));
+           (!groups || (*groups >= 1 && *groups <= 65535));
 }
 
 uint32_t filtersPadded(const ConvDesc& d) { return d.filtersPerGroup() <= 4 ? 4 : 8; }
@@ -120,7 +121,7 @@ uint32_t unrolled(const ConvDesc& d, const Tile& t) {
 
 Tile chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& forced, uint32_t subgroup) {
     Tile t;
-    if (!forced.empty()) return parseTile(forced, t) ? t : Tile{};
+    if (!forced.empty()) return matchTile(forced, t) ? t : Tile{};
     t = {std::max<uint32_t>(256, subgroup), 4};
     const double units = modelComputeUnits(ctx.caps.computeUnits);
     while (t.px > 1 && (unrolled(d, t) > kMaxUnrolled || double(pixelTiles(d, t) * uint64_t(d.groups)) < 2.0 * units))
@@ -178,9 +179,10 @@ private:
 
 std::string directFewFiltersWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     Tile t;
-    if (!o.tile.empty() && !parseTile(o.tile, t))
-        return "no tile '" + o.tile +
-               "' (invocations 64/128/256 x pixels per invocation 1/2/4 [g<workgroups>], e.g. 256x4 or 128x2g3)";
+    if (!o.tile.empty() && !matchTile(o.tile, t))
+        return noTileError(
+            parseTile(o.tile),
+            "invocations 64/128/256 x pixels per invocation 1/2/4 [g<workgroups>], e.g. 256x4 or 128x2g3");
     if (d.filtersPerGroup() > kMaxFilters)
         return "K/groups = " + std::to_string(d.filtersPerGroup()) + " is not a few filters (at most " +
                std::to_string(kMaxFilters) + ")";

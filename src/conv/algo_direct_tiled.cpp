@@ -9,6 +9,7 @@
 
 #include "conv/algorithm.hpp"
 #include "conv/dispatch.hpp"
+#include "conv/tile_syntax.hpp"
 #include "runtime/context_impl.hpp"
 
 namespace vkconv {
@@ -58,6 +59,9 @@ uint64_t sharedBytes(const ConvDesc& d, const Tile& t, uint64_t cc) {
     return 4 * cc * (haloRows(d, t) * haloCols(d, t) + uint64_t(d.r) * uint64_t(d.s) * t.bk);
 }
 
+// PlanOptions::tile TPxTQxBK names t.
+bool names(const TileSpec& s, const Tile& t) { return s.is({{t.tp, t.tq, t.bk}}); }
+
 struct Config {
     const Tile* tile = nullptr;
     uint32_t cc = 0;
@@ -89,8 +93,9 @@ double score(const ConvDesc& d, const Tile& t) {
 Config chooseConfig(const ContextImpl& ctx, const ConvDesc& d, const std::string& forced) {
     Config best;
     double bestScore = -1;
+    const TileSpec spec = parseTile(forced);
     for (auto& t : kTiles) {
-        if (!forced.empty() && forced != t.name) continue;
+        if (!forced.empty() && !names(spec, t)) continue;
         uint32_t cc = chooseChunk(ctx, d, t);
         if (cc == 0) continue;
         double s = score(d, t);
@@ -142,17 +147,17 @@ private:
 }  // namespace
 
 std::string directTiledWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
-    std::string names;
-    for (auto& t : kTiles) names += std::string(names.empty() ? "" : ", ") + t.name;
+    const TileSpec spec = parseTile(o.tile);
     if (!o.tile.empty() &&
-        std::none_of(std::begin(kTiles), std::end(kTiles), [&](const Tile& t) { return o.tile == t.name; }))
-        return "no tile '" + o.tile + "' (have: " + names + ", rows x columns x filters)";
+        std::none_of(std::begin(kTiles), std::end(kTiles), [&](const Tile& t) { return names(spec, t); }))
+        return noTileError(spec,
+                           tileNames(kTiles, [](const Tile& t) { return t.name; }) + ", rows x columns x filters");
     if (std::string w = workgroupWhyNot(ctx, kWorkgroup, o.subgroupSize); !w.empty()) return w;
     Config c = chooseConfig(ctx, d, o.tile);
     if (!c.tile) {
         const Tile* t = nullptr;  // the forced tile, else the one needing the least
         for (auto& x : kTiles)
-            if (o.tile.empty() ? !t || sharedBytes(d, x, 1) < sharedBytes(d, *t, 1) : o.tile == x.name) t = &x;
+            if (o.tile.empty() ? !t || sharedBytes(d, x, 1) < sharedBytes(d, *t, 1) : names(spec, x)) t = &x;
         return "the input halo (" + std::to_string(haloRows(d, *t)) + "x" + std::to_string(haloCols(d, *t)) +
                ") and filters of tile " + t->name + " need " + std::to_string(sharedBytes(d, *t, 1)) +
                " bytes of shared memory at one channel per chunk; the device has " +

@@ -16,6 +16,7 @@
 #include <cstdio>
 
 #include "conv/algorithm.hpp"
+#include "conv/tile_syntax.hpp"
 #include "conv/coopmat_support.hpp"
 #include "conv/dispatch.hpp"
 #include "conv/tile_score.hpp"
@@ -69,16 +70,11 @@ struct Tile {
 };
 
 // "TPxTQxBN/SGQxSGN[pSTEPS]", e.g. 4x64x64/1x1p2.
-bool parseTile(const std::string& s, Tile& t) {
-    unsigned tp = 0, tq = 0, bn = 0, sgq = 0, sgn = 0, ps = 1;
-    int end = -1;
-    if (std::sscanf(s.c_str(), "%ux%ux%u/%ux%u%n", &tp, &tq, &bn, &sgq, &sgn, &end) != 5 || end < 0) return false;
-    if (s[end] == 'p') {
-        int end2 = -1;
-        if (std::sscanf(s.c_str() + end, "p%u%n", &ps, &end2) != 1 || end2 < 0) return false;
-        end += end2;
-    }
-    if (size_t(end) != s.size()) return false;
+bool matchTile(const std::string& text, Tile& t) {
+    const TileSpec s = parseTile(text);
+    if (!s.shape({3, 2}, "p")) return false;
+    const uint32_t tp = s.dim(0, 0), tq = s.dim(0, 1), bn = s.dim(0, 2), sgq = s.dim(1, 0), sgn = s.dim(1, 1);
+    const uint32_t ps = s.tag(1, 'p').value_or(1);
     if (tp < 1 || tp > 8 || sgq < 1 || sgn < 1 || ps < 1 || ps > 64) return false;
     if (tq % (sgq * kFrag) || bn % (sgn * kFrag)) return false;
     t = {tp, tq / (sgq * kFrag), bn / (sgn * kFrag), sgq, sgn, ps};
@@ -172,7 +168,7 @@ uint64_t gridY(const ConvDesc& d, const Tile& t) {
 Tile chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& forced) {
     Tile t;
     if (!forced.empty())
-        return parseTile(forced, t) && sharedBytes(d, t, overlaid(ctx, d, t)) <= ctx.caps.maxSharedMemory ? t : Tile{};
+        return matchTile(forced, t) && sharedBytes(d, t, overlaid(ctx, d, t)) <= ctx.caps.maxSharedMemory ? t : Tile{};
     const uint64_t Kg = d.filtersPerGroup(), Q = d.outW();
     uint32_t bn = 16;
     while (bn < 64 && bn < Kg) bn *= 2;
@@ -305,12 +301,11 @@ private:
 
 std::string fewChannelsCoopmatWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     Tile forced;
-    if (!o.tile.empty() && !parseTile(o.tile, forced))
-        return "no tile '" + o.tile +
-               "' (rows 1-8 x columns x filters / column x filter subgroups [p row steps], columns a "
-               "multiple of 16 per column subgroup, filters of 16 per filter subgroup, at most 16 accumulators per "
-               "subgroup, "
-               "e.g. 4x64x64/1x1p2)";
+    if (!o.tile.empty() && !matchTile(o.tile, forced))
+        return noTileError(parseTile(o.tile),
+                           "rows 1-8 x columns x filters / column x filter subgroups [p row steps], columns a "
+                           "multiple of 16 per column subgroup, filters of 16 per filter subgroup, at most 16 "
+                           "accumulators per subgroup, e.g. 4x64x64/1x1p2");
     if (std::string w = coopmatDeviceWhyNot(ctx, d.dtype, shaderName(d.dtype)); !w.empty()) return w;
     if (std::string w = coopmatFragment16WhyNot(ctx.caps, d.dtype); !w.empty()) return w;
     if (d.channelsPerGroup() > kMaxChannels)

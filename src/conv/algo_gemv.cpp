@@ -13,6 +13,7 @@
 #include <cstdio>
 
 #include "conv/algorithm.hpp"
+#include "conv/tile_syntax.hpp"
 #include "conv/registry.hpp"
 #include "conv/dispatch.hpp"
 #include "conv/tile_score.hpp"
@@ -42,11 +43,11 @@ struct Tile {
 
 bool isPow2(uint32_t v) { return v && (v & (v - 1)) == 0; }
 
-bool parseTile(const std::string& s, Tile& t) {
-    unsigned wg = 0, lanes = 0;
-    int end = -1;
-    if (std::sscanf(s.c_str(), "%ux%u%n", &wg, &lanes, &end) != 2 || end < 0 || size_t(end) != s.size()) return false;
-    if (s != std::to_string(wg) + "x" + std::to_string(lanes)) return false;  // "0256x8", "+64x8"
+// PlanOptions::tile INVOCATIONSxLANES, e.g. 256x32.
+bool matchTile(const std::string& text, Tile& t) {
+    const TileSpec s = parseTile(text);
+    if (!s.shape({2})) return false;
+    const uint32_t wg = s.dim(0, 0), lanes = s.dim(0, 1);
     t = {wg, lanes};
     return (wg == 64 || wg == 128 || wg == 256) && isPow2(lanes) && lanes <= wg;
 }
@@ -98,7 +99,7 @@ uint64_t gridX(const ConvDesc& d, const Tile& t) {
 
 Tile chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& forced) {
     Tile t;
-    if (!forced.empty()) return parseTile(forced, t) ? t : Tile{};
+    if (!forced.empty()) return matchTile(forced, t) ? t : Tile{};
     t.wg = kWorkgroup;
     const uint64_t words = chunkWords(d);
     t.lanes = 1;
@@ -179,10 +180,10 @@ private:
 
 std::string gemvWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     Tile t;
-    if (!o.tile.empty() && !parseTile(o.tile, t))
-        return "no tile '" + o.tile +
-               "' (invocations 64/128/256 x invocations per filter row, a power of two up to the workgroup, e.g. "
-               "256x32)";
+    if (!o.tile.empty() && !matchTile(o.tile, t))
+        return noTileError(parseTile(o.tile),
+                           "invocations 64/128/256 x invocations per filter row, a power of two up to the workgroup, "
+                           "e.g. 256x32");
     if (!ctx.caps.subgroupArithmetic || !ctx.caps.subgroupShuffle)
         return "the device lacks subgroup arithmetic or shuffles (the row sums are added across a subgroup)";
     if (!ctx.caps.computeFullSubgroups)

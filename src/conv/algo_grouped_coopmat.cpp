@@ -15,6 +15,7 @@
 #include <cstdio>
 
 #include "conv/algorithm.hpp"
+#include "conv/tile_syntax.hpp"
 #include "conv/registry.hpp"
 #include "conv/coopmat_support.hpp"
 #include "conv/dispatch.hpp"
@@ -69,20 +70,11 @@ struct Tile {
 };
 
 // "TPxTQxBN/SGQxSGN[pSTEPS][gGROUPS]", e.g. 8x32x16/1x1p4g4; gt 0 (no 'g'): the heuristic's.
-bool parseTile(const std::string& s, Tile& t) {
-    unsigned tp = 0, tq = 0, bn = 0, sgq = 0, sgn = 0, ps = 1, gt = 0;
-    int end = -1;
-    if (std::sscanf(s.c_str(), "%ux%ux%u/%ux%u%n", &tp, &tq, &bn, &sgq, &sgn, &end) != 5 || end < 0) return false;
-    for (char tag : {'p', 'g'}) {
-        if (s[end] != tag) continue;
-        int end2 = -1;
-        unsigned v = 0;
-        const char fmt[] = {tag, '%', 'u', '%', 'n', 0};
-        if (std::sscanf(s.c_str() + end, fmt, &v, &end2) != 1 || end2 < 0) return false;
-        (tag == 'p' ? ps : gt) = v;
-        end += end2;
-    }
-    if (size_t(end) != s.size()) return false;
+bool matchTile(const std::string& text, Tile& t) {
+    const TileSpec s = parseTile(text);
+    if (!s.shape({3, 2}, "pg")) return false;
+    const uint32_t tp = s.dim(0, 0), tq = s.dim(0, 1), bn = s.dim(0, 2), sgq = s.dim(1, 0), sgn = s.dim(1, 1);
+    const uint32_t ps = s.tag(1, 'p').value_or(1), gt = s.tag(1, 'g').value_or(0);
     if (tp < 1 || tp > 16 || sgq < 1 || sgn < 1 || ps < 1 || ps > 64 || gt > kMaxGroupsPerTile) return false;
     if (tq % (sgq * kFrag) || bn % (sgn * kFrag)) return false;
     t = {tp, tq / (sgq * kFrag), bn / (sgn * kFrag), sgq, sgn, ps, gt};
@@ -169,7 +161,7 @@ bool bRegisters(const ContextImpl& ctx, const ConvDesc& d, const Tile& t, uint64
 Tile chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& forced) {
     Tile t;
     if (!forced.empty()) {
-        if (!parseTile(forced, t)) return Tile{};
+        if (!matchTile(forced, t)) return Tile{};
         if (t.gt == 0) t.gt = chooseGroups(d);
         if (t.gt == 0 || up16(uint64_t(t.gt) * d.channelsPerGroup()) > kMaxChunkValues || stagedTaps(ctx, d, t) == 0)
             return Tile{};
@@ -291,11 +283,11 @@ private:
 
 std::string groupedCoopmatWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     Tile forced;
-    if (!o.tile.empty() && !parseTile(o.tile, forced))
-        return "no tile '" + o.tile +
-               "' (rows 1-16 x columns x filters / column x filter subgroups [p row steps][g groups per tile], "
-               "columns a multiple of 16 per column subgroup, filters of 16 per filter subgroup, at most 4 "
-               "accumulators per subgroup, e.g. 8x32x16/1x1p4g4)";
+    if (!o.tile.empty() && !matchTile(o.tile, forced))
+        return noTileError(parseTile(o.tile),
+                           "rows 1-16 x columns x filters / column x filter subgroups [p row steps][g groups per "
+                           "tile], columns a multiple of 16 per column subgroup, filters of 16 per filter subgroup, "
+                           "at most 4 accumulators per subgroup, e.g. 8x32x16/1x1p4g4");
     if (std::string w = coopmatDeviceWhyNot(ctx, d.dtype, shaderName(d.dtype)); !w.empty()) return w;
     if (std::string w = coopmatFragment16WhyNot(ctx.caps, d.dtype); !w.empty()) return w;
     if (d.groups < 2) return "one group (implicit_gemm_coopmat's)";

@@ -15,6 +15,7 @@
 #include "conv/registry.hpp"
 #include "conv/coopmat_support.hpp"
 #include "conv/dispatch.hpp"
+#include "conv/tile_syntax.hpp"
 #include "conv/tile_score.hpp"
 #include "runtime/context_impl.hpp"
 #include "vkconv/error.hpp"
@@ -175,21 +176,20 @@ bool fillsHalfWave(const ContextImpl& ctx, const ConvDesc& d, const HaloTile& t,
     return 2.0 * double(gridX(d, t, tq)) * double(gridY(d, t)) >= modelComputeUnits(ctx.caps.computeUnits);
 }
 
-bool parseTile(const std::string& s, const HaloTile*& tile, uint32_t& tq) {
-    std::string name = s;
-    tq = 0;
-    if (size_t at = s.find('q'); at != std::string::npos) {
-        unsigned v = 0;
-        int end = -1;
-        if (std::sscanf(s.c_str() + at, "q%u%n", &v, &end) != 1 || at + size_t(end) != s.size() || v == 0) return false;
-        tq = v;
-        name = s.substr(0, at);
-        if (!name.empty() && name.back() == '/') name.pop_back();
-    }
+// PlanOptions::tile: BMxBN/WARPS_MxWARPS_N (a kHaloTiles entry), then optionally q<strip columns>,
+// attached or as a group of its own ("256x64/4x1q32", "256x64/4x1/q32"), or "q<columns>" alone.
+bool matchTile(const std::string& text, const HaloTile*& tile, uint32_t& tq) {
+    TileSpec s = parseTile(text);
     tile = nullptr;
+    tq = 0;
+    if (!s.ok()) return false;
+    if (std::optional<uint32_t> q = s.takeTrailing('q', false)) {
+        if (*q == 0) return false;
+        tq = *q;
+    }
     for (const auto& t : kHaloTiles)
-        if (name == t.name) tile = &t;
-    return tile != nullptr || (name.empty() && tq);
+        if (s.is({{t.bm(), t.bn()}, {t.warpsM, t.warpsN}})) tile = &t;
+    return tile != nullptr || (s.groups.empty() && tq);
 }
 
 // The forced tile / strip, else among the one-column tiles where the group's filters fit one
@@ -198,7 +198,7 @@ bool parseTile(const std::string& s, const HaloTile*& tile, uint32_t& tq) {
 HaloChoice chooseConfig(const ContextImpl& ctx, const ConvDesc& d, uint32_t sg, const PlanOptions& o) {
     const HaloTile* forced = nullptr;
     uint32_t forcedTq = 0;
-    if (!o.tile.empty() && !parseTile(o.tile, forced, forcedTq)) return {nullptr, 0, 0, "no tile '" + o.tile + "'"};
+    if (!o.tile.empty() && !matchTile(o.tile, forced, forcedTq)) return {nullptr, 0, 0, "no tile '" + o.tile + "'"};
     const bool nvidia = ctx.caps.vendorId == 0x10DE;
     // By choice, one-column tiles exactly where the filters of a group fit one column.
     const bool oneColumn = d.filtersPerGroup() <= int64_t(kOneColumn);
@@ -354,12 +354,10 @@ std::string preconditionsWhyNot(const ContextImpl& ctx, const ConvDesc& d, const
     if (!o.tile.empty()) {
         const HaloTile* t = nullptr;
         uint32_t tq = 0;
-        if (!parseTile(o.tile, t, tq)) {
-            std::string names;
-            for (const auto& h : kHaloTiles) names += std::string(names.empty() ? "" : ", ") + h.name;
-            return "no tile '" + o.tile + "' (have: " + names +
-                   "; optionally followed by /q<strip columns>, or q<columns> alone)";
-        }
+        if (!matchTile(o.tile, t, tq))
+            return noTileError(parseTile(o.tile),
+                               tileNames(kHaloTiles, [](const HaloTile& h) { return h.name; }) +
+                                   "; optionally followed by /q<strip columns>, or q<columns> alone");
     }
     if (std::string w = coopmatDeviceWhyNot(ctx, d.dtype, shaderName(d.dtype)); !w.empty()) return w;
     if (std::string w = coopmatFragment16WhyNot(ctx.caps, d.dtype); !w.empty()) return w;
@@ -390,7 +388,7 @@ std::unique_ptr<AlgorithmInstance> haloCoopmatInstantiate(ContextImpl& ctx, cons
         throw Error(ErrorCode::Unsupported, "halo_coopmat: no configuration for " + d.toString() + ": " + c.why);
     const HaloTile* forced = nullptr;
     uint32_t forcedTq = 0;
-    if (!o.tile.empty()) parseTile(o.tile, forced, forcedTq);
+    if (!o.tile.empty()) matchTile(o.tile, forced, forcedTq);
     return std::make_unique<HaloCoopmatInstance>(ctx, d, paddedStrip(ctx, d, c, forcedTq != 0));
 }
 

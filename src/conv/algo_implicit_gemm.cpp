@@ -10,6 +10,7 @@
 #include "conv/dispatch.hpp"
 #include "conv/split_k.hpp"
 #include "conv/tile_score.hpp"
+#include "conv/tile_syntax.hpp"
 #include "runtime/context_impl.hpp"
 
 namespace vkconv {
@@ -131,10 +132,15 @@ bool stagedEpilogue(const ContextImpl& ctx, const TileConfig& t, const ConvDesc&
 
 constexpr uint64_t kVecOutOverStagedMaxDepth8x4 = 64;
 
-const TileConfig* findTile(const std::string& name) {
+// The table's tile a parsed PlanOptions::tile names: BMxBNxBK/TMxTN.
+const TileConfig* findTile(const TileSpec& s) {
     for (auto& t : kTiles)
-        if (name == t.name) return &t;
+        if (s.is({{t.bm, t.bn, t.bk}, {t.tm, t.tn}})) return &t;
     return nullptr;
+}
+const TileConfig* findTile(const std::string& name) { return findTile(parseTile(name)); }
+std::string allTileNames() {
+    return tileNames(kTiles, [](const TileConfig& t) { return t.name; });
 }
 
 // sg: the subgroup size the pipeline will require (0: none), which caps a workgroup at
@@ -248,12 +254,8 @@ struct TileSplitRequest {
 TileSplitRequest parseTileSplit(const std::string& s) {
     SplitRequest q = parseSplitRequest(s);
     TileSplitRequest r{nullptr, q.split, q.error};
-    if (r.error.empty() && !q.tile.empty() && !(r.tile = findTile(q.tile))) {
-        std::string names;
-        for (auto& k : kTiles) names += std::string(names.empty() ? "" : ", ") + k.name;
-        r.error = "no tile '" + q.tile + "' (have: " + names +
-                  "; each optionally followed by /s<splits>, or s<splits> alone)";
-    }
+    if (!q.spec.ok() || (r.error.empty() && !q.tile.empty() && !(r.tile = findTile(q.spec))))
+        r.error = noTileError(q.spec, allTileNames() + "; each optionally followed by /s<splits>, or s<splits> alone");
     return r;
 }
 
@@ -443,12 +445,9 @@ std::vector<std::string> implicitGemmTileNames() {
 
 std::string implicitGemmWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     if (!o.tile.empty()) {
-        const TileConfig* t = findTile(o.tile);
-        if (!t) {
-            std::string names;
-            for (auto& k : kTiles) names += std::string(names.empty() ? "" : ", ") + k.name;
-            return "no tile '" + o.tile + "' (have: " + names + ")";
-        }
+        const TileSpec spec = parseTile(o.tile);
+        const TileConfig* t = findTile(spec);
+        if (!t) return noTileError(spec, allTileNames());
         if (!tileFitsWorkgroup(ctx, *t, requiredSubgroup(ctx, o)))
             return "tile " + o.tile +
                    " exceeds this device's workgroup or shared-memory limits (or, at the required "

@@ -111,6 +111,16 @@ constexpr CmTile kCmTiles[] = {
     {"128x128x32/2x2k2", 128, 128, kSliceK, 2, 2, 1, 0, 1, 0, kUnrated, 2},
 };
 
+// Whether a parsed PlanOptions::tile (its split taken off) names t: BMxBNxBK/WARPS_MxWARPS_N, then
+// "k<groups>" for sliced-K or "s1" for a single staging buffer.
+bool names(const TileSpec& s, const CmTile& t) {
+    if (!s.hasDims({{t.bm, t.bn, t.bk}, {t.warpsM, t.warpsN}}) || !s.groups[0].tags.empty()) return false;
+    const std::vector<TileTag> want = t.ks > 1      ? std::vector<TileTag>{{'k', t.ks}}
+                                      : t.nbuf == 1 ? std::vector<TileTag>{{'s', 1}}
+                                                    : std::vector<TileTag>{};
+    return s.groups[1].tags == want;
+}
+
 enum SpecCoopmat : uint32_t {
     kSpecBM = 101,
     kSpecBN = 102,
@@ -301,7 +311,7 @@ CmChoice chooseConfig(const ContextImpl& ctx, const ConvDesc& d, const CoopMatCo
     double bestCost = 0;
     std::string why;
     for (const auto& t : kCmTiles) {
-        if (!req.tile.empty() && req.tile != t.name) continue;
+        if (!req.tile.empty() && !names(req.spec, t)) continue;
         if (req.tile.empty() && !routerOffers(t, d, req, lineTiles, units)) continue;
         std::string w = tileWhyNot(ctx, d, t, cm, sg);
         if (!w.empty()) {
@@ -533,15 +543,11 @@ std::string coopmatWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanO
         return "the tiles are laid out for subgroups of " + std::to_string(sg.size) + ", not " +
                std::to_string(o.subgroupSize);
     if (!o.tile.empty()) {
-        std::string tile = parseSplitRequest(o.tile).tile;
-        bool known = tile.empty();
-        for (const auto& t : kCmTiles) known = known || tile == t.name;
-        if (!known) {
-            std::string names;
-            for (const auto& t : kCmTiles) names += std::string(names.empty() ? "" : ", ") + t.name;
-            return "no tile '" + tile + "' (have: " + names +
-                   "; each optionally followed by /s<splits>, or s<splits> alone)";
-        }
+        const SplitRequest req = parseSplitRequest(o.tile);
+        if (!req.spec.ok() || (!req.tile.empty() && std::none_of(std::begin(kCmTiles), std::end(kCmTiles),
+                                                                 [&](const CmTile& t) { return names(req.spec, t); })))
+            return noTileError(req.spec, tileNames(kCmTiles, [](const CmTile& t) { return t.name; }) +
+                                             "; each optionally followed by /s<splits>, or s<splits> alone");
     }
     CmChoice choice = chooseConfig(ctx, d, *cm, sg.size, o);
     if (!choice.tile)

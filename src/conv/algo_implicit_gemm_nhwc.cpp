@@ -30,6 +30,7 @@
 #include "conv/registry.hpp"
 #include "conv/dispatch.hpp"
 #include "conv/split_k.hpp"
+#include "conv/tile_syntax.hpp"
 #include "runtime/context_impl.hpp"
 #include "vkconv/error.hpp"
 
@@ -173,11 +174,15 @@ InnerPlan innerPlan(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions
                 p.opts.algorithm = "winograd";
         }
     } else {
-        const size_t colon = o.tile.find(':');
-        const std::string algo = o.tile.substr(0, colon);
-        const bool named = findAlgorithm(algo) != nullptr;
-        p.opts.algorithm = named ? algo : "implicit_gemm_coopmat";
-        if (named) p.opts.tile = colon == std::string::npos ? "" : o.tile.substr(colon + 1);
+        const InnerTile inner = parseInnerTile(o.tile);  // "ALGO", "ALGO:TILE" or a tile
+        const bool named = inner.error.empty() && findAlgorithm(inner.algorithm) != nullptr;
+        if (inner.error.empty() && !inner.algorithm.empty() && !named) {
+            p.why = "PlanOptions::tile '" + o.tile +
+                    "' names no algorithm (it takes ALGO, ALGO:TILE or an implicit_gemm_coopmat tile)";
+            return p;
+        }
+        p.opts.algorithm = named ? inner.algorithm : "implicit_gemm_coopmat";
+        if (named) p.opts.tile = inner.tile;
     }
     if (!matrixUnitAlgorithm(ctx, d, p.desc, p.opts, p.opts.algorithm)) {
         p.why = "the NHWC problem does not run on the matrix units (" +

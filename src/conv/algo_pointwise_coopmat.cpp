@@ -12,6 +12,7 @@
 #include <cstdio>
 
 #include "conv/algorithm.hpp"
+#include "conv/tile_syntax.hpp"
 #include "conv/registry.hpp"
 #include "conv/coopmat_support.hpp"
 #include "conv/dispatch.hpp"
@@ -55,16 +56,11 @@ struct Tile {
     }
 };
 
-bool parseTile(const std::string& s, Tile& t) {
-    unsigned pb = 0, bn = 0, sgs = 0, bps = 1;
-    int end = -1;
-    if (std::sscanf(s.c_str(), "%ux%u/%u%n", &pb, &bn, &sgs, &end) != 3 || end < 0) return false;
-    if (s[end] == 'p') {
-        int end2 = -1;
-        if (std::sscanf(s.c_str() + end, "p%u%n", &bps, &end2) != 1 || end2 < 0) return false;
-        end += end2;
-    }
-    if (size_t(end) != s.size()) return false;
+// PlanOptions::tile PIXELSxFILTERS/SUBGROUPS[pBLOCKS], e.g. 32x64/4p8.
+bool matchTile(const std::string& text, Tile& t) {
+    const TileSpec s = parseTile(text);
+    if (!s.shape({2, 1}, "p")) return false;
+    const uint32_t pb = s.dim(0, 0), bn = s.dim(0, 1), sgs = s.dim(1, 0), bps = s.tag(1, 'p').value_or(1);
     if ((pb != 16 && pb != 32) || bn == 0 || bn % kFrag || bn / kFrag > kMaxFilterFrags) return false;
     if (sgs < 1 || sgs > 16 || bps < 1 || bps > 64) return false;
     t = {pb / kFrag, bn / kFrag, sgs, bps};
@@ -107,7 +103,7 @@ bool smallLayerClass(const ConvDesc& d) {
 
 Tile chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& forced) {
     Tile t;
-    if (!forced.empty()) return parseTile(forced, t) && sharedBytes(d, t) <= ctx.caps.maxSharedMemory ? t : Tile{};
+    if (!forced.empty()) return matchTile(forced, t) && sharedBytes(d, t) <= ctx.caps.maxSharedMemory ? t : Tile{};
     const uint32_t kf = uint32_t((d.k + kFrag - 1) / kFrag);
     // The fewest slabs whose filters and at least one subgroup's block fit shared memory (deep
     // reductions: narrower slabs); small layers: slabs of two fragments, for more workgroups.
@@ -197,10 +193,10 @@ private:
 
 std::string pointwiseCoopmatWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     Tile forced;
-    if (!o.tile.empty() && !parseTile(o.tile, forced))
-        return "no tile '" + o.tile +
-               "' (16 or 32 pixels x filters (a multiple of 16, at most 256) / subgroups [p blocks per "
-               "subgroup], at most 16 accumulators per subgroup, e.g. 32x64/4p8)";
+    if (!o.tile.empty() && !matchTile(o.tile, forced))
+        return noTileError(parseTile(o.tile),
+                           "16 or 32 pixels x filters (a multiple of 16, at most 256) / subgroups [p blocks per "
+                           "subgroup], at most 16 accumulators per subgroup, e.g. 32x64/4p8");
     if (std::string w = coopmatDeviceWhyNot(ctx, d.dtype, shaderName(d.dtype)); !w.empty()) return w;
     if (std::string w = coopmatFragment16WhyNot(ctx.caps, d.dtype); !w.empty()) return w;
     if (d.r != 1 || d.s != 1)

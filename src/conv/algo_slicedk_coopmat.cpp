@@ -13,6 +13,7 @@
 #include <cstdio>
 
 #include "conv/algorithm.hpp"
+#include "conv/tile_syntax.hpp"
 #include "conv/registry.hpp"
 #include "conv/coopmat_support.hpp"
 #include "conv/dispatch.hpp"
@@ -51,16 +52,11 @@ struct Tile {
     }
 };
 
-bool parseTile(const std::string& s, Tile& t) {
-    unsigned bn = 0, kd = 0, sgs = 0, ahead = 1;
-    int end = -1;
-    if (std::sscanf(s.c_str(), "%ux%u/%u%n", &bn, &kd, &sgs, &end) != 3 || end < 0) return false;
-    if (s[end] == 'a') {
-        int end2 = -1;
-        if (std::sscanf(s.c_str() + end, "a%u%n", &ahead, &end2) != 1 || end2 < 0) return false;
-        end += end2;
-    }
-    if (size_t(end) != s.size()) return false;
+// PlanOptions::tile FILTERSxSTEPS/SUBGROUPS[aAHEAD], e.g. 32x2/8a2.
+bool matchTile(const std::string& text, Tile& t) {
+    const TileSpec s = parseTile(text);
+    if (!s.shape({2, 1}, "a")) return false;
+    const uint32_t bn = s.dim(0, 0), kd = s.dim(0, 1), sgs = s.dim(1, 0), ahead = s.tag(1, 'a').value_or(1);
     if ((bn != 16 && bn != 32 && bn != 64) || kd < 1 || kd > 4 || sgs < 1 || sgs > kMaxSubgroups || ahead < 1 ||
         ahead > 2)
         return false;
@@ -105,7 +101,7 @@ Tile chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& fo
         return sharedBytes(x, nchwIn(d)) <= ctx.caps.maxSharedMemory &&
                uint64_t(x.sgs) * lanes <= ctx.caps.maxWorkgroupInvocations;
     };
-    if (!forced.empty()) return parseTile(forced, t) && fits(t) ? t : Tile{};
+    if (!forced.empty()) return matchTile(forced, t) && fits(t) ? t : Tile{};
     const double units = modelComputeUnits(ctx.caps.computeUnits);
     auto grid = [&](uint32_t fn) { return double(gridX(d) * gridY(d, Tile{fn, 2, 1})); };
     t = grid(1) <= 1.5 * units ? Tile{1, 2, 8} : grid(2) <= 4 * units ? Tile{2, 2, 4} : Tile{4, 2, 4};
@@ -189,10 +185,10 @@ bool slicedKCoopmatQuadLoads(const ConvDesc& d) {
 
 std::string slicedKCoopmatWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     Tile forced;
-    if (!o.tile.empty() && !parseTile(o.tile, forced))
-        return "no tile '" + o.tile +
-               "' (filters 16, 32 or 64 x 16-value steps per stage 1-4 / subgroups 1-16 [a stages ahead "
-               "1-2], e.g. 32x2/8a2)";
+    if (!o.tile.empty() && !matchTile(o.tile, forced))
+        return noTileError(parseTile(o.tile),
+                           "filters 16, 32 or 64 x 16-value steps per stage 1-4 / subgroups 1-16 [a stages ahead "
+                           "1-2], e.g. 32x2/8a2");
     if (std::string w = coopmatDeviceWhyNot(ctx, d.dtype, shaderName(d.dtype)); !w.empty()) return w;
     if (std::string w = coopmatFragment16WhyNot(ctx.caps, d.dtype); !w.empty()) return w;
     if (d.groups != 1) return "groups = " + std::to_string(d.groups) + " (one group only)";

@@ -27,6 +27,7 @@
 #include <limits>
 
 #include "conv/algorithm.hpp"
+#include "conv/tile_syntax.hpp"
 #include "conv/router.hpp"
 #include "conv/registry.hpp"
 #include "conv/dispatch.hpp"
@@ -76,6 +77,15 @@ ConvDesc gemmDesc(const ConvDesc& d, uint32_t taps, uint64_t tiles, bool matrix,
 }
 
 std::string variantName(uint32_t m) { return m == 2 ? "2x2" : "4x4"; }
+
+// The output tile m of F(m x m,3x3) a PlanOptions::tile "MxM" forces: 2 or 4; 0 for none (or a tile
+// winogradWhyNot declines).
+uint32_t forcedM(const std::string& tile) {
+    const TileSpec s = parseTile(tile);
+    for (uint32_t m : {2u, 4u})
+        if (s.is({{m, m}})) return m;
+    return 0;
+}
 
 }  // namespace
 
@@ -287,8 +297,7 @@ double modelCost(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, const Pl
 // the matrix units with bf16 V and U (F(4x4)'s errors there: winogradPays).
 // `scaled`: winogradScaled's decision, made once by the caller.
 uint32_t chooseM(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, bool matrix, bool scaled) {
-    if (o.tile == "2x2") return 2;
-    if (o.tile == "4x4") return 4;
+    if (uint32_t m = forcedM(o.tile)) return m;
     if (matrix && d.dtype == DType::BF16 && !scaled) return 2;
     double c2 = modelCost(ctx, d, 2, o, matrix, scaled), c4 = modelCost(ctx, d, 4, o, matrix, scaled);
     return c4 >= 0 && (c2 < 0 || c4 < c2) ? 4 : 2;
@@ -658,9 +667,10 @@ private:
 }  // namespace
 
 std::string winogradWhyNot(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
-    if (!o.tile.empty() && o.tile != "2x2" && o.tile != "4x4")
-        return "no tile '" + o.tile +
-               "' (have: 2x2, 4x4: the output tile of F(m x m,3x3); its batched GEMM is planned by the router)";
+    const uint32_t forced = forcedM(o.tile);
+    if (!o.tile.empty() && !forced)
+        return noTileError(parseTile(o.tile),
+                           "2x2, 4x4: the output tile of F(m x m,3x3); its batched GEMM is planned by the router");
     if (d.r != 3 || d.s != 3) return "F(m x m,3x3) needs a 3x3 filter";
     if (d.strideH != 1 || d.strideW != 1 || d.dilationH != 1 || d.dilationW != 1)
         return "F(m x m,3x3) needs stride 1 and dilation 1";
@@ -677,7 +687,7 @@ std::string winogradWhyNot(const ContextImpl& ctx, const ConvDesc& d, const Plan
     const bool scaled = winogradScaled(ctx, d, o);  // once: its bf16 fallback prices the direct kernels
     std::string why;
     for (uint32_t m : {2u, 4u}) {
-        if (!o.tile.empty() && o.tile != variantName(m)) continue;
+        if (forced && forced != m) continue;
         WinogradLayout l = winogradLayout(ctx, d, m, o.workspaceLimit, matrix, o.packedFilter, scaled, o.subgroupSize);
         if (l.why.empty() &&
             uint64_t(l.taps) * uint64_t(d.k) * uint64_t(d.channelsPerGroup()) > std::numeric_limits<int32_t>::max())

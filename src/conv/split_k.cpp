@@ -34,14 +34,17 @@ SplitLimit splitLimit(const ContextImpl& ctx, const ConvDesc& d, uint64_t slices
 
 SplitRequest parseSplitRequest(const std::string& s) {
     SplitRequest r;
-    if (s.empty()) return r;
-    size_t slash = s.rfind('/');
-    std::string last = slash == std::string::npos ? s : s.substr(slash + 1);
-    bool isSplit = last.size() >= 2 && last.size() <= 6 && last[0] == 's' &&
-                   std::all_of(last.begin() + 1, last.end(), [](char c) { return c >= '0' && c <= '9'; });
-    r.tile = !isSplit ? s : slash == std::string::npos ? "" : s.substr(0, slash);
-    if (isSplit) r.split = std::stoull(last.substr(1));
-    if (isSplit && r.split == 0) r.error = "split count in tile '" + s + "' must be at least 1";
+    r.spec = parseTile(s);
+    if (!r.spec.ok()) {
+        r.error = r.spec.error;
+        return r;
+    }
+    if (std::optional<uint32_t> v = r.spec.takeTrailing('s', true)) {
+        r.split = *v;
+        if (r.split == 0) r.error = "split count in tile '" + s + "' must be at least 1";
+    }
+    r.tile = r.spec.str();
+    r.spec.text = r.tile;
     return r;
 }
 

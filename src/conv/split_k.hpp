@@ -6,6 +6,7 @@
 #include <string>
 
 #include "conv/dispatch.hpp"
+#include "conv/tile_syntax.hpp"
 #include "runtime/pipeline.hpp"
 #include "vkconv/plan.hpp"
 
@@ -24,11 +25,13 @@ struct SplitLimit {
 };
 SplitLimit splitLimit(const ContextImpl& ctx, const ConvDesc& d, uint64_t slices, VkDeviceSize workspaceLimit);
 
-// PlanOptions::tile with a split: "", "<tile>", "<tile>/s<splits>" or "s<splits>".
+// PlanOptions::tile with a split: "", "<tile>", "<tile>/s<splits>" or "s<splits>" (conv/tile_syntax.hpp:
+// the split is a last group of its own, so "128x256x32/2x4s1" is a tile and "/s1" a split).
 struct SplitRequest {
-    std::string tile;    // "": the heuristic's
+    TileSpec spec;       // the tile without the split; empty: the heuristic's
+    std::string tile;    // spec's text ("": the heuristic's)
     uint64_t split = 0;  // 0: the heuristic's
-    std::string error;   // a malformed split count
+    std::string error;   // a malformed string or split count
 };
 SplitRequest parseSplitRequest(const std::string& s);
 
