@@ -9,6 +9,7 @@
 
 #include "conv/dispatch.hpp"
 #include "conv/gradient.hpp"
+#include "conv/tile_syntax.hpp"
 #include "conv/split_k.hpp"
 #include "conv/wgrad_split.hpp"
 #include "runtime/context_impl.hpp"
@@ -75,9 +76,9 @@ std::string tileWhyNot(const ContextImpl& ctx, const ConvDesc& d, const WgradTil
     return gridWhyNot(ctx, colTiles(d, t), rowTiles(d, t), "tap tiles", "groups x filter tiles");
 }
 
-const WgradTile* findTile(const std::string& name) {
+const WgradTile* findTile(const TileSpec& spec) {
     for (auto& t : kTiles)
-        if (name == t.name) return &t;
+        if (spec.is({{t.bm, t.bn, t.bk}, {t.tm, t.tn}})) return &t;
     return nullptr;
 }
 
@@ -107,12 +108,11 @@ Choice choose(const ContextImpl& ctx, const WeightGradProblem& p, const PlanOpti
     if (!req.error.empty()) return {nullptr, 0, req.error};
     Choice c;
     if (!req.tile.empty()) {
-        c.tile = findTile(req.tile);
+        c.tile = findTile(req.spec);
         if (!c.tile) {
             std::string names;
             for (auto& t : kTiles) names += std::string(names.empty() ? "" : ", ") + t.name;
-            return {nullptr, 0,
-                    "no tile '" + req.tile + "' (have: " + names + "; each optionally followed by /s<splits>)"};
+            return {nullptr, 0, noTileError(req.spec, names + "; each optionally followed by /s<splits>")};
         }
         if (std::string why = tileWhyNot(ctx, d, *c.tile, o.subgroupSize); !why.empty()) return {nullptr, 0, why};
     } else if (!(c.tile = modelTile(ctx, d, o.subgroupSize))) {
