@@ -350,6 +350,7 @@ std::vector<InnerCase> phaseCoopmatCases() {
     ConvDesc k6 = d;
     k6.r = k6.s = 6, k6.pad(2, 2), k6.h = k6.w = 16;
     v.push_back({"nhwc_f16_6x6_s2_halo_coopmat", "halo_coopmat", k6});
+    v.push_back({"nhwc_f16_6x6_s2_winograd", "winograd", k6});
     ConvDesc bf = d;
     bf.dtype = DType::BF16, bf.dilationW = 2, bf.padLeft = 2, bf.padRight = 1, bf.strideW = 4;
     v.push_back({"nhwc_bf16_dil2_s2x4_implicit_gemm_coopmat", "implicit_gemm_coopmat", bf});

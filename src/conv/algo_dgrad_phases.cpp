@@ -185,7 +185,12 @@ PhasePlan phasePlan(const ContextImpl& ctx, const DataGradProblem& p, const Plan
 class DgradPhasesInstance final : public AlgorithmInstance {
 public:
     DgradPhasesInstance(ContextImpl& ctx, const DataGradProblem& p, const PhasePlan& pp)
-        : ctx_(ctx), phases_(pp.phases), n_(p.conv.n), c_(p.conv.c), dtype_(p.conv.dtype) {
+        : ctx_(ctx),
+          phases_(pp.phases),
+          n_(p.conv.n),
+          c_(p.conv.c),
+          dtype_(p.conv.dtype),
+          addOnly_(p.accumulate && !p.conv.hasBias && !p.conv.hasResidual && p.conv.activation == Activation::None) {
         const uint64_t align = workspaceRegionAlignment(ctx);
         uint64_t at = pp.workspace;
         for (Phase& ph : phases_) {
@@ -250,9 +255,11 @@ public:
                                                innerWs ? view(ph.innerOffset, innerWs) : BufferView{}});
         }
         if (tapped) computeBarrier(ctx_, cmd);
-        // The scatters write disjoint pixels of dx: no barrier between them.
+        // The scatters write disjoint pixels of dx: no barrier between them.  A phase no tap
+        // reaches adds nothing where accumulate is all of dx's epilogue (the backward-data pass).
         for (size_t i = 0; i < phases_.size(); ++i) {
             const Phase& ph = phases_[i];
+            if (!ph.taps() && addOnly_) continue;
             DataGradTensors s = t;
             s.gradOutput = ph.taps() ? view(ph.outputOffset, ph.outputBytes) : t.gradOutput;
             s.workspace = {};
@@ -275,7 +282,7 @@ public:
         std::string c =
             std::to_string(phases_.size()) + " phases (" + std::to_string(tapped) + " with taps): sub-filters, then ";
         for (size_t i = 0; i < inner.size(); ++i) c += (i ? "; " : "") + inner[i];
-        return c + (inner.empty() ? "" : " ") + ", then the scatter";
+        return c + ", then the scatter";
     }
     double roundingAmplification() const override {
         double amp = 1.0;
@@ -297,6 +304,7 @@ private:
     std::vector<Phase> phases_;
     int64_t n_, c_;
     DType dtype_;
+    bool addOnly_;
     std::vector<std::unique_ptr<AlgorithmInstance>> inner_;
     std::vector<ConvPushConstants> filterPc_, scatterPc_;
     uint64_t workspace_ = 0;
