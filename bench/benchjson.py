@@ -20,6 +20,11 @@ ZOO_DIR = Path(__file__).resolve().parent / "zoo"
 SHAPE_INT_FIELDS = ("n", "c", "h", "w", "k", "r", "s", "pad_h", "pad_w",
                     "stride_h", "stride_w", "dil_h", "dil_w", "groups")
 SHAPE_FIELDS = ("suite", "layer") + SHAPE_INT_FIELDS
+# Optional columns of a suite of transposed convolutions (bench/suites/README.md): on a row with
+# transposed 1, c/h/w are the input, k the output channels, r/s the kernel of ConvTranspose2d.
+TRANSPOSED_FIELDS = ("transposed", "output_pad_h", "output_pad_w")
+# The pass a row times (vkconv-bench / torch_baseline.py --pass); rows without "pass" are "fwd".
+PASSES = ("fwd", "bwd-data", "bwd-weight")
 
 DTYPES = ("fp32", "tf32", "fp16", "bf16")
 LAYOUTS = ("nchw", "nhwc")
@@ -36,25 +41,45 @@ class SchemaError(ValueError):
 
 # ---------------------------------------------------------------------------- shapes / FLOPs
 
+def is_transposed(row) -> bool:
+    return bool(row.get("transposed"))
+
+
+def row_pass(row) -> str:
+    return row.get("pass") or "fwd"
+
+
 def out_hw(row) -> tuple[int, int]:
-    """Output height and width (P, Q) of a convolution row (floor division, as PyTorch)."""
+    """Output height and width (P, Q) of a convolution row (floor division, as PyTorch); of a
+    transposed row, ConvTranspose2d's (H−1)·stride − 2·pad + dil·(R−1) + output_pad + 1."""
+    if is_transposed(row):
+        p = ((row["h"] - 1) * row["stride_h"] - 2 * row["pad_h"] + row["dil_h"] * (row["r"] - 1)
+             + row.get("output_pad_h", 0) + 1)
+        q = ((row["w"] - 1) * row["stride_w"] - 2 * row["pad_w"] + row["dil_w"] * (row["s"] - 1)
+             + row.get("output_pad_w", 0) + 1)
+        return p, q
     p = (row["h"] + 2 * row["pad_h"] - row["dil_h"] * (row["r"] - 1) - 1) // row["stride_h"] + 1
     q = (row["w"] + 2 * row["pad_w"] - row["dil_w"] * (row["s"] - 1) - 1) // row["stride_w"] + 1
     return p, q
 
 
 def conv_flops(row) -> int:
-    """2·N·K·(C/groups)·R·S·P·Q: one multiply-add counts as two FLOPs."""
+    """2·N·K·(C/groups)·R·S·P·Q: one multiply-add counts as two FLOPs; every pass of a layer counts
+    its forward pass's.  A transposed row: 2·N·C·(K/groups)·R·S·H·W (each input element meets
+    K/groups filter taps of R·S)."""
+    if is_transposed(row):
+        return 2 * row["n"] * row["c"] * (row["k"] // row["groups"]) * row["r"] * row["s"] * row["h"] * row["w"]
     p, q = out_hw(row)
     return 2 * row["n"] * row["k"] * (row["c"] // row["groups"]) * row["r"] * row["s"] * p * q
 
 
 def conv_bytes(row, dtype: str) -> int:
-    """Compulsory traffic: input + filter + output elements once each, in the storage type."""
+    """Compulsory traffic: input + filter + output elements once each, in the storage type (the
+    same tensors for every pass)."""
     p, q = out_hw(row)
-    elems = (row["n"] * row["c"] * row["h"] * row["w"]
-             + row["k"] * (row["c"] // row["groups"]) * row["r"] * row["s"]
-             + row["n"] * row["k"] * p * q)
+    filt = (row["c"] * (row["k"] // row["groups"]) if is_transposed(row)
+            else row["k"] * (row["c"] // row["groups"])) * row["r"] * row["s"]
+    elems = row["n"] * row["c"] * row["h"] * row["w"] + filt + row["n"] * row["k"] * p * q
     return elems * DTYPE_BYTES[dtype]
 
 
@@ -79,6 +104,13 @@ def read_shapes(path) -> list[dict]:
                     row["count"] = int(row["count"])
                     if row["count"] < 1:
                         raise ValueError(f"count {row['count']} < 1")
+                for k in TRANSPOSED_FIELDS:
+                    if k in row:
+                        row[k] = int(row[k] or 0)
+                if row.get("transposed", 0) not in (0, 1):
+                    raise ValueError(f"transposed {row['transposed']} is not 0 or 1")
+                if not row.get("transposed") and (row.get("output_pad_h") or row.get("output_pad_w")):
+                    raise ValueError("output padding on a row that is not transposed")
             except (ValueError, KeyError) as e:
                 raise ValueError(f"{path}:{i}: bad row ({e})") from None
             rows.append(row)
@@ -87,8 +119,9 @@ def read_shapes(path) -> list[dict]:
 
 def shape_key(row) -> tuple:
     """What a measurement depends on: every shape column but suite and layer (and a zoo row's
-    count).  vkconv-bench's shapeKey() orders the same columns alike."""
-    return tuple(row[k] for k in SHAPE_INT_FIELDS)
+    count), then transposed and the output padding.  vkconv-bench's shapeKey() orders the same
+    columns alike."""
+    return tuple(row[k] for k in SHAPE_INT_FIELDS) + tuple(int(row.get(k) or 0) for k in TRANSPOSED_FIELDS)
 
 
 def zoo_part(rows: list[dict], part: int, parts: int) -> list[dict]:
@@ -128,8 +161,9 @@ def now_utc() -> str:
 
 
 def row_key(row) -> tuple:
-    """Identity of a row when merging files (algo/config deliberately excluded)."""
-    return (row["suite"], row["layer"], row["batch"], row["dtype"], row["layout"])
+    """Identity of a row when merging files (algo/config deliberately excluded): a layer's passes
+    are different rows."""
+    return (row["suite"], row["layer"], row["batch"], row["dtype"], row["layout"], row_pass(row))
 
 
 def row_ok(row) -> bool:
@@ -250,7 +284,7 @@ def validate(doc) -> None:
         key = row_key(row) + (row["algo"], row["config"])
         if key in seen:
             raise SchemaError(f"rows[{i}]: duplicates rows[{seen[key]}] "
-                              f"(same suite, layer, batch, dtype, layout, algo and config)")
+                              f"(same suite, layer, batch, dtype, layout, pass, algo and config)")
         seen[key] = i
 
 
@@ -299,6 +333,15 @@ def _validate_row(row, where) -> None:
         raise SchemaError(f"{where}: n ({row['n']}) must equal batch ({row['batch']})")
     if row["c"] % row["groups"] or row["k"] % row["groups"]:
         raise SchemaError(f"{where}: groups ({row['groups']}) must divide c and k")
+    _check(row, where, "pass", "str", optional=True, choices=PASSES)
+    _check(row, where, "transposed", "bool", optional=True)
+    for key, stride, dil in (("output_pad_h", "stride_h", "dil_h"), ("output_pad_w", "stride_w", "dil_w")):
+        _check(row, where, key, "int", optional=True)
+        pad = row.get(key, 0)
+        if pad and not is_transposed(row):
+            raise SchemaError(f"{where}.{key}: output padding on a row that is not transposed")
+        if pad < 0 or (pad and pad >= row[stride] and pad >= row[dil]):
+            raise SchemaError(f"{where}.{key}: {pad} must be >= 0 and below {stride} or {dil}")
     if min(out_hw(row)) < 1:
         raise SchemaError(f"{where}: empty output {out_hw(row)}")
     _check(row, where, "dtype", "str", choices=DTYPES)

@@ -54,6 +54,7 @@ rejects(["--repeats"], "--repeats")  # no value
 rejects(["--dtype", "fp64"], "--dtype", "fp64")
 rejects(["--layout", "nhcw"], "--layout", "nhcw")
 rejects(["--algo", "no_such_algorithm"], "--algo", "no_such_algorithm")
+rejects(["--pass", "backward"], "--pass", "backward")
 rejects(["--epilogue", "bias_nope"], "--epilogue", "nope")
 rejects(["--shader-stats", "--expect-isa", "nocolon"], "--expect-isa")
 rejects(["--bogus"], "--bogus")
@@ -206,10 +207,10 @@ with tempfile.TemporaryDirectory() as tmp:
 helps = {
     (): ["run", "find", "peak", "plans", "shader-stats", "--device", "--validation", "--suites-dir", "--zoo-dir"],
     ("run",): ["--suite", "--shapes", "--zoo", "--zoo-part", "--batch", "--dtype", "--layout", "--algo", "--tile", "--workspace-mib", "--calls",
-               "--repeats", "--warmup", "--warmup-ms", "--check", "--json", "--csv", "--passes", "--trace", "--peak"],
+               "--repeats", "--warmup", "--warmup-ms", "--check", "--json", "--csv", "--passes", "--trace", "--peak", "--pass"],
     ("find",): ["--fresh", "--exhaustive", "--find-fresh", "--check", "--repeats"],
     ("peak",): ["--barrier-forms"],
-    ("plans",): ["--caps", "--json", "--csv", "--suite", "--zoo", "--no-winograd", "--explain", "--router-only"],
+    ("plans",): ["--caps", "--json", "--csv", "--suite", "--zoo", "--no-winograd", "--explain", "--router-only", "--pass"],
     ("shader-stats",): ["--isa", "--expect-isa", "--json", "--algo", "--tile"],
     ("--peak",): ["--barrier-forms"],
     ("--find-fresh",): ["--fresh", "--exhaustive"],

@@ -19,6 +19,11 @@ struct Shape {
     // The model zoo's files (bench/zoo/*.csv) write identical layers of one model once: how many
     // convolutions of the model this row stands for (a model's time is the sum of count x time).
     int64_t count = 1;
+    // A transposed convolution (the `transposed` column): c, h x w are its input, k its output
+    // channels, r x s its kernel, as PyTorch's ConvTranspose2d(c, k, (r, s)); the output padding
+    // (output_pad_h / output_pad_w columns) picks among the output sizes a stride allows.
+    bool transposed = false;
+    int64_t outPadH = 0, outPadW = 0;
 };
 
 struct Epilogue {
@@ -43,8 +48,9 @@ struct Options {
     std::vector<int64_t> batches;  // empty: each shape's own n
     std::vector<vkconv::DType> dtypes;
     std::vector<vkconv::TensorLayout> layouts;
-    std::string algo = "auto";  // auto | NAME | all
-    std::string tile;           // forced tile configuration (PlanOptions::tile), "" = heuristic
+    std::string algo = "auto";                          // auto | NAME | all
+    vkconv::ConvPass pass = vkconv::ConvPass::Forward;  // --pass: which pass of each layer is timed
+    std::string tile;                                   // forced tile configuration (PlanOptions::tile), "" = heuristic
     Epilogue epilogue;
     std::string device;
     std::string jsonPath, csvPath, isaDir;
@@ -110,6 +116,7 @@ struct Row {
     int64_t batch = 1;
     vkconv::DType dtype = vkconv::DType::F32;
     vkconv::TensorLayout layout = vkconv::TensorLayout::NCHW;
+    vkconv::ConvPass pass = vkconv::ConvPass::Forward;
     std::string algoRequest;  // what --algo asked for (auto, a name)
     std::string algo, config, epilogue;
     std::string chosenBy, reason;  // Plan::explain(): what chose the plan, and why
@@ -117,7 +124,8 @@ struct Row {
     std::optional<double> us, usMin, usMax, tflops, pctPeak;
     std::string peakLabel;  // which peak pct_peak is relative to
     CheckResult check;
-    std::string error;  // non-empty: the run failed (times are absent)
+    std::string error;      // non-empty: the run failed (times are absent)
+    bool declined = false;  // the error is the algorithm declining the layer (vkconv::ErrorCode::Unsupported)
     // --passes: each dispatch of one call in order, its shader and median time (timestamp after
     // it minus the one before; passes without a barrier between them overlap).
     std::vector<std::pair<std::string, double>> passes;

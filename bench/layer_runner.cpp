@@ -35,10 +35,21 @@ vkconv::Buffer tensorBuffer(vkconv::Context& ctx, int64_t bytes) {
 }
 }  // namespace
 
+// One row's tensors in the terms of its convolution (LayerProblem): X its input, W its filter,
+// Y its output (dy); which are read and which written depends on the pass.  `bias` (buffer `bb`) is
+// the forward bias, a transposed convolution's, or backward-weight's bias gradient.
 struct LayerData {
-    vkconv::ConvDesc desc;
-    HostTensor x, w, bias;
-    vkconv::Buffer input, filter, biasBuf, output;
+    LayerProblem prob;
+    HostTensor x, w, y, bias;
+    vkconv::Buffer bx, bw, by, bb;
+    int64_t xBytes() const { return prob.conv.inputBytes(); }
+    int64_t wBytes() const { return prob.conv.filterBytes(); }
+    int64_t yBytes() const { return prob.yElements() * vkconv::dtypeSize(prob.conv.dtype); }
+    int64_t biasElements() const {
+        if (prob.convPass == vkconv::ConvPass::BackwardData)
+            return prob.transposed && prob.transposed->hasBias ? prob.conv.c : 0;
+        return prob.conv.hasBias ? prob.conv.k : 0;
+    }
 };
 
 LayerRunner::LayerRunner(vkconv::Context& ctx, const Options& opts)
@@ -46,71 +57,101 @@ LayerRunner::LayerRunner(vkconv::Context& ctx, const Options& opts)
 
 std::vector<Row> LayerRunner::run(const Shape& shape, int64_t batch, vkconv::DType dtype, vkconv::TensorLayout layout,
                                   std::vector<std::string>& notes) {
+    using vkconv::ConvPass;
     std::vector<Row> rows;
     Row base;
     base.shape = shape;
     base.batch = batch;
     base.dtype = dtype;
     base.layout = layout;
-    base.epilogue = opts_.epilogue.name;
+    base.pass = opts_.pass;
     base.algoRequest = opts_.algo;
-    vkconv::ConvDesc desc = makeDesc(shape, batch, dtype, layout, opts_.epilogue);
-    base.gflop = desc.flops() / 1e9;
-
-    std::string why = vkconv::whyUnsupported(ctx_, desc, "auto");
+    LayerData data;
+    std::string why;
+    try {
+        data.prob = makeProblem(shape, batch, dtype, layout, opts_.epilogue, opts_.pass);
+        if (data.prob.transposed) data.prob.transposed->validate();
+        why = vkconv::whyUnsupported(ctx_, data.prob.conv, "auto");
+    } catch (const vkconv::Error& e) {
+        why = e.what();
+    }
     if (!why.empty()) {
         notes.push_back("cannot run: " + why);
         ++unrunnable_;
         return rows;
     }
+    const LayerProblem& prob = data.prob;
+    const vkconv::ConvDesc& desc = prob.conv;
+    if (!prob.skip.empty()) {
+        notes.push_back("skipped: " + prob.skip);
+        return rows;
+    }
+    base.epilogue = prob.epilogue.name;
+    base.gflop = prob.flops() / 1e9;
     if (opts_.maxGflop > 0 && base.gflop > opts_.maxGflop) {
         char buf[128];
         std::snprintf(buf, sizeof buf, "skipped: %.3g GFLOP > --max-gflop %g", base.gflop, opts_.maxGflop);
         notes.push_back(buf);
         return rows;
     }
+    // The algorithms of the pass the plan runs: a transposed row's forward pass is its convolution's
+    // backward-data pass.  Gradient algorithms say whether they decline when planned.
+    const bool forwardPlan = prob.convPass == ConvPass::Forward;
+    const std::vector<std::string> names =
+        vkconv::algorithmNames(prob.transposedPlan() ? ConvPass::BackwardData : prob.convPass);
     std::vector<std::string> algos;
-    if (opts_.algo == "all") {
-        for (auto& name : vkconv::algorithmNames()) {
-            std::string w = vkconv::whyUnsupported(ctx_, desc, name);
+    if (opts_.algo == "auto") {
+        algos.push_back("auto");
+    } else if (opts_.algo == "all") {
+        for (auto& name : names) {
+            std::string w = forwardPlan ? vkconv::whyUnsupported(ctx_, desc, name) : "";
             if (w.empty())
                 algos.push_back(name);
             else
                 notes.push_back(name + " declines: " + w);
         }
-    } else if (opts_.algo == "auto") {
-        algos.push_back("auto");
+    } else if (std::find(names.begin(), names.end(), opts_.algo) == names.end()) {
+        notes.push_back(opts_.algo + " declines: not an algorithm of the pass this row runs (" +
+                        std::string(vkconv::toString(prob.transposedPlan() ? ConvPass::BackwardData : prob.convPass)) +
+                        ")");
     } else {
-        std::string w = vkconv::whyUnsupported(ctx_, desc, opts_.algo);
+        std::string w = forwardPlan ? vkconv::whyUnsupported(ctx_, desc, opts_.algo) : "";
         if (w.empty())
             algos.push_back(opts_.algo);
         else
             notes.push_back(opts_.algo + " declines: " + w);
     }
     if (algos.empty()) return rows;
+    if (opts_.find && prob.transposed)
+        notes.push_back(
+            "find does not time transposed convolutions (their epilogue is not in its key): this row runs the router's "
+            "plan");
 
-    LayerData data;
-    data.desc = desc;
     try {
-        data.x = randomTensor(dtype, desc.inputElements(), 1);
-        data.w = randomTensor(dtype, desc.filterElements(), 2);
-        if (desc.hasBias) data.bias = randomTensor(dtype, desc.k, 3);
-        data.input = tensorBuffer(ctx_, desc.inputBytes());
-        data.input.upload(data.x.bytes.data(), data.x.bytes.size());
-        data.filter = tensorBuffer(ctx_, desc.filterBytes());
-        data.filter.upload(data.w.bytes.data(), data.w.bytes.size());
-        if (desc.hasBias) {
-            data.biasBuf = vkconv::Buffer::create(ctx_, VkDeviceSize(desc.biasBytes()));
-            data.biasBuf.upload(data.bias.bytes.data(), data.bias.bytes.size());
+        // Random operands, the result's buffer poisoned per plan (runOne).  Seeds as the forward
+        // pass's: x 1, w 2, bias 3; dy 4.
+        const bool readsX = prob.convPass != ConvPass::BackwardData, readsW = prob.convPass != ConvPass::BackwardWeight,
+                   readsY = prob.convPass != ConvPass::Forward;
+        if (readsX) data.x = randomTensor(dtype, desc.inputElements(), 1);
+        if (readsW) data.w = randomTensor(dtype, desc.filterElements(), 2);
+        if (readsY) data.y = randomTensor(dtype, prob.yElements(), 4);
+        const bool biasIn = prob.convPass != ConvPass::BackwardWeight;
+        if (biasIn && data.biasElements()) data.bias = randomTensor(dtype, data.biasElements(), 3);
+        auto make = [&](vkconv::Buffer& buf, int64_t bytes, const HostTensor& h) {
+            buf = tensorBuffer(ctx_, bytes);
+            if (!h.bytes.empty()) buf.upload(h.bytes.data(), h.bytes.size());
+        };
+        make(data.bx, data.xBytes(), data.x);
+        make(data.bw, data.wBytes(), data.w);
+        make(data.by, data.yBytes(), data.y);
+        if (data.biasElements()) {
+            data.bb = vkconv::Buffer::create(ctx_, VkDeviceSize(data.biasElements() * vkconv::dtypeSize(dtype)));
+            if (!data.bias.bytes.empty()) data.bb.upload(data.bias.bytes.data(), data.bias.bytes.size());
         }
-        data.output = tensorBuffer(ctx_, desc.outputBytes());
-        // The inputs' host copies are kept for --check only.
-        if (!opts_.check) {
-            data.x = HostTensor{};
-            data.w = HostTensor{};
-        } else {
-            data.x.bytes = {};
-            data.w.bytes = {};
+        // The inputs' host copies are kept for --check only (their values; the bias's, small, whole).
+        for (HostTensor* h : {&data.x, &data.w, &data.y}) {
+            if (!opts_.check) *h = HostTensor{};
+            h->bytes = {};
         }
     } catch (const std::exception& e) {
         for (auto& a : algos) {
@@ -121,7 +162,16 @@ std::vector<Row> LayerRunner::run(const Shape& shape, int64_t batch, vkconv::DTy
         }
         return rows;
     }
-    for (auto& a : algos) rows.push_back(runOne(a, base, data));
+    for (auto& a : algos) {
+        Row r = runOne(a, base, data);
+        // A named gradient algorithm (or all of them) that declines the layer is a note, not a
+        // row, as forward algorithms' declines are (whyUnsupported above).
+        if (opts_.algo != "auto" && !forwardPlan && r.declined) {
+            notes.push_back(a + " declines: " + r.error);
+            continue;
+        }
+        rows.push_back(std::move(r));
+    }
     return rows;
 }
 
@@ -183,11 +233,16 @@ vkconv::Plan LayerRunner::findPlan(const vkconv::ConvDesc& desc, const vkconv::P
 }
 
 Row LayerRunner::runOne(const std::string& algo, const Row& base, LayerData& data) {
+    using vkconv::ConvPass;
     Row row = base;
     row.algo = algo;
+    const LayerProblem& prob = data.prob;
+    const vkconv::ConvDesc& desc = prob.conv;
     try {
-        vkconv::Plan plan = opts_.find ? findPlan(data.desc, planOptions(opts_, algo), row)
-                                       : vkconv::Plan::create(ctx_, data.desc, planOptions(opts_, algo));
+        const bool find = opts_.find && !prob.transposed;
+        vkconv::PlanOptions po = planOptions(opts_, algo);
+        po.pass = prob.convPass;
+        vkconv::Plan plan = find ? findPlan(desc, po, row) : createPlan(ctx_, prob, po);
         row.algo = plan.algorithm();
         row.config = plan.config();
         {
@@ -197,24 +252,50 @@ Row LayerRunner::runOne(const std::string& algo, const Row& base, LayerData& dat
                 std::printf("%s %s:\n%s", row.shape.suite.c_str(), row.shape.layer.c_str(), e.toString().c_str());
         }
         vkconv::Buffer workspace;
-        vkconv::ConvTensors t;
-        t.input = data.input.view(0, VkDeviceSize(data.desc.inputBytes()));
-        t.filter = data.filter.view(0, VkDeviceSize(data.desc.filterBytes()));
-        vkconv::Buffer packed;  // --packed-filters: written once here, read by every timed call
-        if (opts_.packedFilters) {
-            packed = tensorBuffer(ctx_, int64_t(plan.packedFilterSize()));
-            packed.fill(0xFFFFFFFFu);  // NaN: a plan that reads what the pack did not write fails --check
-            plan.packFilter(t.filter, packed.view(0, plan.packedFilterSize()));
-            t.filter = packed.view(0, plan.packedFilterSize());
-        }
-        if (data.desc.hasBias) t.bias = data.biasBuf.view();
-        t.output = data.output.view(0, VkDeviceSize(data.desc.outputBytes()));
+        vkconv::BufferView wsView;
         if (plan.workspaceSize() > 0) {
             workspace = tensorBuffer(ctx_, int64_t(plan.workspaceSize()));
-            t.workspace = workspace.view(0, plan.workspaceSize());
+            wsView = workspace.view(0, plan.workspaceSize());
+        }
+        const vkconv::BufferView x = data.bx.view(0, VkDeviceSize(data.xBytes())),
+                                 w = data.bw.view(0, VkDeviceSize(data.wBytes())),
+                                 y = data.by.view(0, VkDeviceSize(data.yBytes())),
+                                 bias = data.biasElements() ? data.bb.view() : vkconv::BufferView{};
+        // What a call records: the pass on the row's buffers (a transposed plan takes its own
+        // input, the Y-shaped buffer, and writes the X-shaped one).
+        std::function<void(VkCommandBuffer)> recordPass;
+        vkconv::Buffer packed;  // --packed-filters: written once here, read by every timed call
+        std::vector<vkconv::Buffer*> written;
+        if (prob.convPass == ConvPass::Forward) {
+            vkconv::ConvTensors t;
+            t.input = x, t.filter = w, t.bias = bias, t.output = y, t.workspace = wsView;
+            if (opts_.packedFilters) {
+                packed = tensorBuffer(ctx_, int64_t(plan.packedFilterSize()));
+                packed.fill(0xFFFFFFFFu);  // NaN: a plan that reads what the pack did not write fails --check
+                plan.packFilter(t.filter, packed.view(0, plan.packedFilterSize()));
+                t.filter = packed.view(0, plan.packedFilterSize());
+            }
+            recordPass = [&plan, t](VkCommandBuffer cmd) { plan.record(cmd, t); };
+            written = {&data.by};
+        } else if (prob.transposedPlan()) {
+            vkconv::ConvTensors t;
+            t.input = y, t.filter = w, t.bias = bias, t.output = x, t.workspace = wsView;
+            recordPass = [&plan, t](VkCommandBuffer cmd) { plan.record(cmd, t); };
+            written = {&data.bx};
+        } else if (prob.convPass == ConvPass::BackwardData) {
+            vkconv::BackwardDataTensors t;
+            t.gradOutput = y, t.filter = w, t.gradInput = x, t.workspace = wsView;
+            recordPass = [&plan, t](VkCommandBuffer cmd) { plan.record(cmd, t); };
+            written = {&data.bx};
+        } else {
+            vkconv::BackwardWeightTensors t;
+            t.input = x, t.gradOutput = y, t.gradFilter = w, t.gradBias = bias, t.workspace = wsView;
+            recordPass = [&plan, t](VkCommandBuffer cmd) { plan.record(cmd, t); };
+            written = {&data.bw};
+            if (desc.hasBias) written.push_back(&data.bb);
         }
         // All-ones bits are NaN in fp32, fp16 and bf16: outputs the plan never writes fail --check.
-        data.output.fill(0xFFFFFFFFu);
+        for (vkconv::Buffer* b : written) b->fill(0xFFFFFFFFu);
 
         const int calls = opts_.calls, repeats = opts_.repeats;
         // Each call waits for the previous one (a compute-to-compute barrier), as convolutions on
@@ -222,7 +303,7 @@ Row LayerRunner::runOne(const std::string& algo, const Row& base, LayerData& dat
         // back-to-back dispatches (they write the same output), which flatters small layers and
         // makes timings depend on what ran before.
         auto recordCall = [&](VkCommandBuffer cmd) {
-            plan.record(cmd, t);
+            recordPass(cmd);
             vkconv::computeBarrier(vkconv::implOf(ctx_), cmd);
         };
         // Warm-up: the batches asked for, then more until warmupMs have passed and the clock has
@@ -318,8 +399,7 @@ Row LayerRunner::runOne(const std::string& algo, const Row& base, LayerData& dat
         if (!opts_.traceDir.empty() && row.config.find(" trace") != std::string::npos && plan.workspaceSize() > 0) {
             std::vector<uint8_t> tr(size_t(plan.workspaceSize()));
             workspace.download(tr.data(), tr.size());
-            std::string name =
-                base.shape.suite + "__" + base.shape.layer + "__b" + std::to_string(data.desc.n) + ".vktrace";
+            std::string name = base.shape.suite + "__" + base.shape.layer + "__b" + std::to_string(desc.n) + ".vktrace";
             for (char& ch : name)
                 if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '.' && ch != '_' && ch != '-') ch = '_';
             const std::string path = opts_.traceDir + "/" + name;
@@ -329,15 +409,34 @@ Row LayerRunner::runOne(const std::string& algo, const Row& base, LayerData& dat
         }
         if (opts_.passes && timestamps_) row.passes = timePasses(recordCall, repeats);
         if (opts_.check) {
-            std::vector<uint8_t> out(size_t(data.desc.outputBytes()));
-            data.output.download(out.data(), out.size());
-            std::vector<float> noBias;
-            row.check =
-                checkOutput(data.desc, data.x.values, data.w.values, data.desc.hasBias ? data.bias.values : noBias,
-                            out.data(), plan.roundingAmplification(), plan.operandRounding());
+            auto download = [](vkconv::Buffer& b, int64_t bytes) {
+                std::vector<uint8_t> out(static_cast<size_t>(bytes));
+                b.download(out.data(), out.size());
+                return out;
+            };
+            if (prob.convPass == ConvPass::Forward) {
+                const std::vector<uint8_t> out = download(data.by, data.yBytes());
+                row.check = checkOutput(desc, data.x.values, data.w.values, data.bias.values, out.data(),
+                                        plan.roundingAmplification(), plan.operandRounding());
+            } else if (prob.convPass == ConvPass::BackwardData) {
+                // A transposed row's own epilogue (bias, activation) on dx.
+                vkconv::ConvDesc d = desc;
+                if (prob.transposedPlan())
+                    d.activation = prob.transposed->activation, d.activationAlpha = prob.transposed->activationAlpha;
+                const std::vector<uint8_t> out = download(data.bx, data.xBytes());
+                row.check =
+                    checkDataGrad(d, prob.yH, prob.yW, data.y.values, data.w.values, data.bias.values, out.data());
+            } else {
+                const std::vector<uint8_t> dw = download(data.bw, data.wBytes());
+                std::vector<uint8_t> db;
+                if (desc.hasBias) db = download(data.bb, data.biasElements() * vkconv::dtypeSize(desc.dtype));
+                row.check = checkWeightGrad(desc, prob.yH, prob.yW, data.x.values, data.y.values, dw.data(),
+                                            desc.hasBias ? db.data() : nullptr);
+            }
         }
     } catch (const vkconv::Error& e) {
         row.error = e.what();
+        row.declined = e.code() == vkconv::ErrorCode::Unsupported;
     } catch (const std::bad_alloc&) {
         row.error = "out of host memory";
     }

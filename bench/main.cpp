@@ -53,7 +53,11 @@ int runBenchmark(vkconv::Context& ctx, const Options& opts, const Peaks& peaks) 
             peaks.source.c_str(), fmt(peaks.fp32FmaTflops).c_str(), fmt(peaks.fp16FmaTflops).c_str(),
             fmt(peaks.bestF16Coopmat()).c_str(), fmt(peaks.sliceLoopTflops).c_str(), fmt(peaks.cacheReadGbs).c_str(),
             fmt(peaks.callFloorUs).c_str());
-    std::printf("epilogue: %s; check: %s\n\n", opts.epilogue.name.c_str(),
+    std::printf("pass: %s; epilogue: %s%s; check: %s\n\n", std::string(vkconv::toString(opts.pass)).c_str(),
+                opts.epilogue.name.c_str(),
+                opts.pass == vkconv::ConvPass::Forward || opts.epilogue.name == "none"
+                    ? ""
+                    : " (backward passes: no activation; bwd-weight keeps the bias, for its gradient)",
                 opts.check ? "float64 reference on ~2048 sampled outputs + corners per row" : "off (--check)");
 
     // The zoo repeats shapes across models (and within one, each model's file holding a shape once

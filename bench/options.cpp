@@ -233,7 +233,12 @@ void addProblemOptions(CLI::App* app, Options& o, bool planOptions) {
     app->add_option_function<std::string>(
            "--algo",
            [&o](const std::string& v) {
-               auto names = vkconv::algorithmNames();
+               // Any pass's algorithm (--pass may come later; a transposed row's forward pass runs
+               // the backward-data algorithms): a row whose pass does not have it declines it.
+               std::vector<std::string> names;
+               for (auto p :
+                    {vkconv::ConvPass::Forward, vkconv::ConvPass::BackwardData, vkconv::ConvPass::BackwardWeight})
+                   for (auto& n : vkconv::algorithmNames(p)) names.push_back(n);
                if (v != "auto" && v != "all" && std::find(names.begin(), names.end(), v) == names.end()) {
                    std::string known = "auto, all";
                    for (auto& n : names) known += ", " + n;
@@ -258,6 +263,18 @@ void addProblemOptions(CLI::App* app, Options& o, bool planOptions) {
         ->default_str("none")
         ->group(g);
     if (!planOptions) return;
+    app->add_option_function<std::string>(
+           "--pass",
+           [&o](const std::string& v) {
+               auto p = vkconv::parseConvPass(v);
+               if (!p) throw CLI::ValidationError("--pass", "unknown pass '" + v + "' (fwd, bwd-data, bwd-weight)");
+               o.pass = *p;
+           },
+           "fwd, bwd-data (dx from dy and the filter) or bwd-weight (dw, and with a bias epilogue the bias "
+           "gradient, from x and dy) of every layer; backward passes run without the epilogue's activation")
+        ->type_name("PASS")
+        ->default_str("fwd")
+        ->group(g);
     // The byte count (MiB << 20) must fit PlanOptions::workspaceLimit.
     addInteger<int64_t>(app, "--workspace-mib", o.workspaceMiB, 0,
                         int64_t(std::numeric_limits<VkDeviceSize>::max() >> 20),
@@ -574,6 +591,9 @@ Options parseOptions(int argc, char** argv) {
     if (o.zooParts > 1 && !o.zoo) usageError("--zoo-part splits the zoo: give --zoo too");
     if (!o.capsPath.empty() && (!o.device.empty() || o.validation))
         usageError("--caps plans offline: no --device or --validation");
+    if (o.packedFilters && o.pass != vkconv::ConvPass::Forward)
+        usageError("--packed-filters packs a forward plan's filter: not with --pass " +
+                   std::string(vkconv::toString(o.pass)));
     if (o.mode == Mode::Find && o.algo == "all")
         usageError(
             "--algo all: find times every candidate and runs the fastest; use run --algo all for a row per algorithm");

@@ -2,6 +2,7 @@
 // context is a device profile (Context::createOffline): what vkconv would run on that card.
 #include "plan_list.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -27,14 +28,18 @@ struct PlanRow {
     std::string chosenBy, reason;
 };
 
-// The algorithms --algo asks for on this layer ("auto" stays "auto"); declines go to stderr.
-std::vector<std::string> requested(vkconv::Context& ctx, const Options& opts, const vkconv::ConvDesc& d) {
+// The algorithms --algo asks for on this layer ("auto" stays "auto"); forward algorithms that
+// decline are left out here, gradient ones when planned.
+std::vector<std::string> requested(vkconv::Context& ctx, const Options& opts, const LayerProblem& p) {
     std::vector<std::string> out;
     if (opts.algo == "auto") return {"auto"};
-    std::vector<std::string> names =
-        opts.algo == "all" ? vkconv::algorithmNames() : std::vector<std::string>{opts.algo};
+    const vkconv::ConvPass pass = p.transposedPlan() ? vkconv::ConvPass::BackwardData : p.convPass;
+    const std::vector<std::string> all = vkconv::algorithmNames(pass);
+    std::vector<std::string> names = opts.algo == "all" ? all : std::vector<std::string>{opts.algo};
     for (auto& n : names)
-        if (vkconv::whyUnsupported(ctx, d, n).empty()) out.push_back(n);
+        if (std::find(all.begin(), all.end(), n) != all.end() &&
+            (pass != vkconv::ConvPass::Forward || vkconv::whyUnsupported(ctx, p.conv, n).empty()))
+            out.push_back(n);
     return out;
 }
 
@@ -66,18 +71,25 @@ int runPlanList(vkconv::Context& ctx, const Options& opts) {
         for (int64_t b : opts.batches.empty() ? std::vector<int64_t>{s.n} : opts.batches)
             for (auto dt : opts.dtypes)
                 for (auto lay : opts.layouts) {
-                    vkconv::ConvDesc d = makeDesc(s, b, dt, lay, opts.epilogue);
-                    std::string why = vkconv::whyUnsupported(ctx, d, "auto");
+                    LayerProblem prob;
+                    std::string why;
+                    try {
+                        prob = makeProblem(s, b, dt, lay, opts.epilogue, opts.pass);
+                        if (prob.transposed) prob.transposed->validate();
+                        why = prob.skip.empty() ? vkconv::whyUnsupported(ctx, prob.conv, "auto") : prob.skip;
+                    } catch (const vkconv::Error& e) {
+                        why = e.what();
+                    }
                     if (!why.empty()) {
                         std::printf("%-16s %-26s %5lld %-5s %-4s skipped: %s\n", s.suite.c_str(), s.layer.c_str(),
                                     (long long)b, name(dt), name(lay), why.c_str());
                         continue;
                     }
-                    for (auto& a : requested(ctx, opts, d)) {
+                    for (auto& a : requested(ctx, opts, prob)) {
                         PlanRow r{&s, b, dt, lay, a, "", "", 0, "", ""};
                         std::string explanation;
                         try {
-                            vkconv::Plan plan = vkconv::Plan::create(ctx, d, planOptions(opts, a));
+                            vkconv::Plan plan = createPlan(ctx, prob, planOptions(opts, a));
                             r.algo = plan.algorithm();
                             r.config = plan.config();
                             r.workspace = plan.workspaceSize();
@@ -87,6 +99,7 @@ int runPlanList(vkconv::Context& ctx, const Options& opts) {
                                 if (opts.explain) explanation = e.toString();
                             }
                         } catch (const vkconv::Error& e) {
+                            if (opts.algo == "all" && e.code() == vkconv::ErrorCode::Unsupported) continue;
                             r.error = e.what();
                             ++failed;
                         }
@@ -110,6 +123,7 @@ int runPlanList(vkconv::Context& ctx, const Options& opts) {
                 {"layout", vkconv::toString(r.layout)},
                 {"algo", r.algo},
                 {"config", r.config},
+                {"pass", vkconv::toString(opts.pass)},
                 {"epilogue", opts.epilogue.name},
                 {"workspace_bytes", r.workspace},
             });

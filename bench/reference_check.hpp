@@ -1,4 +1,4 @@
-// --check: a float64 reference over a sample of output elements.
+// --check: float64 references over a sample of output elements, for each pass.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -25,5 +25,18 @@ constexpr int64_t kCheckSample = 2048;
 CheckResult checkOutput(const vkconv::ConvDesc& desc, const std::vector<float>& input, const std::vector<float>& filter,
                         const std::vector<float>& bias, const uint8_t* output, double amplification = 1.0,
                         double operandRounding = 0.0);
+
+// The backward passes (gradient_check.cpp), sampled and judged as checkOutput judges the forward
+// pass, with L the reduction length of each element.  dy is yH x yW (the desc's output, or a
+// transposed convolution's input).
+// Backward-data: dx (raw bytes in desc.dtype and desc.inputLayout) = the transpose of the
+// convolution applied to dy, L = K/groups * R * S; then, for a transposed convolution's own
+// epilogue, + bias[c] (bias empty: none) and desc.activation.
+CheckResult checkDataGrad(const vkconv::ConvDesc& desc, int64_t yH, int64_t yW, const std::vector<float>& dy,
+                          const std::vector<float>& filter, const std::vector<float>& bias, const uint8_t* dx);
+// Backward-weight: dw (in desc.filterLayout) = sum over n, p, q of x * dy, L = N * yH * yW; and
+// where db is not null, the bias gradient (K elements, dy summed over n, p, q).
+CheckResult checkWeightGrad(const vkconv::ConvDesc& desc, int64_t yH, int64_t yW, const std::vector<float>& input,
+                            const std::vector<float>& dy, const uint8_t* dw, const uint8_t* db);
 
 }  // namespace vkbench

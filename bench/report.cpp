@@ -233,22 +233,28 @@ void writeTextFile(const std::string& path, const std::string& text) {
 }
 
 Json shapeJson(const Shape& s, int64_t n) {
-    return {{"suite", s.suite},
-            {"layer", s.layer},
-            {"n", n},
-            {"c", s.c},
-            {"h", s.h},
-            {"w", s.w},
-            {"k", s.k},
-            {"r", s.r},
-            {"s", s.s},
-            {"pad_h", s.padH},
-            {"pad_w", s.padW},
-            {"stride_h", s.strideH},
-            {"stride_w", s.strideW},
-            {"dil_h", s.dilH},
-            {"dil_w", s.dilW},
-            {"groups", s.groups}};
+    Json j = {{"suite", s.suite},
+              {"layer", s.layer},
+              {"n", n},
+              {"c", s.c},
+              {"h", s.h},
+              {"w", s.w},
+              {"k", s.k},
+              {"r", s.r},
+              {"s", s.s},
+              {"pad_h", s.padH},
+              {"pad_w", s.padW},
+              {"stride_h", s.strideH},
+              {"stride_w", s.strideW},
+              {"dil_h", s.dilH},
+              {"dil_w", s.dilW},
+              {"groups", s.groups}};
+    if (s.transposed) {
+        j["transposed"] = true;
+        j["output_pad_h"] = s.outPadH;
+        j["output_pad_w"] = s.outPadW;
+    }
+    return j;
 }
 
 void writeJsonFile(const std::string& path, const Json& doc) { writeTextFile(path, vkconv::dumpJson(doc) + "\n"); }
@@ -289,6 +295,7 @@ void writeJsonReport(const std::string& path, const RunInfo& info, const std::ve
             {"batch", r.batch},
             {"dtype", vkconv::toString(r.dtype)},
             {"layout", vkconv::toString(r.layout)},
+            {"pass", vkconv::toString(r.pass)},
             {"algo", r.algo},
             {"config", r.config},
             {"chosen_by", r.chosenBy},
@@ -332,7 +339,8 @@ void writeCsvReport(const std::string& path, const std::vector<Row>& rows) {
     std::string out =
         "suite,layer,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,stride_w,dil_h,dil_w,groups,batch,dtype,layout,algo,config,"
         "epilogue,"
-        "us,us_min,us_max,gflop,tflops,pct_peak,check,max_rel_err,checked_outputs,error\n";
+        "us,us_min,us_max,gflop,tflops,pct_peak,check,max_rel_err,checked_outputs,error,pass,transposed,output_pad_h,"
+        "output_pad_w\n";
     for (auto& r : rows) {
         const Shape& s = r.shape;
         std::string line = csvCell(s.suite) + "," + csvCell(s.layer);
@@ -345,7 +353,9 @@ void writeCsvReport(const std::string& path, const std::vector<Row>& rows) {
                 csvNum(r.tflops);
         line += "," + csvNum(r.pctPeak) + "," + r.check.status + "," + csvNum(r.check.maxRelErr) + ",";
         if (r.check.status != "skipped") line += std::to_string(r.check.checked);
-        line += "," + csvCell(r.error) + "\n";
+        line += "," + csvCell(r.error) + "," + std::string(vkconv::toString(r.pass)) + "," +
+                std::to_string(int(s.transposed)) + "," + std::to_string(s.outPadH) + "," + std::to_string(s.outPadW) +
+                "\n";
         out += line;
     }
     writeTextFile(path, out);

@@ -29,7 +29,8 @@ nlohmann::ordered_json libraryRecord();                               // the "li
 nlohmann::ordered_json peaksRecord(const Peaks& peaks);               // the "peaks" object ({} if none)
 // A document as one line of compact JSON and a newline, written with writeTextFile.
 void writeJsonFile(const std::string& path, const nlohmann::ordered_json& doc);
-// A row's layer in the shapes' columns (docs/bench-json.md), n being the batch it ran at.
+// A row's layer in the shapes' columns (docs/bench-json.md), n being the batch it ran at; a
+// transposed row's also "transposed": true and its output padding.
 nlohmann::ordered_json shapeJson(const Shape& s, int64_t n);
 
 struct RunInfo {

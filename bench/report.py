@@ -9,7 +9,9 @@ The parts of a zoo run (--zoo-part I/N) merge as any files of one label do.
 
 Each input is labelled "<library>@<device short name>" (e.g. "cudnn@H200"); --label overrides.
 Files with the same label are merged into one series.  ratio = time / baseline time, so < 1
-means faster than the baseline.
+means faster than the baseline.  Rows pair by (suite, layer, batch, dtype, layout, pass): each
+pass of a suite (--pass bwd-data, bwd-weight) is a group of its own, compared only with the
+baseline's rows of that pass.
 """
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ import benchjson as bj  # noqa: E402
 DASH = "—"
 DTYPE_ORDER = {d: i for i, d in enumerate(bj.DTYPES)}
 LAYOUT_ORDER = {l: i for i, l in enumerate(bj.LAYOUTS)}
+PASS_ORDER = {p: i for i, p in enumerate(bj.PASSES)}
 
 
 def log(msg: str) -> None:
@@ -54,15 +57,16 @@ def short_device(name: str) -> str:
 
 
 def shape_text(r) -> str:
-    """Compact shape: 'C→K H×W R×S' plus stride/dilation/groups/padding when not trivial."""
-    t = f"{r['c']}→{r['k']} {r['h']}×{r['w']} {r['r']}×{r['s']}"
+    """Compact shape: 'C→K H×W R×S' plus stride/dilation/groups/padding when not trivial; 'T' after
+    the kernel marks a transposed convolution (its padding is PyTorch's, shown when not 0)."""
+    t = f"{r['c']}→{r['k']} {r['h']}×{r['w']} {r['r']}×{r['s']}" + (" T" if bj.is_transposed(r) else "")
     if (r["stride_h"], r["stride_w"]) != (1, 1):
         t += f" s{r['stride_h']}" if r["stride_h"] == r["stride_w"] else f" s{r['stride_h']}×{r['stride_w']}"
     if (r["dil_h"], r["dil_w"]) != (1, 1):
         t += f" d{r['dil_h']}" if r["dil_h"] == r["dil_w"] else f" d{r['dil_h']}×{r['dil_w']}"
     if r["groups"] != 1:
         t += " dw" if r["groups"] == r["c"] == r["k"] else f" g{r['groups']}"
-    same = ((r["r"] - 1) * r["dil_h"] // 2, (r["s"] - 1) * r["dil_w"] // 2)
+    same = (0, 0) if bj.is_transposed(r) else ((r["r"] - 1) * r["dil_h"] // 2, (r["s"] - 1) * r["dil_w"] // 2)
     if (r["pad_h"], r["pad_w"]) != same:
         t += f" p{r['pad_h']}" if r["pad_h"] == r["pad_w"] else f" p{r['pad_h']}×{r['pad_w']}"
     return t
@@ -170,18 +174,20 @@ def zoo_suites(series: list[Series]) -> set[str]:
 
 
 def build_groups(series: list[Series], only=None, skip=frozenset()) -> dict[tuple, list[tuple]]:
-    """(suite, dtype, layout, batch) -> row keys, layers in the order the inputs list them;
-    suites in `only` (when given) and not in `skip`."""
+    """(suite, dtype, layout, batch, pass) -> row keys, layers in the order the inputs list them;
+    suites in `only` (when given) and not in `skip`.  A layer's passes are in different groups, so
+    a row is only ever compared with the same pass of the baseline."""
     groups: dict[tuple, dict[tuple, None]] = {}
     suite_order: dict[str, int] = {}
     for s in series:
         for key in s.rows:
-            suite, _, batch, dtype, layout = key
+            suite, _, batch, dtype, layout, pss = key
             if suite in skip or (only is not None and suite not in only):
                 continue
             suite_order.setdefault(suite, len(suite_order))
-            groups.setdefault((suite, dtype, layout, batch), {})[key] = None
-    order = sorted(groups, key=lambda g: (suite_order[g[0]], DTYPE_ORDER[g[1]], LAYOUT_ORDER[g[2]], g[3]))
+            groups.setdefault((suite, dtype, layout, batch, pss), {})[key] = None
+    order = sorted(groups, key=lambda g: (suite_order[g[0]], PASS_ORDER[g[4]], DTYPE_ORDER[g[1]],
+                                          LAYOUT_ORDER[g[2]], g[3]))
     return {g: list(groups[g]) for g in order}
 
 
@@ -203,9 +209,14 @@ def count(row) -> int:
     return row.get("count", 1)
 
 
+def pass_text(pss: str) -> str:
+    """' · bwd-data' for a backward pass; nothing for the forward pass (the usual case)."""
+    return "" if pss == "fwd" else f" · {pss}"
+
+
 def group_title(g) -> str:
-    suite, dtype, layout, batch = g
-    return f"{suite} · {dtype} {layout} · batch {batch}"
+    suite, dtype, layout, batch, pss = g
+    return f"{suite} · {dtype} {layout} · batch {batch}{pass_text(pss)}"
 
 
 def group_section(g, keys, series, base, tot, plots) -> list[str]:
@@ -341,7 +352,7 @@ def zoo_markdown(series, base, zgroups) -> list[str]:
     """The model zoo: per (dtype, layout, batch), each model's count-weighted time and ratio, their
     geometric mean, the worst model per input and the worst layers.  Every layer: zoo_layers.md."""
     configs = sorted({g[1:] for g in zgroups},
-                     key=lambda c: (DTYPE_ORDER[c[0]], LAYOUT_ORDER[c[1]], c[2]))
+                     key=lambda c: (PASS_ORDER[c[3]], DTYPE_ORDER[c[0]], LAYOUT_ORDER[c[1]], c[2]))
     n_models = len({g[0] for g in zgroups})
     md = ["", "## Model zoo", "",
           f"{n_models} models (bench/zoo). A model's time = the sum over its layers of count × the "
@@ -349,7 +360,7 @@ def zoo_markdown(series, base, zgroups) -> list[str]:
           "over the layers both inputs have ((n/of) where some are missing). Each layer of every model: "
           "zoo_layers.md.", ""]
     for config in configs:
-        md += [f"### Zoo · {config[0]} {config[1]} · batch {config[2]}", ""]
+        md += [f"### Zoo · {config[0]} {config[1]} · batch {config[2]}{pass_text(config[3])}", ""]
         table, _ = zoo_models_table(series, base, zgroups, config)
         md += table
         md += zoo_worst_layers(series, base, zgroups, config)
@@ -380,15 +391,15 @@ def write_markdown(out: Path, series, base, groups, plots, zgroups=None) -> str:
     group_totals = {g: {s.label: totals(s, base, keys) for s in series} for g, keys in groups.items()}
     if groups:
         # Summary: one line per group; the numbers are repeated under each group's table.
-        head = ["suite", "dtype", "layout", "batch", "layers"]
+        head = ["suite", "dtype", "layout", "batch", "pass", "layers"]
         for s in series:
             head += [f"{s.label} µs", f"{s.label} TFLOP/s"]
             if s is not base:
                 head += [f"{s.label} sum ratio", f"{s.label} geomean"]
         md += ["## Summary", "", "| " + " | ".join(head) + " |",
-               "|" + "---|" * 5 + "---:|" * (len(head) - 5)]
+               "|" + "---|" * 6 + "---:|" * (len(head) - 6)]
         for g, keys in groups.items():
-            line = [g[0], g[1], g[2], str(g[3]), str(len(keys))]
+            line = [g[0], g[1], g[2], str(g[3]), g[4], str(len(keys))]
             for s in series:
                 t = group_totals[g][s.label]
                 partial = f" ({t['n']}/{t['of']})" if t["n"] < t["of"] else ""
@@ -417,10 +428,10 @@ def write_markdown(out: Path, series, base, groups, plots, zgroups=None) -> str:
     problems = []
     for s in series:
         copies: dict[tuple, list] = {}  # a zoo shape's failure once, with how many rows share it
-        for (suite, layer, batch, dtype, layout), row in s.rows.items():
-            where = f"- {s.label}: {suite}/{layer} b{batch} {dtype} {layout}"
+        for (suite, layer, batch, dtype, layout, pss), row in s.rows.items():
+            where = f"- {s.label}: {suite}/{layer} b{batch} {dtype} {layout}" + ("" if pss == "fwd" else f" {pss}")
             if "count" in row and (not bj.row_ok(row) or row["check"] == "fail"):
-                copy = copies.setdefault((bj.shape_key(row), batch, dtype, layout), [where, row, 0])
+                copy = copies.setdefault((bj.shape_key(row), batch, dtype, layout, pss), [where, row, 0])
                 copy[2] += 1
                 continue
             if not bj.row_ok(row):
@@ -485,7 +496,7 @@ def make_plots(out: Path, series, groups) -> dict:
     markers = "osD^vP*Xh"
     result = {}
     for g, keys in groups.items():
-        stem = re.sub(r"[^\w.-]+", "_", f"{g[0]}_{g[1]}_{g[2]}_b{g[3]}")
+        stem = re.sub(r"[^\w.-]+", "_", f"{g[0]}_{g[1]}_{g[2]}_b{g[3]}" + ("" if g[4] == "fwd" else f"_{g[4]}"))
         layers = [k[1] for k in keys]
         files = []
 

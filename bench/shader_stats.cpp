@@ -266,20 +266,24 @@ int runShaderStats(vkconv::Context& ctx, const Options& opts) {
             for (int64_t b : opts.batches.empty() ? std::vector<int64_t>{sh.n} : opts.batches)
                 for (auto dt : opts.dtypes)
                     for (auto lay : opts.layouts) {
-                        const vkconv::ConvDesc d = makeDesc(sh, b, dt, lay, opts.epilogue);
+                        const LayerProblem prob = makeProblem(sh, b, dt, lay, opts.epilogue, opts.pass);
+                        const vkconv::ConvDesc& d = prob.conv;
                         vkconv::PlanOptions po;
                         po.algorithm = opts.algo == "all" ? "auto" : opts.algo;
                         std::string variant = sh.suite + " " + sh.layer + " n" + std::to_string(b) + " " +
                                               std::string(vkconv::toString(dt)) + " " +
                                               std::string(vkconv::toString(lay));
-                        if (std::string why = vkconv::whyUnsupported(ctx, d, po.algorithm); !why.empty()) {
+                        // A named forward algorithm asks the forward pass; a transposed row plans its own.
+                        const bool forward = prob.convPass == vkconv::ConvPass::Forward;
+                        if (std::string why = vkconv::whyUnsupported(ctx, d, forward ? po.algorithm : "auto");
+                            !why.empty()) {
                             std::printf("skipped %s: %s\n", variant.c_str(), why.c_str());
                             skips.push_back({variant, why});
                             continue;
                         }
                         std::string algo = po.algorithm;
                         try {
-                            const vkconv::Plan plan = vkconv::Plan::create(ctx, d, po);
+                            const vkconv::Plan plan = createPlan(ctx, prob, po);
                             algo = plan.algorithm();
                             variant += " [" + plan.config() + "]";
                         } catch (const std::exception& e) {

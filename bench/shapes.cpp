@@ -3,6 +3,7 @@
 #include "shapes.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -65,7 +66,8 @@ std::string defaultSuitesDir() { return dataDir("VKCONV_SUITES_DIR", "suites", V
 std::string defaultZooDir() { return dataDir("VKCONV_ZOO_DIR", "zoo", VKCONV_BENCH_ZOO_DIR); }
 
 ShapeKey shapeKey(const Shape& s) {
-    return {s.n, s.c, s.h, s.w, s.k, s.r, s.s, s.padH, s.padW, s.strideH, s.strideW, s.dilH, s.dilW, s.groups};
+    return {s.n,       s.c,       s.h,    s.w,    s.k,      s.r,          s.s,       s.padH,   s.padW,
+            s.strideH, s.strideW, s.dilH, s.dilW, s.groups, s.transposed, s.outPadH, s.outPadW};
 }
 
 std::vector<std::vector<size_t>> identicalShapes(const std::vector<Shape>& shapes) {
@@ -96,10 +98,17 @@ std::vector<Shape> readShapes(const std::string& path) {
         if (it == header.end()) fail(path + ": missing column '" + name + "'");
         col.push_back(size_t(it - header.begin()));
     }
-    // The zoo's files have a count column (identical layers of a model written once); others do not.
-    const auto countIt = std::find(header.begin(), header.end(), "count");
-    const std::optional<size_t> countCol =
-        countIt == header.end() ? std::nullopt : std::optional<size_t>(size_t(countIt - header.begin()));
+    // Optional columns (-1: absent).  The zoo's files have a count column (identical layers of a
+    // model written once); transposed convolutions a `transposed` column (0 or 1) and, optionally,
+    // their output padding.
+    auto optionalCol = [&](const char* name) -> int64_t {
+        const auto it = std::find(header.begin(), header.end(), name);
+        return it == header.end() ? -1 : int64_t(it - header.begin());
+    };
+    const int64_t countCol = optionalCol("count"), transposedCol = optionalCol("transposed"),
+                  outPadHCol = optionalCol("output_pad_h"), outPadWCol = optionalCol("output_pad_w");
+    if ((outPadHCol >= 0 || outPadWCol >= 0) && transposedCol < 0)
+        fail(path + ": output_pad_h / output_pad_w columns need a transposed column");
     std::vector<Shape> shapes;
     int lineNo = 1;
     while (std::getline(in, line)) {
@@ -135,14 +144,30 @@ std::vector<Shape> readShapes(const std::string& path) {
         s.dilH = num(13);
         s.dilW = num(14);
         s.groups = num(15);
-        if (countCol) {
-            const std::string v = *countCol < cells.size() ? cells[*countCol] : std::string();
+        if (countCol >= 0) {
+            const std::string v = size_t(countCol) < cells.size() ? cells[size_t(countCol)] : std::string();
             char* end = nullptr;
             const long long x = std::strtoll(v.c_str(), &end, 10);
             if (v.empty() || *end || x < 1)
                 fail(path + ":" + std::to_string(lineNo) + ": count is not a positive integer: '" + v + "'");
             s.count = x;
         }
+        auto optionalNum = [&](int64_t c, const char* name, int64_t hi) -> int64_t {
+            if (c < 0) return 0;
+            const std::string v = size_t(c) < cells.size() ? cells[size_t(c)] : std::string();
+            char* end = nullptr;
+            const long long x = std::strtoll(v.c_str(), &end, 10);
+            if (v.empty()) return 0;
+            if (*end || x < 0 || x > hi)
+                fail(path + ":" + std::to_string(lineNo) + ": " + name + " is not an integer in [0, " +
+                     std::to_string(hi) + "]: '" + v + "'");
+            return x;
+        };
+        s.transposed = optionalNum(transposedCol, "transposed", 1) == 1;
+        s.outPadH = optionalNum(outPadHCol, "output_pad_h", INT32_MAX);
+        s.outPadW = optionalNum(outPadWCol, "output_pad_w", INT32_MAX);
+        if (!s.transposed && (s.outPadH || s.outPadW))
+            fail(path + ":" + std::to_string(lineNo) + ": output padding on a row that is not transposed");
         shapes.push_back(s);
     }
     return shapes;
@@ -211,6 +236,7 @@ std::vector<Shape> loadShapes(const Options& o) {
 
 vkconv::ConvDesc makeDesc(const Shape& s, int64_t batch, vkconv::DType dtype, vkconv::TensorLayout layout,
                           const Epilogue& e) {
+    if (s.transposed) return makeTransposeDesc(s, batch, dtype, layout, e).convDesc();
     vkconv::ConvDesc d;
     d.n = batch;
     d.c = s.c;
@@ -231,6 +257,77 @@ vkconv::ConvDesc makeDesc(const Shape& s, int64_t batch, vkconv::DType dtype, vk
     d.hasBias = e.bias;
     d.activation = e.activation;
     return d;
+}
+
+vkconv::ConvTransposeDesc makeTransposeDesc(const Shape& s, int64_t batch, vkconv::DType dtype,
+                                            vkconv::TensorLayout layout, const Epilogue& e) {
+    vkconv::ConvTransposeDesc d;
+    d.n = batch;
+    d.inChannels = s.c;
+    d.h = s.h;
+    d.w = s.w;
+    d.outChannels = s.k;
+    d.kernelH = s.r;
+    d.kernelW = s.s;
+    d.pad(s.padH, s.padW);
+    d.outputPaddingH = s.outPadH;
+    d.outputPaddingW = s.outPadW;
+    d.strideH = s.strideH;
+    d.strideW = s.strideW;
+    d.dilationH = s.dilH;
+    d.dilationW = s.dilW;
+    d.groups = s.groups;
+    d.dtype = dtype;
+    d.inputLayout = d.outputLayout = layout;
+    d.filterLayout = layout == vkconv::TensorLayout::NCHW ? vkconv::FilterLayout::KCRS : vkconv::FilterLayout::KRSC;
+    d.hasBias = e.bias;
+    d.activation = e.activation;
+    return d;
+}
+
+double LayerProblem::flops() const {
+    return 2.0 * double(conv.n) * double(conv.k) * double(conv.reductionLength()) * double(yH) * double(yW);
+}
+
+LayerProblem makeProblem(const Shape& s, int64_t batch, vkconv::DType dtype, vkconv::TensorLayout layout,
+                         const Epilogue& e, vkconv::ConvPass pass) {
+    using vkconv::ConvPass;
+    LayerProblem p;
+    p.pass = pass;
+    // Backward passes compute the convolution's own gradients: no activation (its derivative is
+    // applied to dy before), and a bias only where backward-weight computes its gradient.
+    p.epilogue = e;
+    if (pass != ConvPass::Forward) {
+        p.epilogue.activation = vkconv::Activation::None;
+        p.epilogue.bias = e.bias && pass == ConvPass::BackwardWeight && !s.transposed;
+        p.epilogue.name = p.epilogue.bias ? "bias" : "none";
+    }
+    if (!s.transposed) {
+        p.conv = makeDesc(s, batch, dtype, layout, p.epilogue);
+        p.convPass = pass;
+        p.yH = p.conv.outH(), p.yW = p.conv.outW();
+        return p;
+    }
+    p.transposed = makeTransposeDesc(s, batch, dtype, layout, p.epilogue);
+    p.conv = p.transposed->convDesc();
+    p.convPass = pass == ConvPass::Forward        ? ConvPass::BackwardData
+                 : pass == ConvPass::BackwardData ? ConvPass::Forward
+                                                  : ConvPass::BackwardWeight;
+    p.yH = p.transposed->h, p.yW = p.transposed->w;
+    if (pass != ConvPass::Forward && (p.conv.outH() != p.yH || p.conv.outW() != p.yW))
+        p.skip =
+            "the backward passes of a transposed row with output padding at or above its stride are not "
+            "benchmarked (its forward convolution's output is larger than the transposed input)";
+    return p;
+}
+
+vkconv::Plan createPlan(vkconv::Context& ctx, const LayerProblem& p, vkconv::PlanOptions po) {
+    po.pass = p.convPass;
+    if (p.transposedPlan()) {
+        po.pass = vkconv::ConvPass::Forward;  // a ConvTransposeDesc plan runs its own forward pass
+        return vkconv::Plan::create(ctx, *p.transposed, po);
+    }
+    return vkconv::Plan::create(ctx, p.conv, po);
 }
 
 }  // namespace vkbench

@@ -25,15 +25,21 @@ SHAPES = {  # c, h, w, k, r, s, pad, stride, groups
     "conv3x3": (64, 56, 56, 64, 3, 3, 1, 1, 1),
     "conv1x1": (256, 28, 28, 512, 1, 1, 0, 2, 1),
     "dw3x3": (32, 112, 112, 32, 3, 3, 1, 1, 32),
+    "up4x4": (512, 4, 4, 256, 4, 4, 1, 2, 1),  # transposed (DCGAN): 4x4 -> 8x8
 }
+TRANSPOSED = {"up4x4"}
 
 
 def make_row(layer, us, *, batch=1, dtype="fp16", layout="nhwc", algo="cudnn", config="",
-             suite="toy", error=None):
+             suite="toy", error=None, pss=None):
     c, h, w, k, r, s, pad, stride, groups = SHAPES[layer]
     row = dict(suite=suite, layer=layer, n=batch, c=c, h=h, w=w, k=k, r=r, s=s, pad_h=pad,
                pad_w=pad, stride_h=stride, stride_w=stride, dil_h=1, dil_w=1, groups=groups,
                batch=batch, dtype=dtype, layout=layout, algo=algo, config=config)
+    if layer in TRANSPOSED:
+        row["transposed"] = True
+    if pss is not None:
+        row["pass"] = pss
     row["gflop"] = bj.conv_flops(row) / 1e9
     if error:
         row.update(us=None, us_min=None, us_max=None, tflops=None, error=error)
@@ -84,6 +90,36 @@ class Flops(unittest.TestCase):
         self.assertEqual(bj.conv_flops(row), 2 * 2 * 64 * 8 * 9 * 6 * 3)
 
 
+    def test_transposed(self):
+        dcgan = dict(n=1, c=512, h=4, w=4, k=256, r=4, s=4, pad_h=1, pad_w=1, stride_h=2, stride_w=2,
+                     dil_h=1, dil_w=1, groups=1, transposed=1)
+        self.assertEqual(bj.out_hw(dcgan), (8, 8))
+        # Each input element meets K/groups x R x S taps: the forward convolution's count.
+        self.assertEqual(bj.conv_flops(dcgan), 2 * 512 * 256 * 16 * 4 * 4)
+        fwd = dict(dcgan, c=256, h=8, w=8, k=512, transposed=0)
+        self.assertEqual(bj.out_hw(fwd), (4, 4))
+        self.assertEqual(bj.conv_flops(dcgan), bj.conv_flops(fwd))
+        self.assertEqual(bj.conv_bytes(dcgan, "fp32"), bj.conv_bytes(fwd, "fp32"))
+        hifi = dict(n=1, c=512, h=1, w=32, k=256, r=1, s=16, pad_h=0, pad_w=4, stride_h=1, stride_w=8,
+                    dil_h=1, dil_w=1, groups=1, transposed=1)
+        self.assertEqual(bj.out_hw(hifi), (1, 256))
+        self.assertEqual(bj.out_hw(dict(hifi, output_pad_w=3)), (1, 259))
+
+    def test_transposed_suite(self):
+        """bench/suites/transposed_decoders.csv: each model's layers chain, ending at its output size."""
+        rows = {r["layer"]: r for r in bj.read_shapes(bj.suite_csv("transposed_decoders"))}
+        self.assertTrue(all(r["transposed"] == 1 for r in rows.values()))
+        out = {name: bj.out_hw(r) for name, r in rows.items()}
+        self.assertEqual(out["dcgan.main.12"], (64, 64))
+        self.assertEqual([out[f"unet.up{i}"] for i in range(1, 5)], [(56, 56), (104, 104), (200, 200), (392, 392)])
+        self.assertEqual(out["fcn8s.upscore8"], (512, 512))
+        self.assertEqual(out["hifigan_v1.ups.3"], (1, 8192))  # 32 frames x hop 256
+        for a, b in [("dcgan.main.0", "dcgan.main.3"), ("dcgan.main.9", "dcgan.main.12"),
+                     ("fcn8s.upscore2", "fcn8s.upscore_pool4"), ("fcn8s.upscore_pool4", "fcn8s.upscore8"),
+                     ("hifigan_v1.ups.0", "hifigan_v1.ups.1"), ("hifigan_v1.ups.2", "hifigan_v1.ups.3")]:
+            self.assertEqual((rows[a]["k"],) + out[a], (rows[b]["c"], rows[b]["h"], rows[b]["w"]), (a, b))
+
+
 class Validate(unittest.TestCase):
     def setUp(self):
         self.doc = make_doc("cudnn", [make_row("conv3x3", 10.0),
@@ -120,6 +156,30 @@ class Validate(unittest.TestCase):
         self.bad(lambda d: d["rows"][0].update(check="ok"), "check")
         self.bad(lambda d: d["rows"][0].update(count=0), r"count: must be >= 1")
         self.bad(lambda d: d["rows"][0].update(count=2.0), r"count: expected int")
+        self.bad(lambda d: d["rows"][0].update({"pass": "bwd"}), r"pass: 'bwd' is not one of")
+        self.bad(lambda d: d["rows"][0].update(output_pad_h=1), "not transposed")
+        self.bad(lambda d: d["rows"][0].update(transposed="yes"), r"transposed: expected bool")
+
+    def test_passes_and_transposed(self):
+        doc = copy.deepcopy(self.doc)
+        # One layer's passes are different rows; a row without "pass" is the forward pass.
+        doc["rows"] += [make_row("conv3x3", 20.0, pss="bwd-data"), make_row("conv3x3", 30.0, pss="bwd-weight"),
+                        make_row("up4x4", 8.0), make_row("up4x4", 9.0, pss="bwd-weight")]
+        bj.validate(doc)
+        self.assertEqual(len({bj.row_key(r) for r in doc["rows"]}), len(doc["rows"]))
+        doc["rows"].append(make_row("conv3x3", 11.0, pss="fwd"))
+        with self.assertRaisesRegex(bj.SchemaError, "duplicates rows"):
+            bj.validate(doc)
+        up = make_row("up4x4", 8.0)
+        self.assertEqual(up["gflop"], 2 * 512 * 256 * 16 * 16 / 1e9)
+        for pad, ok in [(1, True), (2, False)]:  # below the stride (2) or the dilation (1)
+            d = make_doc("cudnn", [dict(up, output_pad_h=pad)])
+            d["rows"][0]["gflop"] = bj.conv_flops(d["rows"][0]) / 1e9
+            if ok:
+                bj.validate(d)
+            else:
+                with self.assertRaisesRegex(bj.SchemaError, "output_pad_h"):
+                    bj.validate(d)
 
 
 class Report(unittest.TestCase):
@@ -173,7 +233,7 @@ class Report(unittest.TestCase):
         self.assertEqual(g["conv3x3"][6], "implicit_gemm 128x64")
         self.assertEqual(g["**total**"][3:6], ["70.00", "25.00", "0.83"])  # 25 / (10 + 20)
 
-        rows = {k: make_row(k, 1.0) for k in SHAPES}
+        rows = {k: make_row(k, 1.0) for k in ("conv3x3", "conv1x1", "dw3x3")}
         base_tflops = sum(r["gflop"] for r in rows.values()) * 1e3 / 70.0
         vk_tflops = (rows["conv3x3"]["gflop"] + rows["conv1x1"]["gflop"]) * 1e3 / 25.0
         totals = md.split("## toy · fp16 nhwc · batch 1\n", 1)[1].split("Totals: ", 1)[1].splitlines()[0]
@@ -187,8 +247,8 @@ class Report(unittest.TestCase):
         self.assertEqual(g["**total**"][3:6], ["100.0", "210.0", "1.50"])
 
         s = table_rows(md, "Summary")
-        fp16 = next(r for r in s.values() if r[1:4] == ["fp16", "nhwc", "1"])
-        self.assertEqual(fp16[4:], ["3", "70.00", tb.fmt_num(base_tflops), "25.00 (2/3)",
+        fp16 = next(r for r in s.values() if r[1:5] == ["fp16", "nhwc", "1", "fwd"])
+        self.assertEqual(fp16[5:], ["3", "70.00", tb.fmt_num(base_tflops), "25.00 (2/3)",
                                     tb.fmt_num(vk_tflops), "0.83", "0.71"])
         overall = (2.0 * 0.25 * 1.5) ** (1 / 3)  # every layer that both inputs have
         self.assertIn(f"Overall geomean ratio vkconv@H200 / cudnn@H200: **{overall:.2f}** over 3 layers", md)
@@ -224,6 +284,45 @@ class Report(unittest.TestCase):
         self.assertEqual(pngs, ["roofline_toy_fp16_nhwc_b1.png", "roofline_toy_fp32_nchw_b1.png",
                                 "tflops_toy_fp16_nhwc_b1.png", "tflops_toy_fp32_nchw_b1.png"])
         self.assertIn("](plots/roofline_toy_fp16_nhwc_b1.png)", (out / "report.md").read_text())
+
+
+class Passes(unittest.TestCase):
+    """report.py pairs rows by (layer, pass): a backward row is never compared with a forward one."""
+
+    def test_pairs_by_pass(self):
+        cudnn = make_doc("cudnn", [
+            make_row("conv3x3", 10.0), make_row("conv3x3", 30.0, pss="bwd-data"),
+            make_row("conv1x1", 20.0, pss="bwd-weight"), make_row("up4x4", 4.0),
+        ])
+        vk = make_doc("vkconv", [
+            make_row("conv3x3", 60.0, pss="bwd-data", algo="dgrad_direct"),  # no forward row
+            make_row("conv1x1", 10.0, pss="bwd-weight", algo="wgrad_direct"),
+            make_row("conv1x1", 1.0, algo="implicit_gemm"),  # no forward baseline
+            make_row("up4x4", 8.0, algo="dgrad_direct", pss="fwd"),
+        ], tool="vkconv-bench")
+        with tempfile.TemporaryDirectory() as d:
+            a, b = Path(d) / "cudnn.json", Path(d) / "vk.json"
+            a.write_text(json.dumps(cudnn))
+            b.write_text(json.dumps(vk))
+            p = subprocess.run([sys.executable, str(HERE / "report.py"), str(a), str(b), "--no-plots", "--out",
+                                str(Path(d) / "out")], capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            md = (Path(d) / "out" / "report.md").read_text()
+        fwd = table_rows(md, "toy · fp16 nhwc · batch 1")
+        self.assertEqual(fwd["conv3x3"][3:6], ["10.00", "—", "—"])
+        self.assertEqual(fwd["conv1x1"][3:6], ["—", "1.00", "—"])
+        self.assertEqual(fwd["up4x4"][1], "512→256 4×4 4×4 T s2 p1")
+        self.assertEqual(fwd["up4x4"][3:6], ["4.00", "8.00", "2.00"])
+        dgrad = table_rows(md, "toy · fp16 nhwc · batch 1 · bwd-data")
+        self.assertEqual(dgrad["conv3x3"][3:6], ["30.00", "60.00", "2.00"])
+        self.assertNotIn("conv1x1", dgrad)
+        wgrad = table_rows(md, "toy · fp16 nhwc · batch 1 · bwd-weight")
+        self.assertEqual(wgrad["conv1x1"][3:6], ["20.00", "10.00", "0.50"])
+        summary = [line.split(" | ") for line in md.split("## Summary\n", 1)[1].split("\n\n")[0].strip().splitlines()]
+        self.assertEqual([r[4] for r in summary[2:]], ["fwd", "bwd-data", "bwd-weight"])
+        # Over every layer both inputs have, each with its own pass: 2.0 (dgrad), 0.5 (wgrad), 2.0 (transposed).
+        self.assertIn(f"over 3 layers", md)
+        self.assertIn(f"**{(2.0 * 0.5 * 2.0) ** (1 / 3):.2f}**", md)
 
 
 class Floors(unittest.TestCase):
@@ -529,6 +628,45 @@ class BaselineHelpers(unittest.TestCase):
         # --batch overrides n; batch-1-only suites are skipped above 1; verify picks layers.
         b32 = tb.make_jobs(plan, [32], cfg, {"sd"}, 1)
         self.assertEqual([(j[2]["layer"], j[3], j[6]) for j in b32], [("a", 32, True), ("b", 32, False)])
+
+    def test_pass_calls(self):
+        """Which torch call each pass makes, and with what, recorded by stand-ins for torch."""
+        calls = []
+
+        class Fake:
+            def __getattr__(self, name):
+                return lambda *a, **kw: calls.append((name, a, kw)) or ("dx", "dw", "db")
+
+        fake = Fake()
+        old = tb.F, tb.torch
+        tb.F, tb.torch = fake, type("T", (), {"ops": type("O", (), {"aten": fake})})
+        try:
+            conv = dict(c=8, h=10, w=10, k=16, r=3, s=3, pad_h=1, pad_w=1, stride_h=2, stride_w=2, dil_h=1,
+                        dil_w=1, groups=2)
+            up = dict(conv, c=16, k=8, r=4, s=4, transposed=1, output_pad_h=1, output_pad_w=0)
+            self.assertEqual(tb.operand_shapes(conv, 4), {"x": (4, 8, 10, 10), "w": (16, 4, 3, 3),
+                                                          "y": (4, 16, 5, 5)})
+            self.assertEqual(tb.operand_shapes(up, 4), {"x": (4, 16, 10, 10), "w": (16, 4, 4, 4),
+                                                        "y": (4, 8, 21, 20)})
+            for shape, pss, want in [(conv, "fwd", "conv2d"), (up, "fwd", "conv_transpose2d"),
+                                     (conv, "bwd-data", "dx"), (up, "bwd-weight", "dw")]:
+                calls.clear()
+                got = tb.pass_call(shape, pss)("X", "W", "DY")
+                name, a, kw = calls[0]
+                if pss == "fwd":
+                    self.assertEqual((name, a[:2]), (want, ("X", "W")))
+                    self.assertEqual(kw["stride"], (2, 2))
+                    if bj.is_transposed(shape):
+                        self.assertEqual(kw["output_padding"], (1, 0))
+                    continue
+                self.assertEqual((name, got), ("convolution_backward", want))
+                self.assertEqual(a[:3], ("DY", "X", "W"))
+                self.assertEqual(list(a[3:]), list(tb.backward_args(shape, pss)))
+            self.assertEqual(tb.backward_args(up, "bwd-weight"),
+                             (None, [2, 2], [1, 1], [1, 1], True, [1, 0], 2, [False, True, False]))
+            self.assertEqual(tb.backward_args(conv, "bwd-data")[4:], (False, [0, 0], 2, [True, False, False]))
+        finally:
+            tb.F, tb.torch = old
 
     def test_short_device(self):
         import report

@@ -2,9 +2,15 @@
 """Time torch.nn.functional.conv2d (cuDNN, or MIOpen on ROCm builds) on the vkconv shape suites
 (or the model zoo: --zoo, --zoo-part I/N, as vkconv-bench takes them) and write a "vkconv-bench/1" JSON file (docs/bench-json.md) that report.py compares with vkconv.
 
+--pass bwd-data / bwd-weight times the layer's gradients instead, dx or dw alone, through
+torch.ops.aten.convolution_backward (what autograd and torch.nn.grad.conv2d_input/conv2d_weight
+call; cuDNN's backward-data / backward-filter).  Rows of a transposed suite (bench/suites/README.md)
+run F.conv_transpose2d, and their backward passes the same op with transposed=True.  No bias
+or activation: compare with vkconv-bench runs without --epilogue.
+
 Protocol, the one of the anchors in shared/anchors (cuDNN on an H200):
-  cudnn.benchmark on; x and weight from torch.randn; 3 warm-up calls; a CUDA graph of --calls
-  (20) back-to-back F.conv2d calls; --repeats (7) replays each timed with CUDA events;
+  cudnn.benchmark on; operands from torch.randn; 3 warm-up calls; a CUDA graph of --calls
+  (20) back-to-back calls; --repeats (7) replays each timed with CUDA events;
   time per conv = event time / calls; median (min, max) over the replays.
 """
 from __future__ import annotations
@@ -193,6 +199,43 @@ def conv_args(shape) -> dict:
                 dilation=(shape["dil_h"], shape["dil_w"]), groups=shape["groups"])
 
 
+def output_padding(shape) -> tuple[int, int]:
+    return (shape.get("output_pad_h", 0) or 0, shape.get("output_pad_w", 0) or 0)
+
+
+def operand_shapes(shape, batch) -> dict[str, tuple]:
+    """The row's tensors in its own terms: x its input, w its weight (ConvTranspose2d's is
+    [C, K/groups, R, S]), y its output (dy for the backward passes)."""
+    g = shape["groups"]
+    p, q = bj.out_hw(shape)
+    w = ((shape["c"], shape["k"] // g) if bj.is_transposed(shape) else (shape["k"], shape["c"] // g))
+    return {"x": (batch, shape["c"], shape["h"], shape["w"]), "w": w + (shape["r"], shape["s"]),
+            "y": (batch, shape["k"], p, q)}
+
+
+def backward_args(shape, pss: str) -> tuple:
+    """aten.convolution_backward's arguments after (grad_output, input, weight): bias_sizes,
+    stride, padding, dilation, transposed, output_padding, groups, output_mask (dx or dw alone)."""
+    kw = conv_args(shape)
+    mask = {"bwd-data": [True, False, False], "bwd-weight": [False, True, False]}[pss]
+    return (None, list(kw["stride"]), list(kw["padding"]), list(kw["dilation"]), bj.is_transposed(shape),
+            list(output_padding(shape)), kw["groups"], mask)
+
+
+def pass_call(shape, pss: str):
+    """fn(x, w, dy) -> the pass's result: y, dx or dw."""
+    kw = conv_args(shape)
+    if pss == "fwd":
+        if bj.is_transposed(shape):
+            return lambda x, w, dy: F.conv_transpose2d(x, w, stride=kw["stride"], padding=kw["padding"],
+                                                       output_padding=output_padding(shape),
+                                                       groups=kw["groups"], dilation=kw["dilation"])
+        return lambda x, w, dy: F.conv2d(x, w, **kw)
+    args = backward_args(shape, pss)
+    index = 0 if pss == "bwd-data" else 1
+    return lambda x, w, dy: torch.ops.aten.convolution_backward(dy, x, w, *args)[index]
+
+
 def replay_times(graph, calls: int, repeats: int) -> list[float]:
     """Per-call us of `repeats` replays of a graph of `calls` calls, each timed with CUDA events."""
     times = []
@@ -206,16 +249,17 @@ def replay_times(graph, calls: int, repeats: int) -> list[float]:
     return times
 
 
-def time_layer(shape, batch, dtype, layout, calls, repeats, verify):
+def time_layer(shape, batch, dtype, layout, calls, repeats, verify, pss="fwd"):
     """Returns (times_us list, (max_rel_err, n_outputs) or None)."""
     dev = torch.device("cuda")
     tdt = TORCH_DTYPES[dtype]
     fmt = torch.channels_last if layout == "nhwc" else torch.contiguous_format
-    x = torch.randn(batch, shape["c"], shape["h"], shape["w"], device=dev, dtype=tdt)
-    w = torch.randn(shape["k"], shape["c"] // shape["groups"], shape["r"], shape["s"],
-                    device=dev, dtype=tdt)
-    x, w = x.to(memory_format=fmt), w.to(memory_format=fmt)
-    kw = conv_args(shape)
+    dims = operand_shapes(shape, batch)
+    x = torch.randn(*dims["x"], device=dev, dtype=tdt).to(memory_format=fmt)
+    w = torch.randn(*dims["w"], device=dev, dtype=tdt).to(memory_format=fmt)
+    # dy only for the backward passes (the forward pass's output is the graph's own).
+    dy = torch.randn(*dims["y"], device=dev, dtype=tdt).to(memory_format=fmt) if pss != "fwd" else None
+    call = pass_call(shape, pss)
 
     # Warm up on a side stream, as torch.cuda.graphs recommends before capture; with
     # cudnn.benchmark the first call also picks the algorithm the graph will then use.
@@ -223,7 +267,7 @@ def time_layer(shape, batch, dtype, layout, calls, repeats, verify):
     side.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(side):
         for _ in range(WARMUP):
-            y = F.conv2d(x, w, **kw)
+            y = call(x, w, dy)
     torch.cuda.current_stream().wait_stream(side)
     del y
 
@@ -232,7 +276,7 @@ def time_layer(shape, batch, dtype, layout, calls, repeats, verify):
         # Each call's output is freed by the next assignment, so the graph's private pool
         # recycles it; the last one stays alive as the static output read by --check.
         for _ in range(calls):
-            y = F.conv2d(x, w, **kw)
+            y = call(x, w, dy)
 
     times = replay_times(graph, calls, repeats)
 
@@ -242,7 +286,8 @@ def time_layer(shape, batch, dtype, layout, calls, repeats, verify):
         # arithmetic is judged.  Normalised by the largest |output|: per-element relative
         # error is meaningless where outputs cancel to ~0.
         try:
-            ref = F.conv2d(x.double().contiguous(), w.double().contiguous(), **kw)
+            ref = call(x.double().contiguous(), w.double().contiguous(),
+                       None if dy is None else dy.double().contiguous())
             diff = (y.double() - ref).abs().max().item()
             scale = ref.abs().max().item()
             err = (diff / scale if scale > 0 else diff, y.numel())
@@ -322,6 +367,8 @@ def main(argv=None) -> int:
     ap.add_argument("--config", action="append", default=[], metavar="DTYPE_LAYOUT",
                     help="one dtype/layout pair, e.g. fp16_nhwc (repeatable; instead of the "
                     "--dtype x --layout product)")
+    ap.add_argument("--pass", dest="pass_", choices=bj.PASSES, default="fwd",
+                    help="the pass timed: fwd (default), bwd-data (dx) or bwd-weight (dw), as vkconv-bench --pass")
     ap.add_argument("--json", metavar="OUT", help="write the vkconv-bench/1 JSON here")
     ap.add_argument("--skip-large-batch-suites", default="sd_vae_decoder,rdna1_matrix",
                     metavar="S1,S2", help="suites run at batch 1 only, as the anchors do "
@@ -382,7 +429,7 @@ def main(argv=None) -> int:
         doc["zoo"] = {"models": len(plan), "part": args.zoo_part_n[0], "parts": args.zoo_part_n[1]}
     d, lib = doc["device"], doc["library"]
     log(f"torch_baseline: {d['name']} ({d['driver']}), {lib['name']} {lib['version']}, "
-        f"{lib['framework']}; {args.calls} calls x {args.repeats} replays")
+        f"{lib['framework']}; {args.pass_}; {args.calls} calls x {args.repeats} replays")
     doc["peaks"]["call_floor_us"] = call_floor(args.calls)
     log(f"torch_baseline: call floor {doc['peaks']['call_floor_us']:.2f} us (a 4 KiB copy kernel in the graph)")
 
@@ -412,14 +459,16 @@ def main(argv=None) -> int:
             continue
         set_tf32(dtype == "tf32")
         row = {k: shape[k] for k in bj.SHAPE_FIELDS}
+        if bj.is_transposed(shape):
+            row.update(transposed=True, output_pad_h=output_padding(shape)[0], output_pad_w=output_padding(shape)[1])
         if zoo:
             row["count"] = shape.get("count", 1)
-        row.update(n=batch, batch=batch, dtype=dtype, layout=layout, algo=lib["name"], config="")
+        row.update(n=batch, batch=batch, dtype=dtype, layout=layout, algo=lib["name"], config="", **{"pass": args.pass_})
         row["gflop"] = bj.conv_flops(row) / 1e9
         row.update(us=None, us_min=None, us_max=None, tflops=None, pct_peak=None,
                    check="skipped", max_rel_err=None, checked_outputs=None)
         try:
-            times, err = time_layer(shape, batch, dtype, layout, args.calls, args.repeats, verify)
+            times, err = time_layer(shape, batch, dtype, layout, args.calls, args.repeats, verify, args.pass_)
             row.update(us=statistics.median(times), us_min=min(times), us_max=max(times))
             row["tflops"] = row["gflop"] * 1e3 / row["us"]
             if err:

@@ -11,7 +11,8 @@
 #       bench/torch_baseline.py on the same SHAPES, then bench/report.py over them:
 #       $OUT/NAME.<build>.{json,txt}, $OUT/NAME.cudnn.json, $OUT/NAME.report/ (markdown).
 #       SHAPES are the flags both tools take: --suite, --shapes, --zoo [MODELS], --zoo-part I/N,
-#       --batch, --dtype, --layout.  With --zoo each tool times a distinct shape once; a zoo run
+#       --batch, --dtype, --layout, --pass fwd|bwd-data|bwd-weight (one pass a run: a training
+#       comparison is one NAME per pass).  With --zoo each tool times a distinct shape once; a zoo run
 #       too long for one call goes in parts (--zoo-part 1/4 ... 4/4, NAME differing per part),
 #       and bench/report.py over every part's JSON files merges them.
 #   scripts/device_run.sh zoo-make [MAKE_ZOO_ARGS...]
@@ -22,6 +23,8 @@
 # time; several builds run in turn, in separate processes with their own pipeline caches),
 # RUN_TIMEOUT (seconds per vkconv-bench run, default 300), BASELINE=0 (no cuDNN), ZOO_DIR (the
 # zoo --zoo reads, default bench/zoo).
+# Example, ResNet-50's weight gradients at b32:
+#   scripts/device_run.sh bench wgrad_fp16_b32 --suite resnet50 --batch 32 --dtype fp16 --layout nhwc --pass bwd-weight
 # Example, the README's 16-bit b32 column:
 #   scripts/device_run.sh bench fp16_nhwc_b32 --suite resnet50 --suite vgg16 --suite mobilenet_v2 \
 #     --suite retinanet_head --batch 32 --dtype fp16 --layout nhwc

@@ -32,13 +32,21 @@ std::vector<SuiteLayer> readSuiteFile(const std::string& path) {
     if (!in) throw std::runtime_error("cannot open " + path);
     std::string line;
     std::getline(in, line);
-    if (splitCsv(line) != kHeader) throw std::runtime_error(path + ": unexpected header '" + line + "'");
+    // The forward columns, then optionally a transposed-convolution suite's (bench/suites/README.md):
+    // its transposed rows are not forward convolutions and are left out.
+    const auto header = splitCsv(line);
+    std::vector<std::string> transposedHeader = kHeader;
+    for (const char* c : {"transposed", "output_pad_h", "output_pad_w"}) transposedHeader.push_back(c);
+    const bool transposedColumns = header == transposedHeader;
+    if (header != kHeader && !transposedColumns) throw std::runtime_error(path + ": unexpected header '" + line + "'");
     std::vector<SuiteLayer> out;
     for (int lineNo = 2; std::getline(in, line); ++lineNo) {
         if (line.find_first_not_of(" \r\t") == std::string::npos) continue;
         const auto f = splitCsv(line);
-        if (f.size() != kHeader.size())
-            throw std::runtime_error(path + ":" + std::to_string(lineNo) + ": expected 16 columns");
+        if (f.size() != header.size())
+            throw std::runtime_error(path + ":" + std::to_string(lineNo) + ": expected " +
+                                     std::to_string(header.size()) + " columns");
+        if (transposedColumns && f[kHeader.size()] == "1") continue;
         int64_t v[14];
         for (int i = 0; i < 14; ++i) {
             size_t used = 0;

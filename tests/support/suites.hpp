@@ -1,5 +1,6 @@
 // A tiny reader for bench/suites/*.csv (header:
-// suite,layer,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,stride_w,dil_h,dil_w,groups).
+// suite,layer,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,stride_w,dil_h,dil_w,groups, and in a suite of
+// transposed convolutions transposed,output_pad_h,output_pad_w: its transposed rows are skipped).
 #pragma once
 #include <vkconv/conv_desc.hpp>
 
