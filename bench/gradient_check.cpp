@@ -71,14 +71,16 @@ std::vector<std::array<int64_t, 4>> samplePositions(const std::array<int64_t, 4>
 }
 
 // Compares sampled elements as checkOutput does: |gpu - ref| <= 2^-23 (2 + sqrt(L)) 4 sum|terms|
-// + eps_out |ref| (+ 1e-6 after an activation), NaN and inf failing.
+// + eps_out |ref| (+ 1e-6 after an activation), NaN and inf failing; the accumulation term times
+// the plan's amplification, plus its operandRounding x sum|terms|.
 class Comparison {
 public:
-    Comparison(DType t, double reductionLength, bool activation)
+    Comparison(DType t, double reductionLength, bool activation, double amplification = 1.0,
+               double operandRounding = 0.0)
         : epsOut_(t == DType::F32   ? std::ldexp(1.0, -23)
                   : t == DType::F16 ? std::ldexp(1.0, -10)
                                     : std::ldexp(1.0, -7)),
-          accFactor_(std::ldexp(1.0, -23) * (2.0 + std::sqrt(reductionLength)) * 4.0),
+          accFactor_(std::ldexp(1.0, -23) * (2.0 + std::sqrt(reductionLength)) * 4.0 * amplification + operandRounding),
           slack_(activation ? 1e-6 : 0.0) {}
 
     void add(double gpu, double ref, double absSum, const char* what, const std::array<int64_t, 4>& at) {
@@ -114,10 +116,11 @@ private:
 }  // namespace
 
 CheckResult checkDataGrad(const ConvDesc& d, int64_t yH, int64_t yW, const std::vector<float>& dy,
-                          const std::vector<float>& w, const std::vector<float>& bias, const uint8_t* dx) {
+                          const std::vector<float>& w, const std::vector<float>& bias, const uint8_t* dx,
+                          double amplification, double operandRounding) {
     const int64_t C = d.c, H = d.h, W = d.w, K = d.k, R = d.r, S = d.s;
     const int64_t Cg = d.channelsPerGroup(), Kg = d.filtersPerGroup();
-    Comparison cmp(d.dtype, double(Kg * R * S), d.activation != Activation::None);
+    Comparison cmp(d.dtype, double(Kg * R * S), d.activation != Activation::None, amplification, operandRounding);
     for (const auto& at : samplePositions({d.n, C, H, W})) {
         const int64_t n = at[0], c = at[1], h = at[2], x = at[3];
         const int64_t g = c / Cg, cl = c % Cg;

@@ -424,8 +424,8 @@ Row LayerRunner::runOne(const std::string& algo, const Row& base, LayerData& dat
                 if (prob.transposedPlan())
                     d.activation = prob.transposed->activation, d.activationAlpha = prob.transposed->activationAlpha;
                 const std::vector<uint8_t> out = download(data.bx, data.xBytes());
-                row.check =
-                    checkDataGrad(d, prob.yH, prob.yW, data.y.values, data.w.values, data.bias.values, out.data());
+                row.check = checkDataGrad(d, prob.yH, prob.yW, data.y.values, data.w.values, data.bias.values,
+                                          out.data(), plan.roundingAmplification(), plan.operandRounding());
             } else {
                 const std::vector<uint8_t> dw = download(data.bw, data.wBytes());
                 std::vector<uint8_t> db;

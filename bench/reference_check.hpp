@@ -31,9 +31,12 @@ CheckResult checkOutput(const vkconv::ConvDesc& desc, const std::vector<float>& 
 // transposed convolution's input).
 // Backward-data: dx (raw bytes in desc.dtype and desc.inputLayout) = the transpose of the
 // convolution applied to dy, L = K/groups * R * S; then, for a transposed convolution's own
-// epilogue, + bias[c] (bias empty: none) and desc.activation.
+// epilogue, + bias[c] (bias empty: none) and desc.activation.  The plan's amplification
+// multiplies the accumulation term and its operandRounding x sum|dy*w| is added (a plan that
+// stores partial sums in the 16-bit storage type, as dgrad_phases' phase outputs).
 CheckResult checkDataGrad(const vkconv::ConvDesc& desc, int64_t yH, int64_t yW, const std::vector<float>& dy,
-                          const std::vector<float>& filter, const std::vector<float>& bias, const uint8_t* dx);
+                          const std::vector<float>& filter, const std::vector<float>& bias, const uint8_t* dx,
+                          double amplification = 1.0, double operandRounding = 0.0);
 // Backward-weight: dw (in desc.filterLayout) = sum over n, p, q of x * dy, L = N * yH * yW; and
 // where db is not null, the bias gradient (K elements, dy summed over n, p, q).
 CheckResult checkWeightGrad(const vkconv::ConvDesc& desc, int64_t yH, int64_t yW, const std::vector<float>& input,

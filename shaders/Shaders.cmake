@@ -132,6 +132,8 @@ foreach(dt f32 f16 bf16)
   vkconv_add_shader(NAME dgrad_direct_${dt} SOURCE dgrad_direct.comp DEFINES DTYPE_${DT}=1)
   vkconv_add_shader(NAME dgrad_implicit_gemm_${dt} SOURCE dgrad_implicit_gemm.comp DEFINES DTYPE_${DT}=1)
   vkconv_add_shader(NAME dgrad_filter_flip_${dt} SOURCE dgrad_filter_flip.comp DEFINES DTYPE_${DT}=1)
+  vkconv_add_shader(NAME dgrad_phase_filter_${dt} SOURCE dgrad_phase_filter.comp DEFINES DTYPE_${DT}=1)
+  vkconv_add_shader(NAME dgrad_phase_scatter_${dt} SOURCE dgrad_phase_scatter.comp DEFINES DTYPE_${DT}=1)
   vkconv_add_shader(NAME wgrad_direct_${dt} SOURCE wgrad_direct.comp DEFINES DTYPE_${DT}=1)
   vkconv_add_shader(NAME wgrad_bias_${dt} SOURCE wgrad_bias.comp DEFINES DTYPE_${DT}=1)
   # The implicit GEMM and the depthwise kernel of the weight gradient, and their split reduction.

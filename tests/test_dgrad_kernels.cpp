@@ -1,9 +1,10 @@
 // The fast backward-data kernels, each forced by PlanOptions::algorithm: "dgrad_implicit_gemm"
-// (stride phases on a tiled GEMM) and "dgrad_forward" (stride 1 as a forward convolution of dy
-// with the flipped filter).  Edge cases (stride above the kernel, dilation with stride, phases no
+// (stride phases on a tiled GEMM), "dgrad_forward" (stride 1 as a forward convolution of dy
+// with the flipped filter) and "dgrad_phases" (each stride phase as a forward convolution of dy,
+// then a scatter into dx).  Edge cases (stride above the kernel, dilation with stride, phases no
 // tap reaches, groups, depthwise, kernels larger than the input, odd sizes, N > 1, every dtype and
 // layout pairing, asymmetric padding, accumulate, the transposed epilogue), every tile, the
-// forward kernels behind dgrad_forward, a seeded sweep of 100+ accepted descriptors per
+// forward kernels behind dgrad_forward and dgrad_phases, a seeded sweep of 100+ accepted descriptors per
 // algorithm, then the router's picks and the declines.  Each run: fresh random data, poisoned
 // outputs, every element against the float64 scatter reference (support/gradient_check.hpp).
 #include <gtest/gtest.h>
@@ -30,7 +31,7 @@ using vkconv::PlanOptions;
 using vkconv::TensorLayout;
 using vkt::DataMode;
 
-const char* const kAlgorithms[] = {"dgrad_implicit_gemm", "dgrad_forward"};
+const char* const kAlgorithms[] = {"dgrad_implicit_gemm", "dgrad_forward", "dgrad_phases"};
 
 ConvDesc base() {
     ConvDesc d;
@@ -279,6 +280,114 @@ TEST_P(DgradForwardCoopmat, MatchesReference) {
 INSTANTIATE_TEST_SUITE_P(All, DgradForwardCoopmat, ::testing::Range(0, int(coopmatCases().size())),
                          [](const auto& info) { return vkt::sanitizeName(coopmatCases()[size_t(info.param)].name); });
 
+// The forward kernels behind dgrad_phases (PlanOptions::tile forces every phase's): strided
+// layers whose phases are GEMM-shaped (3x3 s2: 2x2, 2x1, 1x2 and 1x1 sub-filters; 6x6 s2: four
+// 3x3 ones, winograd's), split-K with each phase's own workspace region, the NHWC route, 1x1 s2
+// (three phases no tap reaches), dilation sharing the stride's factor, and depthwise.
+std::vector<InnerCase> phaseInnerCases() {
+    std::vector<InnerCase> v;
+    ConvDesc d = base();
+    d.c = 24, d.k = 32, d.h = d.w = 13, d.strideH = d.strideW = 2;
+    for (const char* inner : {"direct", "implicit_gemm", "implicit_gemm_analytic", "implicit_gemm_splitk",
+                              "implicit_gemm_nhwc", "direct_tiled", "direct_blocked"})
+        v.push_back({std::string("c24_k32_s2_") + inner, inner, d});
+    ConvDesc k6 = d;
+    k6.r = k6.s = 6, k6.pad(2, 2), k6.h = k6.w = 16;
+    v.push_back({"k6_s2_winograd", "winograd", k6});
+    ConvDesc nhwc = d;
+    vkt::setNhwcKrsc(nhwc);
+    nhwc.dtype = DType::F16, nhwc.strideW = 3, nhwc.padLeft = 0;
+    v.push_back({"nhwc_f16_s2x3_implicit_gemm", "implicit_gemm", nhwc});
+    v.push_back({"nhwc_f16_s2x3_splitk", "implicit_gemm_splitk:64x64x8/4x4/s3", nhwc});
+    ConvDesc pw = d;
+    pw.r = pw.s = 1, pw.pad(0, 0), pw.h = 14;
+    v.push_back({"pointwise_s2_implicit_gemm", "implicit_gemm", pw});
+    ConvDesc dil = d;
+    dil.dilationH = dil.dilationW = 2, dil.pad(2, 1), dil.h = dil.w = 15;
+    v.push_back({"dil2_s2_implicit_gemm", "implicit_gemm", dil});
+    ConvDesc dil3 = d;
+    dil3.dilationH = 3, dil3.strideH = 3, dil3.padTop = 3, dil3.padBottom = 2, dil3.h = 17;
+    v.push_back({"dil3_s3_implicit_gemm", "implicit_gemm", dil3});
+    ConvDesc dw = d;
+    dw.c = dw.k = dw.groups = 16;
+    v.push_back({"dw_s2_depthwise", "depthwise", dw});
+    vkt::setNhwcKrsc(dw);
+    v.push_back({"dw_nhwc_s2_depthwise_tiled", "depthwise_tiled", dw});
+    return v;
+}
+
+class DgradPhasesInner : public vkt::VkconvParamTest<int> {};
+
+TEST_P(DgradPhasesInner, MatchesReference) {
+    const InnerCase c = phaseInnerCases()[size_t(GetParam())];
+    const PlanOptions o = options("dgrad_phases", c.inner);
+    if (std::string why = declines(c.desc, o); !why.empty()) GTEST_SKIP() << why;
+    const std::string inner = c.inner.substr(0, c.inner.find(':'));
+    for (DataMode mode : {DataMode::Integer, DataMode::Uniform}) {
+        const vkt::GradCheck r = vkt::checkDataGrad(c.desc, o, 53, mode);
+        EXPECT_TRUE(vkt::passed(r));
+        EXPECT_NE(r.config.find("then " + inner + " "), std::string::npos) << r.config;
+    }
+    PlanOptions acc = o;
+    acc.accumulate = true;
+    EXPECT_TRUE(vkt::passed(vkt::checkDataGrad(c.desc, acc, 54, DataMode::Uniform))) << "accumulate";
+}
+
+INSTANTIATE_TEST_SUITE_P(All, DgradPhasesInner, ::testing::Range(0, int(phaseInnerCases().size())),
+                         [](const auto& info) {
+                             return vkt::sanitizeName(phaseInnerCases()[size_t(info.param)].name);
+                         });
+
+// The matrix-unit kernels behind dgrad_phases, on strided layers (16-bit; emulated on lavapipe as
+// for dgrad_forward, registration vkconv_tests_dgrad_coopmat_emulated).
+std::vector<InnerCase> phaseCoopmatCases() {
+    std::vector<InnerCase> v;
+    ConvDesc d = base();
+    d.c = 32, d.k = 48, d.h = d.w = 13, d.dtype = DType::F16, d.strideH = d.strideW = 2;
+    vkt::setNhwcKrsc(d);
+    for (const char* inner : {"implicit_gemm_coopmat", "slicedk_coopmat"})
+        v.push_back({std::string("nhwc_f16_3x3_s2_") + inner, inner, d});
+    ConvDesc k6 = d;
+    k6.r = k6.s = 6, k6.pad(2, 2), k6.h = k6.w = 16;
+    v.push_back({"nhwc_f16_6x6_s2_halo_coopmat", "halo_coopmat", k6});
+    v.push_back({"nhwc_f16_6x6_s2_winograd", "winograd", k6});
+    ConvDesc bf = d;
+    bf.dtype = DType::BF16, bf.dilationW = 2, bf.padLeft = 2, bf.padRight = 1, bf.strideW = 4;
+    v.push_back({"nhwc_bf16_dil2_s2x4_implicit_gemm_coopmat", "implicit_gemm_coopmat", bf});
+    ConvDesc pw = d;
+    pw.r = pw.s = 1, pw.pad(0, 0), pw.c = 64, pw.h = pw.w = 14;
+    v.push_back({"nhwc_f16_1x1_s2_pointwise_coopmat", "pointwise_coopmat", pw});
+    ConvDesc nchw = base();
+    nchw.c = 32, nchw.k = 48, nchw.h = nchw.w = 13, nchw.dtype = DType::F16, nchw.strideH = nchw.strideW = 2;
+    v.push_back({"nchw_f16_s2_coopmat_nhwc", "coopmat_nhwc", nchw});
+    ConvDesc grouped = d;
+    grouped.c = grouped.k = 32, grouped.groups = 8;
+    v.push_back({"nhwc_f16_groups8_s2_grouped_coopmat", "grouped_coopmat", grouped});
+    ConvDesc few = d;
+    few.k = 3;  // dy's 3 channels: a first layer's shape for the forward convolution of dy
+    v.push_back({"nhwc_f16_k3_s2_few_channels_coopmat", "few_channels_coopmat", few});
+    return v;
+}
+
+class DgradPhasesCoopmat : public vkt::VkconvParamTest<int> {};
+
+TEST_P(DgradPhasesCoopmat, MatchesReference) {
+    const InnerCase c = phaseCoopmatCases()[size_t(GetParam())];
+    const PlanOptions o = options("dgrad_phases", c.inner);
+    if (std::string why = declines(c.desc, o); !why.empty()) GTEST_SKIP() << why;
+    const vkt::GradCheck r = vkt::checkDataGrad(c.desc, o, 73, DataMode::Uniform);
+    EXPECT_TRUE(vkt::passed(r));
+    EXPECT_NE(r.config.find("then " + c.inner + " "), std::string::npos) << r.config;
+    PlanOptions acc = o;
+    acc.accumulate = true;
+    EXPECT_TRUE(vkt::passed(vkt::checkDataGrad(c.desc, acc, 74, DataMode::Uniform))) << "accumulate";
+}
+
+INSTANTIATE_TEST_SUITE_P(All, DgradPhasesCoopmat, ::testing::Range(0, int(phaseCoopmatCases().size())),
+                         [](const auto& info) {
+                             return vkt::sanitizeName(phaseCoopmatCases()[size_t(info.param)].name);
+                         });
+
 // Transposed convolutions (the backward-data pass with bias over C, residual and activation on
 // dx), including output padding beyond the stride (dy smaller than the forward output).
 ConvTransposeDesc transposed(int64_t in, int64_t out, int64_t hw, int64_t k, int64_t stride, int64_t pad) {
@@ -317,6 +426,18 @@ std::vector<NamedTransposed> transposedCases() {
     });
     add("opad_above_stride_s2_dil3", transposed(12, 16, 4, 3, 2, 1),
         [](ConvTransposeDesc& t) { t.dilationW = 3, t.outputPaddingW = 2, t.hasResidual = true; });
+    add("fcn_k16_s8_p4_bias", transposed(8, 6, 3, 16, 8, 4), [](ConvTransposeDesc& t) { t.hasBias = true; });
+    add("audio_h1_k16_s8_nhwc_f16", transposed(16, 8, 5, 16, 8, 4), [](ConvTransposeDesc& t) {
+        t.h = 1, t.kernelH = 1, t.strideH = 1, t.padTop = t.padBottom = 0, t.dtype = DType::F16;
+        t.inputLayout = t.outputLayout = TensorLayout::NHWC, t.filterLayout = FilterLayout::KRSC;
+        t.hasResidual = true, t.activation = Activation::Silu;
+    });
+    add("unet_k2_s2_groups2_bf16", transposed(16, 8, 5, 2, 2, 0), [](ConvTransposeDesc& t) {
+        t.groups = 2, t.dtype = DType::BF16, t.hasBias = true, t.activation = Activation::Relu;
+    });
+    add("dcgan_k4_s2_p1_opad1_nhwc", transposed(16, 8, 4, 4, 2, 1), [](ConvTransposeDesc& t) {
+        t.outputPaddingH = 1, t.inputLayout = TensorLayout::NHWC, t.hasBias = t.hasResidual = true;
+    });
     add("groups2_s1_relu6", transposed(16, 16, 5, 3, 1, 1),
         [](ConvTransposeDesc& t) { t.groups = 2, t.hasBias = true, t.activation = Activation::Relu6; });
     add("depthwise_s1_sigmoid", transposed(8, 8, 6, 3, 1, 1),
@@ -395,7 +516,7 @@ class DgradKernelSweep : public vkt::VkconvParamTest<std::string> {};
 TEST_P(DgradKernelSweep, HundredAcceptedDescriptors) {
     const std::string algorithm = GetParam();
     const bool forward = algorithm == "dgrad_forward";
-    std::mt19937_64 rng(forward ? 0xdf01 : 0xd161);
+    std::mt19937_64 rng(forward ? 0xdf01 : algorithm == "dgrad_phases" ? 0xd9a5 : 0xd161);
     int accepted = 0, tries = 0;
     for (; accepted < 100 && tries < 400; ++tries) {
         const ConvDesc d = randomDesc(rng, forward);
@@ -411,7 +532,8 @@ TEST_P(DgradKernelSweep, HundredAcceptedDescriptors) {
     RecordProperty("tries", tries);
 }
 
-INSTANTIATE_TEST_SUITE_P(Random, DgradKernelSweep, ::testing::Values("dgrad_implicit_gemm", "dgrad_forward"),
+INSTANTIATE_TEST_SUITE_P(Random, DgradKernelSweep,
+                         ::testing::Values("dgrad_implicit_gemm", "dgrad_forward", "dgrad_phases"),
                          [](const auto& info) { return info.param; });
 
 class DgradKernelRouting : public vkt::VkconvTest {};
@@ -423,8 +545,9 @@ std::string routed(const ConvDesc& d, bool accumulate = false) {
     return vkconv::Plan::create(vkt::ctx(), d, o).algorithm();
 }
 
-// Stride 1 with GEMM-shaped work runs on a forward kernel, strided and accumulating layers on the
-// phase GEMM, layers of few channels or filters per group and strided depthwise on dgrad_direct.
+// Stride 1 with GEMM-shaped work runs on a forward kernel, strided GEMM-shaped layers on a forward
+// kernel per stride phase, accumulating stride-1 layers on the phase GEMM, layers of few channels
+// or filters per group and strided depthwise on dgrad_direct.
 TEST_F(DgradKernelRouting, Picks) {
     ConvDesc d = base();
     d.c = d.k = 64, d.h = d.w = 28;
@@ -432,7 +555,11 @@ TEST_F(DgradKernelRouting, Picks) {
     EXPECT_EQ(routed(d, true), "dgrad_implicit_gemm");
     ConvDesc s2 = d;
     s2.strideH = s2.strideW = 2;
-    EXPECT_EQ(routed(s2), "dgrad_implicit_gemm");
+    EXPECT_EQ(routed(s2), "dgrad_phases");
+    EXPECT_EQ(routed(s2, true), "dgrad_phases");
+    ConvDesc down = s2;  // a 1x1 stride-2 downsample: one phase of four has a tap
+    down.r = down.s = 1, down.pad(0, 0), down.k = 128;
+    EXPECT_EQ(routed(down), "dgrad_phases");
     ConvDesc dw = d;
     dw.groups = dw.c;
     EXPECT_EQ(routed(dw), "dgrad_forward");
@@ -448,7 +575,9 @@ TEST_F(DgradKernelRouting, Picks) {
     ASSERT_GE(e.rules.size(), 2u);
     EXPECT_EQ(e.rules[0].algorithm, "dgrad_forward");
     EXPECT_EQ(e.rules[0].outcome, "does not apply");
+    EXPECT_EQ(e.rules[1].algorithm, "dgrad_phases");
     EXPECT_EQ(e.rules[1].outcome, "chosen");
+    EXPECT_NE(e.rules[1].rule.find("stride > 1"), std::string::npos) << e.rules[1].rule;
 }
 
 TEST_F(DgradKernelRouting, Declines) {
@@ -476,6 +605,11 @@ TEST_F(DgradKernelRouting, Declines) {
     expectDecline(base(), options("dgrad_forward", "no_such_algorithm"), "names no forward algorithm");
     expectDecline(base(), options("dgrad_forward", "gemv"), "gemv declines the forward convolution of dy");
     expectDecline(base(), options("dgrad_implicit_gemm", "64x64"), "no tile '64x64'");
+    PlanOptions phasesNoWs = options("dgrad_phases");
+    phasesNoWs.workspaceLimit = 4096;
+    expectDecline(s2, phasesNoWs, "sub-filters and phase outputs need");
+    expectDecline(s2, options("dgrad_phases", "no_such_algorithm"), "names no forward algorithm");
+    expectDecline(s2, options("dgrad_phases", "winograd"), "winograd declines phase (0, 0)");
 }
 
 }  // namespace

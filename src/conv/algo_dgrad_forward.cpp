@@ -30,7 +30,7 @@ ForwardView forwardView(const DataGradProblem& p) {
     ForwardView v;
     if (c.strideH != 1 || c.strideW != 1) {
         v.why = "stride " + std::to_string(c.strideH) + "x" + std::to_string(c.strideW) +
-                ": only stride 1 is a forward convolution of dy (strided dx is dgrad_implicit_gemm's, by phases)";
+                ": only stride 1 is a forward convolution of dy (strided dx: dgrad_phases, dgrad_implicit_gemm)";
         return v;
     }
     ConvDesc& f = v.desc;

@@ -94,6 +94,7 @@ VKCONV_DECLARE_WGRAD(wgradDirect)  // wgrad_direct
 // Backward-data: stride phases on a tiled GEMM (dgrad_implicit_gemm), stride 1 on a forward kernel (dgrad_forward).
 VKCONV_DECLARE_DGRAD(dgradImplicitGemm)
 VKCONV_DECLARE_DGRAD(dgradForward)
+VKCONV_DECLARE_DGRAD(dgradPhases)  // dgrad_phases: every stride, a forward kernel per stride phase
 
 // Backward-weight: a split implicit GEMM per group (wgrad_implicit_gemm), depthwise lane sums (wgrad_depthwise).
 VKCONV_DECLARE_WGRAD(wgradImplicitGemm)
@@ -102,5 +103,7 @@ VKCONV_DECLARE_WGRAD(wgradDepthwise)
 #undef VKCONV_DECLARE_WGRAD
 // The forward algorithm dgrad_forward would run (the forward router's pick), "" where it declines.
 std::string dgradForwardInnerRoute(const ContextImpl& ctx, const DataGradProblem& p, const PlanOptions& o);
+// The forward algorithms dgrad_phases would run on its phases ("a/b"), "" where it declines.
+std::string dgradPhasesInnerRoutes(const ContextImpl& ctx, const DataGradProblem& p, const PlanOptions& o);
 
 }  // namespace vkconv

@@ -30,6 +30,11 @@ const std::vector<DataGradAlgorithm>& dataGradAlgorithms() {
          "stride 1: the forward convolution of dy with the flipped, transposed filter (a pack pass), on the forward "
          "router's kernel (PlanOptions::tile: ALGO or ALGO:TILE forces it); no accumulate",
          dgradForwardWhyNot, dgradForwardInstantiate, dgradForwardVariants},
+        {"dgrad_phases",
+         "every stride: per stride phase, the forward convolution of dy with the phase's flipped, transposed "
+         "sub-filter on the forward router's kernel into the workspace, then a scatter pass into dx with its "
+         "epilogue (PlanOptions::tile: ALGO or ALGO:TILE forces every phase's)",
+         dgradPhasesWhyNot, dgradPhasesInstantiate, dgradPhasesVariants},
     };
     return registry;
 }

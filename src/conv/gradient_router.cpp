@@ -1,5 +1,7 @@
 // The backward passes' routers: "auto"'s choice, read top to bottom as the forward router is
 // (router.cpp).  The first rule that applies and whose algorithm accepts the problem wins.
+#include <algorithm>
+
 #include "conv/gradient.hpp"
 #include "runtime/context_impl.hpp"
 
@@ -43,9 +45,24 @@ GradRoute routeDataGrad(const ContextImpl& ctx, const DataGradProblem& p, const 
     const std::string forwardWhy =
         "stride 1: dy (*) the flipped filter is a forward convolution, on the forward router's " +
         (inner.empty() ? std::string("kernel") : inner) + " (where not plain direct)";
+    // dgrad_phases where every phase runs on a GEMM kernel (the scalar or matrix-unit implicit
+    // GEMMs, winograd): a direct or depthwise phase kernel would not repay the scatter pass.
+    const bool strided = p.conv.strideH > 1 || p.conv.strideW > 1;
+    const std::string phases = strided ? dgradPhasesInnerRoutes(ctx, p, o) : "";
+    const std::string phasesWhy = "stride > 1: each stride phase is a forward convolution of dy, on " +
+                                  (phases.empty() ? std::string("the forward router's kernels") : phases) +
+                                  " (where all are GEMM kernels), then a scatter pass";
+    bool phasesGemm = !phases.empty();
+    for (size_t at = 0; phasesGemm && at < phases.size();) {
+        const size_t end = std::min(phases.find('/', at), phases.size());
+        const std::string name = phases.substr(at, end - at);
+        phasesGemm = name.rfind("direct", 0) != 0 && name.rfind("depthwise", 0) != 0 && name != "gemv";
+        at = end + 1;
+    }
     const bool gemm = p.conv.channelsPerGroup() >= 8 && p.conv.filtersPerGroup() >= 8;
     // clang-format off
     if (c.take("dgrad_forward", forwardWhy.c_str(), !inner.empty() && inner != "direct")) return r;
+    if (c.take("dgrad_phases", phasesWhy.c_str(), phasesGemm)) return r;
     if (c.take("dgrad_implicit_gemm", "8+ channels and 8+ filters per group: each stride phase's GEMM fills a tile", gemm)) return r;
     if (c.take("dgrad_direct", "every problem", true)) return r;
     // clang-format on

@@ -87,10 +87,11 @@ double spacing(DType t) {
 
 // fp32 accumulation over a reduction of length L (it grows as sqrt(L) for sums of rounded terms
 // of mixed sign), times the plan's Plan::roundingAmplification() (a backward-data plan that runs
-// winograd as a forward convolution), plus the storage type's rounding of the result.
-double gradTolerance(DType t, double L, double ref, double absSum, bool activation, double amp) {
-    return std::ldexp(1.0, -23) * (2.0 + std::sqrt(L)) * 4.0 * amp * absSum + spacing(t) * std::fabs(ref) +
-           (activation ? 1e-6 : 0.0);
+// winograd as a forward convolution), plus the storage type's rounding of the result, plus the
+// plan's Plan::operandRounding() x the same sum (partial sums it stores in the storage type).
+double gradTolerance(DType t, double L, double ref, double absSum, bool activation, double amp, double operand) {
+    return std::ldexp(1.0, -23) * (2.0 + std::sqrt(L)) * 4.0 * amp * absSum + operand * absSum +
+           spacing(t) * std::fabs(ref) + (activation ? 1e-6 : 0.0);
 }
 
 vkconv::Buffer upload(const std::vector<uint8_t>& bytes) {
@@ -112,11 +113,12 @@ std::vector<float> download(const vkconv::Buffer& b, const Dims& dims, bool chan
 }
 
 void compareInto(GradCheck& r, const char* tensor, const std::vector<float>& gpu, const std::vector<double>& ref,
-                 const std::vector<double>& absSum, DType t, double L, bool activation, double amp = 1.0) {
+                 const std::vector<double>& absSum, DType t, double L, bool activation, double amp = 1.0,
+                 double operand = 0.0) {
     double& worstScore = r.worst.score;  // across tensors: the worst of dw and db
     for (size_t i = 0; i < gpu.size(); ++i) {
         const double g = gpu[i];
-        const double tol = gradTolerance(t, L, ref[i], absSum[i], activation, amp);
+        const double tol = gradTolerance(t, L, ref[i], absSum[i], activation, amp, operand);
         const bool bad = !std::isfinite(g) || std::fabs(g - ref[i]) > tol;
         if (!std::isfinite(g)) ++r.nonFinite;
         if (bad) ++r.failed;
@@ -194,7 +196,7 @@ GradCheck checkDataGrad(const ConvDesc& d, vkconv::PlanOptions opts, uint64_t se
         referenceDataGrad(d, P, Q, dy, w, ref, abs);
         for (size_t i = 0; i < old.size(); ++i) ref[i] += old[i], abs[i] += std::fabs(old[i]);
         compareInto(r, "dx", gpu, ref, abs, d.dtype, double(d.filtersPerGroup() * d.r * d.s), false,
-                    plan.roundingAmplification());
+                    plan.roundingAmplification(), plan.operandRounding());
         r.ok = r.failed == 0;
     } catch (const vkconv::Error& e) {
         return failure(r, e);
@@ -304,7 +306,7 @@ GradCheck checkTransposed(const vkconv::ConvTransposeDesc& d, const vkconv::Plan
         }
         compareInto(r, "output", download(outBuf, outDims, outLast, d.dtype), ref, abs, d.dtype,
                     double(conv.filtersPerGroup() * d.kernelH * d.kernelW), d.activation != vkconv::Activation::None,
-                    plan.roundingAmplification());
+                    plan.roundingAmplification(), plan.operandRounding());
         r.ok = r.failed == 0;
     } catch (const vkconv::Error& e) {
         return failure(r, e);
