@@ -259,7 +259,7 @@ TEST_P(WgradSweep, MatchesReference) {
     const std::string algorithm = GetParam();
     const bool depthwise = algorithm == "wgrad_depthwise";
     std::mt19937_64 rng(depthwise ? 0xd3 : 0x93);
-    const int count = 120;
+    const int count = vkt::gradientSweepCount(120);
     for (int i = 0; i < count; ++i) {
         const ConvDesc d = randomDesc(rng, depthwise);
         PlanOptions o;

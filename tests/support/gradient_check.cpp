@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <sstream>
 
 #include "environment.hpp"
@@ -151,6 +152,13 @@ std::string GradCheck::summary() const {
         o << "  worst: " << worst.tensor << "[" << worst.index << "] gpu " << worst.gpu << " ref " << worst.ref
           << " |diff| " << std::fabs(worst.gpu - worst.ref) << " tol " << worst.tol << " absSum " << worst.absSum;
     return o.str();
+}
+
+int gradientSweepCount(int full) {
+    const char* v = std::getenv("VKCONV_SWEEP_COUNT");
+    if (!v || !*v) return full;
+    const long n = std::strtol(v, nullptr, 10);
+    return n > 0 && n < full ? int(n) : full;
 }
 
 ::testing::AssertionResult passed(const GradCheck& r) {

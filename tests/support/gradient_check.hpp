@@ -44,6 +44,12 @@ GradCheck checkTransposed(const vkconv::ConvTransposeDesc& d, const vkconv::Plan
 
 ::testing::AssertionResult passed(const GradCheck& r);
 
+// How many descriptors a backward-pass sweep runs: `full`, or fewer where $VKCONV_SWEEP_COUNT
+// asks for fewer (CI's lavapipe shards, as for the forward sweep: most of a cold lavapipe run is
+// compiling each random descriptor's pipelines); the full counts run without it (ctest label
+// "extended", scripts/device_run.sh tests on a GPU).
+int gradientSweepCount(int full);
+
 // float64 references on canonical-order data (activations NCHW, filters KCRS), exposed for the
 // cross-pass identities.  dy is N x K x p x q (p, q: the dy extent; the forward output's unless a
 // transposed convolution's output padding leaves it smaller).
