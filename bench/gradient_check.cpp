@@ -20,26 +20,6 @@ using vkconv::TensorLayout;
 
 namespace {
 
-int64_t act4(TensorLayout l, int64_t n, int64_t c, int64_t h, int64_t w, int64_t C, int64_t H, int64_t W) {
-    return l == TensorLayout::NCHW ? ((n * C + c) * H + h) * W + w : ((n * H + h) * W + w) * C + c;
-}
-
-int64_t filt4(FilterLayout l, int64_t k, int64_t c, int64_t r, int64_t s, int64_t Cg, int64_t R, int64_t S) {
-    return l == FilterLayout::KCRS ? ((k * Cg + c) * R + r) * S + s : ((k * R + r) * S + s) * Cg + c;
-}
-
-double activate(Activation a, double v, double alpha) {
-    switch (a) {
-        case Activation::Relu: return v > 0 ? v : 0.0;
-        case Activation::Relu6: return std::min(std::max(v, 0.0), 6.0);
-        case Activation::LeakyRelu: return v < 0 ? v * alpha : v;
-        case Activation::Gelu: return 0.5 * v * (1.0 + std::erf(v / std::sqrt(2.0)));
-        case Activation::Silu: return v / (1.0 + std::exp(-v));
-        case Activation::Sigmoid: return 1.0 / (1.0 + std::exp(-v));
-        default: return v;
-    }
-}
-
 // Positions of a 4-D result [A, B, C, D] to compare: all of a small one, else its up to 16
 // corners and one random element in each of kCheckSample equal strata.
 std::vector<std::array<int64_t, 4>> samplePositions(const std::array<int64_t, 4>& ext) {
@@ -138,8 +118,8 @@ CheckResult checkDataGrad(const ConvDesc& d, int64_t yH, int64_t yW, const std::
                 if (q >= yW) continue;
                 for (int64_t kl = 0; kl < Kg; ++kl) {
                     const int64_t k = g * Kg + kl;
-                    const double prod = double(dy[size_t(act4(d.outputLayout, n, k, p, q, K, yH, yW))]) *
-                                        double(w[size_t(filt4(d.filterLayout, k, cl, r, s, Cg, R, S))]);
+                    const double prod = double(dy[size_t(activationOffset(d.outputLayout, n, k, p, q, K, yH, yW))]) *
+                                        double(w[size_t(filterOffset(d.filterLayout, k, cl, r, s, Cg, R, S))]);
                     acc += prod;
                     absSum += std::fabs(prod);
                 }
@@ -150,7 +130,7 @@ CheckResult checkDataGrad(const ConvDesc& d, int64_t yH, int64_t yW, const std::
             absSum += std::fabs(double(bias[size_t(c)]));
         }
         const double ref = activate(d.activation, acc, double(d.activationAlpha));
-        const double gpu = double(decodeAt(d.dtype, dx, act4(d.inputLayout, n, c, h, x, C, H, W)));
+        const double gpu = double(decodeAt(d.dtype, dx, activationOffset(d.inputLayout, n, c, h, x, C, H, W)));
         cmp.add(gpu, ref, absSum, "dx", at);
     }
     return cmp.result();
@@ -172,13 +152,13 @@ CheckResult checkWeightGrad(const ConvDesc& d, int64_t yH, int64_t yW, const std
                 for (int64_t q = 0; q < yW; ++q) {
                     const int64_t iw = q * d.strideW - d.padLeft + s * d.dilationW;
                     if (iw < 0 || iw >= W) continue;
-                    const double prod = double(x[size_t(act4(d.inputLayout, n, c, h, iw, C, H, W))]) *
-                                        double(dy[size_t(act4(d.outputLayout, n, k, p, q, K, yH, yW))]);
+                    const double prod = double(x[size_t(activationOffset(d.inputLayout, n, c, h, iw, C, H, W))]) *
+                                        double(dy[size_t(activationOffset(d.outputLayout, n, k, p, q, K, yH, yW))]);
                     acc += prod;
                     absSum += std::fabs(prod);
                 }
             }
-        const double gpu = double(decodeAt(d.dtype, dw, filt4(d.filterLayout, k, cl, r, s, Cg, R, S)));
+        const double gpu = double(decodeAt(d.dtype, dw, filterOffset(d.filterLayout, k, cl, r, s, Cg, R, S)));
         cmp.add(gpu, acc, absSum, "dw", at);
     }
     if (db) {
@@ -190,7 +170,7 @@ CheckResult checkWeightGrad(const ConvDesc& d, int64_t yH, int64_t yW, const std
             for (int64_t n = 0; n < N; ++n)
                 for (int64_t p = 0; p < yH; ++p)
                     for (int64_t q = 0; q < yW; ++q) {
-                        const double v = double(dy[size_t(act4(d.outputLayout, n, k, p, q, K, yH, yW))]);
+                        const double v = double(dy[size_t(activationOffset(d.outputLayout, n, k, p, q, K, yH, yW))]);
                         acc += v;
                         absSum += std::fabs(v);
                     }

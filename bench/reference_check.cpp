@@ -17,12 +17,6 @@ using vkconv::DType;
 using vkconv::FilterLayout;
 using vkconv::TensorLayout;
 
-namespace {
-
-struct Coord {
-    int64_t n, k, p, q;
-};
-
 int64_t activationOffset(TensorLayout l, int64_t n, int64_t c, int64_t h, int64_t w, int64_t C, int64_t H, int64_t W) {
     return l == TensorLayout::NCHW ? ((n * C + c) * H + h) * W + w : ((n * H + h) * W + w) * C + c;
 }
@@ -42,6 +36,12 @@ double activate(Activation a, double v, double alpha) {
         default: return v;
     }
 }
+
+namespace {
+
+struct Coord {
+    int64_t n, k, p, q;
+};
 
 // The sampled output coordinates: corners first, then kCheckSample spread over the tensor.
 std::vector<Coord> samplePositions(const ConvDesc& d) {

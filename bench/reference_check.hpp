@@ -8,6 +8,14 @@
 
 namespace vkbench {
 
+// Element offsets in each layout and the fused activations in float64, shared by the forward and
+// the backward references.
+int64_t activationOffset(vkconv::TensorLayout l, int64_t n, int64_t c, int64_t h, int64_t w, int64_t C, int64_t H,
+                         int64_t W);
+int64_t filterOffset(vkconv::FilterLayout l, int64_t k, int64_t c, int64_t r, int64_t s, int64_t Cg, int64_t R,
+                     int64_t S);
+double activate(vkconv::Activation a, double v, double alpha);
+
 // How many outputs are sampled (plus the up to 16 corners n/k/p/q in {first, last}); outputs
 // of smaller tensors are all checked.
 constexpr int64_t kCheckSample = 2048;
