@@ -4,7 +4,8 @@
 is timed and checked against the float64 references with the validation layer, in fp32 NCHW and
 fp16 NHWC, --algo all; the JSON rows carry their pass and transposed fields and validate
 (bench/benchjson.py); the backward passes plan offline for every layer of the training suites
-(ResNet-50, the RetinaNet head) and the transposed suite; the flags that do not combine are refused.
+(ResNet-50, the RetinaNet head) and the transposed suite; find times every pass, transposed rows
+included; the flags that do not combine are refused.
 
   python3 bench/backward_check.py build/bench/vkconv-bench bench/cases/backward_check.csv
 """
@@ -66,11 +67,20 @@ for pss in ("bwd-data", "bwd-weight"):
     if rc != 0 or ", 0 failed" not in out or "skipped" in out:
         failures.append(f"plans --pass {pss}: exit {rc}: {(out + err).strip()[-400:]}")
 
-# find times a backward pass's algorithms as it does the forward pass's.
-for pss in ("bwd-data", "bwd-weight"):
-    rc, out, err = run(["find", "--shapes", SHAPES, "--pass", pss, "--check", "--validation"])
-    if rc != 0:
-        failures.append(f"find --pass {pss}: exit {rc}: {(out + err).strip()[-400:]}")
+# find times a backward pass's algorithms as it does the forward pass's, and a transposed row's
+# own plan (its forward pass) with its epilogue: every row runs its fastest timed candidate.
+with tempfile.TemporaryDirectory() as tmp:
+    for pss in bj.PASSES:
+        js = os.path.join(tmp, f"find_{pss}.json")
+        rc, out, err = run(["find", "--shapes", SHAPES, "--pass", pss, "--epilogue", "bias", "--check",
+                            "--validation", "--json", js])
+        if rc != 0:
+            failures.append(f"find --pass {pss}: exit {rc}: {(out + err).strip()[-400:]}")
+            continue
+        for r in bj.load(js)["rows"]:
+            cands = [c for c in r.get("find", {}).get("candidates", []) if "error" not in c]
+            if not cands or (r["algo"], r["config"]) != (cands[0]["algo"], cands[0]["config"]):
+                failures.append(f"find --pass {pss} {r['layer']}: ran {r['algo']} {r['config']}, timed {cands[:1]}")
 
 # Refused: an unknown pass; packed filters of a backward pass.
 for args, word in [(["--pass", "bwd"], "--pass"),

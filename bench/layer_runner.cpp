@@ -122,11 +122,6 @@ std::vector<Row> LayerRunner::run(const Shape& shape, int64_t batch, vkconv::DTy
             notes.push_back(opts_.algo + " declines: " + w);
     }
     if (algos.empty()) return rows;
-    if (opts_.find && prob.transposed)
-        notes.push_back(
-            "find does not time transposed convolutions (their epilogue is not in its key): this row runs the router's "
-            "plan");
-
     try {
         // Random operands, the result's buffer poisoned per plan (runOne).  Seeds as the forward
         // pass's: x 1, w 2, bias 3; dy 4.
@@ -215,12 +210,16 @@ std::vector<std::pair<std::string, double>> LayerRunner::timePasses(
     return out;
 }
 
-vkconv::Plan LayerRunner::findPlan(const vkconv::ConvDesc& desc, const vkconv::PlanOptions& po, Row& row) {
+vkconv::Plan LayerRunner::findPlan(const LayerProblem& prob, const vkconv::PlanOptions& po, Row& row) {
     vkconv::FindOptions fo;
     fo.useDatabase = !opts_.findFresh;
     fo.exhaustive = opts_.findExhaustive;
     const auto t0 = std::chrono::steady_clock::now();
-    const std::vector<vkconv::FindResult> results = vkconv::findAlgorithms(ctx_, desc, po, fo);
+    vkconv::PlanOptions transposedPo = po;
+    transposedPo.pass = vkconv::ConvPass::Forward;  // as createPlan: the transposed plan's own pass
+    const std::vector<vkconv::FindResult> results =
+        prob.transposedPlan() ? vkconv::findAlgorithms(ctx_, *prob.transposed, transposedPo, fo)
+                              : vkconv::findAlgorithms(ctx_, prob.conv, po, fo);
     lastGpuWork_ = std::chrono::steady_clock::now();
     row.findMs = std::chrono::duration<double, std::milli>(lastGpuWork_ - t0).count();
     for (const vkconv::FindResult& r : results) {
@@ -228,7 +227,9 @@ vkconv::Plan LayerRunner::findPlan(const vkconv::ConvDesc& desc, const vkconv::P
         row.findFromDatabase = r.fromDatabase;
     }
     for (const vkconv::FindResult& r : results)
-        if (r.error.empty() && r.microseconds >= 0) return vkconv::Plan::create(ctx_, desc, r.options);
+        if (r.error.empty() && r.microseconds >= 0)
+            return prob.transposedPlan() ? vkconv::Plan::create(ctx_, *prob.transposed, r.options)
+                                         : vkconv::Plan::create(ctx_, prob.conv, r.options);
     throw vkconv::Error(vkconv::ErrorCode::Unsupported, "--find: no candidate could be timed");
 }
 
@@ -239,10 +240,9 @@ Row LayerRunner::runOne(const std::string& algo, const Row& base, LayerData& dat
     const LayerProblem& prob = data.prob;
     const vkconv::ConvDesc& desc = prob.conv;
     try {
-        const bool find = opts_.find && !prob.transposed;
         vkconv::PlanOptions po = planOptions(opts_, algo);
         po.pass = prob.convPass;
-        vkconv::Plan plan = find ? findPlan(desc, po, row) : createPlan(ctx_, prob, po);
+        vkconv::Plan plan = opts_.find ? findPlan(prob, po, row) : createPlan(ctx_, prob, po);
         row.algo = plan.algorithm();
         row.config = plan.config();
         {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common.hpp"
+#include "shapes.hpp"
 #include "vkconv/context.hpp"
 #include "vkconv/plan.hpp"
 
@@ -28,7 +29,7 @@ public:
 private:
     Row runOne(const std::string& algo, const Row& base, struct LayerData& data);
     // --find: the fastest candidate of vkconv::findAlgorithms (all of them recorded in `row`).
-    vkconv::Plan findPlan(const vkconv::ConvDesc& desc, const vkconv::PlanOptions& po, Row& row);
+    vkconv::Plan findPlan(const LayerProblem& prob, const vkconv::PlanOptions& po, Row& row);
     // --passes: `repeats` calls in one submission with a timestamp after every dispatch; each
     // dispatch's shader and median time over the calls.
     std::vector<std::pair<std::string, double>> timePasses(const std::function<void(VkCommandBuffer)>& recordCall,

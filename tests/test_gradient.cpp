@@ -396,6 +396,34 @@ TEST_F(GradientFind, TimesThePassAndAutoRunsItsWinner) {
         other.accumulate = true;  // another key: nothing recorded for it
         EXPECT_EQ(vkconv::Plan::create(c, d, other).explain().chosenBy, "router");
     }
+
+    // A transposed convolution's records are its own: its epilogue and its output padding are part
+    // of the key, and the backward-data pass of its convDesc() does not read them.
+    ConvTransposeDesc t = transposed(6, 5, 5, 3, 2, 1);
+    t.outputPaddingH = 1, t.hasBias = true, t.activation = vkconv::Activation::Relu;
+    const auto ranked = vkconv::findAlgorithms(c, t, {}, quick);
+    ASSERT_FALSE(ranked.empty());
+    for (const auto& r : ranked) {
+        EXPECT_TRUE(r.error.empty()) << r.algorithm << ": " << r.error;
+        EXPECT_EQ(r.algorithm.rfind("dgrad_", 0), 0u) << r.algorithm;
+        EXPECT_EQ(r.options.pass, ConvPass::BackwardData);
+    }
+    const vkconv::Plan p = vkconv::Plan::create(c, t);
+    EXPECT_EQ(p.explain().chosenBy, "find database");
+    EXPECT_TRUE(p.transposed());
+    EXPECT_EQ(p.algorithm() + " " + p.config(), ranked.front().algorithm + " " + ranked.front().config);
+    const vkconv::Plan found = vkconv::findPlan(c, t, {}, quick);
+    EXPECT_TRUE(found.transposed());
+    EXPECT_EQ(found.algorithm() + " " + found.config(), p.algorithm() + " " + p.config());
+    ConvTransposeDesc plain = t;
+    plain.activation = vkconv::Activation::None;
+    EXPECT_EQ(vkconv::Plan::create(c, plain).explain().chosenBy, "router");
+    PlanOptions data;
+    data.pass = ConvPass::BackwardData;
+    EXPECT_EQ(vkconv::Plan::create(c, t.convDesc(), data).explain().chosenBy, "router");
+    PlanOptions weight;
+    weight.pass = ConvPass::BackwardWeight;
+    EXPECT_THROW((void)vkconv::findAlgorithms(c, t, weight, quick), vkconv::Error);
 }
 
 }  // namespace

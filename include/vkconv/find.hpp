@@ -83,4 +83,12 @@ VKCONV_API std::vector<FindResult> findAlgorithms(Context& ctx, const ConvDesc& 
 VKCONV_API Plan findPlan(Context& ctx, const ConvDesc& desc, const PlanOptions& options = {},
                          const FindOptions& find = {});
 
+// The same for a transposed convolution (the backward-data algorithms, with its epilogue; options
+// as Plan::create(ctx, ConvTransposeDesc) takes them).  Its records are its own: "auto" on
+// Plan::create(ctx, desc) then runs the winner.
+VKCONV_API std::vector<FindResult> findAlgorithms(Context& ctx, const ConvTransposeDesc& desc,
+                                                  const PlanOptions& options = {}, const FindOptions& find = {});
+VKCONV_API Plan findPlan(Context& ctx, const ConvTransposeDesc& desc, const PlanOptions& options = {},
+                         const FindOptions& find = {});
+
 }  // namespace vkconv

@@ -39,11 +39,14 @@ void checkFindOptions(const FindOptions& f) {
 
 // What the candidates and their times depend on besides the device, driver and version (the
 // database's file header holds those).
-std::string findKey(const ConvDesc& d, const PlanOptions& o, const FindOptions& f) {
+// A transposed convolution's key is its own descriptor's (its epilogue and its input's size; the
+// pass, backward-data, follows).
+std::string findKey(const ConvDesc& d, const PlanOptions& o, const FindOptions& f,
+                    const ConvTransposeDesc* tr = nullptr) {
     std::ostringstream k;
-    k << d.toString() << " | algo " << (o.algorithm.empty() ? "auto" : o.algorithm) << " tile '" << o.tile << "' sg "
-      << o.subgroupSize << " ws " << o.workspaceLimit << " wino " << o.allowWinograd << " packed " << o.packedFilter
-      << " variants " << f.variants << " exhaustive " << f.exhaustive;
+    k << (tr ? tr->toString() : d.toString()) << " | algo " << (o.algorithm.empty() ? "auto" : o.algorithm) << " tile '"
+      << o.tile << "' sg " << o.subgroupSize << " ws " << o.workspaceLimit << " wino " << o.allowWinograd << " packed "
+      << o.packedFilter << " variants " << f.variants << " exhaustive " << f.exhaustive;
     // Backward passes' keys name the pass (forward keys stay as they were recorded).
     if (o.pass != ConvPass::Forward) k << " pass " << toString(o.pass) << " acc " << o.accumulate;
     return k.str();
@@ -55,7 +58,7 @@ bool isAuto(const PlanOptions& o) { return o.algorithm.empty() || o.algorithm ==
 // each accepting algorithm's own choice ("") and, with variants, its tuning tiles (exhaustive:
 // every tile it has).
 std::vector<PlanOptions> candidateOptions(const ContextImpl& impl, const ConvDesc& d, const PlanOptions& base,
-                                          const FindOptions& f) {
+                                          const FindOptions& f, const ConvTransposeDesc* tr) {
     std::vector<PlanOptions> out;
     auto offer = [&](const Algorithm& a, const std::string& tile) {
         PlanOptions o = base;
@@ -74,9 +77,7 @@ std::vector<PlanOptions> candidateOptions(const ContextImpl& impl, const ConvDes
         }
     };
     if (base.pass == ConvPass::BackwardData) {
-        DataGradProblem p;
-        p.conv = d, p.conv.hasBias = false, p.p = d.outH(), p.q = d.outW(), p.accumulate = base.accumulate;
-        offerGrad(dataGradAlgorithms(), p);
+        offerGrad(dataGradAlgorithms(), dataGradProblem(d, base, tr));
         return out;
     }
     if (base.pass == ConvPass::BackwardWeight) {
@@ -161,8 +162,10 @@ FindDbRow toRow(const FindResult& f) {
 // The shared tensors in each pass's roles: the forward's input and output are x and y; a backward
 // pass reads dy from `residual` (shaped like y) and writes its gradient to `output` (dx) or
 // `output` and `bias` (dw, db).
+// A transposed plan's tensors are its own (ConvTensors in its terms).
 void recordPass(const Plan& plan, VkCommandBuffer cmd, const ConvTensors& t) {
     const ConvDesc& d = plan.desc();
+    if (plan.transposed()) return plan.record(cmd, t);
     switch (plan.pass()) {
         case ConvPass::Forward: plan.record(cmd, t); return;
         case ConvPass::BackwardData:
@@ -243,20 +246,26 @@ private:
     std::unique_ptr<GpuTimer> timer_;
 };
 
-std::vector<FindResult> timeCandidates(Context& ctx, const ConvDesc& d, const PlanOptions& base, const FindOptions& f) {
+// The plan of a problem: a convolution pass of d, or the transposed convolution tr (d its convDesc()).
+Plan makePlan(Context& ctx, const ConvDesc& d, const PlanOptions& o, const ConvTransposeDesc* tr) {
+    return tr ? Plan::create(ctx, *tr, o) : Plan::create(ctx, d, o);
+}
+
+std::vector<FindResult> timeCandidates(Context& ctx, const ConvDesc& d, const PlanOptions& base, const FindOptions& f,
+                                       const ConvTransposeDesc* tr) {
     ContextImpl& impl = implOf(ctx);
     // The router's plan first: it validates the problem as Plan::create does (and throws its
     // errors), and it says which candidate "auto" is without the database (which this call is
     // about to rewrite).
     PlanOptions routerOptions = base;
     routerOptions.useFindDatabase = false;
-    Plan routed = Plan::create(ctx, d, routerOptions);
+    Plan routed = makePlan(ctx, d, routerOptions, tr);
     std::vector<Candidate> cands;
-    for (PlanOptions& o : candidateOptions(impl, d, base, f)) {
+    for (PlanOptions& o : candidateOptions(impl, d, base, f, tr)) {
         Candidate c;
         c.result.options = o;
         try {
-            c.plan = std::make_unique<Plan>(Plan::create(ctx, d, o));
+            c.plan = std::make_unique<Plan>(makePlan(ctx, d, o, tr));
             c.result.algorithm = c.plan->algorithm();
             c.result.config = c.plan->config();
             c.result.workspaceSize = c.plan->workspaceSize();
@@ -291,24 +300,30 @@ std::vector<FindResult> timeCandidates(Context& ctx, const ConvDesc& d, const Pl
     VkDeviceSize ws = 0;
     for (const Candidate& c : cands)
         if (c.plan) ws = std::max(ws, c.plan->workspaceSize());
-    // recordPass's roles: dy in `residual`, the gradient in `output` (and `bias` for db).
+    // recordPass's roles: dy in `residual`, the gradient in `output` (and `bias` for db); a
+    // transposed plan's own input, bias, residual and output.
     const ConvPass pass = base.pass;
-    const bool hasDy = pass != ConvPass::Forward;
-    const VkDeviceSize outBytes = VkDeviceSize(pass == ConvPass::BackwardData     ? d.inputBytes()
+    const bool hasDy = pass != ConvPass::Forward && !tr;
+    const VkDeviceSize inBytes = VkDeviceSize(tr ? tr->inputBytes() : d.inputBytes());
+    const VkDeviceSize biasBytes = VkDeviceSize(tr ? tr->biasBytes() : d.biasBytes());
+    const bool hasBias = tr ? tr->hasBias : d.hasBias, hasResidual = tr ? tr->hasResidual : d.hasResidual;
+    const VkDeviceSize outBytes = VkDeviceSize(tr                                 ? tr->outputBytes()
+                                               : pass == ConvPass::BackwardData   ? d.inputBytes()
                                                : pass == ConvPass::BackwardWeight ? d.filterBytes()
                                                                                   : d.outputBytes());
-    Buffer input = randomBuffer(ctx, d.dtype, VkDeviceSize(d.inputBytes()), 1);
+    const VkDeviceSize residualBytes = tr ? outBytes : VkDeviceSize(d.outputBytes());
+    Buffer input = randomBuffer(ctx, d.dtype, inBytes, 1);
     Buffer filter = randomBuffer(ctx, d.dtype, VkDeviceSize(d.filterBytes()), 2);
     Buffer bias, residual, workspace;
-    if (d.hasBias) bias = randomBuffer(ctx, d.dtype, VkDeviceSize(d.biasBytes()), 3);
-    if (d.hasResidual || hasDy) residual = randomBuffer(ctx, d.dtype, VkDeviceSize(d.outputBytes()), 4);
+    if (hasBias) bias = randomBuffer(ctx, d.dtype, biasBytes, 3);
+    if (hasResidual || hasDy) residual = randomBuffer(ctx, d.dtype, residualBytes, 4);
     Buffer output = Buffer::create(ctx, outBytes);
     if (ws) workspace = Buffer::create(ctx, ws);
     ConvTensors t;
-    t.input = input.view(0, VkDeviceSize(d.inputBytes()));
+    t.input = input.view(0, inBytes);
     t.filter = filter.view(0, VkDeviceSize(d.filterBytes()));
-    if (d.hasBias) t.bias = bias.view(0, VkDeviceSize(d.biasBytes()));
-    if (d.hasResidual || hasDy) t.residual = residual.view(0, VkDeviceSize(d.outputBytes()));
+    if (hasBias) t.bias = bias.view(0, biasBytes);
+    if (hasResidual || hasDy) t.residual = residual.view(0, residualBytes);
     t.output = output.view(0, outBytes);
     if (ws) t.workspace = workspace.view(0, ws);
     for (Candidate& c : cands)
@@ -400,9 +415,10 @@ bool rowNamesKnownAlgorithms(const FindDbRow& r) {
 }
 
 std::vector<FindResult> timeAndRecord(Context& ctx, const ConvDesc& desc, const PlanOptions& options,
-                                      const FindOptions& find, const std::string& key) {
+                                      const FindOptions& find, const ConvTransposeDesc* tr) {
     ContextImpl& impl = implOf(ctx);
-    std::vector<FindResult> out = timeCandidates(ctx, desc, options, find);
+    const std::string key = findKey(desc, options, find, tr);
+    std::vector<FindResult> out = timeCandidates(ctx, desc, options, find, tr);
     if (find.useDatabase && impl.findDb) {
         std::vector<FindDbRow> rows;
         for (const FindResult& r : out) rows.push_back(toRow(r));
@@ -413,31 +429,86 @@ std::vector<FindResult> timeAndRecord(Context& ctx, const ConvDesc& desc, const 
 
 }  // namespace
 
-std::vector<FindResult> findAlgorithms(Context& ctx, const ConvDesc& desc, const PlanOptions& options,
-                                       const FindOptions& find) {
+namespace {
+
+// findAlgorithms and findPlan for a convolution pass of desc or the transposed convolution tr
+// (desc its convDesc(), options already transposedOptions()).
+std::vector<FindResult> findProblem(Context& ctx, const ConvDesc& desc, const PlanOptions& options,
+                                    const FindOptions& find, const ConvTransposeDesc* tr) {
     ContextImpl& impl = implOf(ctx);
     impl.requireDevice("findAlgorithms");
     checkFindOptions(find);
     desc.validate();
-    const std::string key = findKey(desc, options, find);
     if (find.useDatabase && impl.findDb)
-        if (const std::optional<std::vector<FindDbRow>> rows = impl.findDb->lookup(key);
+        if (const std::optional<std::vector<FindDbRow>> rows = impl.findDb->lookup(findKey(desc, options, find, tr));
             rows && std::all_of(rows->begin(), rows->end(), rowNamesKnownAlgorithms)) {
             std::vector<FindResult> out;
             for (const FindDbRow& r : *rows) out.push_back(fromRow(r, options));
             return out;
         }
-    return timeAndRecord(ctx, desc, options, find, key);
+    return timeAndRecord(ctx, desc, options, find, tr);
 }
 
-std::optional<FindWinner> findDatabaseWinner(ContextImpl& impl, const ConvDesc& desc, const PlanOptions& options) {
+// A recorded winner that no longer plans (a tile or an algorithm this build declines for the
+// problem) sends the problem back to timing, whose result replaces the record.
+Plan findProblemPlan(Context& ctx, const ConvDesc& desc, const PlanOptions& options, const FindOptions& find,
+                     const ConvTransposeDesc* tr) {
+    const std::string what = tr ? tr->toString() : desc.toString();
+    std::vector<FindResult> ranked = findProblem(ctx, desc, options, find, tr);
+    for (int pass = 0; pass < 2; ++pass) {
+        std::string errors;
+        bool stale = false;
+        for (const FindResult& r : ranked) {
+            if (!r.error.empty() || r.microseconds < 0) {
+                errors += "; " + r.algorithm + ": " + r.error;
+                continue;
+            }
+            try {
+                return makePlan(ctx, desc, r.options, tr);
+            } catch (const Error&) {
+                if (!r.fromDatabase) throw;
+                stale = true;
+                break;
+            }
+        }
+        if (!stale)
+            throw Error(ErrorCode::Unsupported, "findPlan: no candidate for " + what + " could be timed" + errors);
+        ranked = timeAndRecord(ctx, desc, options, find, tr);
+    }
+    throw Error(ErrorCode::Unsupported, "findPlan: no timed candidate for " + what + " could be planned");
+}
+
+}  // namespace
+
+std::vector<FindResult> findAlgorithms(Context& ctx, const ConvDesc& desc, const PlanOptions& options,
+                                       const FindOptions& find) {
+    return findProblem(ctx, desc, options, find, nullptr);
+}
+
+std::vector<FindResult> findAlgorithms(Context& ctx, const ConvTransposeDesc& desc, const PlanOptions& options,
+                                       const FindOptions& find) {
+    desc.validate();
+    return findProblem(ctx, desc.convDesc(), transposedOptions(options), find, &desc);
+}
+
+Plan findPlan(Context& ctx, const ConvDesc& desc, const PlanOptions& options, const FindOptions& find) {
+    return findProblemPlan(ctx, desc, options, find, nullptr);
+}
+
+Plan findPlan(Context& ctx, const ConvTransposeDesc& desc, const PlanOptions& options, const FindOptions& find) {
+    desc.validate();
+    return findProblemPlan(ctx, desc.convDesc(), transposedOptions(options), find, &desc);
+}
+
+std::optional<FindWinner> findDatabaseWinner(ContextImpl& impl, const ConvDesc& desc, const PlanOptions& options,
+                                             const ConvTransposeDesc* tr) {
     if (!options.useFindDatabase || !impl.findDb || !isAuto(options)) return std::nullopt;
     // The most thorough search recorded for these options first: exhaustive, with variants, plain.
     FindOptions searches[3];
     searches[0].exhaustive = true;
     searches[2].variants = false;
     for (const FindOptions& f : searches) {
-        const std::optional<std::vector<FindDbRow>> rows = impl.findDb->lookup(findKey(desc, options, f));
+        const std::optional<std::vector<FindDbRow>> rows = impl.findDb->lookup(findKey(desc, options, f, tr));
         if (!rows || !std::all_of(rows->begin(), rows->end(), rowNamesKnownAlgorithms)) continue;
         FindWinner w;
         for (const FindDbRow& r : *rows) {
@@ -450,34 +521,6 @@ std::optional<FindWinner> findDatabaseWinner(ContextImpl& impl, const ConvDesc& 
         if (w.microseconds >= 0) return w;
     }
     return std::nullopt;
-}
-
-// A recorded winner that no longer plans (a tile or an algorithm this build declines for the
-// problem) sends the problem back to timing, whose result replaces the record.
-Plan findPlan(Context& ctx, const ConvDesc& desc, const PlanOptions& options, const FindOptions& find) {
-    std::vector<FindResult> ranked = findAlgorithms(ctx, desc, options, find);
-    for (int pass = 0; pass < 2; ++pass) {
-        std::string errors;
-        bool stale = false;
-        for (const FindResult& r : ranked) {
-            if (!r.error.empty() || r.microseconds < 0) {
-                errors += "; " + r.algorithm + ": " + r.error;
-                continue;
-            }
-            try {
-                return Plan::create(ctx, desc, r.options);
-            } catch (const Error&) {
-                if (!r.fromDatabase) throw;
-                stale = true;
-                break;
-            }
-        }
-        if (!stale)
-            throw Error(ErrorCode::Unsupported,
-                        "findPlan: no candidate for " + desc.toString() + " could be timed" + errors);
-        ranked = timeAndRecord(ctx, desc, options, find, findKey(desc, options, find));
-    }
-    throw Error(ErrorCode::Unsupported, "findPlan: no timed candidate for " + desc.toString() + " could be planned");
 }
 
 }  // namespace vkconv

@@ -16,6 +16,9 @@ struct FindWinner {
     double routerMicroseconds = -1.0;  // the router's pick in the same race (< 0: not recorded)
 };
 
-std::optional<FindWinner> findDatabaseWinner(ContextImpl& ctx, const ConvDesc& desc, const PlanOptions& options);
+// A transposed plan's problem is `transposed` (its key names its epilogue and size); desc is its
+// convDesc().
+std::optional<FindWinner> findDatabaseWinner(ContextImpl& ctx, const ConvDesc& desc, const PlanOptions& options,
+                                             const ConvTransposeDesc* transposed = nullptr);
 
 }  // namespace vkconv

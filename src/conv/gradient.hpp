@@ -24,6 +24,13 @@ struct DataGradProblem {
     int64_t gradOutputElements() const { return conv.n * conv.k * p * q; }
 };
 
+// The backward-data problem of a plan: dx's epilogue is a transposed convolution's, or none (the
+// forward bias does not reach dx), and dy's size is the transposed input's or the forward output's.
+DataGradProblem dataGradProblem(const ConvDesc& desc, const PlanOptions& o, const ConvTransposeDesc* transposed);
+// A transposed convolution's options as its plan runs them (pass BackwardData); throws the named
+// errors of options that have no meaning for it.
+PlanOptions transposedOptions(const PlanOptions& options);
+
 // Binding order of every backward-data kernel (shaders/include/dgrad_bindings.glsl).
 struct DataGradTensors {
     BufferView gradOutput, filter, bias, residual, gradInput, workspace;

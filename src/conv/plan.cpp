@@ -118,8 +118,7 @@ Plan Plan::create(Context& ctx, const ConvDesc& desc, const PlanOptions& options
     return p;
 }
 
-Plan Plan::create(Context& ctx, const ConvTransposeDesc& desc, const PlanOptions& options) {
-    desc.validate();
+PlanOptions transposedOptions(const PlanOptions& options) {
     if (options.pass == ConvPass::BackwardWeight)
         throw Error(ErrorCode::InvalidArgument,
                     "PlanOptions::pass is BackwardWeight, but a ConvTransposeDesc plan runs the transposed convolution "
@@ -130,13 +129,14 @@ Plan Plan::create(Context& ctx, const ConvTransposeDesc& desc, const PlanOptions
                     "through hasResidual");
     PlanOptions o = options;
     o.pass = ConvPass::BackwardData;
-    return createGradient(ctx, desc.convDesc(), o, &desc);
+    return o;
 }
 
-namespace {
+Plan Plan::create(Context& ctx, const ConvTransposeDesc& desc, const PlanOptions& options) {
+    desc.validate();
+    return createGradient(ctx, desc.convDesc(), transposedOptions(options), &desc);
+}
 
-// The backward-data problem of a plan: dx's epilogue is a transposed convolution's, or none (the
-// forward bias does not reach dx), and dy's size is the transposed input's or the forward output's.
 DataGradProblem dataGradProblem(const ConvDesc& desc, const PlanOptions& o, const ConvTransposeDesc* transposed) {
     DataGradProblem p;
     p.conv = desc;
@@ -151,6 +151,8 @@ DataGradProblem dataGradProblem(const ConvDesc& desc, const PlanOptions& o, cons
     }
     return p;
 }
+
+namespace {
 
 std::string gradAlgorithmList(ConvPass pass) {
     std::string names;
@@ -223,12 +225,11 @@ Plan Plan::createGradient(Context& ctx, const ConvDesc& desc, const PlanOptions&
                     "PlanOptions::packedFilter is for forward plans; backward passes read the filter as given");
     std::string chosenBy;
     std::unique_ptr<AlgorithmInstance> instance;
-    // Measured beats modelled, as for the forward pass (a transposed convolution's epilogue is not
-    // part of the find key: its plans take the router's choice).
-    if (!transposed && (options.algorithm.empty() || options.algorithm == "auto"))
-        if (std::optional<FindWinner> w = findDatabaseWinner(impl, desc, options)) {
+    // Measured beats modelled, as for the forward pass.
+    if (options.algorithm.empty() || options.algorithm == "auto")
+        if (std::optional<FindWinner> w = findDatabaseWinner(impl, desc, options, transposed)) {
             try {
-                Plan p = createGradient(ctx, desc, w->options, nullptr);
+                Plan p = createGradient(ctx, desc, w->options, transposed);
                 p.options_ = options;
                 p.chosenBy_ = "find database";
                 p.measuredUs_ = w->microseconds, p.routerMeasuredUs_ = w->routerMicroseconds;
