@@ -5,7 +5,8 @@ is timed and checked against the float64 references with the validation layer, i
 fp16 NHWC, --algo all; the JSON rows carry their pass and transposed fields and validate
 (bench/benchjson.py); the backward passes plan offline for every layer of the training suites
 (ResNet-50, the RetinaNet head) and the transposed suite; find times every pass, transposed rows
-included; the flags that do not combine are refused.
+included; packed filters run for the passes that read the filter; the flags that do not combine
+are refused.
 
   python3 bench/backward_check.py build/bench/vkconv-bench bench/cases/backward_check.csv
 """
@@ -82,7 +83,16 @@ with tempfile.TemporaryDirectory() as tmp:
             if not cands or (r["algo"], r["config"]) != (cands[0]["algo"], cands[0]["config"]):
                 failures.append(f"find --pass {pss} {r['layer']}: ran {r['algo']} {r['config']}, timed {cands[:1]}")
 
-# Refused: an unknown pass; packed filters of a backward pass.
+# Packed filters (constant weights): a transposed row's own plan and backward-data read the flipped
+# filter or the phases' sub-filters packed once, checked.
+for pss in ("fwd", "bwd-data"):
+    rc, out, err = run(["run", "--shapes", SHAPES, "--pass", pss, "--packed-filters", "--algo", "all", "--check",
+                        "--validation", "--dtype", "fp32", "--dtype", "fp16", "--layout", "nhwc", "--warmup", "1",
+                        "--warmup-ms", "0", "--calls", "1", "--repeats", "1"])
+    if rc != 0 or " 0 failed" not in out or "validation: no messages" not in out:
+        failures.append(f"--packed-filters --pass {pss}: exit {rc}: {(out + err).strip()[-600:]}")
+
+# Refused: an unknown pass; packed filters of backward-weight (it writes the filter).
 for args, word in [(["--pass", "bwd"], "--pass"),
                    (["--shapes", SHAPES, "--packed-filters", "--pass", "bwd-weight"], "--packed-filters")]:
     rc, out, err = run(args)

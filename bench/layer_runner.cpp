@@ -266,25 +266,27 @@ Row LayerRunner::runOne(const std::string& algo, const Row& base, LayerData& dat
         std::function<void(VkCommandBuffer)> recordPass;
         vkconv::Buffer packed;  // --packed-filters: written once here, read by every timed call
         std::vector<vkconv::Buffer*> written;
+        // --packed-filters: the filter the plan reads, packed once.
+        auto filterRead = [&]() {
+            if (!opts_.packedFilters) return w;
+            packed = tensorBuffer(ctx_, int64_t(plan.packedFilterSize()));
+            packed.fill(0xFFFFFFFFu);  // NaN: a plan that reads what the pack did not write fails --check
+            plan.packFilter(w, packed.view(0, plan.packedFilterSize()));
+            return packed.view(0, plan.packedFilterSize());
+        };
         if (prob.convPass == ConvPass::Forward) {
             vkconv::ConvTensors t;
-            t.input = x, t.filter = w, t.bias = bias, t.output = y, t.workspace = wsView;
-            if (opts_.packedFilters) {
-                packed = tensorBuffer(ctx_, int64_t(plan.packedFilterSize()));
-                packed.fill(0xFFFFFFFFu);  // NaN: a plan that reads what the pack did not write fails --check
-                plan.packFilter(t.filter, packed.view(0, plan.packedFilterSize()));
-                t.filter = packed.view(0, plan.packedFilterSize());
-            }
+            t.input = x, t.filter = filterRead(), t.bias = bias, t.output = y, t.workspace = wsView;
             recordPass = [&plan, t](VkCommandBuffer cmd) { plan.record(cmd, t); };
             written = {&data.by};
         } else if (prob.transposedPlan()) {
             vkconv::ConvTensors t;
-            t.input = y, t.filter = w, t.bias = bias, t.output = x, t.workspace = wsView;
+            t.input = y, t.filter = filterRead(), t.bias = bias, t.output = x, t.workspace = wsView;
             recordPass = [&plan, t](VkCommandBuffer cmd) { plan.record(cmd, t); };
             written = {&data.bx};
         } else if (prob.convPass == ConvPass::BackwardData) {
             vkconv::BackwardDataTensors t;
-            t.gradOutput = y, t.filter = w, t.gradInput = x, t.workspace = wsView;
+            t.gradOutput = y, t.filter = filterRead(), t.gradInput = x, t.workspace = wsView;
             recordPass = [&plan, t](VkCommandBuffer cmd) { plan.record(cmd, t); };
             written = {&data.bx};
         } else {

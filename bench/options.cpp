@@ -285,8 +285,8 @@ void addProblemOptions(CLI::App* app, Options& o, bool planOptions) {
         ->group(g);
     app->add_flag("--packed-filters", o.packedFilters,
                   "PlanOptions::packedFilter: constant weights, packed once (Plan::packFilter) before timing, so the "
-                  "calls skip "
-                  "the per-call filter transform or transpose; --check reads through the packed filter")
+                  "calls skip the per-call filter transform, transpose or flip (forward and backward-data "
+                  "plans, transposed rows); --check reads through the packed filter")
         ->group(g);
     app->add_flag("--router-only", o.routerOnly,
                   "PlanOptions::useFindDatabase = false: auto runs the router's choice even where the find database "
@@ -591,9 +591,8 @@ Options parseOptions(int argc, char** argv) {
     if (o.zooParts > 1 && !o.zoo) usageError("--zoo-part splits the zoo: give --zoo too");
     if (!o.capsPath.empty() && (!o.device.empty() || o.validation))
         usageError("--caps plans offline: no --device or --validation");
-    if (o.packedFilters && o.pass != vkconv::ConvPass::Forward)
-        usageError("--packed-filters packs a forward plan's filter: not with --pass " +
-                   std::string(vkconv::toString(o.pass)));
+    if (o.packedFilters && o.pass == vkconv::ConvPass::BackwardWeight)
+        usageError("--packed-filters packs the filter a plan reads: not with --pass bwd-weight (it writes the filter)");
     if (o.mode == Mode::Find && o.algo == "all")
         usageError(
             "--algo all: find times every candidate and runs the fastest; use run --algo all for a row per algorithm");

@@ -184,6 +184,10 @@ TEST_P(TransposedConv, MatchesReference) {
     }
     for (DataMode mode : {DataMode::Integer, DataMode::Uniform})
         EXPECT_TRUE(vkt::passed(vkt::checkTransposed(t, o, 21, mode)));
+    // Constant weights packed once (the original filter poisoned after packing).
+    PlanOptions packed = o;
+    packed.packedFilter = true;
+    EXPECT_TRUE(vkt::passed(vkt::checkTransposed(t, packed, 22, DataMode::Uniform))) << "packed filter";
 }
 
 std::vector<std::tuple<int, std::string>> transposedParams() {

@@ -68,7 +68,7 @@ TEST_F(GradientErrors, NamedErrors) {
     ConvDesc res = base();
     res.hasResidual = true;
     expectError(ErrorCode::InvalidArgument, "residual", [&] { (void)vkconv::Plan::create(ctx, res, weight); });
-    PlanOptions packed = data;
+    PlanOptions packed = weight;
     packed.packedFilter = true;
     expectError(ErrorCode::InvalidArgument, "packedFilter", [&] { (void)vkconv::Plan::create(ctx, base(), packed); });
     PlanOptions unknown = weight;

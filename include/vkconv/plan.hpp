@@ -60,7 +60,9 @@ struct PlanOptions {
     // Plans whose algorithm transforms the filter on every call (winograd's transformed filters,
     // coopmat_nhwc's and implicit_gemm_nhwc's KCRS -> KRSC transpose) then skip that pass, and
     // their workspace shrinks by its output; for the others the packed filter is a copy.  "auto"
-    // prices the algorithms without the pass.
+    // prices the algorithms without the pass.  Backward-data and transposed plans too (a decoder's
+    // constant weights): dgrad_forward's flipped filter and dgrad_phases' sub-filters (with their
+    // inner plans' own packing) are then the packed filter.  Not backward-weight (it writes w).
     bool packedFilter = false;
     // "auto" takes the fastest plan that the context's find database measured for this problem
     // and these options (findAlgorithms / findPlan, or `vkconv-bench find`, on this device and
@@ -192,6 +194,7 @@ private:
     static Plan createGradient(Context& ctx, const ConvDesc& desc, const PlanOptions& options,
                                const ConvTransposeDesc* transposed);
     void recordTransposed(VkCommandBuffer cmd, const ConvTensors& tensors) const;
+    void checkFilterView(const ContextImpl& c, const BufferView& filter) const;
     void explainGradient(PlanExplanation& e, const PlanOptions& routerOptions) const;
     ContextImpl* ctx_;  // the context's inner object, which a moved Context keeps
     ConvDesc desc_;

@@ -5,7 +5,10 @@
 // top and whatever keeps dx's height at the bottom.  A pass (shaders/dgrad_filter_flip.comp) writes
 // the flipped filter into the workspace; then the forward router's choice for that convolution
 // runs, dy as its input and dx as its output, with the transposed epilogue (bias over C, residual,
-// activation) as its own.  Workspace: the flipped filter, then the inner plan's own.
+// activation) as its own.  Workspace: the flipped filter, then the inner plan's own.  With
+// PlanOptions::packedFilter (a transposed convolution's constant weights) the flip runs once, in
+// recordPackFilter, and so does the inner plan's own packing where it has one: the packed filter
+// is the flipped filter, then the inner plan's packed form.
 #include "conv/dispatch.hpp"
 #include "conv/gradient.hpp"
 #include "conv/router.hpp"
@@ -90,7 +93,8 @@ InnerChoice innerChoice(const ContextImpl& ctx, const DataGradProblem& p, const 
             "would alias the output, which the multi-pass kernels read after writing)";
         return ic;
     }
-    const uint64_t flip = flipRegionBytes(ctx, p);
+    // Packed, the flipped filter lives in the packed filter, not the workspace.
+    const uint64_t flip = o.packedFilter ? 0 : flipRegionBytes(ctx, p);
     const uint64_t limit = std::min<uint64_t>(o.workspaceLimit, ctx.caps.maxStorageBufferRange);
     if (flip > limit) {
         ic.why = "the flipped filter needs " + std::to_string(flip) +
@@ -101,7 +105,6 @@ InnerChoice innerChoice(const ContextImpl& ctx, const DataGradProblem& p, const 
     ic.opts = o;
     ic.opts.pass = ConvPass::Forward;
     ic.opts.accumulate = false;
-    ic.opts.packedFilter = false;
     ic.opts.useFindDatabase = false;
     ic.opts.workspaceLimit = o.workspaceLimit - flip;
     ic.opts.algorithm = "auto";
@@ -130,7 +133,8 @@ public:
           pc_(dataGradPushConstants(p)),
           filterElements_(uint64_t(p.conv.filterElements())),
           filterBytes_(uint64_t(p.conv.filterBytes())),
-          flipRegion_(flipRegionBytes(ctx, p)) {
+          flipRegion_(flipRegionBytes(ctx, p)),
+          packed_(ic.opts.packedFilter) {
         inner_ = ic.algo->instantiate(ctx, ic.view.desc, ic.opts);
         // The flip reads only the source filter's layout and writes the storage type: one pipeline
         // per (dtype, source layout, destination layout), whatever the epilogue.
@@ -143,27 +147,50 @@ public:
     }
     void recordDataGrad(VkCommandBuffer cmd, const DataGradTensors& t) const override {
         const BufferView& ws = t.workspace;
-        const BufferView flipped{ws.buffer, ws.offset, filterBytes_};
-        ConvTensors f;
-        f.input = t.filter, f.filter = t.filter, f.output = flipped;
-        bindConvTensors(ctx_, cmd, *flip_, f);
-        pushConstants(ctx_, cmd, *flip_, pc_);
-        dispatch1D(ctx_, cmd, filterElements_, kFlipWorkgroup);
-        computeBarrier(ctx_, cmd);
-        const uint64_t innerWs = inner_->workspaceSize();
-        const BufferView iw = innerWs ? BufferView{ws.buffer, ws.offset + flipRegion_, innerWs} : BufferView{};
-        inner_->record(cmd, ConvTensors{t.gradOutput, flipped, t.bias, t.residual, t.gradInput, iw});
+        BufferView innerFilter;
+        if (packed_) {  // t.filter is the packed filter
+            innerFilter = inner_->packedFilterSize()
+                              ? BufferView{t.filter.buffer, t.filter.offset + flipRegion_, inner_->packedFilterSize()}
+                              : BufferView{t.filter.buffer, t.filter.offset, filterBytes_};
+        } else {
+            innerFilter = BufferView{ws.buffer, ws.offset, filterBytes_};
+            recordFlip(cmd, t.filter, innerFilter);
+        }
+        const uint64_t innerWs = inner_->workspaceSize(), at = packed_ ? 0 : flipRegion_;
+        const BufferView iw = innerWs ? BufferView{ws.buffer, ws.offset + at, innerWs} : BufferView{};
+        inner_->record(cmd, ConvTensors{t.gradOutput, innerFilter, t.bias, t.residual, t.gradInput, iw});
     }
-    VkDeviceSize workspaceSize() const override { return flipRegion_ + inner_->workspaceSize(); }
+    VkDeviceSize workspaceSize() const override { return (packed_ ? 0 : flipRegion_) + inner_->workspaceSize(); }
+    VkDeviceSize packedFilterSize() const override {
+        return packed_ ? (inner_->packedFilterSize() ? flipRegion_ + inner_->packedFilterSize() : filterBytes_) : 0;
+    }
+    void recordPackFilter(VkCommandBuffer cmd, const BufferView& filter, const BufferView& packed) const override {
+        const BufferView flipped{packed.buffer, packed.offset, filterBytes_};
+        recordFlip(cmd, filter, flipped);
+        if (inner_->packedFilterSize())
+            inner_->recordPackFilter(
+                cmd, flipped, BufferView{packed.buffer, packed.offset + flipRegion_, inner_->packedFilterSize()});
+    }
     std::string name() const override { return "dgrad_forward"; }
     std::string config() const override { return "flipped filter, then " + inner_->name() + " " + inner_->config(); }
     double roundingAmplification() const override { return inner_->roundingAmplification(); }
     double operandRounding() const override { return inner_->operandRounding(); }
 
 private:
+    // w' from w, then a barrier: the inner plan (or its packing) reads it next.
+    void recordFlip(VkCommandBuffer cmd, const BufferView& filter, const BufferView& flipped) const {
+        ConvTensors f;
+        f.input = filter, f.filter = filter, f.output = flipped;
+        bindConvTensors(ctx_, cmd, *flip_, f);
+        pushConstants(ctx_, cmd, *flip_, pc_);
+        dispatch1D(ctx_, cmd, filterElements_, kFlipWorkgroup);
+        computeBarrier(ctx_, cmd);
+    }
+
     ContextImpl& ctx_;
     ConvPushConstants pc_;
     uint64_t filterElements_, filterBytes_, flipRegion_;
+    bool packed_;
     std::unique_ptr<AlgorithmInstance> inner_;
     const ComputePipeline* flip_;
 };

@@ -17,7 +17,10 @@
 // (accumulate, a transposed convolution's bias, residual, activation); the phases no tap reaches
 // get only the epilogue of zero there.  Workspace, one region each (workspaceRegionAlignment): the
 // sub-filters, the phase outputs (dx's size in all), then an equal share of the rest per inner plan.
-// Stride 1 is dgrad_forward's (no scatter pass); this one takes it too, and accumulate.
+// Stride 1 is dgrad_forward's (no scatter pass); this one takes it too, and accumulate.  With
+// PlanOptions::packedFilter (a transposed convolution's constant weights) the sub-filters are the
+// packed filter, written once by recordPackFilter with each inner plan's own packing after them,
+// and the workspace holds the phase outputs and the inner plans' regions only.
 #include <algorithm>
 #include <numeric>
 
@@ -73,7 +76,10 @@ struct Phase {
     bool taps() const { return h.taps && w.taps; }
     ConvDesc desc;  // the forward convolution, where taps()
     const Algorithm* algo = nullptr;
+    // filterOffset: in the workspace, or with packedFilter in the packed filter (innerPackedOffset
+    // then follows the sub-filters: the inner plan's own packed form).
     uint64_t filterOffset = 0, filterBytes = 0, outputOffset = 0, outputBytes = 0, innerOffset = 0;
+    uint64_t innerPackedOffset = 0;
 };
 
 // Every phase with dx pixels, their forward plans and the workspace's regions, or why not.
@@ -82,6 +88,7 @@ struct PhasePlan {
     PlanOptions opts;         // the inner plans' (their workspace limit: each one's share)
     uint64_t innerShare = 0;  // each inner plan's region
     uint64_t workspace = 0;
+    uint64_t packed = 0;  // with packedFilter: the sub-filters' bytes in the packed filter
     std::string why;
 };
 
@@ -110,7 +117,6 @@ PhasePlan phasePlan(const ContextImpl& ctx, const DataGradProblem& p, const Plan
     pp.opts = o;
     pp.opts.pass = ConvPass::Forward;
     pp.opts.accumulate = false;
-    pp.opts.packedFilter = false;
     pp.opts.useFindDatabase = false;
     pp.opts.algorithm = "auto";
     pp.opts.tile.clear();
@@ -150,8 +156,13 @@ PhasePlan phasePlan(const ContextImpl& ctx, const DataGradProblem& p, const Plan
                         "a phase's output (" + std::to_string(ph.outputBytes) + " bytes) exceeds maxStorageBufferRange";
                     return pp;
                 }
-                ph.filterOffset = fixed;
-                fixed += alignUp(ph.filterBytes, align);
+                if (o.packedFilter) {
+                    ph.filterOffset = pp.packed;
+                    pp.packed += alignUp(ph.filterBytes, align);
+                } else {
+                    ph.filterOffset = fixed;
+                    fixed += alignUp(ph.filterBytes, align);
+                }
                 ph.outputOffset = fixed;
                 fixed += alignUp(ph.outputBytes, align);
                 ++tapped;
@@ -191,9 +202,10 @@ public:
           n_(p.conv.n),
           c_(p.conv.c),
           dtype_(p.conv.dtype),
-          addOnly_(p.accumulate && !p.conv.hasBias && !p.conv.hasResidual && p.conv.activation == Activation::None) {
+          addOnly_(p.accumulate && !p.conv.hasBias && !p.conv.hasResidual && p.conv.activation == Activation::None),
+          packed_(pp.opts.packedFilter) {
         const uint64_t align = workspaceRegionAlignment(ctx);
-        uint64_t at = pp.workspace;
+        uint64_t at = pp.workspace, packedAt = pp.packed;
         for (Phase& ph : phases_) {
             if (!ph.taps()) {
                 inner_.emplace_back();
@@ -202,8 +214,11 @@ public:
             inner_.push_back(ph.algo->instantiate(ctx, ph.desc, pp.opts));
             ph.innerOffset = at;
             at += alignUp(inner_.back()->workspaceSize(), align);
+            ph.innerPackedOffset = packedAt;
+            packedAt += alignUp(inner_.back()->packedFilterSize(), align);
         }
         workspace_ = at;
+        packedBytes_ = packed_ ? packedAt : 0;
         ConvDesc k;
         k.dtype = p.conv.dtype;
         k.filterLayout = p.conv.filterLayout;
@@ -232,24 +247,22 @@ public:
     void recordDataGrad(VkCommandBuffer cmd, const DataGradTensors& t) const override {
         const BufferView& ws = t.workspace;
         auto view = [&](uint64_t offset, uint64_t bytes) { return BufferView{ws.buffer, ws.offset + offset, bytes}; };
+        // Packed, t.filter is the packed filter: the sub-filters, then the inner plans' packings.
+        auto packedView = [&](uint64_t offset, uint64_t bytes) {
+            return BufferView{t.filter.buffer, t.filter.offset + offset, bytes};
+        };
         bool tapped = false;
+        if (!packed_) tapped = recordSubFilters(cmd, t.filter, view);
         for (size_t i = 0; i < phases_.size(); ++i) {
             const Phase& ph = phases_[i];
             if (!ph.taps()) continue;
-            ConvTensors f;
-            f.input = t.filter, f.filter = t.filter, f.output = view(ph.filterOffset, ph.filterBytes);
-            bindConvTensors(ctx_, cmd, *filter_, f);
-            pushConstants(ctx_, cmd, *filter_, filterPc_[i]);
-            dispatch1D(ctx_, cmd, ph.filterBytes / uint64_t(dtypeSize(ph.desc.dtype)), kWorkgroup);
             tapped = true;
-        }
-        if (tapped) computeBarrier(ctx_, cmd);
-        for (size_t i = 0; i < phases_.size(); ++i) {
-            const Phase& ph = phases_[i];
-            if (!ph.taps()) continue;
-            const uint64_t innerWs = inner_[i]->workspaceSize();
+            const uint64_t innerWs = inner_[i]->workspaceSize(), innerPacked = inner_[i]->packedFilterSize();
+            const BufferView filter = !packed_      ? view(ph.filterOffset, ph.filterBytes)
+                                      : innerPacked ? packedView(ph.innerPackedOffset, innerPacked)
+                                                    : packedView(ph.filterOffset, ph.filterBytes);
             inner_[i]->record(cmd, ConvTensors{t.gradOutput,
-                                               view(ph.filterOffset, ph.filterBytes),
+                                               filter,
                                                {},
                                                {},
                                                view(ph.outputOffset, ph.outputBytes),
@@ -270,6 +283,19 @@ public:
         }
     }
     VkDeviceSize workspaceSize() const override { return workspace_; }
+    VkDeviceSize packedFilterSize() const override { return packedBytes_; }
+    void recordPackFilter(VkCommandBuffer cmd, const BufferView& filter, const BufferView& packed) const override {
+        auto view = [&](uint64_t offset, uint64_t bytes) {
+            return BufferView{packed.buffer, packed.offset + offset, bytes};
+        };
+        if (!recordSubFilters(cmd, filter, view)) return;
+        for (size_t i = 0; i < phases_.size(); ++i) {
+            const Phase& ph = phases_[i];
+            if (ph.taps() && inner_[i]->packedFilterSize())
+                inner_[i]->recordPackFilter(cmd, view(ph.filterOffset, ph.filterBytes),
+                                            view(ph.innerPackedOffset, inner_[i]->packedFilterSize()));
+        }
+    }
     std::string name() const override { return "dgrad_phases"; }
     std::string config() const override {
         int tapped = 0;
@@ -301,11 +327,31 @@ public:
     }
 
 private:
+    // Each phase's sub-filter from w at ph.filterOffset of `at` (the workspace, or the packed
+    // filter), then a barrier; false where no phase has taps.
+    template <class At>
+    bool recordSubFilters(VkCommandBuffer cmd, const BufferView& filter, const At& at) const {
+        bool tapped = false;
+        for (size_t i = 0; i < phases_.size(); ++i) {
+            const Phase& ph = phases_[i];
+            if (!ph.taps()) continue;
+            ConvTensors f;
+            f.input = filter, f.filter = filter, f.output = at(ph.filterOffset, ph.filterBytes);
+            bindConvTensors(ctx_, cmd, *filter_, f);
+            pushConstants(ctx_, cmd, *filter_, filterPc_[i]);
+            dispatch1D(ctx_, cmd, ph.filterBytes / uint64_t(dtypeSize(ph.desc.dtype)), kWorkgroup);
+            tapped = true;
+        }
+        if (tapped) computeBarrier(ctx_, cmd);
+        return tapped;
+    }
+
     ContextImpl& ctx_;
     std::vector<Phase> phases_;
     int64_t n_, c_;
     DType dtype_;
-    bool addOnly_;
+    bool addOnly_, packed_;
+    uint64_t packedBytes_ = 0;
     std::vector<std::unique_ptr<AlgorithmInstance>> inner_;
     std::vector<ConvPushConstants> filterPc_, scatterPc_;
     uint64_t workspace_ = 0;

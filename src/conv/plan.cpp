@@ -220,9 +220,9 @@ Plan Plan::createGradient(Context& ctx, const ConvDesc& desc, const PlanOptions&
     if ((options.algorithm.empty() || options.algorithm == "auto") && !options.tile.empty())
         throw Error(ErrorCode::InvalidArgument,
                     "PlanOptions::tile '" + options.tile + "' needs a named algorithm, not auto");
-    if (options.packedFilter)
+    if (options.packedFilter && options.pass == ConvPass::BackwardWeight)
         throw Error(ErrorCode::InvalidArgument,
-                    "PlanOptions::packedFilter is for forward plans; backward passes read the filter as given");
+                    "PlanOptions::packedFilter packs a filter that the plan reads; backward-weight writes the filter");
     std::string chosenBy;
     std::unique_ptr<AlgorithmInstance> instance;
     // Measured beats modelled, as for the forward pass.
@@ -300,7 +300,7 @@ void Plan::record(VkCommandBuffer cmd, const BackwardDataTensors& t) const {
                                                     passRecordHint(options_.pass, transposed_ != nullptr));
     checkCommandBuffer(c, cmd);
     checkView(c, "gradOutput", t.gradOutput, desc_.outputBytes(), true, "");
-    checkView(c, "filter", t.filter, desc_.filterBytes(), true, "");
+    checkFilterView(c, t.filter);
     checkView(c, "gradInput", t.gradInput, desc_.inputBytes(), true, "");
     checkView(c, "workspace", t.workspace, int64_t(impl_->workspaceSize()), impl_->workspaceSize() > 0,
               "this plan needs none (workspaceSize() is 0)");
@@ -345,7 +345,7 @@ void Plan::recordTransposed(VkCommandBuffer cmd, const ConvTensors& t) const {
     const ConvTransposeDesc& d = *transposed_;
     checkCommandBuffer(c, cmd);
     checkView(c, "input", t.input, d.inputBytes(), true, "");
-    checkView(c, "filter", t.filter, d.filterBytes(), true, "");
+    checkFilterView(c, t.filter);
     checkView(c, "bias", t.bias, d.biasBytes(), d.hasBias, "the descriptor has no bias (set hasBias)");
     checkView(c, "residual", t.residual, d.outputBytes(), d.hasResidual,
               "the descriptor has no residual (set hasResidual)");
@@ -368,10 +368,7 @@ void Plan::record(VkCommandBuffer cmd, const ConvTensors& t) const {
                     std::string("Plan::record(ConvTensors): this plan runs ") + passRecordHint(options_.pass, false));
     checkCommandBuffer(c, cmd);
     checkView(c, "input", t.input, desc_.inputBytes(), true, "");
-    if (options_.packedFilter)
-        checkView(c, "packed filter", t.filter, int64_t(packedFilterSize()), true, "");
-    else
-        checkView(c, "filter", t.filter, desc_.filterBytes(), true, "");
+    checkFilterView(c, t.filter);
     checkView(c, "bias", t.bias, desc_.biasBytes(), desc_.hasBias, "the descriptor has no bias (set hasBias)");
     checkView(c, "residual", t.residual, desc_.outputBytes(), desc_.hasResidual,
               "the descriptor has no residual (set hasResidual)");
@@ -395,6 +392,14 @@ void Plan::record(VkCommandBuffer cmd, const ConvTensors& t) const {
 
 void Plan::run(const ConvTensors& t) const {
     ctx_->submitAndWait([&](VkCommandBuffer cmd) { record(cmd, t); });
+}
+
+// With PlanOptions::packedFilter the plan reads the packed filter, else the filter as given.
+void Plan::checkFilterView(const ContextImpl& c, const BufferView& filter) const {
+    if (options_.packedFilter)
+        checkView(c, "packed filter", filter, int64_t(packedFilterSize()), true, "");
+    else
+        checkView(c, "filter", filter, desc_.filterBytes(), true, "");
 }
 
 VkDeviceSize Plan::packedFilterSize() const {

@@ -139,6 +139,19 @@ GradCheck failure(GradCheck r, const vkconv::Error& e) {
     return r;
 }
 
+// The filter a plan reads: w itself, or with PlanOptions::packedFilter the plan's packed filter,
+// written from w, after which w is poisoned (a plan that still read it would fail the check).
+vkconv::BufferView packedFilter(const vkconv::Plan& plan, vkconv::Buffer& w, int64_t bytes, vkconv::DType t,
+                                vkconv::Buffer& packed) {
+    const vkconv::BufferView view = w.view(0, VkDeviceSize(bytes));
+    if (!plan.packedFilterSize()) return view;
+    packed = poisoned(size_t(plan.packedFilterSize()), t);
+    const vkconv::BufferView p = packed.view(0, plan.packedFilterSize());
+    plan.packFilter(view, p);
+    w = poisoned(size_t(bytes), t);
+    return p;
+}
+
 }  // namespace
 
 std::string GradCheck::summary() const {
@@ -192,7 +205,8 @@ GradCheck checkDataGrad(const ConvDesc& d, vkconv::PlanOptions opts, uint64_t se
         vkconv::Buffer ws;
         vkconv::BackwardDataTensors t;
         t.gradOutput = dyBuf.view(0, VkDeviceSize(d.outputBytes()));
-        t.filter = wBuf.view(0, VkDeviceSize(d.filterBytes()));
+        vkconv::Buffer packedBuf;
+        t.filter = packedFilter(plan, wBuf, d.filterBytes(), d.dtype, packedBuf);
         t.gradInput = dxBuf.view(0, VkDeviceSize(d.inputBytes()));
         if (plan.workspaceSize()) {
             ws = poisoned(size_t(plan.workspaceSize()), DType::F32);
@@ -285,7 +299,8 @@ GradCheck checkTransposed(const vkconv::ConvTransposeDesc& d, const vkconv::Plan
         auto inBuf = upload(pack(in, inDims, inLast, d.dtype)), wBuf = upload(pack(w, wDims, wLast, d.dtype));
         vkconv::Buffer biasBuf, resBuf, ws;
         t.input = inBuf.view(0, VkDeviceSize(d.inputBytes()));
-        t.filter = wBuf.view(0, VkDeviceSize(d.filterBytes()));
+        vkconv::Buffer packedBuf;
+        t.filter = packedFilter(plan, wBuf, d.filterBytes(), d.dtype, packedBuf);
         if (d.hasBias) {
             bias = randomTensor(size_t(d.outChannels), d.dtype, seed * 8 + 3, mode);
             biasBuf = upload(pack(bias, {1, d.outChannels, 1, 1}, false, d.dtype));
