@@ -103,8 +103,7 @@ uint64_t pixelTiles(const ConvDesc& d, const Tile& t) {
 // (each stages a one-chunk layer's filters once).
 uint64_t gridX(const ContextImpl& ctx, const ConvDesc& d, const Tile& t) {
     const uint64_t most =
-        t.groups ? t.groups
-                 : std::max<uint64_t>(1, uint64_t(kGroupsPerUnit * modelComputeUnits(ctx.caps.computeUnits)));
+        t.groups ? t.groups : std::max<uint64_t>(1, uint64_t(kGroupsPerUnit * ctx.model.computeUnits));
     return std::min(pixelTiles(d, t), most);
 }
 
@@ -123,7 +122,7 @@ Tile chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& fo
     Tile t;
     if (!forced.empty()) return matchTile(forced, t) ? t : Tile{};
     t = {std::max<uint32_t>(256, subgroup), 4};
-    const double units = modelComputeUnits(ctx.caps.computeUnits);
+    const double units = ctx.model.computeUnits;
     while (t.px > 1 && (unrolled(d, t) > kMaxUnrolled || double(pixelTiles(d, t) * uint64_t(d.groups)) < 2.0 * units))
         t.px /= 2;
     return t;

@@ -187,7 +187,7 @@ Tile chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& fo
         if (t.tp >= 1) break;
     }
     if (bn < kFrag || t.tp == 0) return Tile{};
-    const double units = modelComputeUnits(ctx.caps.computeUnits);
+    const double units = ctx.model.computeUnits;
     // 32-filter tiles (one filter subgroup, 8 rows) take 4 rows where their subgroups then hold B
     // in registers and the grid stays at four workgroups per compute unit: 4x32x32/1x1p4 so beat
     // 8x32x32/1x1 at b32 on the H200 in both layouts (with B in shared memory 4 rows lost in NCHW).

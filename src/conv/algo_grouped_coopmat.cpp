@@ -200,7 +200,7 @@ Tile chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& fo
     // Row steps share one filter staging while at least four workgroups per compute unit remain,
     // and while the image has rows for them.
     if (stagedTaps(ctx, d, t) >= taps(d)) {
-        const double units = modelComputeUnits(ctx.caps.computeUnits);
+        const double units = ctx.model.computeUnits;
         while (t.pstep < 8 && uint64_t(t.tp) * t.pstep * 2 <= uint64_t(d.outH())) {
             Tile next = t;
             next.pstep *= 2;
