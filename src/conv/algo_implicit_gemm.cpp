@@ -603,7 +603,7 @@ double implicitGemmModelCost(const ContextImpl& ctx, const ConvDesc& d, const Pl
 }
 
 // For Plan::explain (device_model.cpp): the best one-pass tile's modelled cost, and the best
-// split's within the workspace limit (< 0 where none).
+// split's within the workspace limit (< 0 where none), also where the router would not ask.
 double implicitGemmOnePassCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     double best = -1;
     for (const TileCosts& c : tileCosts(ctx, d, o, false))
@@ -612,7 +612,6 @@ double implicitGemmOnePassCost(const ContextImpl& ctx, const ConvDesc& d, const 
 }
 double implicitGemmSplitCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     double best = -1;
-    if (!splitConsidered(d, o)) return best;
     for (const TileCosts& c : tileCosts(ctx, d, o, true))
         if (c.split.split && (best < 0 || c.split.cost < best)) best = c.split.cost;
     return best;

@@ -178,7 +178,12 @@ double modelledMicroseconds(const ContextImpl& ctx, const std::string& a, const 
     if (a == "implicit_gemm" || a == "implicit_gemm_analytic") return scalar(implicitGemmOnePassCost(ctx, d, o));
     if (a == "implicit_gemm_splitk") return scalar(implicitGemmSplitCost(ctx, d, o));
     if (a == "implicit_gemm_nhwc") return scalar(nhwcTransformModelCost(ctx, d, o));
-    if (a == "implicit_gemm_coopmat") return matrix(coopmatModelCost(ctx, d, o, false));
+    // Charged its one pass, as winograd's comparison charges it (winograd's and halo_coopmat's fits
+    // hold their passes).
+    if (a == "implicit_gemm_coopmat") {
+        const double cost = coopmatModelCost(ctx, d, o, false);
+        return cost > 0 ? matrix(cost + m.matrixDirectPassUs * m.matrixFitFlopsPerUs) : -1.0;
+    }
     if (a == "halo_coopmat") return matrix(haloCoopmatModelCost(ctx, d, o));
     if (a == "winograd") {
         bool onMatrixUnits = false;
