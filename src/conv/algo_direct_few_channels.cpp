@@ -108,7 +108,7 @@ Tile chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& fo
         if (!any) return Tile{};
     }
     const double units = ctx.model.computeUnits;
-    while (t.tp > 2 && double(gridX(d, t) * gridY(d, t)) < 2.0 * units) t.tp /= 2;
+    while (t.tp > 2 && double(gridX(d, t) * gridY(d, t)) < ctx.model.fewChannelsFill * units) t.tp /= 2;
     return t;
 }
 

@@ -105,7 +105,8 @@ Tile chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& fo
     t.lanes = 1;
     while (t.lanes < t.wg && uint64_t(t.lanes) * wordsPerLane(d) < words) t.lanes *= 2;
     const double units = ctx.model.computeUnits;
-    while (t.lanes < t.wg && t.lanes < words && double(gridX(d, t) * uint64_t(d.groups)) < 2.0 * units) t.lanes *= 2;
+    while (t.lanes < t.wg && t.lanes < words && double(gridX(d, t) * uint64_t(d.groups)) < ctx.model.gemvFill * units)
+        t.lanes *= 2;
     return t;
 }
 

@@ -25,6 +25,16 @@ DeviceModel nvidiaFit() {
     DeviceModel m;
     m.depthwiseFillPerUnit = 8;
     m.depthwiseFilterWeight = 0.25;
+    m.gemvFill = 2;
+    m.fewChannelsFill = 2;
+    m.fewFiltersFill = 2;
+    m.fewFiltersPersistent = 4;
+    m.pointwiseFill = 4;
+    m.slicedKOneGroupFill = 1.5;
+    m.slicedKTwoGroupFill = 4;
+    m.groupedRowStepFill = 4;
+    m.fewChannelsCoopmatFill = 4;
+    m.groupedElementLoadWaste = 1.5;
 
     m.scalarFlopsPerUs = 28e6;  // ~28 TFLOP/s fp32: implicit_gemm's 128x128 tile in full waves
     // Residency from the registers the driver reports: 121-128 for the 8x8/8x4 register tiles,

@@ -52,6 +52,18 @@ struct DeviceModel {
     double depthwiseFillUnits = 0;     // depthwise_tiled's fill penalty: the driver's count, else 32
     double depthwiseFillPerUnit = 8;   // workgroups per unit below which its tiles are charged the gap
     double depthwiseFilterWeight = 0;  // its filter taps' read weight against a staged halo word
+    // The tile choices' grid targets, workgroups per compute unit: a tile shrinks (or a block
+    // grows) until its grid reaches it, since a unit needs several resident to hide its loads.
+    double gemvFill = 0;                 // gemv: lanes per pixel double up to it
+    double fewChannelsFill = 0;          // direct_few_channels: rows per tile halve up to it
+    double fewFiltersFill = 0;           // direct_few_filters: pixels per invocation halve up to it
+    double fewFiltersPersistent = 0;     // direct_few_filters' persistent grid
+    double pointwiseFill = 0;            // pointwise_coopmat: blocks per subgroup double while above it
+    double slicedKOneGroupFill = 0;      // slicedk_coopmat: one filter block per workgroup up to it,
+    double slicedKTwoGroupFill = 0;      //   two up to this, else four
+    double groupedRowStepFill = 0;       // grouped_coopmat: row steps double while above it
+    double fewChannelsCoopmatFill = 0;   // few_channels_coopmat: its wider tiles while above it
+    double groupedElementLoadWaste = 0;  // grouped_coopmat: element loads' products against words'
 
     // ---- the scalar GEMM (implicit_gemm, its split-K, winograd and implicit_gemm_nhwc off the
     // matrix units): costs in FLOPs at the best tile's full-wave rate ----
