@@ -25,6 +25,7 @@ DeviceModel nvidiaFit() {
     DeviceModel m;
     m.depthwiseFillPerUnit = 8;
     m.depthwiseFilterWeight = 0.25;
+    m.depthwiseFillInvocations = 8192;
     m.gemvFill = 2;
     m.fewChannelsFill = 2;
     m.fewFiltersFill = 2;

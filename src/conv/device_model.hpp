@@ -52,6 +52,9 @@ struct DeviceModel {
     double depthwiseFillUnits = 0;     // depthwise_tiled's fill penalty: the driver's count, else 32
     double depthwiseFillPerUnit = 8;   // workgroups per unit below which its tiles are charged the gap
     double depthwiseFilterWeight = 0;  // its filter taps' read weight against a staged halo word
+    // Invocations that stand in for "enough to fill the GPU" (depthwise's blocking; 128 workgroups
+    // of 64, each invocation with several independent loads in flight).
+    uint64_t depthwiseFillInvocations = 0;
     // The tile choices' grid targets, workgroups per compute unit: a tile shrinks (or a block
     // grows) until its grid reaches it, since a unit needs several resident to hide its loads.
     double gemvFill = 0;                 // gemv: lanes per pixel double up to it
