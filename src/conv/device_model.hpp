@@ -45,12 +45,12 @@ struct HaloTileRate {
 struct DeviceModel {
     static constexpr size_t kScalarTiles = 6, kMatrixTiles = 24, kHaloTiles = 8;
 
-    std::string source;  // where the values came from, for Plan::explain and vkconv-info
+    std::string source;  // where the values came from (Plan::explain, vkconv-bench --calibrate)
 
     // ---- the grid ----
-    double computeUnits = 0;           // the driver's count, else unitsWhenUnreported
+    double computeUnits = 0;           // the driver's count, else 64 (a mid-size GPU's)
     double depthwiseFillUnits = 0;     // depthwise_tiled's fill penalty: the driver's count, else 32
-    double depthwiseFillPerUnit = 8;   // workgroups per unit below which its tiles are charged the gap
+    double depthwiseFillPerUnit = 0;   // workgroups per unit below which its tiles are charged the gap
     double depthwiseFilterWeight = 0;  // its filter taps' read weight against a staged halo word
     // Invocations that stand in for "enough to fill the GPU" (depthwise's blocking; 128 workgroups
     // of 64, each invocation with several independent loads in flight).
