@@ -194,11 +194,17 @@ with tempfile.TemporaryDirectory() as tmp:
     rows = [l for l in out.splitlines() if l and not l.startswith((" ", "==", "suite")) and "plan(s)" not in l]
     if rc != 0 or out.count("chosen by the router: ") != len(rows) or out.count("router rules, in order:") != len(rows):
         failures.append(f"plans --explain: exit {rc}, {len(rows)} rows: {(out + err).strip()[-400:]}")
+    elif out.count("(modelled times: NVIDIA: the H200 fit)") != len(rows) or "accepts, modelled " not in out:
+        failures.append(f"plans --explain: rows without the device model's modelled times: {out.strip()[-400:]}")
     else:
         import json
         doc = json.load(open(js))
         if any(r.get("chosen_by") != "router" or not r.get("reason") for r in doc["rows"]):
             failures.append(f"plans --explain --json: rows without chosen_by/reason: {doc['rows'][:2]}")
+    # --calibrate reads the card's measured peaks, which a profile does not have.
+    rc, out, err = run(["plans", "--caps", H200, "--shapes", SHAPES, "--calibrate"])
+    if rc != 2 or "--calibrate" not in err:
+        failures.append(f"plans --caps --calibrate: expected exit 2 naming --calibrate, got exit {rc}: {err.strip()[:300]}")
     rc, out, err = run(["plans", "--caps", H200, "--shapes", SHAPES, "--algo", "direct", "--explain"])
     if rc != 0 or "chosen by the PlanOptions::algorithm: named by the caller (the router would run" not in out:
         failures.append(f"plans --algo direct --explain: exit {rc}: {(out + err).strip()[-300:]}")
@@ -210,7 +216,8 @@ helps = {
                "--repeats", "--warmup", "--warmup-ms", "--check", "--json", "--csv", "--passes", "--trace", "--peak", "--pass"],
     ("find",): ["--fresh", "--exhaustive", "--find-fresh", "--check", "--repeats"],
     ("peak",): ["--barrier-forms"],
-    ("plans",): ["--caps", "--json", "--csv", "--suite", "--zoo", "--no-winograd", "--explain", "--router-only", "--pass"],
+    ("plans",): ["--caps", "--json", "--csv", "--suite", "--zoo", "--no-winograd", "--explain", "--router-only", "--pass",
+                 "--calibrate"],
     ("shader-stats",): ["--isa", "--expect-isa", "--json", "--algo", "--tile"],
     ("--peak",): ["--barrier-forms"],
     ("--find-fresh",): ["--fresh", "--exhaustive"],

@@ -69,6 +69,7 @@ struct Options {
     bool packedFilters = false;   // --packed-filters: PlanOptions::packedFilter, the filter packed once before timing
     bool routerOnly = false;      // --router-only: PlanOptions::useFindDatabase = false
     bool explain = false;         // --explain: each row's Plan::explain()
+    bool calibrate = false;       // --calibrate: Context::calibrate to the peaks (cached, or --peak's)
     std::string traceDir;         // --trace DIR: implicit_gemm_coopmat's phase clocks per layer (profiling)
     bool passes = false;          // --passes: time each dispatch of a call (profiling)
     bool find = false;            // find: each row's plan is findPlan()'s (measured), not the router's

@@ -164,6 +164,12 @@ int main(int argc, char** argv) {
             if (ec) throw vkconv::Error(vkconv::ErrorCode::Io, "cannot create " + opts.traceDir + ": " + ec.message());
         }
         if (opts.mode == Mode::Plans && !opts.capsPath.empty()) {
+            if (opts.calibrate) {
+                std::fprintf(stderr,
+                             "vkconv-bench: --calibrate needs the card's measured peaks; a --caps profile "
+                             "has none\n");
+                return 2;
+            }
             const vkconv::FileRead caps = vkconv::readRegularFile(opts.capsPath, uint64_t(1) << 24);
             if (!caps.bytes)
                 throw vkconv::Error(vkconv::ErrorCode::Io, "cannot read " + opts.capsPath + ": " + caps.why);
@@ -197,6 +203,7 @@ int main(int argc, char** argv) {
             return 1;
         }
         if (opts.mode == Mode::Plans) {
+            if (opts.calibrate) calibrateToPeaks(ctx, loadPeakCache(ctx));
             rc = runPlanList(ctx, opts);
         } else if (opts.mode == Mode::ShaderStats) {
             rc = runShaderStats(ctx, opts);
@@ -213,6 +220,7 @@ int main(int argc, char** argv) {
                 peaks = loadPeakCache(ctx);
             }
             if (opts.mode != Mode::Peak) {
+                if (opts.calibrate) calibrateToPeaks(ctx, peaks);
                 if (measure) std::printf("\n");
                 rc = std::max(rc, runBenchmark(ctx, opts, peaks));
             }

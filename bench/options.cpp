@@ -293,8 +293,12 @@ void addProblemOptions(CLI::App* app, Options& o, bool planOptions) {
                   "holds a measured winner (what the router alone achieves)")
         ->group(g);
     app->add_flag("--explain", o.explain,
-                  "print each plan's Plan::explain(): the router's rules as it asked them, every algorithm's verdict, "
-                  "the find database's times where they chose (with --caps: for that card)")
+                  "print each plan's Plan::explain(): the router's rules as it asked them, every algorithm's verdict "
+                  "and modelled time, the find database's times where they chose (with --caps: for that card)")
+        ->group(g);
+    app->add_flag("--calibrate", o.calibrate,
+                  "Context::calibrate: the routers' device model scaled to this card's measured peaks (the --peak "
+                  "cache, or --peak's measurement) before planning; auto may then choose differently (not with --caps)")
         ->group(g);
 }
 

@@ -42,4 +42,7 @@ std::string peakCachePath(const vkconv::Context& ctx);                // "" when
 void savePeakCache(const vkconv::Context& ctx, const PeakReport& r);  // notes problems on stderr
 Peaks loadPeakCache(const vkconv::Context& ctx);  // empty Peaks when there is none (or it is unreadable)
 
+// --calibrate: the routers' device model calibrated to `peaks` (Context::calibrate), said on stderr.
+void calibrateToPeaks(vkconv::Context& ctx, const Peaks& peaks);
+
 }  // namespace vkbench

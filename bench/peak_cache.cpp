@@ -10,6 +10,8 @@
 
 #include "util/file_read.hpp"
 #include "peak.hpp"
+#include "runtime/context_access.hpp"
+#include "runtime/context_impl.hpp"
 #include "report.hpp"
 #include "runtime/context_access.hpp"
 #include "runtime/pipeline_cache.hpp"
@@ -150,6 +152,24 @@ Peaks readPeakCache(const std::string& text, uint32_t vendorId, uint32_t deviceI
 }
 
 }  // namespace
+
+void calibrateToPeaks(vkconv::Context& ctx, const Peaks& peaks) {
+    if (peaks.empty()) {
+        std::fprintf(stderr,
+                     "vkconv-bench: --calibrate: no peaks for this device (--peak measures them); the "
+                     "default device model plans\n");
+        return;
+    }
+    vkconv::MeasuredPeaks m;
+    m.fp32FmaTflops = peaks.fp32FmaTflops;
+    m.sliceLoopTflops = peaks.sliceLoopTflops;
+    m.copyGbs = peaks.bandwidthGbs;
+    m.cacheReadGbs = peaks.cacheReadGbs;
+    m.callFloorUs = peaks.callFloorUs;
+    ctx.calibrate(m);
+    std::fprintf(stderr, "vkconv-bench: device model calibrated from %s: %s\n", peaks.source.c_str(),
+                 vkconv::implOf(ctx).model.source.c_str());
+}
 
 Peaks loadPeakCache(const vkconv::Context& ctx) {
     std::string path = peakCachePath(ctx);

@@ -8,8 +8,10 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "environment.hpp"
 #include "harness.hpp"
@@ -325,13 +327,59 @@ TEST_F(Find, ExplainSaysWhatChoseAndWhatDeclined) {
         EXPECT_EQ(e.candidates[i].algorithm, names[i]);
         EXPECT_EQ(e.candidates[i].declines, vkconv::whyUnsupported(ctx(), d, names[i])) << names[i];
     }
+    // The router's modelled times: on every modelled algorithm that accepts (implicit_gemm runs
+    // this layer), positive; none on one that declines.
+    bool modelled = false;
+    for (const auto& c : e.candidates) {
+        if (!c.declines.empty()) EXPECT_LT(c.modelledMicroseconds, 0) << c.algorithm;
+        if (c.algorithm == "implicit_gemm") EXPECT_GT(c.modelledMicroseconds, 0);
+        modelled = modelled || c.modelledMicroseconds > 0;
+    }
+    EXPECT_TRUE(modelled);
+    EXPECT_FALSE(e.deviceModel.empty());
     const std::string text = e.toString();
     EXPECT_NE(text.find(p.algorithm()), std::string::npos);
+    EXPECT_NE(text.find("modelled "), std::string::npos) << text;
+    EXPECT_NE(text.find("not modelled"), std::string::npos) << text;  // direct: rules alone
     vkconv::PlanOptions named;
     named.algorithm = "direct";
     const vkconv::PlanExplanation n = vkconv::Plan::create(ctx(), d, named).explain();
     EXPECT_EQ(n.chosenBy, "PlanOptions::algorithm");
     EXPECT_NE(n.reason.find(p.algorithm()), std::string::npos) << n.reason;
+}
+
+// Where the router chose by its model, the explanation's modelled times say why: fp32 NHWC 3x3
+// stride-1 layers (the scalar path; implicit_gemm_nhwc declines NHWC) on winograd only where it
+// is modelled below implicit_gemm one pass and split (winogradPays' margin), on split-K only below
+// one pass.  Single images split on lavapipe; at batch 8 the grid fills and winograd's transforms
+// pay for its 36/144 multiplies.
+TEST_F(Find, ExplainModelledTimesBackACostChoice) {
+    std::set<std::string> byCost;
+    for (auto [c, hw, n] :
+         {std::tuple<int64_t, int64_t, int64_t>{64, 28, 1}, {128, 14, 1}, {64, 56, 8}, {128, 28, 8}}) {
+        ConvDesc d;
+        d.n = n, d.c = d.k = c, d.h = d.w = hw, d.r = d.s = 3;
+        d.pad(1, 1);
+        d.inputLayout = d.outputLayout = TensorLayout::NHWC;
+        d.filterLayout = vkconv::FilterLayout::KRSC;
+        vkconv::PlanOptions o;
+        o.useFindDatabase = false;
+        const vkconv::PlanExplanation e = vkconv::Plan::create(ctx(), d, o).explain();
+        std::map<std::string, double> us;
+        for (const auto& cand : e.candidates) us[cand.algorithm] = cand.modelledMicroseconds;
+        SCOPED_TRACE(e.toString());
+        ASSERT_GT(us["implicit_gemm"], 0);
+        if (e.algorithm == "winograd") {
+            byCost.insert(e.algorithm);
+            ASSERT_GT(us["winograd"], 0);
+            for (const auto& [name, t] : us)
+                if (t > 0 && name != "winograd") EXPECT_LT(us["winograd"], t) << name;
+        } else if (e.algorithm == "implicit_gemm_splitk") {
+            byCost.insert(e.algorithm);
+            EXPECT_LT(us["implicit_gemm_splitk"], us["implicit_gemm"]);
+        }
+    }
+    EXPECT_EQ(byCost.size(), 2u);
 }
 
 TEST_F(Find, MisuseNamesTheProblem) {

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,16 @@ struct ContextAdoptInfo {
     PFN_vkGetInstanceProcAddr getInstanceProcAddr = nullptr;
 };
 
+// A card's measured ceilings: what `vkconv-bench --peak` measures and caches per device
+// (peaks-<vendor>-<device>-<driver>.json).  Each is absent where it was not measured.
+struct MeasuredPeaks {
+    std::optional<double> fp32FmaTflops;    // fp32 FMA throughput, TFLOP/s
+    std::optional<double> sliceLoopTflops;  // the matrix units' best staged slice loop, fp16 TFLOP/s
+    std::optional<double> copyGbs;          // a streaming copy, GB/s
+    std::optional<double> cacheReadGbs;     // reads that stay in the last-level cache, GB/s
+    std::optional<double> callFloorUs;      // a tiny dispatch behind a compute barrier, µs
+};
+
 struct ContextImpl;
 
 class VKCONV_API Context {
@@ -95,6 +106,12 @@ public:
 
     // Number of validation-layer messages seen (0 when validation is off).
     uint64_t validationMessages() const;
+
+    // Calibrates the routers' device model to this card's measured ceilings: each one given
+    // replaces the value the default model was fitted beside (docs/design.md, "The device
+    // model"), so "auto" may choose differently.  Plans created before keep their choice; not
+    // thread-safe against Plan::create.
+    void calibrate(const MeasuredPeaks& peaks);
 
     // Writes the pipeline cache to disk now (also done on destruction).
     void savePipelineCache();

@@ -103,8 +103,12 @@ struct VKCONV_API PlanExplanation {
         std::string algorithm;
         std::string declines;  // "" where it accepts the problem, else why not
         bool ladder = false;   // a benchmark optimization-ladder rung that auto never picks
+        // The router's modelled time for it on this device, µs; < 0 where it declines or no model
+        // prices it (the rules alone choose it).
+        double modelledMicroseconds = -1.0;
     };
     std::vector<Candidate> candidates;  // every registered algorithm
+    std::string deviceModel;            // where the modelled times' numbers come from (the device model)
     std::string toString() const;       // several lines, for people
 };
 

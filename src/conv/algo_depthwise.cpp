@@ -18,9 +18,6 @@ namespace {
 constexpr uint32_t kWorkgroup = 64;
 // Register budget of the unrolled paths (scalars; the NHWC path holds 4 per entry).
 constexpr int64_t kMaxTaps = 64, kMaxWindow = 32, kMaxRowWindow = 64;
-// Invocations that stand in for "enough to fill a GPU" (128 workgroups of 64, each invocation
-// with several independent loads in flight; no timing).
-constexpr uint64_t kFill = 8192;
 
 enum SpecDepthwise : uint32_t {
     kSpecFR = 101,
@@ -89,9 +86,10 @@ uint64_t blockInvocations(const ConvDesc& d, uint32_t pt, uint32_t qt) {
 // Block shape: 2 rows x 4 columns (the NHWC path holds 4 channels per entry, so 1 row there
 // when the filter is tall or the rows strided), shrunk to the output and to the register
 // budget.  Small layers (batch 1, 7x7 or 14x14 maps) trade input reuse for parallelism: below
-// kFill invocations the block loses its second row, then (NHWC, whose invocations already hold
+// DeviceModel::depthwiseFillInvocations the block loses its second row, then (NHWC, whose invocations already hold
 // 4 channels) half its columns; not more, as each NHWC invocation also loads 4 x R*S filter taps.
-Blocking chooseBlocking(const ConvDesc& d, const std::string& tile) {
+Blocking chooseBlocking(const ContextImpl& ctx, const ConvDesc& d, const std::string& tile) {
+    const uint64_t fill = ctx.model.depthwiseFillInvocations;
     Blocking b;
     int64_t span = (d.s - 1) * d.dilationW + 1, rspan = (d.r - 1) * d.dilationH + 1;
     if (needsGeneric(d)) {
@@ -109,8 +107,8 @@ Blocking chooseBlocking(const ConvDesc& d, const std::string& tile) {
     const bool oneRow = nhwc && (d.r * d.s > 25 || d.strideH > 1);
     int64_t pt = std::min<int64_t>(oneRow ? 1 : 2, d.outH());
     if (pt > 1 && (pt - 1) * d.strideH + rspan > kMaxRowWindow) pt = 1;
-    if (pt > 1 && blockInvocations(d, uint32_t(pt), uint32_t(qt)) < kFill) pt = 1;
-    if (nhwc && qt > 2 && blockInvocations(d, uint32_t(pt), uint32_t(qt)) < kFill) qt = 2;
+    if (pt > 1 && blockInvocations(d, uint32_t(pt), uint32_t(qt)) < fill) pt = 1;
+    if (nhwc && qt > 2 && blockInvocations(d, uint32_t(pt), uint32_t(qt)) < fill) qt = 2;
     b.qt = uint32_t(qt);
     b.pt = uint32_t(pt);
     return b;
@@ -124,7 +122,7 @@ public:
           pc_(makePushConstants(d)),
           wg_(o.subgroupSize > kWorkgroup ? o.subgroupSize : kWorkgroup),
           sg_(o.subgroupSize),
-          blk_(chooseBlocking(d, o.tile)) {
+          blk_(chooseBlocking(ctx, d, o.tile)) {
         pc_.aux0 = uint32_t(d.k / d.c);  // channel multiplier
         bool single = d.k == d.c;
         if (!blk_.generic && d.inputLayout == TensorLayout::NHWC) {  // 4 channels per pixel access

@@ -103,16 +103,18 @@ std::vector<Tile> allTiles() {
 // Bytes a tile moves per useful output value: its halo (loaded words, padding and overlap
 // included; a pixel's run of channels shorter than a 32-byte sector counts as a whole sector)
 // and its outputs (the tail tiles' dead outputs included), plus each invocation's filter taps
-// (read through the cache, weighted at a quarter), times a fill penalty when the grid has fewer
-// workgroups than 8 per SM / CU (each SM needs several resident to keep enough loads in flight).
+// (read through the cache, weighted at DeviceModel::depthwiseFilterWeight), times a fill penalty
+// when the grid has fewer workgroups than depthwiseFillPerUnit per SM / CU (each SM needs several
+// resident to keep enough loads in flight).
 double tileCost(const ContextImpl& ctx, const ConvDesc& d, const Tile& t) {
     const double tiles = double(tileCount(d, t));
     const double run = 4.0 * t.cl * double(dtypeSize(d.dtype));
     const double staged = double(haloRows(d, t) * haloCols(d, t)) * std::max(1.0, 32.0 / run),
                  outs = double(t.tp() * t.tq());
     const double useful = double(d.n) * double(d.outH()) * double(d.outW()) * double(d.c) / (4.0 * t.cl);
-    double cost = tiles * (staged + outs) / useful + 0.25 * double(d.r * d.s) / double(t.pt * t.qt);
-    const double fill = 8.0 * double(ctx.caps.computeUnits ? ctx.caps.computeUnits : 32);
+    const DeviceModel& m = ctx.model;
+    double cost = tiles * (staged + outs) / useful + m.depthwiseFilterWeight * double(d.r * d.s) / double(t.pt * t.qt);
+    const double fill = m.depthwiseFillPerUnit * m.depthwiseFillUnits;
     if (tiles < fill) cost *= fill / tiles;
     return cost;
 }

@@ -83,7 +83,7 @@ const DgradTile* chooseTile(const ContextImpl& ctx, const DataGradProblem& p, ui
     const DgradTile* t = findTile(want);
     if (t->bn >= 64) {
         Grid g = gridOf(p, *t);
-        if (double(g.x * g.y * g.z) < 2.0 * modelComputeUnits(ctx.caps.computeUnits)) t = findTile("64x64x8/4x4");
+        if (double(g.x * g.y * g.z) < 2.0 * ctx.model.computeUnits) t = findTile("64x64x8/4x4");
     }
     if (tileWhyNot(ctx, p, *t, sg).empty()) return t;
     for (const auto& k : kTiles)

@@ -107,8 +107,8 @@ Tile chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& fo
         for (t.tq = t.tq / 2; t.tq >= 8 && !(any = fits(t)); t.tq /= 2) {}
         if (!any) return Tile{};
     }
-    const double units = modelComputeUnits(ctx.caps.computeUnits);
-    while (t.tp > 2 && double(gridX(d, t) * gridY(d, t)) < 2.0 * units) t.tp /= 2;
+    const double units = ctx.model.computeUnits;
+    while (t.tp > 2 && double(gridX(d, t) * gridY(d, t)) < ctx.model.fewChannelsFill * units) t.tp /= 2;
     return t;
 }
 

@@ -24,8 +24,7 @@ constexpr uint32_t kMaxFilters = 8;        // per group: the register block (KP 
 constexpr uint32_t kMaxTaps = 32;          // R x S: one 32-bit validity mask per pixel
 constexpr uint32_t kFilterBudget = 16384;  // shared bytes for the staged filters
 
-constexpr uint32_t kMaxLanes = 8;     // invocations per pixel (16-byte NHWC loads: 128 bytes of 16-bit channels)
-constexpr double kGroupsPerUnit = 4;  // the persistent grid: workgroups per compute unit
+constexpr uint32_t kMaxLanes = 8;  // invocations per pixel (16-byte NHWC loads: 128 bytes of 16-bit channels)
 // PX x KP x CV, the multiply-adds per tap of the unrolled channel block: NVIDIA's compiler (580)
 // did not finish a 256 one (4 pixels x 8 filters x 8 fp16 channels) within 40 s, even at batch 1;
 // 128 builds in seconds.
@@ -103,8 +102,7 @@ uint64_t pixelTiles(const ConvDesc& d, const Tile& t) {
 // (each stages a one-chunk layer's filters once).
 uint64_t gridX(const ContextImpl& ctx, const ConvDesc& d, const Tile& t) {
     const uint64_t most =
-        t.groups ? t.groups
-                 : std::max<uint64_t>(1, uint64_t(kGroupsPerUnit * modelComputeUnits(ctx.caps.computeUnits)));
+        t.groups ? t.groups : std::max<uint64_t>(1, uint64_t(ctx.model.fewFiltersPersistent * ctx.model.computeUnits));
     return std::min(pixelTiles(d, t), most);
 }
 
@@ -123,8 +121,9 @@ Tile chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& fo
     Tile t;
     if (!forced.empty()) return matchTile(forced, t) ? t : Tile{};
     t = {std::max<uint32_t>(256, subgroup), 4};
-    const double units = modelComputeUnits(ctx.caps.computeUnits);
-    while (t.px > 1 && (unrolled(d, t) > kMaxUnrolled || double(pixelTiles(d, t) * uint64_t(d.groups)) < 2.0 * units))
+    const double units = ctx.model.computeUnits;
+    while (t.px > 1 && (unrolled(d, t) > kMaxUnrolled ||
+                        double(pixelTiles(d, t) * uint64_t(d.groups)) < ctx.model.fewFiltersFill * units))
         t.px /= 2;
     return t;
 }

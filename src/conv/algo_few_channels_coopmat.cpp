@@ -187,12 +187,13 @@ Tile chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& fo
         if (t.tp >= 1) break;
     }
     if (bn < kFrag || t.tp == 0) return Tile{};
-    const double units = modelComputeUnits(ctx.caps.computeUnits);
+    const double units = ctx.model.computeUnits;
     // 32-filter tiles (one filter subgroup, 8 rows) take 4 rows where their subgroups then hold B
     // in registers and the grid stays at four workgroups per compute unit: 4x32x32/1x1p4 so beat
     // 8x32x32/1x1 at b32 on the H200 in both layouts (with B in shared memory 4 rows lost in NCHW).
     if (Tile four{4, t.mq, t.nq, t.sgq, t.sgn, 1};
-        t.tp == 8 && bRegisters(ctx, d, four) && double(gridX(d, four) * gridY(d, four)) >= 4.0 * units)
+        t.tp == 8 && bRegisters(ctx, d, four) &&
+        double(gridX(d, four) * gridY(d, four)) >= ctx.model.fewChannelsCoopmatFill * units)
         t.tp = 4;
     // Long windows (8 chunks or more: 7x7 stems) take 64-column subgroup blocks where their B is
     // held in registers, the halo and B fit overlaid and the grid stays at four workgroups per
@@ -203,7 +204,7 @@ Tile chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& fo
     if (Tile wide{t.tp, 4, t.nq, t.sgq, t.sgn, 1};
         t.mq == 2 && chunks(d) >= 8 && bRegisters(ctx, d, wide) &&
         sharedBytes(d, wide, overlaid(ctx, d, wide), rawRowsApply(d)) <= ctx.caps.maxSharedMemory &&
-        double(gridX(d, wide) * gridY(d, wide)) >= 4.0 * units)
+        double(gridX(d, wide) * gridY(d, wide)) >= ctx.model.fewChannelsCoopmatFill * units)
         t.mq = 4;
     // Small grids keep the eight subgroups: fewer rows per workgroup would spread the grid, but
     // each halving doubles the filter words every invocation stages once per workgroup, and that
@@ -213,8 +214,8 @@ Tile chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& fo
     // Up to 8 row steps share one filter staging while at least four workgroups per compute unit
     // remain.  With B in shared memory 8 measured slower than 2-4 on VGG-16's first layer at b32;
     // with B in registers 8 ran faster on the 64-filter tiles that reach it.
-    while (t.pstep < 8 &&
-           double(gridX(d, Tile{t.tp, t.mq, t.nq, t.sgq, t.sgn, t.pstep * 2}) * gridY(d, t)) >= 4.0 * units)
+    while (t.pstep < 8 && double(gridX(d, Tile{t.tp, t.mq, t.nq, t.sgq, t.sgn, t.pstep * 2}) * gridY(d, t)) >=
+                              ctx.model.fewChannelsCoopmatFill * units)
         t.pstep *= 2;
     return t;
 }

@@ -104,8 +104,9 @@ Tile chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& fo
     const uint64_t words = chunkWords(d);
     t.lanes = 1;
     while (t.lanes < t.wg && uint64_t(t.lanes) * wordsPerLane(d) < words) t.lanes *= 2;
-    const double units = modelComputeUnits(ctx.caps.computeUnits);
-    while (t.lanes < t.wg && t.lanes < words && double(gridX(d, t) * uint64_t(d.groups)) < 2.0 * units) t.lanes *= 2;
+    const double units = ctx.model.computeUnits;
+    while (t.lanes < t.wg && t.lanes < words && double(gridX(d, t) * uint64_t(d.groups)) < ctx.model.gemvFill * units)
+        t.lanes *= 2;
     return t;
 }
 

@@ -100,20 +100,23 @@ uint32_t filterTile(uint64_t ft) {
 }
 
 // Products per useful one with GT groups per tile: the padded chunk values times the padded filter
-// columns, against GT groups' own; element loads (no 16-byte words) count half again.
-double waste(const ConvDesc& d, uint32_t gt) {
+// columns, against GT groups' own; element loads (no 16-byte words) count
+// DeviceModel::groupedElementLoadWaste times as much.
+double waste(const ContextImpl& ctx, const ConvDesc& d, uint32_t gt) {
     const uint64_t cg = d.channelsPerGroup(), kg = d.filtersPerGroup(), ft = gt * kg, bn = filterTile(ft);
     double w = double(up16(gt * cg)) * double((ft + bn - 1) / bn * bn) / (double(gt) * double(cg) * double(kg));
-    return vecInput(d, gt) || d.c % 8 != 0 || d.inputLayout != TensorLayout::NHWC ? w : 1.5 * w;
+    return vecInput(d, gt) || d.c % 8 != 0 || d.inputLayout != TensorLayout::NHWC
+               ? w
+               : ctx.model.groupedElementLoadWaste * w;
 }
 
 // The groups per tile with the fewest wasted products (the fewer groups on a tie), at most the
 // layer's groups and 64 chunk values.  0: none fits.
-uint32_t chooseGroups(const ConvDesc& d) {
+uint32_t chooseGroups(const ContextImpl& ctx, const ConvDesc& d) {
     uint32_t best = 0;
     for (uint32_t gt = 1; gt <= std::min<int64_t>(d.groups, kMaxGroupsPerTile); ++gt) {
         if (up16(uint64_t(gt) * d.channelsPerGroup()) > kMaxChunkValues) break;
-        if (best == 0 || waste(d, gt) < waste(d, best) - 1e-9) best = gt;
+        if (best == 0 || waste(ctx, d, gt) < waste(ctx, d, best) - 1e-9) best = gt;
     }
     return best;
 }
@@ -162,12 +165,12 @@ Tile chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& fo
     Tile t;
     if (!forced.empty()) {
         if (!matchTile(forced, t)) return Tile{};
-        if (t.gt == 0) t.gt = chooseGroups(d);
+        if (t.gt == 0) t.gt = chooseGroups(ctx, d);
         if (t.gt == 0 || up16(uint64_t(t.gt) * d.channelsPerGroup()) > kMaxChunkValues || stagedTaps(ctx, d, t) == 0)
             return Tile{};
         return t;
     }
-    t.gt = chooseGroups(d);
+    t.gt = chooseGroups(ctx, d);
     if (t.gt == 0) return Tile{};
     // The column tile that pads Q least (the wider on a tie, 64 only on wide rows).
     const uint64_t Q = d.outW();
@@ -200,11 +203,11 @@ Tile chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& fo
     // Row steps share one filter staging while at least four workgroups per compute unit remain,
     // and while the image has rows for them.
     if (stagedTaps(ctx, d, t) >= taps(d)) {
-        const double units = modelComputeUnits(ctx.caps.computeUnits);
+        const double units = ctx.model.computeUnits;
         while (t.pstep < 8 && uint64_t(t.tp) * t.pstep * 2 <= uint64_t(d.outH())) {
             Tile next = t;
             next.pstep *= 2;
-            if (double(gridX(d, next) * gridY(d, next)) < 4.0 * units) break;
+            if (double(gridX(d, next) * gridY(d, next)) < ctx.model.groupedRowStepFill * units) break;
             t = next;
         }
     }
@@ -301,8 +304,8 @@ std::string groupedCoopmatWhyNot(const ContextImpl& ctx, const ConvDesc& d, cons
         return w;
     Tile t = chooseTile(ctx, d, o.tile);
     if (t.tp == 0) {
-        Tile least = o.tile.empty() ? Tile{1, 1, 1, 1, 1, 1, chooseGroups(d)} : forced;
-        if (least.gt == 0) least.gt = chooseGroups(d);
+        Tile least = o.tile.empty() ? Tile{1, 1, 1, 1, 1, 1, chooseGroups(ctx, d)} : forced;
+        if (least.gt == 0) least.gt = chooseGroups(ctx, d);
         if (least.gt == 0 || up16(uint64_t(least.gt) * d.channelsPerGroup()) > kMaxChunkValues)
             return "no tile of groups: " + std::to_string(least.gt) + " groups of " +
                    std::to_string(d.channelsPerGroup()) + " channels exceed " + std::to_string(kMaxChunkValues) +

@@ -32,9 +32,8 @@ constexpr uint32_t kLd = 3;      // 16-byte words per staged pixel / filter row 
 struct HaloTile {
     const char* name;
     uint32_t warpsM, warpsN, fm, fn;
-    // Time in microseconds of one 16-channel 3x3 slice per workgroup on the H200, alone on its SM
-    // or beside a second; 0: not measured, not a heuristic candidate on NVIDIA.
-    double sliceUs;
+    // Its time per 16-channel 3x3 slice per workgroup, alone on its SM or beside a second:
+    // DeviceModel::haloTiles, in this order (0: not measured, not a heuristic candidate on NVIDIA).
     uint32_t bm() const { return warpsM * fm * kFrag; }
     uint32_t bn() const { return warpsN * fn * kFrag; }
     uint32_t warps() const { return warpsM * warpsN; }
@@ -55,10 +54,12 @@ struct HaloTile {
 // RetinaNet head's 36-filter box layers, slower where both tile K without waste or 48 does not save
 // a tile (docs/performance.md, "halo_coopmat").
 constexpr HaloTile kHaloTiles[] = {
-    {"256x64/4x1", 4, 1, 4, 4, 2.1},  {"256x64/4x2", 4, 2, 4, 2, 0},   {"128x64/2x2", 2, 2, 4, 2, 1.5},
-    {"256x32/4x1", 4, 1, 4, 2, 0},    {"64x64/1x2", 1, 2, 4, 2, 0},    {"768x16/12x1", 12, 1, 4, 1, 2.57},
-    {"256x16/4x1", 4, 1, 4, 1, 0.76}, {"256x48/4x1", 4, 1, 4, 3, 1.8},
+    {"256x64/4x1", 4, 1, 4, 4}, {"256x64/4x2", 4, 2, 4, 2},   {"128x64/2x2", 2, 2, 4, 2}, {"256x32/4x1", 4, 1, 4, 2},
+    {"64x64/1x2", 1, 2, 4, 2},  {"768x16/12x1", 12, 1, 4, 1}, {"256x16/4x1", 4, 1, 4, 1}, {"256x48/4x1", 4, 1, 4, 3},
 };
+static_assert(std::size(kHaloTiles) == DeviceModel::kHaloTiles, "DeviceModel::haloTiles times these tiles");
+// A tile's measured slice time in this card's model (0: unmeasured).
+double sliceUs(const ContextImpl& ctx, const HaloTile& t) { return ctx.model.haloTiles[&t - kHaloTiles].sliceUs; }
 constexpr uint32_t kOneColumn = 16;  // BN of the one-column tiles; the most filters per group they take by choice
 
 enum SpecHalo : uint32_t {
@@ -155,25 +156,27 @@ uint64_t gridY(const ConvDesc& d, const HaloTile& t) {
 
 // Modelled time in microseconds (fitted on the H200: 256x64/4x1 on the 40 stride-1 3x3 suite
 // layers at b32 and b1 within 20 %; 128x64/2x2 likewise): a workgroup
-// takes the tile's sliceUs per 16-channel slice of 3x3 taps (whether alone on its SM or beside a
-// second: two resident share it) plus ~3 us for its prologue and epilogue, and the grid runs in
-// waves of one workgroup per compute unit; ~2 us for the dispatch.  A slice's time scales with
-// the taps it multiplies.  Tiles without a measurement are charged 4x1's rate per row.
-constexpr double kWorkgroupUs = 3.0, kDispatchUs = 2.0;
+// takes the tile's slice time per 16-channel slice of 3x3 taps (whether alone on its SM or beside
+// a second: two resident share it) plus DeviceModel::haloWorkgroupUs for its prologue and
+// epilogue, and the grid runs in waves of one workgroup per compute unit; haloDispatchUs for the
+// dispatch.  A slice's time scales with the taps it multiplies.  Tiles without a measurement are
+// charged 4x1's rate per row.
 double modelMicros(const ContextImpl& ctx, const ConvDesc& d, const HaloTile& t, uint32_t tq) {
-    const double units = modelComputeUnits(ctx.caps.computeUnits);
+    const DeviceModel& m = ctx.model;
+    const double units = m.computeUnits;
     double tiles = double(gridX(d, t, tq)) * double(gridY(d, t));
     double slices = double(d.channelsPerGroup() / kSlice);
-    double sliceUs = t.sliceUs > 0 ? t.sliceUs : kHaloTiles[0].sliceUs * (double(t.bm()) * t.bn() / (256.0 * 64.0));
-    double perTile = slices * sliceUs * double(d.r * d.s) / 9.0 + kWorkgroupUs;
-    return std::ceil(tiles / units) * perTile + kDispatchUs;
+    double measured = sliceUs(ctx, t);
+    double slice = measured > 0 ? measured : sliceUs(ctx, kHaloTiles[0]) * (double(t.bm()) * t.bn() / (256.0 * 64.0));
+    double perTile = slices * slice * double(d.r * d.s) / 9.0 + m.haloWorkgroupUs;
+    return std::ceil(tiles / units) * perTile + m.haloDispatchUs;
 }
 
 // Half a wave of workgroups or more: below it implicit_gemm_coopmat splits the reduction, which
 // this kernel cannot, and its model predicts such grids slower than they run, so the router does
 // not compare there.
 bool fillsHalfWave(const ContextImpl& ctx, const ConvDesc& d, const HaloTile& t, uint32_t tq) {
-    return 2.0 * double(gridX(d, t, tq)) * double(gridY(d, t)) >= modelComputeUnits(ctx.caps.computeUnits);
+    return 2.0 * double(gridX(d, t, tq)) * double(gridY(d, t)) >= ctx.model.computeUnits;
 }
 
 // PlanOptions::tile: BMxBN/WARPS_MxWARPS_N (a kHaloTiles entry), then optionally q<strip columns>,
@@ -207,7 +210,7 @@ HaloChoice chooseConfig(const ContextImpl& ctx, const ConvDesc& d, uint32_t sg, 
     for (const auto& t : kHaloTiles) {
         if (forced && forced != &t) continue;
         if (!forced && (t.bn() <= kOneColumn) != oneColumn) continue;
-        if (!forced && nvidia && t.sliceUs <= 0) continue;
+        if (!forced && nvidia && sliceUs(ctx, t) <= 0) continue;
         if (!forced && !nvidia && &t == &kHaloTiles[0]) continue;
         uint32_t tq = forcedTq ? std::min<uint32_t>(forcedTq, uint32_t(d.outW())) : chooseStrip(ctx, d, t);
         std::string w;
@@ -242,9 +245,8 @@ HaloChoice chooseConfig(const ContextImpl& ctx, const ConvDesc& d, uint32_t sg, 
 // unpadded choice's, and so does the modelled time the router compares (the padding computes up
 // to 13 % more flat positions, which the model would charge, to store faster, which it does not
 // see; it measured faster on every layer it took) -- but where its extra tiles cost more waves
-// than the faster stores save (kPaddedTileGain a tile, the least gain measured; a layer pushed
-// from one wave to two ran slower: docs/performance.md, "halo_coopmat").
-constexpr double kPaddedTileGain = 0.12;
+// than the faster stores save (DeviceModel::haloPaddedTileGain a tile, the least gain measured; a
+// layer pushed from one wave to two ran slower: docs/performance.md, "halo_coopmat").
 HaloChoice paddedStrip(const ContextImpl& ctx, const ConvDesc& d, HaloChoice c, bool forcedTq) {
     if (!c.tile || !alignedRuns(d, *c.tile)) return c;
     const uint64_t Q = uint64_t(d.outW());
@@ -253,10 +255,10 @@ HaloChoice paddedStrip(const ContextImpl& ctx, const ConvDesc& d, HaloChoice c, 
     const uint64_t xpad = padTo8(d, tq);
     if (sharedBytes(d, *c.tile, tq, xpad) > ctx.caps.maxSharedMemory) return c;
     if (!forcedTq) {
-        const double units = modelComputeUnits(ctx.caps.computeUnits), y = double(gridY(d, *c.tile));
+        const double units = ctx.model.computeUnits, y = double(gridY(d, *c.tile));
         const double waves = std::ceil(double(gridX(d, *c.tile, c.tq)) * y / units);
         const double padded = std::ceil(double(gridX(d, *c.tile, uint32_t(tq), uint32_t(xpad))) * y / units);
-        if (padded * (1.0 - kPaddedTileGain) > waves) return c;
+        if (padded * (1.0 - ctx.model.haloPaddedTileGain) > waves) return c;
     }
     c.tq = uint32_t(tq);
     c.xpad = uint32_t(xpad);
@@ -392,27 +394,39 @@ std::unique_ptr<AlgorithmInstance> haloCoopmatInstantiate(ContextImpl& ctx, cons
     return std::make_unique<HaloCoopmatInstance>(ctx, d, paddedStrip(ctx, d, c, forcedTq != 0));
 }
 
-// The router's question, answered once per problem: halo_coopmat's modelled time in
-// implicit_gemm_coopmat's units (a FLOP at its best tile's full-wave rate: ~265 TFLOP/s on the
-// H200, the scale algo_winograd.cpp's fit found) where it beats that kernel's model (its best tile
-// and split, charged one dispatch as the winograd comparison does), else < 0: also where it
-// declines, the layer has one tap (a plain GEMM) or the tile fills less than half a wave
-// (fillsHalfWave).
-constexpr double kCoopmatUnitsPerUs = 2.65e8;
-constexpr double kElementNchwUsPerMiB = 0.8;
-double haloCoopmatPaysCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+// halo_coopmat's modelled time in implicit_gemm_coopmat's units (a FLOP at its best tile's
+// full-wave rate, DeviceModel::matrixFitFlopsPerUs: the scale algo_winograd.cpp's fit found), < 0
+// where it declines, the layer has one tap (a plain GEMM) or, with `halfWave`, the tile fills less
+// than half a wave (fillsHalfWave).
+namespace {
+double haloCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, bool halfWave) {
     if (d.r * d.s < 2 || !preconditionsWhyNot(ctx, d, o).empty()) return -1;
     HaloChoice c = chooseConfig(ctx, d, coopmatSubgroup(ctx.caps).size, o);  // unpadded: paddedStrip
-    if (!c.tile || !fillsHalfWave(ctx, d, *c.tile, c.tq)) return -1;
-    double halo = c.micros * kCoopmatUnitsPerUs;
+    if (!c.tile || (halfWave && !fillsHalfWave(ctx, d, *c.tile, c.tq))) return -1;
+    const DeviceModel& m = ctx.model;
+    double halo = c.micros * m.matrixFitFlopsPerUs;
     // Its fitted time is NHWC's; element-wise NCHW stores (nchwRuns) cost it what
-    // implicit_gemm_coopmat's runs do not.  kElementNchwUsPerMiB is the charge per MiB of output
+    // implicit_gemm_coopmat's runs do not.  haloNchwElementUsPerMiB is the charge per MiB of output
     // that separates the two kernels on VGG-16's bf16 NCHW layers as they measured on the H200
     // (docs/performance.md, "halo_coopmat").
     if (d.outputLayout == TensorLayout::NCHW && !nchwRuns(d))
-        halo += kElementNchwUsPerMiB * double(d.outputBytes()) / double(1 << 20) * kCoopmatUnitsPerUs;
+        halo += m.haloNchwElementUsPerMiB * double(d.outputBytes()) / double(1 << 20) * m.matrixFitFlopsPerUs;
+    return halo;
+}
+}  // namespace
+
+double haloCoopmatModelCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    return haloCost(ctx, d, o, false);
+}
+
+// The router's question, answered once per problem: halo_coopmat's modelled time (haloCost, on
+// half a wave or more) where it beats implicit_gemm_coopmat's model (its best tile and split,
+// charged one dispatch as the winograd comparison does), else < 0.
+double haloCoopmatPaysCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    const double halo = haloCost(ctx, d, o, true);
+    if (halo < 0) return -1;
     const double direct = coopmatModelCost(ctx, d, o, false);
-    return direct < 0 || halo < direct + kDispatchUs * kCoopmatUnitsPerUs ? halo : -1;
+    return direct < 0 || halo < direct + ctx.model.haloDispatchUs * ctx.model.matrixFitFlopsPerUs ? halo : -1;
 }
 
 bool haloCoopmatPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
@@ -426,7 +440,7 @@ bool haloCoopmatTakesFewFilters(const ContextImpl& ctx, const ConvDesc& d, const
     if (ctx.caps.vendorId != 0x10DE || d.filtersPerGroup() > int64_t(kOneColumn) || d.r * d.s < 2) return false;
     if (!preconditionsWhyNot(ctx, d, o).empty()) return false;
     HaloChoice c = chooseConfig(ctx, d, coopmatSubgroup(ctx.caps).size, o);
-    return c.tile && c.tile->sliceUs > 0 && fillsHalfWave(ctx, d, *c.tile, c.tq);
+    return c.tile && sliceUs(ctx, *c.tile) > 0 && fillsHalfWave(ctx, d, *c.tile, c.tq);
 }
 
 // Every tile x 16-bit dtype, 3x3 (VGG-16's 64-channel layer: the widest strip) and 3x3 dilated 2;

@@ -21,9 +21,7 @@ namespace {
 
 struct TileConfig {
     const char* name;
-    uint32_t bm, bn, bk, tm, tn;
-    double speed;       // relative per-workgroup efficiency (arithmetic intensity of the tile)
-    uint32_t resident;  // workgroups resident per compute unit (H200: 65536 registers / (registers x invocations))
+    uint32_t bm, bn, bk, tm, tn;  // its efficiency and residency: DeviceModel::scalarTiles, in this order
     constexpr uint32_t threads() const { return (bm / tm) * (bn / tn); }
     uint32_t sharedBytes() const { return 2 * bk * (bm + bn) * 4; }  // the double-buffered A/B slices
     // The staged epilogue's output chunk of RB x CB values (lines padded by 4; implicit_gemm.comp),
@@ -36,13 +34,13 @@ struct TileConfig {
     }
 };
 
-// Residency from the registers NVIDIA's driver reports on the H200: 121-128 for the 8x8/8x4
-// register tiles, 63-64 for 4x4, 96 for 64x16.
 constexpr TileConfig kTiles[] = {
-    {"128x128x8/8x8", 128, 128, 8, 8, 8, 1.00, 2}, {"128x64x16/8x4", 128, 64, 16, 8, 4, 0.80, 2},
-    {"128x64x8/8x4", 128, 64, 8, 8, 4, 0.85, 2},   {"64x64x8/4x4", 64, 64, 8, 4, 4, 0.60, 4},
-    {"128x32x8/4x4", 128, 32, 8, 4, 4, 0.55, 4},   {"64x16x8/4x4", 64, 16, 8, 4, 4, 0.30, 10},
+    {"128x128x8/8x8", 128, 128, 8, 8, 8}, {"128x64x16/8x4", 128, 64, 16, 8, 4}, {"128x64x8/8x4", 128, 64, 8, 8, 4},
+    {"64x64x8/4x4", 64, 64, 8, 4, 4},     {"128x32x8/4x4", 128, 32, 8, 4, 4},   {"64x16x8/4x4", 64, 16, 8, 4, 4},
 };
+static_assert(std::size(kTiles) == DeviceModel::kScalarTiles, "DeviceModel::scalarTiles rates these tiles");
+// A tile's rating in this card's model (the same row of DeviceModel::scalarTiles).
+const ScalarTileRate& rate(const ContextImpl& ctx, const TileConfig& t) { return ctx.model.scalarTiles[&t - kTiles]; }
 // Tried and dropped: 32-deep slices for latency-bound small grids
 // (128x64x32/8x4, 64x32x32/4x4) were 1.1-8x slower at batch 1 than the 8-deep tiles.
 
@@ -167,16 +165,15 @@ uint32_t requiredSubgroup(const ContextImpl& ctx, const PlanOptions& o) {
 }
 
 // Split-K cost terms for splitTileCost (conv/tile_score.hpp), in FLOPs at the best tile's
-// full-wave rate (~28 TFLOP/s fp32 on the H200), fitted to a forced-split sweep of the fp32 batch-1
-// suites (docs/performance.md, "implicit_gemm"): the second pass (barrier,
-// launch, reduce) ~7 us, and the workspace traffic at 32 FLOPs per byte, i.e. ~0.9 TB/s rather
-// than the 4 TB/s peak (scattered fp32 partials).
-constexpr double kFlopsPerByte = 32.0;
-constexpr double kSplitPassFlops = 2e8;
-
-double slots(const ContextImpl& ctx, const TileConfig& t) {
-    return modelComputeUnits(ctx.caps.computeUnits) * t.resident;
+// full-wave rate (DeviceModel::scalarFlopsPerUs), fitted to a forced-split sweep of the fp32
+// batch-1 suites (docs/performance.md, "implicit_gemm"): the second pass (barrier, launch,
+// reduce), and the workspace traffic (scattered fp32 partials, well below the copy rate).
+double splitFlopsPerByte(const ContextImpl& ctx) {
+    return ctx.model.scalarFlopsPerByte(ctx.model.scalarSplitBytesPerUs);
 }
+double splitPassFlops(const ContextImpl& ctx) { return ctx.model.scalarSplitPassUs * ctx.model.scalarFlopsPerUs; }
+
+double slots(const ContextImpl& ctx, const TileConfig& t) { return ctx.model.computeUnits * rate(ctx, t).resident; }
 
 bool smallGridPick(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o);
 constexpr const char* kSmallGridTile = "64x16x8/4x4";
@@ -190,7 +187,7 @@ const TileConfig& modelTile(const ContextImpl& ctx, const ConvDesc& d, const Pla
     double bestScore = -1;
     for (auto& t : kTiles) {
         if (!tileFits(ctx, d, t, sg)) continue;
-        double score = waveTileScore(d, t.bm, t.bn, t.speed, slots(ctx, t));
+        double score = waveTileScore(d, t.bm, t.bn, rate(ctx, t).efficiency, slots(ctx, t));
         if (score > bestScore) {
             bestScore = score;
             best = &t;
@@ -217,7 +214,7 @@ constexpr uint64_t kSplitMinPerSplitSmall = 32;
 uint64_t minPerSplit(const ConvDesc& d) {
     return uint64_t(d.outputElements()) <= kSplitSmallOutput ? kSplitMinPerSplitSmall : kSplitMinPerSplit;
 }
-constexpr double kSplitMargin = 0.9;  // the router splits when the model says >= 10 % faster
+// The router splits when the model says it is at least DeviceModel::scalarSplitMargin of one pass.
 
 uint64_t reductionSlices(const ConvDesc& d, const TileConfig& t) {
     return (uint64_t(d.reductionLength()) + t.bk - 1) / t.bk;
@@ -235,7 +232,8 @@ SplitCost bestSplit(const ContextImpl& ctx, const ConvDesc& d, const TileConfig&
     uint64_t top = std::min({most, kSplitMax, std::max<uint64_t>(2, red / minPerSplit(d)), reductionSlices(d, t)});
     SplitCost best{0, 0.0};
     for (uint64_t s = 2; s <= top; ++s) {
-        double c = splitTileCost(d, t.bm, t.bn, t.speed, slots(ctx, t), double(s), kFlopsPerByte, kSplitPassFlops);
+        double c = splitTileCost(d, t.bm, t.bn, rate(ctx, t).efficiency, slots(ctx, t), double(s),
+                                 splitFlopsPerByte(ctx), splitPassFlops(ctx));
         if (!best.split || c < best.cost) best = {s, c};
     }
     return best;
@@ -291,7 +289,8 @@ SplitChoice modelSplit(const ContextImpl& ctx, const ConvDesc& d, const PlanOpti
             }
             s = lim.most;
         }
-        double cost = splitTileCost(d, t.bm, t.bn, t.speed, slots(ctx, t), double(s), kFlopsPerByte, kSplitPassFlops);
+        double cost = splitTileCost(d, t.bm, t.bn, rate(ctx, t).efficiency, slots(ctx, t), double(s),
+                                    splitFlopsPerByte(ctx), splitPassFlops(ctx));
         if (!best.tile || cost < bestCost) {
             bestCost = cost;
             best = {&t, uint32_t(s), uint32_t(req.split ? req.split : s), ""};
@@ -527,7 +526,8 @@ std::vector<TileCosts> tileCosts(const ContextImpl& ctx, const ConvDesc& d, cons
     const uint32_t sg = requiredSubgroup(ctx, o);
     for (auto& t : kTiles) {
         if (!tileFits(ctx, d, t, sg)) continue;
-        TileCosts c{splitTileCost(d, t.bm, t.bn, t.speed, slots(ctx, t), 1.0, kFlopsPerByte, kSplitPassFlops),
+        TileCosts c{splitTileCost(d, t.bm, t.bn, rate(ctx, t).efficiency, slots(ctx, t), 1.0, splitFlopsPerByte(ctx),
+                                  splitPassFlops(ctx)),
                     {0, 0.0}};
         if (splits) c.split = bestSplit(ctx, d, t, tileSplitLimit(ctx, d, t, o.workspaceLimit).most);
         v.push_back(c);
@@ -540,7 +540,7 @@ bool splitConsidered(const ConvDesc& d, const PlanOptions& o) {
 }  // namespace
 
 // The router's question (router.cpp): on a deep reduction (>= kSplitMinReduction), is the
-// best split (within the workspace limit) modelled at least kSplitMargin cheaper than the best
+// best split (within the workspace limit) modelled at scalarSplitMargin of the best
 // one-pass tile?  The margin covers the model's error; no timing.
 namespace {
 bool modelSplitPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
@@ -550,7 +550,7 @@ bool modelSplitPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions
         if (onePass < 0 || c.onePass < onePass) onePass = c.onePass;
         if (c.split.split && (split < 0 || c.split.cost < split)) split = c.split.cost;
     }
-    return split > 0 && split < kSplitMargin * onePass;
+    return split > 0 && split < ctx.model.scalarSplitMargin * onePass;
 }
 
 // Small grids of the 4-pixel 1x1 layers: where the model's pick (tile x splits) runs fewer
@@ -561,7 +561,6 @@ bool modelSplitPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions
 // ResNet-50, RDNA1 matrix), and was slower on grids from ~100
 // workgroups and on the other staging modes (taps, channel slices, NHWC: 1.1-2.2x), which keep the
 // model.  Split there from 192 deep (one pass measured faster up to 128, even at 144).
-constexpr double kSmallGridFill = 0.75;
 constexpr uint64_t kSmallGridSplitMin = 192;
 uint64_t gridOf(const ConvDesc& d, const TileConfig& t, uint64_t split) {
     uint64_t M = uint64_t(d.n) * uint64_t(d.outH()) * uint64_t(d.outW());
@@ -580,7 +579,7 @@ bool smallGridPick(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions&
     } else {
         grid = gridOf(d, modelTile(ctx, d, o), 0);
     }
-    return double(grid) < kSmallGridFill * modelComputeUnits(ctx.caps.computeUnits);
+    return double(grid) < ctx.model.scalarSmallGridFill * ctx.model.computeUnits;
 }
 }  // namespace
 
@@ -596,9 +595,25 @@ bool implicitGemmSplitKPays(const ContextImpl& ctx, const ConvDesc& d, const Pla
 double implicitGemmModelCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     double best = -1;
     for (const TileCosts& c : tileCosts(ctx, d, o, splitConsidered(d, o))) {
-        double cost = c.split.split && c.split.cost < kSplitMargin * c.onePass ? c.split.cost : c.onePass;
+        double cost =
+            c.split.split && c.split.cost < ctx.model.scalarSplitMargin * c.onePass ? c.split.cost : c.onePass;
         if (best < 0 || cost < best) best = cost;
     }
+    return best;
+}
+
+// For Plan::explain (device_model.cpp): the best one-pass tile's modelled cost, and the best
+// split's within the workspace limit (< 0 where none), also where the router would not ask.
+double implicitGemmOnePassCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    double best = -1;
+    for (const TileCosts& c : tileCosts(ctx, d, o, false))
+        if (best < 0 || c.onePass < best) best = c.onePass;
+    return best;
+}
+double implicitGemmSplitCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    double best = -1;
+    for (const TileCosts& c : tileCosts(ctx, d, o, true))
+        if (c.split.split && (best < 0 || c.split.cost < best)) best = c.split.cost;
     return best;
 }
 

@@ -27,15 +27,10 @@ struct CmTile {
     const char* name;
     uint32_t bm, bn, bk, warpsM, warpsN;
     uint32_t nbuf;           // shared staging buffers: 2 double-buffered, 1 single (two barriers per slice)
-    double efficiency;       // relative throughput of one full wave of this tile (H200 sweep)
-    uint32_t resident;       // workgroups resident per compute unit (H200: registers decide)
-    double lone = 0;         // share of its unit's full-occupancy throughput one workgroup alone on a
-                             // unit reaches (tile_score.hpp waveTileScore; 0: unmeasured, 1/resident)
     uint64_t minSlices = 0;  // the router skips it where a workgroup would run fewer slices (forced: any)
     uint32_t ks = 1;         // sliced-K: groups of warpsM x warpsN subgroups splitting each tile's reduction
-    // Sliced-K tiles the router offers are priced by a measured one-wave line instead of a rating:
-    // fixedUs + sliceUs x (slices per K group), in µs (see kCmTiles).  0: forced only.
-    double sliceUs = 0, fixedUs = 0;
+    // Its rating (efficiency, residency, lone share, or the sliced-K tiles' one-wave line):
+    // DeviceModel::matrixTiles, in this order.
     uint32_t groupWarps() const { return warpsM * warpsN; }
     uint32_t warps() const { return warpsM * warpsN * ks; }
     uint32_t wm() const { return bm / warpsM; }
@@ -54,9 +49,9 @@ struct CmTile {
 
 // Name: BMxBNxBK/WARPS_MxWARPS_N, "s1" for a single staging buffer, "k<groups>" for sliced-K.
 // 128x128x32/2x4: 8 subgroups of 64x32 (4x2 accumulators of 16x16), 40 KiB of shared memory.
-// Efficiencies are each tile's full-wave throughput relative to the best (128x256x32/2x4s1) on the
-// large VGG-16 / RetinaNet b32 layers; residency follows the registers NVIDIA's driver reports
-// (every 256-invocation tile holds an SM alone).  The measurements behind each row are in
+// Ratings (DeviceModel::matrixTiles) are each tile's full-wave throughput relative to the best
+// (128x256x32/2x4s1) on the large VGG-16 / RetinaNet b32 layers; residency follows the registers
+// NVIDIA's driver reports (every 256-invocation tile holds an SM alone).  The measurements behind each row are in
 // (docs/performance.md, "implicit_gemm_coopmat"); why the less obvious tiles exist:
 //  * 64x32x16/2x1: for 32 filters and fewer, where the 64- and 128-wide tiles multiply 2-8x the
 //    useful products.  Its residency is estimated and its lone share unmeasured, so small grids
@@ -74,42 +69,43 @@ struct CmTile {
 //    needs a second one and a workspace.  It wins on single images whose grid fits one wave, over
 //    short-to-medium reductions.  A rating (a share of the best tile's full-wave rate) misses how a
 //    one-wave k-tile's time grows with its reduction, so the three the router offers are priced
-//    by a measured one-wave line instead: fixedUs + sliceUs x (slices per K group), less the
-//    per-wave fixed cost the rated tiles' model leaves out (kRatedFixedUs).  A group's slice costs
+//    by a measured one-wave line instead: lineUs + sliceUs x (slices per K group), less the
+//    per-wave fixed cost the rated tiles' model leaves out (DeviceModel::matrixRatedFixedUs).  A group's slice costs
 //    about the same whatever its products (it is latency), so the deeper, fewer slices win; the
 //    32-deep k4 tile is left for C/groups that 64 does not divide, and 64x64x64/2x2k2 is offered
 //    only from 8 slices per group.  The lines are the H200's; elsewhere they are unmeasured.
 // The rest stay forced-only (kUnrated: the router skips them, `--tile` takes them).
-constexpr double kModelFlopsPerUs = 215e6;  // the model's unit: the best tile's full-wave rate (~215 TFLOP/s)
-constexpr double kRatedFixedUs = 3.0;       // the per-wave fixed cost the rated tiles' model omits
 constexpr uint64_t kUnrated = ~uint64_t(0);
 constexpr CmTile kCmTiles[] = {
-    {"128x128x32/2x4", 128, 128, kSliceK, 2, 4, 2, 0.72, 1},
-    {"128x64x32/2x2", 128, 64, kSliceK, 2, 2, 2, 0.45, 2},
-    {"64x64x32/2x2", 64, 64, kSliceK, 2, 2, 2, 0.47, 4, 0.64},
-    {"256x128x32/4x2s1", 256, 128, kSliceK, 4, 2, 1, 0.95, 1},
-    {"128x256x32/2x4s1", 128, 256, kSliceK, 2, 4, 1, 1.00, 1},
-    {"128x128x64/2x4s1", 128, 128, 2 * kSliceK, 2, 4, 1, 0.93, 1},
-    {"256x64x32/4x2s1", 256, 64, kSliceK, 4, 2, 1, 0.60, 1},
-    {"64x256x32/1x8s1", 64, 256, kSliceK, 1, 8, 1, 0.68, 1},
-    {"128x128x16/2x4", 128, 128, kMinSliceK, 2, 4, 2, 0.62, 1},
-    {"192x128x64/4x2s1", 192, 128, 2 * kSliceK, 4, 2, 1, 0.97, 1},
-    {"192x128x64/4x4s1", 192, 128, 2 * kSliceK, 4, 4, 1, 1.00, 1},
-    {"256x64x64/4x4s1", 256, 64, 2 * kSliceK, 4, 4, 1, 0.68, 1},
-    {"64x32x16/2x1", 64, 32, kMinSliceK, 2, 1, 2, 0.40, 8},
-    {"64x64x64/2x4", 64, 64, 2 * kSliceK, 2, 4, 2, 0.43, 2, 1.07, 3},
-    {"64x64x32/2x4", 64, 64, kSliceK, 2, 4, 2, 0.50, 2, 0.70},
-    {"32x64x32/2x2k4", 32, 64, kSliceK, 2, 2, 1, 0, 1, 0, 0, 4, 0.727, 4.3 - kRatedFixedUs},
-    {"64x64x64/2x2k2", 64, 64, 2 * kSliceK, 2, 2, 1, 0, 1, 0, 16, 2, 0.857, 5.2 - kRatedFixedUs},
-    {"32x64x64/2x2k2", 32, 64, 2 * kSliceK, 2, 2, 1, 0, 1, 0, 0, 2, 0.619, 4.2 - kRatedFixedUs},
+    {"128x128x32/2x4", 128, 128, kSliceK, 2, 4, 2},
+    {"128x64x32/2x2", 128, 64, kSliceK, 2, 2, 2},
+    {"64x64x32/2x2", 64, 64, kSliceK, 2, 2, 2},
+    {"256x128x32/4x2s1", 256, 128, kSliceK, 4, 2, 1},
+    {"128x256x32/2x4s1", 128, 256, kSliceK, 2, 4, 1},
+    {"128x128x64/2x4s1", 128, 128, 2 * kSliceK, 2, 4, 1},
+    {"256x64x32/4x2s1", 256, 64, kSliceK, 4, 2, 1},
+    {"64x256x32/1x8s1", 64, 256, kSliceK, 1, 8, 1},
+    {"128x128x16/2x4", 128, 128, kMinSliceK, 2, 4, 2},
+    {"192x128x64/4x2s1", 192, 128, 2 * kSliceK, 4, 2, 1},
+    {"192x128x64/4x4s1", 192, 128, 2 * kSliceK, 4, 4, 1},
+    {"256x64x64/4x4s1", 256, 64, 2 * kSliceK, 4, 4, 1},
+    {"64x32x16/2x1", 64, 32, kMinSliceK, 2, 1, 2},
+    {"64x64x64/2x4", 64, 64, 2 * kSliceK, 2, 4, 2, 3},
+    {"64x64x32/2x4", 64, 64, kSliceK, 2, 4, 2},
+    {"32x64x32/2x2k4", 32, 64, kSliceK, 2, 2, 1, 0, 4},
+    {"64x64x64/2x2k2", 64, 64, 2 * kSliceK, 2, 2, 1, 16, 2},
+    {"32x64x64/2x2k2", 32, 64, 2 * kSliceK, 2, 2, 1, 0, 2},
     // Forced-only (no rating: a forced tile and split is the only candidate).
-    {"32x64x32/2x2k2", 32, 64, kSliceK, 2, 2, 2, 0, 1, 0, kUnrated, 2},
-    {"64x64x32/2x2k2", 64, 64, kSliceK, 2, 2, 2, 0, 1, 0, kUnrated, 2},
-    {"64x64x32/2x2k4", 64, 64, kSliceK, 2, 2, 1, 0, 1, 0, kUnrated, 4},
-    {"64x128x32/2x2k2", 64, 128, kSliceK, 2, 2, 1, 0, 1, 0, kUnrated, 2},
-    {"128x64x32/2x2k2", 128, 64, kSliceK, 2, 2, 1, 0, 1, 0, kUnrated, 2},
-    {"128x128x32/2x2k2", 128, 128, kSliceK, 2, 2, 1, 0, 1, 0, kUnrated, 2},
+    {"32x64x32/2x2k2", 32, 64, kSliceK, 2, 2, 2, kUnrated, 2},
+    {"64x64x32/2x2k2", 64, 64, kSliceK, 2, 2, 2, kUnrated, 2},
+    {"64x64x32/2x2k4", 64, 64, kSliceK, 2, 2, 1, kUnrated, 4},
+    {"64x128x32/2x2k2", 64, 128, kSliceK, 2, 2, 1, kUnrated, 2},
+    {"128x64x32/2x2k2", 128, 64, kSliceK, 2, 2, 1, kUnrated, 2},
+    {"128x128x32/2x2k2", 128, 128, kSliceK, 2, 2, 1, kUnrated, 2},
 };
+static_assert(std::size(kCmTiles) == DeviceModel::kMatrixTiles, "DeviceModel::matrixTiles rates these tiles");
+// A tile's rating in this card's model (the same row of DeviceModel::matrixTiles).
+const MatrixTileRate& rate(const ContextImpl& ctx, const CmTile& t) { return ctx.model.matrixTiles[&t - kCmTiles]; }
 
 // Whether a parsed PlanOptions::tile (its split taken off) names t: BMxBNxBK/WARPS_MxWARPS_N, then
 // "k<groups>" for sliced-K or "s1" for a single staging buffer.
@@ -181,11 +177,11 @@ uint64_t outputPixels(const ConvDesc& d) { return uint64_t(d.n) * uint64_t(d.out
 // Whether `t` may take C/groups with a zero-filled slice tail although a 16-deep slice divides it
 // (see tileWhyNot): a 32-deep tile, C/groups % 32 == 16, and an output of at most one 64x64 tile
 // per compute unit.
-bool sixteenTailAllowed(const DeviceCaps& caps, const ConvDesc& d, const CmTile& t) {
+bool sixteenTailAllowed(const ContextImpl& ctx, const ConvDesc& d, const CmTile& t) {
     if (t.bk != 2 * kMinSliceK || d.channelsPerGroup() % (2 * kMinSliceK) != kMinSliceK) return false;
     const double tiles64 =
         double((outputPixels(d) + 63) / 64) * double(d.groups) * double((d.filtersPerGroup() + 63) / 64);
-    return tiles64 <= modelComputeUnits(caps.computeUnits);
+    return tiles64 <= ctx.model.computeUnits;
 }
 
 // One pass's grid: output-pixel tiles x (groups x filter tiles).
@@ -211,7 +207,7 @@ std::string tileWhyNot(const ContextImpl& ctx, const ConvDesc& d, const CmTile& 
     // (MobileNetV2's 144-channel 1x1 layers at b1).  In full waves the tails measured slower, and
     // so did 64-deep tails on 160 channels; the model, which prices a tail only as padded FLOPs,
     // would take them there (docs/performance.md, "implicit_gemm_coopmat").
-    if (d.channelsPerGroup() % kMinSliceK == 0 && d.channelsPerGroup() % t.bk && !sixteenTailAllowed(caps, d, t))
+    if (d.channelsPerGroup() % kMinSliceK == 0 && d.channelsPerGroup() % t.bk && !sixteenTailAllowed(ctx, d, t))
         return "C/groups is not a multiple of its " + std::to_string(t.bk) + "-value slice";
     bool nhwc = d.inputLayout == TensorLayout::NHWC;
     // The 8-pixel NCHW decode beside a second group's cursor and 64x64 accumulators per subgroup
@@ -228,13 +224,15 @@ std::string tileWhyNot(const ContextImpl& ctx, const ConvDesc& d, const CmTile& 
 }
 
 // Split-K cost terms, in "FLOPs at the best tile's full-wave rate": each split writes and the
-// reduce pass reads one fp32 copy of the output (~50 FLOPs per byte on the H200: ~215 TFLOP/s
-// against ~4 TB/s), and the second pass costs a barrier, a launch and the reduce kernel, measured
-// on the H200 at batch 1 as ~1.5e9 FLOPs.  Splits as short as 2-4 slices still paid there
-// (ResNet-50 layer3/4, the RetinaNet heads, MobileNetV2's 7x7 layers at batch 1), so 2 slices is
-// the floor (docs/performance.md, "implicit_gemm_coopmat").
-constexpr double kFlopsPerByte = 50.0;
-constexpr double kSplitPassFlops = 1.5e9;
+// reduce pass reads one fp32 copy of the output (DeviceModel::matrixSplitBytesPerUs), and the
+// second pass costs a barrier, a launch and the reduce kernel (matrixSplitPassUs), measured on the
+// H200 at batch 1.  Splits as short as 2-4 slices still paid there (ResNet-50 layer3/4, the
+// RetinaNet heads, MobileNetV2's 7x7 layers at batch 1), so 2 slices is the floor
+// (docs/performance.md, "implicit_gemm_coopmat").
+double splitFlopsPerByte(const ContextImpl& ctx) {
+    return ctx.model.matrixFlopsPerByte(ctx.model.matrixSplitBytesPerUs);
+}
+double splitPassFlops(const ContextImpl& ctx) { return ctx.model.matrixSplitPassUs * ctx.model.matrixTileFlopsPerUs; }
 constexpr uint64_t kSplitMinSlices = 2;  // the heuristic keeps >= 2 slices per split
 constexpr uint64_t kSplitMax = 16;
 
@@ -263,18 +261,21 @@ ConvDesc paddedDesc(const ConvDesc& d, const CmTile& t) {
 // group at a time, a large share of a short reduction, and they measured slower at b1.
 // The line-priced k-tiles (kCmTiles) only for single images whose grid fits one wave of `units`,
 // and not at all where `lineTiles` is false (coopmatModelCost).
-bool routerOffers(const CmTile& t, const ConvDesc& d, const SplitRequest& req, bool lineTiles, double units) {
+bool routerOffers(const ContextImpl& ctx, const CmTile& t, const ConvDesc& d, const SplitRequest& req, bool lineTiles,
+                  double units) {
     if (t.minSlices == kUnrated) return false;
     if (t.ks == 1) return true;
-    if (t.sliceUs > 0 && (!lineTiles || d.n != 1 || double(gridX(d, t) * gridY(d, t)) > units * t.resident))
+    const MatrixTileRate& r = rate(ctx, t);
+    if (r.sliceUs > 0 && (!lineTiles || d.n != 1 || double(gridX(d, t) * gridY(d, t)) > units * r.resident))
         return false;
     return !req.split && d.groups == 1 && !(d.outputLayout == TensorLayout::NCHW && d.r * d.s == 1);
 }
 
 // A rated tile's modelled time at `splits` (conv/tile_score.hpp splitTileCost).
-double ratedCost(const ConvDesc& d, const CmTile& t, double units, uint64_t splits) {
-    return splitTileCost(paddedDesc(d, t), t.bm, t.bn, t.efficiency, units * t.resident, double(splits), kFlopsPerByte,
-                         kSplitPassFlops, units, t.lone);
+double ratedCost(const ContextImpl& ctx, const ConvDesc& d, const CmTile& t, double units, uint64_t splits) {
+    const MatrixTileRate& r = rate(ctx, t);
+    return splitTileCost(paddedDesc(d, t), t.bm, t.bn, r.efficiency, units * r.resident, double(splits),
+                         splitFlopsPerByte(ctx), splitPassFlops(ctx), units, r.lone);
 }
 
 // The chosen tile's split count between its power-of-two neighbours (s/2, 2s): the split that
@@ -288,10 +289,10 @@ void refineSplit(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o
     const uint64_t slices = cmSlices(d, t);
     const SplitLimit lim = splitLimit(ctx, d, slices, o.workspaceLimit);
     const uint64_t power = best.split;
-    double bestCost = ratedCost(d, t, units, power);
+    double bestCost = ratedCost(ctx, d, t, units, power);
     for (uint64_t s = power / 2 + 1; s < 2 * power && s <= std::min(lim.most, kSplitMax); ++s) {
         if (slices / s < std::max(t.minSlices, kSplitMinSlices)) break;
-        if (double cost = ratedCost(d, t, units, s); cost < bestCost) {
+        if (double cost = ratedCost(ctx, d, t, units, s); cost < bestCost) {
             bestCost = cost;
             best.split = uint32_t(s);
         }
@@ -306,13 +307,13 @@ CmChoice chooseConfig(const ContextImpl& ctx, const ConvDesc& d, const CoopMatCo
                       const PlanOptions& o, bool lineTiles = true) {
     SplitRequest req = parseSplitRequest(o.tile);
     if (!req.error.empty()) return {nullptr, 1, req.error};
-    const double units = modelComputeUnits(ctx.caps.computeUnits);
+    const double units = ctx.model.computeUnits;
     CmChoice best;
     double bestCost = 0;
     std::string why;
     for (const auto& t : kCmTiles) {
         if (!req.tile.empty() && !names(req.spec, t)) continue;
-        if (req.tile.empty() && !routerOffers(t, d, req, lineTiles, units)) continue;
+        if (req.tile.empty() && !routerOffers(ctx, t, d, req, lineTiles, units)) continue;
         std::string w = tileWhyNot(ctx, d, t, cm, sg);
         if (!w.empty()) {
             if (why.empty()) why = std::string(t.name) + ": " + w;
@@ -326,15 +327,18 @@ CmChoice chooseConfig(const ContextImpl& ctx, const ConvDesc& d, const CoopMatCo
         uint64_t last =
             req.split ? first : std::min({lim.most, kSplitMax, std::max<uint64_t>(1, slices / kSplitMinSlices)});
         if (t.ks > 1 && !req.split) last = 1;  // sliced-K stands in for split-K's second pass: one pass unless forced
-        const bool line = t.sliceUs > 0 && req.tile.empty();  // priced by its one-wave line (kCmTiles)
+        const MatrixTileRate& r = rate(ctx, t);
+        const bool line = r.sliceUs > 0 && req.tile.empty();  // priced by its one-wave line (kCmTiles)
         for (uint64_t s = first; s <= std::max(first, last); s *= 2) {
             if (!req.split && req.tile.empty() && slices / s < t.minSlices) break;
             if (s > 1 && s > lim.most) {
                 if (why.empty()) why = std::to_string(s) + " splits of tile " + t.name + " exceed " + lim.what;
                 break;
             }
+            const DeviceModel& m = ctx.model;
             double cost =
-                line ? (t.fixedUs + t.sliceUs * double(slices) / t.ks) * kModelFlopsPerUs : ratedCost(d, t, units, s);
+                line ? ((r.lineUs - m.matrixRatedFixedUs) + r.sliceUs * double(slices) / t.ks) * m.matrixTileFlopsPerUs
+                     : ratedCost(ctx, d, t, units, s);
             if (!best.tile || cost < bestCost) {
                 bestCost = cost;
                 best = {&t, uint32_t(s), "", cost};

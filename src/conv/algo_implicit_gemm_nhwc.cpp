@@ -46,14 +46,10 @@ constexpr uint64_t kTransposeTile = 32;               // layout_transpose.comp's
 constexpr uint64_t kNarrowCols = 16;                  // layout_transpose.comp's NARROW path up to this many columns
 constexpr int64_t kMaxGatheredElements = 0x7fffffff;  // each tensor's 32-bit index limit (conv_desc.cpp)
 constexpr uint32_t kSpecNarrow = 101;
-// The router's model, in implicitGemmModelCost's FLOP-equivalents (~28 TFLOP/s on the H200):
-// the NHWC kernel at kNhwcSpeed of the NCHW scalar kernel's time (measured 0.62-0.82 on ResNet-50
-// b32's stride-2 and 7x7 1x1 layers), the transposes as streaming passes (~3 TB/s: 10
-// FLOP-equivalents per byte, as Winograd's) plus ~3 us per extra dispatch behind a barrier.
-constexpr double kNhwcSpeed = 0.75;
-constexpr double kTransformFlopsPerByte = 10.0;
-constexpr double kPassFlops = 1e8;
-constexpr double kMargin = 0.9;  // transform only where the model says >= 10 % faster
+// The router's model, in implicitGemmModelCost's FLOP-equivalents (DeviceModel::scalarFlopsPerUs):
+// the NHWC kernel at nhwcSpeed of the NCHW scalar kernel's time, the transposes as streaming
+// passes (streamBytesPerUs, as winograd's transforms) plus streamPassUs per extra dispatch behind a
+// barrier; transform only where that is at most nhwcMargin of the NCHW kernel's.
 
 constexpr uint32_t kSpecSubsample = 102;
 constexpr uint64_t kPairsRows = 32, kPairsCols = 64;  // layout_transpose.comp's PR x PT: a PAIRS block
@@ -437,19 +433,36 @@ NchwRoute nchwMatrixRoute(const ContextImpl& ctx, const ConvDesc& d, const PlanO
 // The router's question, asked where implicit_gemm would run an NCHW layer with scalar staging:
 // C/groups a multiple of 8 (channel slices; with 4-aligned channels NHWC loads 4 at a time) and
 // not an unpadded 1x1 stride-1 layer with H*W % 4 == 0 (4-pixel NCHW loads already).
+namespace {
+// The NHWC kernel's modelled cost with the transposes' (its FLOP-equivalents), <= 0 where it has none.
+double transformedCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    const DeviceModel& m = ctx.model;
+    TransformLayout l = transformLayout(ctx, d, o.workspaceLimit, !o.packedFilter);
+    PlanOptions inner = o;
+    inner.workspaceLimit = l.innerLimit;
+    const double nhwc = m.nhwcSpeed * implicitGemmModelCost(ctx, nhwcDesc(d), inner);
+    const bool filterPass = filterNeedsTranspose(d) && !o.packedFilter;  // a packed filter is transposed once
+    const double bytes = inputTransposeBytes(d) + (filterPass ? 2.0 * double(d.filterBytes()) : 0.0);
+    const double passes = filterPass ? 2.0 : 1.0;
+    if (nhwc <= 0) return nhwc;
+    return nhwc + bytes * m.scalarFlopsPerByte(m.streamBytesPerUs) + passes * (m.streamPassUs * m.scalarFlopsPerUs);
+}
+}  // namespace
+
 bool nhwcTransformPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     if (d.channelsPerGroup() % 8 != 0 || d.c % 4 != 0) return false;
     if (implicitGemmFourPixelLoads(d)) return false;
     if (!nhwcTransformWhyNot(ctx, d, o).empty()) return false;
     const double nchw = implicitGemmModelCost(ctx, d, o);
-    TransformLayout l = transformLayout(ctx, d, o.workspaceLimit, !o.packedFilter);
-    PlanOptions inner = o;
-    inner.workspaceLimit = l.innerLimit;
-    const double nhwc = kNhwcSpeed * implicitGemmModelCost(ctx, nhwcDesc(d), inner);
-    const bool filterPass = filterNeedsTranspose(d) && !o.packedFilter;  // a packed filter is transposed once
-    const double bytes = inputTransposeBytes(d) + (filterPass ? 2.0 * double(d.filterBytes()) : 0.0);
-    const double passes = filterPass ? 2.0 : 1.0;
-    return nchw > 0 && nhwc > 0 && nhwc + bytes * kTransformFlopsPerByte + passes * kPassFlops < kMargin * nchw;
+    const double transformed = transformedCost(ctx, d, o);
+    return nchw > 0 && transformed > 0 && transformed < ctx.model.nhwcMargin * nchw;
+}
+
+// For Plan::explain (device_model.cpp): its modelled cost, < 0 where it declines.
+double nhwcTransformModelCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
+    if (!nhwcTransformWhyNot(ctx, d, o).empty()) return -1;
+    const double c = transformedCost(ctx, d, o);
+    return c > 0 ? c : -1;
 }
 
 // The transposes (plain, paired, gathering) per dtype x (driver default, wave32, wave64); the

@@ -119,9 +119,9 @@ Tile chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& fo
         if (t.sgs > 0) break;
     }
     if (t.sgs == 0) return Tile{};
-    const double units = modelComputeUnits(ctx.caps.computeUnits);
+    const double units = ctx.model.computeUnits;
     while (t.bps < kMaxBlocksPerSubgroup &&
-           double(gridX(d, Tile{t.fm, t.fn, t.sgs, t.bps * 2}) * gridY(d, t)) >= 4.0 * units)
+           double(gridX(d, Tile{t.fm, t.fn, t.sgs, t.bps * 2}) * gridY(d, t)) >= ctx.model.pointwiseFill * units)
         t.bps *= 2;
     return t;
 }

@@ -102,9 +102,12 @@ Tile chooseTile(const ContextImpl& ctx, const ConvDesc& d, const std::string& fo
                uint64_t(x.sgs) * lanes <= ctx.caps.maxWorkgroupInvocations;
     };
     if (!forced.empty()) return matchTile(forced, t) && fits(t) ? t : Tile{};
-    const double units = modelComputeUnits(ctx.caps.computeUnits);
+    const double units = ctx.model.computeUnits;
     auto grid = [&](uint32_t fn) { return double(gridX(d) * gridY(d, Tile{fn, 2, 1})); };
-    t = grid(1) <= 1.5 * units ? Tile{1, 2, 8} : grid(2) <= 4 * units ? Tile{2, 2, 4} : Tile{4, 2, 4};
+    const DeviceModel& m = ctx.model;
+    t = grid(1) <= m.slicedKOneGroupFill * units   ? Tile{1, 2, 8}
+        : grid(2) <= m.slicedKTwoGroupFill * units ? Tile{2, 2, 4}
+                                                   : Tile{4, 2, 4};
     while (t.sgs > 1 && !fits(t)) t.sgs /= 2;
     return fits(t) ? t : Tile{};
 }

@@ -110,16 +110,15 @@ bool scaledAvailable(const ContextImpl& ctx, const ConvDesc& d, const PlanOption
 
 double modelCost(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, const PlanOptions& o, bool matrix, bool scaled);
 
-// bf16 F(2x2) on bf16 V and U against the scaled path, both by their models as they stand: at
-// 1.0 exactly the layers measured faster on bf16 operands keep them; at 0.85 more would flip,
-// most to no gain (docs/performance.md, "winograd").
-constexpr double kUnscaledBf16Price = 1.0;
+// bf16 F(2x2) on bf16 V and U against the scaled path, both by their models as they stand
+// (DeviceModel::winogradUnscaledBf16Price): at 1.0 exactly the layers measured faster on bf16
+// operands keep them; at 0.85 more would flip, most to no gain (docs/performance.md, "winograd").
 
 // The direct kernels the router weighs winograd on the matrix units against, and the margin a
 // winograd variant must beat them by (winogradPaysOver).
 double matrixDirectCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, bool scaled,
                         double directExtra);
-double matrixMargin(const ConvDesc& d, bool scaled, bool bf16Margin);
+double matrixMargin(const ContextImpl& ctx, const ConvDesc& d, bool scaled, bool bf16Margin);
 
 }  // namespace
 
@@ -143,16 +142,17 @@ bool winogradScaled(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions
     const double s2 = modelCost(ctx, d, 2, o, true, true), s4 = modelCost(ctx, d, 4, o, true, true);
     const double s = s2 < 0 ? s4 : s4 < 0 ? s2 : std::min(s2, s4);
     const double u2 = modelCost(ctx, d, 2, o, true, false);
-    if (u2 < 0 || (s >= 0 && s <= kUnscaledBf16Price * u2)) return true;
+    if (u2 < 0 || (s >= 0 && s <= ctx.model.winogradUnscaledBf16Price * u2)) return true;
     // bf16 F(2x2) on bf16 operands is modelled cheaper but needs 0.80 of the direct kernels to be
-    // taken (kMatrixMarginBf16), which the scaled path, held to fp16's margins, may meet where it
+    // taken (DeviceModel::winogradMarginBf16), which the scaled path, held to fp16's margins, may meet where it
     // does not: then scaled.  The layers this moves ran faster scaled than on the direct kernels
     // they had gone to (docs/performance.md, "winograd").
     if (s < 0) return false;
     // One price for both: where the direct kernels run at all, the scaled path's fp16 stand-in
     // (matrixDirectCost) does not apply.
     const double direct = matrixDirectCost(ctx, d, o, false, 0.0);
-    return direct >= 0 && !(u2 < matrixMargin(d, false, true) * direct) && s < matrixMargin(d, true, true) * direct;
+    return direct >= 0 && !(u2 < matrixMargin(ctx, d, false, true) * direct) &&
+           s < matrixMargin(ctx, d, true, true) * direct;
 }
 
 namespace {
@@ -184,49 +184,52 @@ PlanOptions gemmOptions(const PlanOptions& o, const WinogradLayout& l) {
     return inner;
 }
 
-// Streaming passes (the transforms) in the GEMM model's FLOP-equivalents: ~28 TFLOP/s for the
-// scalar GEMM's best tile against ~3 TB/s for a copy-like pass on the H200 (bench --peak: 4.2).
-constexpr double kTransformFlopsPerByte = 10.0;
-constexpr double kPassFlops = 1e8;  // one more dispatch after a barrier, ~3 us
-constexpr double kWinogradMargin = 0.85;
-// The same on the matrix units' scale (algo_implicit_gemm_coopmat.cpp: a FLOP-equivalent is one FLOP at the best
-// tile's full-wave rate, ~270 TFLOP/s on the H200), fitted over every 3x3 stride-1 layer of the
-// suites with F(4x4) and F(2x2) forced (fp16 NHWC, H200; docs/performance.md, "winograd") by least
-// squares on the relative error: time = s x GEMM + workspace bytes / 3.6 TB/s + a fixed time per
-// pass, with s = 0.93 (F(4x4)) and 0.87 (F(2x2)) of the GEMM's own model, 2.9 and 2.4 us per pass;
-// median error 4 %, at most 16 %.
-constexpr double kMatrixFlopsPerByte = 75.0;
-constexpr double kLocalInputExtra = 0.5;  // modelCost: LOCAL_SCALE's input transform
-constexpr double kMatrixGemmScaleF4 = 0.93, kMatrixGemmScaleF2 = 0.87;
-constexpr double kMatrixPassFlopsF4 = 0.786e9;  // ~2.9 us
-constexpr double kMatrixPassFlopsF2 = 0.656e9;  // ~2.4 us
+// Streaming passes (the transforms) in the scalar GEMM model's FLOP-equivalents: bytes at
+// DeviceModel::streamBytesPerUs, one more dispatch after a barrier at streamPassUs, both at
+// scalarFlopsPerUs.  winogradScalarMargin: the share of the direct GEMM's model winograd must be
+// below.
+double transformFlopsPerByte(const ContextImpl& ctx) {
+    return ctx.model.scalarFlopsPerByte(ctx.model.streamBytesPerUs);
+}
+double passFlops(const ContextImpl& ctx) { return ctx.model.streamPassUs * ctx.model.scalarFlopsPerUs; }
+// The same on the matrix units' scale (a FLOP-equivalent is one FLOP at the best tile's full-wave
+// rate: DeviceModel::matrixFitFlopsPerUs), fitted over every 3x3 stride-1 layer of the suites with
+// F(4x4) and F(2x2) forced (fp16 NHWC, H200; docs/performance.md, "winograd") by least squares on
+// the relative error: time = s x GEMM + workspace bytes / winogradBytesPerUs + a fixed time per
+// pass, with s = winogradGemmScaleF4 / F2 of the GEMM's own model and winogradPassUsF4 / F2 per
+// pass; median error 4 %, at most 16 %.  winogradLocalInputExtra: LOCAL_SCALE's input transform.
+double matrixFlopsPerByte(const ContextImpl& ctx) { return ctx.model.fitFlopsPerByte(ctx.model.winogradBytesPerUs); }
+double matrixPassFlops(const ContextImpl& ctx, uint32_t m) {
+    return (m == 2 ? ctx.model.winogradPassUsF2 : ctx.model.winogradPassUsF4) * ctx.model.matrixFitFlopsPerUs;
+}
 // The direct kernels' one pass (the launch and barrier winograd's fitted passes include), and
 // the call floor halo_coopmat is charged instead on small grids (winogradPays).
-constexpr double kMatrixPassFlops = 1.17e9;        // ~4.3 us
-constexpr double kMatrixCallFloorFlops = 0.675e9;  // ~2.5 us
-constexpr double kSmallGridTiles = 256, kLargeGridTiles = 512;
+double directPassFlops(const ContextImpl& ctx) { return ctx.model.matrixDirectPassUs * ctx.model.matrixFitFlopsPerUs; }
+double callFloorFlops(const ContextImpl& ctx) { return ctx.model.callFloorUs * ctx.model.matrixFitFlopsPerUs; }
 
-// 1 up to kSmallGridTiles F(4x4) tiles, 0 from kLargeGridTiles on, linear between.
-double smallGridShare(const ConvDesc& d) {
+// 1 up to winogradSmallGridTiles F(4x4) tiles, 0 from winogradLargeGridTiles on, linear between.
+double smallGridShare(const ContextImpl& ctx, const ConvDesc& d) {
+    const double small = ctx.model.winogradSmallGridTiles, large = ctx.model.winogradLargeGridTiles;
     const double tiles4 = double(d.n) * double((d.outH() + 3) / 4) * double((d.outW() + 3) / 4);
-    return std::clamp((kLargeGridTiles - tiles4) / (kLargeGridTiles - kSmallGridTiles), 0.0, 1.0);
+    return std::clamp((large - tiles4) / (large - small), 0.0, 1.0);
 }
 // Winograd on the matrix units where its refitted time is below the direct kernels' model times
 // a margin that tracks the direct model's own error on the same sweep: on batch-1-sized grids
 // (up to 256 F(4x4) tiles) it prices the direct kernels up to 1.4x high, so winograd must be 10 %
-// cheaper there; on the large grids it prices them up to 20 % low, so winograd is taken up to 5 %
-// dearer.  Replayed over the sweep this came within 0.1 % of the best of the three on every layer
-// (docs/performance.md, "winograd").
-constexpr double kMatrixMarginSmall = 0.90, kMatrixMarginLarge = 1.05;
-// bf16 with bf16 V and U (F(2x2) only) where its model is below 0.80 of the direct kernels' on any
-// grid: the rule above sent bf16 layers to F(2x2) that lost at b32 (its GEMM writes bf16 M without
-// fp16's 16-bit epilogue scratch); nearly every layer modelled below 0.80 won, most above lost.
-constexpr double kMatrixMarginBf16 = 0.80;
+// cheaper there (winogradMarginSmall); on the large grids it prices them up to 20 % low, so
+// winograd is taken up to 5 % dearer (winogradMarginLarge).  Replayed over the sweep this came
+// within 0.1 % of the best of the three on every layer (docs/performance.md, "winograd").
+// bf16 with bf16 V and U (F(2x2) only) where its model is below winogradMarginBf16 of the direct
+// kernels' on any grid: the rule above sent bf16 layers to F(2x2) that lost at b32 (its GEMM
+// writes bf16 M without fp16's 16-bit epilogue scratch); nearly every layer modelled below 0.80
+// won, most above lost.
 // NCHW outputs (behind coopmat_nhwc's input transpose, ~0.9 us per MB of input): the output
 // transform's NCHW path writes ~0.55 us per MB of output over its NHWC path (H200, fp16, every 3x3
 // layer), and implicit_gemm_coopmat's NCHW epilogue ~0.15.  Neither model prices the layout, so
-// against implicit_gemm_coopmat winograd is charged the difference, ~0.4 us per MB of output.
-constexpr double kMatrixNchwOutputFlopsPerByte = 120.0;
+// against implicit_gemm_coopmat winograd is charged the difference (DeviceModel::nchwOutputUsPerMB).
+double nchwOutputFlopsPerByte(const ContextImpl& ctx) {
+    return ctx.model.nchwOutputUsPerMB * ctx.model.matrixFitFlopsPerUs / 1e6;
+}
 
 // The better of the two direct kernels, in the winograd model's units, charged one pass (the
 // fitted winograd cost counts its passes' fixed time; the direct GEMM's one pass pays the same
@@ -247,20 +250,21 @@ double matrixDirectCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOpt
         direct = coopmatModelCost(ctx, f16, o, false);
     }
     if (direct < 0) return -1;
-    direct += kMatrixPassFlops;
-    if (d.outputLayout == TensorLayout::NCHW) direct -= kMatrixNchwOutputFlopsPerByte * double(d.outputBytes());
+    const double pass = directPassFlops(ctx);
+    direct += pass;
+    if (d.outputLayout == TensorLayout::NCHW) direct -= nchwOutputFlopsPerByte(ctx) * double(d.outputBytes());
     if (double halo = haloCoopmatPaysCost(ctx, d, o); halo >= 0)
-        direct =
-            std::min(direct, halo + kMatrixPassFlops - smallGridShare(d) * (kMatrixPassFlops - kMatrixCallFloorFlops));
+        direct = std::min(direct, halo + pass - smallGridShare(ctx, d) * (pass - callFloorFlops(ctx)));
     return direct + directExtra;
 }
 
-// bf16 on bf16 V and U: kMatrixMarginBf16 (unless `bf16Margin` is false); else fp16's, from
-// kMatrixMarginSmall on small grids to kMatrixMarginLarge on large ones.
-double matrixMargin(const ConvDesc& d, bool scaled, bool bf16Margin) {
-    if (d.dtype == DType::BF16 && !scaled && bf16Margin) return kMatrixMarginBf16;
-    const double small = smallGridShare(d);
-    return kMatrixMarginLarge - small * (kMatrixMarginLarge - kMatrixMarginSmall);
+// bf16 on bf16 V and U: winogradMarginBf16 (unless `bf16Margin` is false); else fp16's, from
+// winogradMarginSmall on small grids to winogradMarginLarge on large ones.
+double matrixMargin(const ContextImpl& ctx, const ConvDesc& d, bool scaled, bool bf16Margin) {
+    const DeviceModel& m = ctx.model;
+    if (d.dtype == DType::BF16 && !scaled && bf16Margin) return m.winogradMarginBf16;
+    const double small = smallGridShare(ctx, d);
+    return m.winogradMarginLarge - small * (m.winogradMarginLarge - m.winogradMarginSmall);
 }
 
 // Modelled time of F(m x m) (FLOP-equivalents of implicitGemmModelCost, or of coopmatModelCost
@@ -287,10 +291,12 @@ double modelCost(const ContextImpl& ctx, const ConvDesc& d, uint32_t m, const Pl
     if (l.scaled && !l.localScale) bytes += double(d.inputBytes()) + double(d.filterBytes()), passes += 2;
     // LOCAL_SCALE: its input transform, held at two barriers, ran 1.25-1.5x fp16's: half its bytes
     // again.
-    if (l.localScale) bytes += kLocalInputExtra * (double(d.inputBytes()) + l.taps * T * double(d.c) * l.vElem);
-    if (!matrix) return double(l.chunks) * one + bytes * kTransformFlopsPerByte + passes * kPassFlops;
-    return (m == 2 ? kMatrixGemmScaleF2 : kMatrixGemmScaleF4) * double(l.chunks) * one + bytes * kMatrixFlopsPerByte +
-           passes * (m == 2 ? kMatrixPassFlopsF2 : kMatrixPassFlopsF4);
+    const DeviceModel& dm = ctx.model;
+    if (l.localScale)
+        bytes += dm.winogradLocalInputExtra * (double(d.inputBytes()) + l.taps * T * double(d.c) * l.vElem);
+    if (!matrix) return double(l.chunks) * one + bytes * transformFlopsPerByte(ctx) + passes * passFlops(ctx);
+    return (m == 2 ? dm.winogradGemmScaleF2 : dm.winogradGemmScaleF4) * double(l.chunks) * one +
+           bytes * matrixFlopsPerByte(ctx) + passes * matrixPassFlops(ctx, m);
 }
 
 // PlanOptions::tile "2x2" / "4x4", else the cheaper of the two by the model; F(2x2) for bf16 on
@@ -738,17 +744,28 @@ bool winogradPaysOver(const ContextImpl& ctx, const ConvDesc& d, const PlanOptio
     const double best = modelCost(ctx, d, chooseM(ctx, d, o, matrix, scaled), o, matrix, scaled);
     if (!matrix) {
         const double direct = implicitGemmModelCost(ctx, d, o);
-        return best >= 0 && direct >= 0 && best < kWinogradMargin * direct;
+        return best >= 0 && direct >= 0 && best < ctx.model.winogradScalarMargin * direct;
     }
     const double direct = matrixDirectCost(ctx, d, o, scaled, directExtra);
     if (best < 0 || direct < 0) return false;
-    return best < matrixMargin(d, scaled, bf16Margin) * direct;
+    return best < matrixMargin(ctx, d, scaled, bf16Margin) * direct;
 }
 
 }  // namespace
 
 bool winogradPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o) {
     return winogradPaysOver(ctx, d, o, 0.0);
+}
+
+// For Plan::explain (device_model.cpp): the modelled cost of the variant winogradInstantiate
+// takes, in the units of the GEMM it runs on (`onMatrixUnits`); < 0 where it declines.
+double winogradModelCost(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& o, bool& onMatrixUnits) {
+    onMatrixUnits = false;
+    if (!winogradWhyNot(ctx, d, o).empty()) return -1;
+    const bool matrix = winogradMatrixUnits(ctx, d, o);
+    const bool scaled = matrix && winogradScaled(ctx, d, o);
+    onMatrixUnits = matrix;
+    return modelCost(ctx, d, chooseM(ctx, d, o, matrix, scaled), o, matrix, scaled);
 }
 
 // For a 16-bit NCHW layer whose NHWC problem (nhwc, with the inner plan's options) the router
@@ -768,7 +785,7 @@ bool winogradPays(const ContextImpl& ctx, const ConvDesc& d, const PlanOptions& 
 bool winogradBeatsTransposedDirect(const ContextImpl& ctx, const ConvDesc& nhwc, const PlanOptions& o,
                                    double dispatches, double bytes) {
     if (!winogradMatrixUnits(ctx, nhwc, o)) return false;
-    return winogradPaysOver(ctx, nhwc, o, dispatches * kMatrixCallFloorFlops + bytes * kMatrixFlopsPerByte, false);
+    return winogradPaysOver(ctx, nhwc, o, dispatches * callFloorFlops(ctx) + bytes * matrixFlopsPerByte(ctx), false);
 }
 
 // Every dtype x layout pairing of the three transforms of both variants x (driver default, wave32,

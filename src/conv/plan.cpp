@@ -4,6 +4,7 @@
 #include <type_traits>
 
 #include "conv/algorithm.hpp"
+#include "conv/device_model.hpp"
 #include "conv/router.hpp"
 #include "conv/dispatch.hpp"
 #include "conv/filter_copy.hpp"
@@ -468,10 +469,13 @@ PlanExplanation Plan::explain() const {
         e.reason =
             "named by the caller (the router would run " + std::string(r.algorithm ? r.algorithm->name : "?") + ")";
     }
+    e.deviceModel = ctx_->model.source;
     for (const Algorithm& a : algorithms()) {
         PlanOptions o = routerOptions;
         o.algorithm = a.name;
-        e.candidates.push_back({a.name, a.whyNot(*ctx_, desc_, o), a.ladder});
+        PlanExplanation::Candidate c{a.name, a.whyNot(*ctx_, desc_, o), a.ladder};
+        if (c.declines.empty()) c.modelledMicroseconds = modelledMicroseconds(*ctx_, a.name, desc_, routerOptions);
+        e.candidates.push_back(std::move(c));
     }
     return e;
 }
@@ -511,10 +515,17 @@ std::string PlanExplanation::toString() const {
     std::string s = algorithm + " (" + config + ") chosen by the " + chosenBy + ": " + reason + "\n";
     s += "  router rules, in order:\n";
     for (const Rule& r : rules) s += "    " + r.algorithm + ": " + r.outcome + " -- " + r.rule + "\n";
-    s += "  algorithms:\n";
-    for (const Candidate& c : candidates)
-        s += "    " + c.algorithm + ": " + (c.declines.empty() ? "accepts" : "declines: " + c.declines) +
+    s += "  algorithms" + (deviceModel.empty() ? std::string() : " (modelled times: " + deviceModel + ")") + ":\n";
+    for (const Candidate& c : candidates) {
+        std::string model;
+        if (c.declines.empty()) {
+            char us[48] = "not modelled";
+            if (c.modelledMicroseconds >= 0) std::snprintf(us, sizeof us, "modelled %.2f us", c.modelledMicroseconds);
+            model = std::string(", ") + us;
+        }
+        s += "    " + c.algorithm + ": " + (c.declines.empty() ? "accepts" : "declines: " + c.declines) + model +
              (c.ladder ? " (ladder rung; auto never picks it)" : "") + "\n";
+    }
     return s;
 }
 

@@ -75,4 +75,12 @@ double haloCoopmatPaysCost(const ContextImpl&, const ConvDesc&, const PlanOption
 bool slicedKCoopmatBeatsTransposes(const ConvDesc&, const std::string& inner);
 bool slicedKCoopmatQuadLoads(const ConvDesc&);
 
+// Each modelled algorithm's cost as its router question computes it, in its model's units
+// (device_model.cpp converts them to µs for Plan::explain); < 0 where it declines or has none.
+double implicitGemmOnePassCost(const ContextImpl&, const ConvDesc&, const PlanOptions&);
+double implicitGemmSplitCost(const ContextImpl&, const ConvDesc&, const PlanOptions&);
+double nhwcTransformModelCost(const ContextImpl&, const ConvDesc&, const PlanOptions&);
+double haloCoopmatModelCost(const ContextImpl&, const ConvDesc&, const PlanOptions&);
+double winogradModelCost(const ContextImpl&, const ConvDesc&, const PlanOptions&, bool& onMatrixUnits);
+
 }  // namespace vkconv

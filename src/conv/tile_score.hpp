@@ -47,7 +47,4 @@ inline double splitTileCost(const ConvDesc& d, double bm, double bn, double effi
     return cost;
 }
 
-// Compute units for the grid models: the driver's count, else a mid-size GPU's.
-inline double modelComputeUnits(uint32_t reported) { return reported ? double(reported) : 64.0; }
-
 }  // namespace vkconv

@@ -372,7 +372,8 @@ uint32_t ContextImpl::findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags re
     return fallback;
 }
 
-Context::Context(std::unique_ptr<ContextImpl> impl) : impl_(std::move(impl)) {}
+// Every context gets its device model here, once its caps are final.
+Context::Context(std::unique_ptr<ContextImpl> impl) : impl_(std::move(impl)) { impl_->model = modelFor(impl_->caps); }
 Context::Context(Context&&) noexcept = default;
 Context& Context::operator=(Context&&) noexcept = default;
 Context::~Context() = default;
@@ -467,6 +468,7 @@ uint32_t Context::queueFamilyIndex() const { return impl_->queueFamily; }
 bool Context::ownsDevice() const { return impl_->ownsDevice; }
 const VolkDeviceTable& Context::table() const { return impl_->dt; }
 uint64_t Context::validationMessages() const { return impl_->validationMessages.load(); }
+void Context::calibrate(const MeasuredPeaks& peaks) { impl_->model = modelFor(impl_->caps, &peaks); }
 void Context::savePipelineCache() {
     if (impl_->pipelineCache) impl_->pipelineCache->save();
 }

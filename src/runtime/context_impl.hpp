@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "conv/device_model.hpp"
 #include "runtime/instance_table.hpp"
 #include "runtime/vk.hpp"
 #include "vkconv/device_caps.hpp"
@@ -34,6 +35,9 @@ struct ContextImpl {
     std::atomic<uint64_t> validationMessages{0};
 
     DeviceCaps caps;
+    // The routers' fitted numbers for this card (conv/device_model.hpp), set once with caps and
+    // again by Context::calibrate.
+    DeviceModel model;
     VkPhysicalDeviceMemoryProperties memory{};
 
     VkCommandPool commandPool = VK_NULL_HANDLE;  // for submitAndWait
