@@ -86,7 +86,7 @@ const std::vector<vkt::NamedDesc>& cases() {
 std::vector<std::tuple<int, std::string>> params() {
     std::vector<std::tuple<int, std::string>> v;
     for (int i = 0; i < int(cases().size()); ++i)
-        for (const char* t : {"", "s1", "s5", "64x64x32/2x2/s3", "64x128x32/2x4", "128x64x32/2x4/s2"})
+        for (const char* t : {"", "s1", "s5", "64x64x32/2x2/s3", "64x128x32/2x4", "128x64x32/2x4/s2", "128x256x16/2x4"})
             v.emplace_back(i, t);
     return v;
 }

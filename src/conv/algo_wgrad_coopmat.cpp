@@ -34,12 +34,14 @@ struct WcTile {
 };
 
 // Name: BMxBNxBK/WARPS_MxWARPS_N.  128x128x32/2x4: 8 subgroups of 64x32 (4x2 accumulators of
-// 16x16), 34 KiB of shared memory; the narrower tiles for 64 filters or taps and fewer per group
-// (a 128-wide side would be half padding) and for devices with less shared memory.
+// 16x16), 34 KiB of shared memory.  128x256x16/2x4: 64x64 per subgroup (4x4 accumulators), a
+// quarter fewer staged bytes per product than 128x128 at the same products per barrier, in
+// 25 KiB (a 32-deep slice would not fit 48 KiB double-buffered).  The narrower tiles for 64
+// filters or taps and fewer per group (a 128-wide side would be half padding) and for devices
+// with less shared memory.
 constexpr WcTile kTiles[] = {
-    {"128x128x32/2x4", 128, 128, kSliceK, 2, 4},
-    {"64x128x32/2x4", 64, 128, kSliceK, 2, 4},
-    {"128x64x32/2x4", 128, 64, kSliceK, 2, 4},
+    {"128x256x16/2x4", 128, 256, kSliceK / 2, 2, 4}, {"128x128x32/2x4", 128, 128, kSliceK, 2, 4},
+    {"64x128x32/2x4", 64, 128, kSliceK, 2, 4},       {"128x64x32/2x4", 128, 64, kSliceK, 2, 4},
     {"64x64x32/2x2", 64, 64, kSliceK, 2, 2},
 };
 
@@ -78,7 +80,7 @@ const CoopMatConfig* pickConfig(const DeviceCaps& caps, DType t) {
     const CoopMatConfig* best = nullptr;
     for (const auto& c : caps.coopMatConfigs) {
         if (!coopmatOperandsMatch(c, t)) continue;
-        if (c.m == 0 || c.n == 0 || c.k == 0 || c.m % 8 || c.n % 8 || 32 % c.m || 16 % c.n || kSliceK % c.k) continue;
+        if (c.m == 0 || c.n == 0 || c.k == 0 || c.m % 8 || c.n % 8 || 32 % c.m || 16 % c.n || 16 % c.k) continue;
         if (c.m == 16 && c.n == 16 && c.k == 16) return &c;
         if (!best) best = &c;
     }
@@ -124,9 +126,11 @@ struct Choice {
 };
 
 // The tile: 64 filters (taps) per tile where the group has at most 64, a 128-wide side would be
-// half padding; otherwise 128.  Where that one does not fit the device, the next in the table that does.
+// half padding; 256 taps where there are 256 or more beside 128+ filters, the fewest staged bytes
+// per product; otherwise 128.  Where that one does not fit the device, the next in the table that does.
 const WcTile* modelTile(const ContextImpl& ctx, const ConvDesc& d, const CoopMatConfig& cm, uint32_t sg) {
-    const uint32_t bm = d.filtersPerGroup() <= 64 ? 64 : 128, bn = taps(d) <= 64 ? 64 : 128;
+    const uint32_t bm = d.filtersPerGroup() <= 64 ? 64 : 128;
+    const uint32_t bn = taps(d) <= 64 ? 64 : bm == 128 && taps(d) >= 256 ? 256 : 128;
     std::vector<const WcTile*> order;
     for (auto& t : kTiles)
         if (t.bm == bm && t.bn == bn) order.push_back(&t);
