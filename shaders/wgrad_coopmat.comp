@@ -74,6 +74,14 @@ const uint SCRATCH = CM_M * CM_N / 4u;  // words of one fp32 accumulator
 const uint BIAS_PER_T = (BM + NT - 1u) / NT;  // filters whose bias an invocation sums
 shared uvec4 smem[2u * (A_BUF + B_BUF)];
 
+// The staging loops over an invocation's items: unrolled (register arrays), but rolled in the
+// emulated builds, where lavapipe's compile time grows with them (subgroups of 4 stage 16 items).
+#if !defined(CM_EMULATE)
+#define STAGE_UNROLL [[unroll]]
+#else
+#define STAGE_UNROLL [[dont_unroll]]
+#endif
+
 #if !defined(CM_EMULATE)
 #define MAT_A coopmat<CM_T, gl_ScopeSubgroup, CM_M, CM_K, gl_MatrixUseA>
 #define MAT_B coopmat<CM_T, gl_ScopeSubgroup, CM_K, CM_N, gl_MatrixUseB>
@@ -144,8 +152,8 @@ void main() {
     uint aWord = tid % AW, bWord = tid % BW;
     uint aKK0 = tid / AW, bKK0 = tid / BW;
     Pix pa[A_PER_T], pb[B_PER_T];
-    [[unroll]] for (uint i = 0u; i < A_PER_T; ++i) pa[i] = pixelOf(sl0 * BK + aKK0 + i * (NT / AW));
-    [[unroll]] for (uint i = 0u; i < B_PER_T; ++i) pb[i] = pixelOf(sl0 * BK + bKK0 + i * (NT / BW));
+    STAGE_UNROLL for (uint i = 0u; i < A_PER_T; ++i) pa[i] = pixelOf(sl0 * BK + aKK0 + i * (NT / AW));
+    STAGE_UNROLL for (uint i = 0u; i < B_PER_T; ++i) pb[i] = pixelOf(sl0 * BK + bKK0 + i * (NT / BW));
     uint aK = row0 + aWord * 8u;  // the word's first filter within the group
     uint bJ = col0 + bWord * 8u;  // the word's first tap column
     // VEC_B: the word's 8 taps share (r, s) (8 | C/groups); decoded once.
@@ -154,22 +162,21 @@ void main() {
     uint bChan = cBase + bTap.x;
 
     uvec4 aReg[A_PER_T], bReg[B_PER_T];
+    // Global -> registers.  The element path (NCHW, odd channel counts) decodes each value's
+    // offset in a loop kept rolled: unrolled, its divisions made the code 8x larger for no gain.
 #define LOAD_SLICE()                                                                            \
-    [[unroll]] for (uint i = 0u; i < A_PER_T; ++i) {                                            \
+    STAGE_UNROLL for (uint i = 0u; i < A_PER_T; ++i) {                                          \
         Pix x = pa[i];                                                                          \
         aReg[i] = uvec4(0u);                                                                    \
         if (VEC_A) {                                                                            \
             if (x.n < pc.N && aK < Kg)                                                          \
                 aReg[i] = dy8_[(((x.n * pc.P + x.p) * pc.Q + x.q) * pc.K + kBase + aK) >> 3];   \
         } else {                                                                                \
-            [[unroll]] for (uint v = 0u; v < 4u; ++v) {                                         \
-                uint lo = aK + 2u * v < Kg ? dyBits(x, kBase + aK + 2u * v) : 0u;               \
-                uint hi = aK + 2u * v + 1u < Kg ? dyBits(x, kBase + aK + 2u * v + 1u) : 0u;     \
-                aReg[i][v] = lo | (hi << 16);                                                   \
-            }                                                                                   \
+            [[dont_unroll]] for (uint v = 0u; v < 8u; ++v)                                      \
+                if (aK + v < Kg) aReg[i][v >> 1] |= dyBits(x, kBase + aK + v) << (16u * (v & 1u)); \
         }                                                                                       \
     }                                                                                           \
-    [[unroll]] for (uint i = 0u; i < B_PER_T; ++i) {                                            \
+    STAGE_UNROLL for (uint i = 0u; i < B_PER_T; ++i) {                                          \
         Pix x = pb[i];                                                                          \
         bReg[i] = uvec4(0u);                                                                    \
         if (VEC_B) {                                                                            \
@@ -178,18 +185,18 @@ void main() {
             if (x.n < pc.N && bJ < taps && (POINTWISE || (uint(ih) < pc.H && uint(iw) < pc.W))) \
                 bReg[i] = x8_[(((x.n * pc.H + uint(ih)) * pc.W + uint(iw)) * pc.C + bChan) >> 3]; \
         } else {                                                                                \
-            [[unroll]] for (uint v = 0u; v < 4u; ++v)                                           \
-                bReg[i][v] = xBits(x, bJ + 2u * v, cBase) | (xBits(x, bJ + 2u * v + 1u, cBase) << 16); \
+            [[dont_unroll]] for (uint v = 0u; v < 8u; ++v)                                      \
+                bReg[i][v >> 1] |= xBits(x, bJ + v, cBase) << (16u * (v & 1u));                \
         }                                                                                       \
     }
 #define STORE_SLICE(buf)                                                                        \
-    [[unroll]] for (uint i = 0u; i < A_PER_T; ++i)                                              \
+    STAGE_UNROLL for (uint i = 0u; i < A_PER_T; ++i)                                              \
         smem[(buf) * A_BUF + (aKK0 + i * (NT / AW)) * LDA + aWord] = aReg[i];                   \
-    [[unroll]] for (uint i = 0u; i < B_PER_T; ++i)                                              \
+    STAGE_UNROLL for (uint i = 0u; i < B_PER_T; ++i)                                              \
         smem[B_BASE + (buf) * B_BUF + (bKK0 + i * (NT / BW)) * LDB + bWord] = bReg[i];
 #define ADVANCE()                                                                               \
-    [[unroll]] for (uint i = 0u; i < A_PER_T; ++i) advance(pa[i], step);                        \
-    [[unroll]] for (uint i = 0u; i < B_PER_T; ++i) advance(pb[i], step);
+    STAGE_UNROLL for (uint i = 0u; i < A_PER_T; ++i) advance(pa[i], step);                        \
+    STAGE_UNROLL for (uint i = 0u; i < B_PER_T; ++i) advance(pb[i], step);
 
     uint wsg = gl_SubgroupID;
     uint wm = wsg / WARPS_N, wn = wsg % WARPS_N;
