@@ -98,6 +98,8 @@ uint64_t slicesOf(const ConvDesc& d, const WcTile& t) { return (pixels(d) + t.bk
 std::string tileWhyNot(const ContextImpl& ctx, const ConvDesc& d, const WcTile& t, const CoopMatConfig& cm,
                        uint32_t sg) {
     const uint32_t nt = t.warps() * sg;
+    if (nt > ctx.caps.maxWorkgroupSize[0])
+        return "tile " + std::string(t.name) + ": " + std::to_string(nt) + " invocations exceed maxWorkgroupSize[0]";
     if (std::string why = workgroupWhyNot(ctx, nt, coopmatSubgroup(ctx.caps).required); !why.empty())
         return "tile " + std::string(t.name) + ": " + why;
     if (nt % (t.bm / 8) || nt % (t.bn / 8) || (t.bk * t.bm / 8) % nt || (t.bk * t.bn / 8) % nt)
