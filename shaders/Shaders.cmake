@@ -141,3 +141,8 @@ foreach(dt f32 f16 bf16)
   vkconv_add_shader(NAME wgrad_depthwise_${dt} SOURCE wgrad_depthwise.comp DEFINES DTYPE_${DT}=1)
   vkconv_add_shader(NAME wgrad_reduce_${dt} SOURCE wgrad_reduce.comp DEFINES DTYPE_${DT}=1)
 endforeach()
+# The weight gradient's implicit GEMM on the matrix units, and its emulated test-only builds.
+vkconv_add_shader(NAME wgrad_coopmat_f16 SOURCE wgrad_coopmat.comp DEFINES DTYPE_F16=1 REQUIRES COOPMAT)
+vkconv_add_shader(NAME wgrad_coopmat_bf16 SOURCE wgrad_coopmat.comp DEFINES DTYPE_BF16=1 REQUIRES COOPMAT BF16_COOPMAT TRY)
+vkconv_add_shader(NAME wgrad_coopmat_emu_f16 SOURCE wgrad_coopmat.comp DEFINES DTYPE_F16=1 CM_EMULATE=1)
+vkconv_add_shader(NAME wgrad_coopmat_emu_bf16 SOURCE wgrad_coopmat.comp DEFINES DTYPE_BF16=1 CM_EMULATE=1)

@@ -106,6 +106,7 @@ VKCONV_DECLARE_DGRAD(dgradPhases)  // dgrad_phases: every stride, a forward kern
 // Backward-weight: a split implicit GEMM per group (wgrad_implicit_gemm), depthwise lane sums (wgrad_depthwise).
 VKCONV_DECLARE_WGRAD(wgradImplicitGemm)
 VKCONV_DECLARE_WGRAD(wgradDepthwise)
+VKCONV_DECLARE_WGRAD(wgradCoopmat)  // wgrad_coopmat: the implicit GEMM on the matrix units (fp16, bf16)
 #undef VKCONV_DECLARE_DGRAD
 #undef VKCONV_DECLARE_WGRAD
 // The forward algorithm dgrad_forward would run (the forward router's pick), "" where it declines.

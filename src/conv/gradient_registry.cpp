@@ -53,6 +53,11 @@ const std::vector<WeightGradAlgorithm>& weightGradAlgorithms() {
          "depthwise layers: every tap of a filter summed by the lanes of a workgroup, the pixels split over "
          "workgroups with fp32 partials added in a fixed order; the bias gradient alongside",
          wgradDepthwiseWhyNot, wgradDepthwiseInstantiate, wgradDepthwiseVariants},
+        {"wgrad_coopmat",
+         "implicit GEMM per group on the matrix units (fp16 / bf16 fragments, fp32 accumulation), filters x taps "
+         "reduced over N x P x Q, split over workgroups with fp32 partials added in a fixed order; the bias "
+         "gradient fused",
+         wgradCoopmatWhyNot, wgradCoopmatInstantiate, wgradCoopmatVariants},
     };
     return registry;
 }

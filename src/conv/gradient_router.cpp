@@ -75,6 +75,7 @@ GradRoute routeWeightGrad(const ContextImpl& ctx, const WeightGradProblem& p, co
     GradChain<WeightGradProblem> c(ctx, p, o, r, findWeightGradAlgorithm);
     // clang-format off
     if (c.take("wgrad_depthwise", "depthwise (groups == C): a filter's taps share each dy read", p.conv.groups == p.conv.c && p.conv.groups > 1)) return r;
+    if (c.take("wgrad_coopmat", "fp16 / bf16 with a GEMM of one fragment or more per group: the matrix units", p.conv.dtype != DType::F32)) return r;
     if (c.take("wgrad_implicit_gemm", "GEMM-shaped (>= 4 filters per group), or N x P x Q >= 256: a split reduction beats one serial sum per dw element", p.conv.filtersPerGroup() >= 4 || p.conv.n * p.conv.outH() * p.conv.outW() >= 256)) return r;
     if (c.take("wgrad_direct", "every problem", true)) return r;
     // clang-format on
