@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """vkconv-bench --pass (the bench_backward test): every pass of bench/cases/backward_check.csv
 (strided, grouped and dilated convolutions, transposed ones with output padding and a 1-D row)
-is timed and checked against the float64 references with the validation layer, in fp32 NCHW and
-fp16 NHWC, --algo all; the JSON rows carry their pass and transposed fields and validate
-(bench/benchjson.py); the backward passes plan offline for every layer of the training suites
+is timed and checked against the float64 references with the validation layer, in fp32 and fp16,
+NCHW and NHWC, --algo all for the backward passes (the router's plan for the forward one); the
+JSON rows carry their pass and transposed fields and validate (bench/benchjson.py); the backward passes plan offline for every layer of the training suites
 (ResNet-50, the RetinaNet head) and the transposed suite; find times every pass, transposed rows
 included; packed filters run for the passes that read the filter; the flags that do not combine
 are refused.
@@ -33,7 +33,10 @@ layers = [r["layer"] for r in bj.read_shapes(SHAPES)]
 with tempfile.TemporaryDirectory() as tmp:
     for pss in bj.PASSES:
         js = os.path.join(tmp, f"{pss}.json")
-        rc, out, err = run(["run", "--shapes", SHAPES, "--pass", pss, "--algo", "all", "--check", "--validation",
+        # Every backward algorithm through the bench; the forward pass (every forward kernel is the
+        # forward tests') through the router.
+        algo = "auto" if pss == "fwd" else "all"
+        rc, out, err = run(["run", "--shapes", SHAPES, "--pass", pss, "--algo", algo, "--check", "--validation",
                             "--epilogue", "bias", "--dtype", "fp32", "--dtype", "fp16", "--layout", "nchw",
                             "--layout", "nhwc", "--warmup", "1", "--warmup-ms", "0", "--calls", "2", "--repeats",
                             "2", "--json", js])
@@ -70,11 +73,16 @@ for pss in ("bwd-data", "bwd-weight"):
 
 # find times a backward pass's algorithms as it does the forward pass's, and a transposed row's
 # own plan (its forward pass) with its epilogue: every row runs its fastest timed candidate.
+# (The forward pass on the transposed rows only: the forward rows' find is bench_find's.)
 with tempfile.TemporaryDirectory() as tmp:
+    transposed_rows = os.path.join(tmp, "transposed.csv")
+    with open(SHAPES) as src, open(transposed_rows, "w") as dst:
+        lines = src.read().splitlines()
+        dst.write("\n".join([lines[0]] + [l for l in lines[1:] if l.split(",")[1].startswith("up_")]) + "\n")
     for pss in bj.PASSES:
         js = os.path.join(tmp, f"find_{pss}.json")
-        rc, out, err = run(["find", "--shapes", SHAPES, "--pass", pss, "--epilogue", "bias", "--check",
-                            "--validation", "--json", js])
+        rc, out, err = run(["find", "--shapes", transposed_rows if pss == "fwd" else SHAPES, "--pass", pss,
+                            "--epilogue", "bias", "--check", "--validation", "--json", js])
         if rc != 0:
             failures.append(f"find --pass {pss}: exit {rc}: {(out + err).strip()[-400:]}")
             continue
@@ -84,11 +92,11 @@ with tempfile.TemporaryDirectory() as tmp:
                 failures.append(f"find --pass {pss} {r['layer']}: ran {r['algo']} {r['config']}, timed {cands[:1]}")
 
 # Packed filters (constant weights): a transposed row's own plan and backward-data read the flipped
-# filter or the phases' sub-filters packed once, checked.
+# filter or the phases' sub-filters packed once, checked (every algorithm packed: the kernel tests).
 for pss in ("fwd", "bwd-data"):
-    rc, out, err = run(["run", "--shapes", SHAPES, "--pass", pss, "--packed-filters", "--algo", "all", "--check",
-                        "--validation", "--dtype", "fp32", "--dtype", "fp16", "--layout", "nhwc", "--warmup", "1",
-                        "--warmup-ms", "0", "--calls", "1", "--repeats", "1"])
+    rc, out, err = run(["run", "--shapes", SHAPES, "--pass", pss, "--packed-filters", "--check", "--validation",
+                        "--dtype", "fp16", "--layout", "nhwc", "--warmup", "1", "--warmup-ms", "0", "--calls", "1",
+                        "--repeats", "1"])
     if rc != 0 or " 0 failed" not in out or "validation: no messages" not in out:
         failures.append(f"--packed-filters --pass {pss}: exit {rc}: {(out + err).strip()[-600:]}")
 
