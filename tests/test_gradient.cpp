@@ -27,19 +27,14 @@ using vkconv::DType;
 using vkconv::ErrorCode;
 using vkconv::PlanOptions;
 using vkt::DataMode;
-
-ConvDesc base() {
-    ConvDesc d;
-    d.n = 2, d.c = 6, d.h = 9, d.w = 7, d.k = 5, d.r = d.s = 3;
-    d.pad(1, 1);
-    return d;
-}
+using vkt::gradientBase;
+using vkt::squareTransposed;
 
 // Edge cases of both gradients: stride above the kernel, output phases no tap reaches, dilation
 // with stride, kernels wider than the input, groups and depthwise, every layout and dtype.
 const std::vector<vkt::NamedDesc>& gradCases() {
     static const std::vector<vkt::NamedDesc> cases = vkt::editedCases(
-        base(), {{"base", [](ConvDesc&) {}},
+        gradientBase(), {{"base", [](ConvDesc&) {}},
                  {"stride2", [](ConvDesc& d) { d.strideH = d.strideW = 2; }},
                  {"stride3_over_k2", [](ConvDesc& d) { d.r = d.s = 2, d.strideH = d.strideW = 3, d.pad(0, 0); }},
                  {"pointwise_stride2", [](ConvDesc& d) { d.r = d.s = 1, d.strideH = d.strideW = 2, d.pad(0, 0); }},
@@ -124,14 +119,6 @@ struct NamedTransposed {
     ConvTransposeDesc desc;
 };
 
-ConvTransposeDesc transposed(int64_t in, int64_t out, int64_t hw, int64_t k, int64_t stride, int64_t pad) {
-    ConvTransposeDesc t;
-    t.inChannels = in, t.outChannels = out, t.h = t.w = hw, t.kernelH = t.kernelW = k;
-    t.strideH = t.strideW = stride;
-    t.pad(pad, pad);
-    return t;
-}
-
 const std::vector<NamedTransposed>& transposedCases() {
     static const std::vector<NamedTransposed> cases = [] {
         std::vector<NamedTransposed> v;
@@ -139,28 +126,28 @@ const std::vector<NamedTransposed>& transposedCases() {
             edit(t);
             v.push_back({name, t});
         };
-        add("dcgan_first", transposed(16, 8, 1, 4, 1, 0), [](ConvTransposeDesc&) {});
-        add("dcgan_k4_s2", transposed(8, 4, 5, 4, 2, 1), [](ConvTransposeDesc& t) { t.n = 2; });
-        add("unet_k2_s2", transposed(8, 4, 6, 2, 2, 0), [](ConvTransposeDesc& t) {
+        add("dcgan_first", squareTransposed(16, 8, 1, 4, 1, 0), [](ConvTransposeDesc&) {});
+        add("dcgan_k4_s2", squareTransposed(8, 4, 5, 4, 2, 1), [](ConvTransposeDesc& t) { t.n = 2; });
+        add("unet_k2_s2", squareTransposed(8, 4, 6, 2, 2, 0), [](ConvTransposeDesc& t) {
             t.hasBias = true;
             t.activation = vkconv::Activation::Relu;
         });
-        add("fcn_k16_s8", transposed(3, 3, 3, 16, 8, 4), [](ConvTransposeDesc&) {});
-        add("opad1_s2", transposed(6, 5, 5, 3, 2, 1),
+        add("fcn_k16_s8", squareTransposed(3, 3, 3, 16, 8, 4), [](ConvTransposeDesc&) {});
+        add("opad1_s2", squareTransposed(6, 5, 5, 3, 2, 1),
             [](ConvTransposeDesc& t) { t.outputPaddingH = t.outputPaddingW = 1; });
-        add("opad_above_stride", transposed(4, 3, 4, 3, 1, 0), [](ConvTransposeDesc& t) {
+        add("opad_above_stride", squareTransposed(4, 3, 4, 3, 1, 0), [](ConvTransposeDesc& t) {
             t.dilationH = 3, t.outputPaddingH = 2;  // output padding >= stride, < dilation
         });
-        add("audio_k16_s8_h1", transposed(8, 4, 1, 1, 1, 0),
+        add("audio_k16_s8_h1", squareTransposed(8, 4, 1, 1, 1, 0),
             [](ConvTransposeDesc& t) { t.w = 9, t.kernelW = 16, t.strideW = 8, t.padLeft = t.padRight = 4; });
-        add("groups2_res_silu_nhwc", transposed(8, 6, 5, 3, 2, 1), [](ConvTransposeDesc& t) {
+        add("groups2_res_silu_nhwc", squareTransposed(8, 6, 5, 3, 2, 1), [](ConvTransposeDesc& t) {
             t.groups = 2, t.hasResidual = true, t.hasBias = true, t.activation = vkconv::Activation::Silu;
             t.inputLayout = t.outputLayout = vkconv::TensorLayout::NHWC;
             t.filterLayout = vkconv::FilterLayout::KRSC;
         });
-        add("depthwise_f16", transposed(8, 8, 6, 3, 2, 1),
+        add("depthwise_f16", squareTransposed(8, 8, 6, 3, 2, 1),
             [](ConvTransposeDesc& t) { t.groups = 8, t.dtype = DType::F16, t.outputPaddingH = 1; });
-        add("bf16_asym_pad", transposed(5, 7, 6, 4, 2, 0),
+        add("bf16_asym_pad", squareTransposed(5, 7, 6, 4, 2, 0),
             [](ConvTransposeDesc& t) { t.dtype = DType::BF16, t.padTop = 2, t.padLeft = 1, t.hasBias = true; });
         return v;
     }();
@@ -347,7 +334,7 @@ TEST(GradientIdentity, InnerProductsAgree) {
 // The same inputs give the same bits: no floating-point atomics, no order that depends on
 // scheduling.
 TEST(GradientDeterminism, RepeatedRunsAreBitIdentical) {
-    ConvDesc d = base();
+    ConvDesc d = gradientBase();
     d.n = 4, d.c = 16, d.k = 16, d.h = d.w = 24, d.hasBias = true, d.dtype = DType::F16;
     for (ConvPass pass : {ConvPass::BackwardData, ConvPass::BackwardWeight})
         for (const std::string a : {"auto", pass == ConvPass::BackwardData ? "dgrad_direct" : "wgrad_direct"}) {
@@ -375,7 +362,7 @@ TEST_F(GradientFind, TimesThePassAndAutoRunsItsWinner) {
     vkconv::Context c = vkconv::Context::create(info);
     vkconv::FindOptions quick;
     quick.rounds = 2, quick.warmupMs = 0, quick.minIntervalUs = 0;
-    ConvDesc d = base();
+    ConvDesc d = gradientBase();
     d.hasBias = true;
     for (ConvPass pass : {ConvPass::BackwardData, ConvPass::BackwardWeight}) {
         PlanOptions o;
@@ -403,7 +390,7 @@ TEST_F(GradientFind, TimesThePassAndAutoRunsItsWinner) {
 
     // A transposed convolution's records are its own: its epilogue and its output padding are part
     // of the key, and the backward-data pass of its convDesc() does not read them.
-    ConvTransposeDesc t = transposed(6, 5, 5, 3, 2, 1);
+    ConvTransposeDesc t = squareTransposed(6, 5, 5, 3, 2, 1);
     t.outputPaddingH = 1, t.hasBias = true, t.activation = vkconv::Activation::Relu;
     const auto ranked = vkconv::findAlgorithms(c, t, {}, quick);
     ASSERT_FALSE(ranked.empty());

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "support/environment.hpp"
+#include "support/gradient_check.hpp"
 
 namespace {
 
@@ -16,26 +17,13 @@ using vkconv::ConvTransposeDesc;
 using vkconv::DType;
 using vkconv::ErrorCode;
 using vkconv::PlanOptions;
-
-ConvDesc base() {
-    ConvDesc d;
-    d.n = 2, d.c = 6, d.h = 9, d.w = 7, d.k = 5, d.r = d.s = 3;
-    d.pad(1, 1);
-    return d;
-}
-
-ConvTransposeDesc transposed(int64_t in, int64_t out, int64_t hw, int64_t k, int64_t stride, int64_t pad) {
-    ConvTransposeDesc t;
-    t.inChannels = in, t.outChannels = out, t.h = t.w = hw, t.kernelH = t.kernelW = k;
-    t.strideH = t.strideW = stride;
-    t.pad(pad, pad);
-    return t;
-}
+using vkt::gradientBase;
+using vkt::squareTransposed;
 
 TEST(TransposedDesc, OutputSizeIsPyTorchs) {
     // torch.nn.ConvTranspose2d(…, kernel_size=4, stride=2, padding=1, output_padding=1, dilation=1)
     // on 5x5 gives (5-1)*2 - 2 + 3 + 1 + 1 = 11.
-    ConvTransposeDesc t = transposed(3, 2, 5, 4, 2, 1);
+    ConvTransposeDesc t = squareTransposed(3, 2, 5, 4, 2, 1);
     t.outputPaddingH = t.outputPaddingW = 1;
     EXPECT_EQ(t.outH(), 11);
     const ConvDesc c = t.convDesc();
@@ -62,33 +50,34 @@ TEST_F(GradientErrors, NamedErrors) {
     auto& ctx = vkt::ctx();
     PlanOptions data, weight;
     data.pass = ConvPass::BackwardData, weight.pass = ConvPass::BackwardWeight;
-    ConvDesc act = base();
+    ConvDesc act = gradientBase();
     act.activation = vkconv::Activation::Relu;
     expectError(ErrorCode::InvalidArgument, "activation", [&] { (void)vkconv::Plan::create(ctx, act, data); });
-    ConvDesc res = base();
+    ConvDesc res = gradientBase();
     res.hasResidual = true;
     expectError(ErrorCode::InvalidArgument, "residual", [&] { (void)vkconv::Plan::create(ctx, res, weight); });
     PlanOptions packed = weight;
     packed.packedFilter = true;
-    expectError(ErrorCode::InvalidArgument, "packedFilter", [&] { (void)vkconv::Plan::create(ctx, base(), packed); });
+    expectError(ErrorCode::InvalidArgument, "packedFilter",
+                [&] { (void)vkconv::Plan::create(ctx, gradientBase(), packed); });
     PlanOptions unknown = weight;
     unknown.algorithm = "implicit_gemm";  // a forward algorithm
     expectError(ErrorCode::UnknownAlgorithm, "bwd-weight algorithm named 'implicit_gemm'",
-                [&] { (void)vkconv::Plan::create(ctx, base(), unknown); });
+                [&] { (void)vkconv::Plan::create(ctx, gradientBase(), unknown); });
     PlanOptions tile = data;
     tile.tile = "64x64";
     expectError(ErrorCode::InvalidArgument, "needs a named algorithm",
-                [&] { (void)vkconv::Plan::create(ctx, base(), tile); });
+                [&] { (void)vkconv::Plan::create(ctx, gradientBase(), tile); });
     PlanOptions badPass;
     badPass.pass = ConvPass(7);
-    expectError(ErrorCode::InvalidArgument, "pass", [&] { (void)vkconv::Plan::create(ctx, base(), badPass); });
+    expectError(ErrorCode::InvalidArgument, "pass", [&] { (void)vkconv::Plan::create(ctx, gradientBase(), badPass); });
 
-    ConvTransposeDesc t = transposed(4, 3, 5, 3, 2, 1);
+    ConvTransposeDesc t = squareTransposed(4, 3, 5, 3, 2, 1);
     ConvTransposeDesc opad = t;
     opad.outputPaddingH = 2;
     expectError(ErrorCode::InvalidArgument, "outputPaddingH = 2 must be smaller than strideH = 2 or dilationH = 1",
                 [&] { opad.validate(); });
-    ConvTransposeDesc empty = transposed(4, 3, 1, 1, 1, 1);
+    ConvTransposeDesc empty = squareTransposed(4, 3, 1, 1, 1, 1);
     expectError(ErrorCode::OutputEmpty, "the output is -1 x -1", [&] { (void)vkconv::Plan::create(ctx, empty); });
     ConvTransposeDesc groups = t;
     groups.groups = 3;
@@ -106,7 +95,7 @@ TEST_F(GradientErrors, NamedErrors) {
     expectError(ErrorCode::InvalidArgument, "accumulate", [&] { (void)vkconv::Plan::create(ctx, t, acc); });
 
     // Recording with the wrong pass's tensors, or without what the pass needs.
-    const ConvDesc d = base();
+    const ConvDesc d = gradientBase();
     auto buf = vkconv::Buffer::create(ctx, 1 << 16);
     auto buf2 = vkconv::Buffer::create(ctx, 1 << 16);
     const auto fwd = vkconv::Plan::create(ctx, d);
@@ -148,7 +137,7 @@ TEST_F(GradientErrors, NamedErrors) {
 TEST_F(GradientErrors, ExplainNamesThePassesAlgorithms) {
     PlanOptions o;
     o.pass = ConvPass::BackwardWeight;
-    const auto plan = vkconv::Plan::create(vkt::ctx(), base(), o);
+    const auto plan = vkconv::Plan::create(vkt::ctx(), gradientBase(), o);
     const vkconv::PlanExplanation e = plan.explain();
     EXPECT_EQ(e.chosenBy, "router");
     EXPECT_EQ(e.algorithm, plan.algorithm());

@@ -167,6 +167,22 @@ std::string GradCheck::summary() const {
     return o.str();
 }
 
+vkconv::ConvDesc gradientBase() {
+    vkconv::ConvDesc d;
+    d.n = 2, d.c = 6, d.h = 9, d.w = 7, d.k = 5, d.r = d.s = 3;
+    d.pad(1, 1);
+    return d;
+}
+
+vkconv::ConvTransposeDesc squareTransposed(int64_t in, int64_t out, int64_t hw, int64_t k, int64_t stride,
+                                           int64_t pad) {
+    vkconv::ConvTransposeDesc t;
+    t.inChannels = in, t.outChannels = out, t.h = t.w = hw, t.kernelH = t.kernelW = k;
+    t.strideH = t.strideW = stride;
+    t.pad(pad, pad);
+    return t;
+}
+
 int gradientSweepCount(int full) {
     const char* v = std::getenv("VKCONV_SWEEP_COUNT");
     if (!v || !*v) return full;

@@ -32,6 +32,11 @@ struct GradCheck {
     std::string summary() const;
 };
 
+// The small layer the backward-pass tests start from: 2 images, 6 -> 5 channels, 9x7, 3x3, pad 1.
+vkconv::ConvDesc gradientBase();
+// A square ConvTranspose2d: in -> out channels on hw x hw, a k x k kernel, stride and padding.
+vkconv::ConvTransposeDesc squareTransposed(int64_t in, int64_t out, int64_t hw, int64_t k, int64_t stride, int64_t pad);
+
 // Backward-data of d (PlanOptions::pass is set here).
 GradCheck checkDataGrad(const vkconv::ConvDesc& d, vkconv::PlanOptions opts, uint64_t seed,
                         DataMode mode = DataMode::Uniform);
