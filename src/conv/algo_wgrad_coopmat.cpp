@@ -64,9 +64,6 @@ enum SpecWgradCoopmat : uint32_t {
 // Each split keeps at least this many slices (256 pixels): its prologue and epilogue amortised.
 constexpr uint64_t kMinSlicesPerSplit = 8;
 constexpr uint64_t kMaxSplit = 64;
-// FLOPs the matrix units do in the time memory moves one byte (H100/H200: ~400-700 TFLOP/s of
-// fp16 products against 3-5 TB/s): the split's partials may cost at most the products' time.
-constexpr double kFlopsPerByte = 100.0;
 
 std::string shaderName(DType t) {
     return std::string("wgrad_coopmat_") + (coopmatEmulated(t) ? "emu_" : "") + dtypeSuffix(t);
@@ -190,7 +187,8 @@ Choice choose(const ContextImpl& ctx, const WeightGradProblem& p, const PlanOpti
         // wgrad_split's rule (4 workgroups per compute unit, here >= 8 slices each), and the
         // partials' traffic (written, then read by the reduce pass) at most the products' time.
         const double flops = 2.0 * double(d.k) * double(taps(d)) * double(pixels(d));
-        const uint64_t traffic = uint64_t(flops / kFlopsPerByte / (8.0 * double(wgradSplitElements(d))));
+        const uint64_t traffic =
+            uint64_t(flops / ctx.model.wgradMatrixFlopsPerByte / (8.0 * double(wgradSplitElements(d))));
         c.split = uint32_t(wgradSplitRule(ctx, colTiles(d, *c.tile) * rowTiles(d, *c.tile), slices, kMinSlicesPerSplit,
                                           std::min({kMaxSplit, lim.most, traffic})));
     }

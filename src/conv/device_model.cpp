@@ -36,6 +36,8 @@ DeviceModel nvidiaFit() {
     m.groupedRowStepFill = 4;
     m.fewChannelsCoopmatFill = 4;
     m.groupedElementLoadWaste = 1.5;
+    m.wgradSplitFill = 4;
+    m.wgradMatrixFlopsPerByte = 100;  // H100/H200: ~400-700 TFLOP/s of fp16 products, 3-5 TB/s
 
     m.scalarFlopsPerUs = 28e6;  // ~28 TFLOP/s fp32: implicit_gemm's 128x128 tile in full waves
     // Residency from the registers the driver reports: 121-128 for the 8x8/8x4 register tiles,

@@ -67,6 +67,10 @@ struct DeviceModel {
     double groupedRowStepFill = 0;       // grouped_coopmat: row steps double while above it
     double fewChannelsCoopmatFill = 0;   // few_channels_coopmat: its wider tiles while above it
     double groupedElementLoadWaste = 0;  // grouped_coopmat: element loads' products against words'
+    double wgradSplitFill = 0;           // backward-weight's split reduction: workgroups per unit it aims at
+    // wgrad_coopmat: FLOPs the matrix units do while memory moves one byte; its split's fp32
+    // partials (written and read back) may cost at most the products' time.
+    double wgradMatrixFlopsPerByte = 0;
 
     // ---- the scalar GEMM (implicit_gemm, its split-K, winograd and implicit_gemm_nhwc off the
     // matrix units): costs in FLOPs at the best tile's full-wave rate ----

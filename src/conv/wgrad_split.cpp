@@ -38,7 +38,7 @@ WgradSplitLimit wgradSplitLimit(const ContextImpl& ctx, const ConvDesc& d, VkDev
 }
 
 uint64_t wgradSplitRule(const ContextImpl& ctx, uint64_t tiles, uint64_t chunks, uint64_t minChunks, uint64_t most) {
-    const double target = kWgradWorkgroupsPerUnit * ctx.model.computeUnits;
+    const double target = ctx.model.wgradSplitFill * ctx.model.computeUnits;
     uint64_t want = uint64_t(std::ceil(target / double(std::max<uint64_t>(tiles, 1))));
     return std::max<uint64_t>(1, std::min({want, chunks / std::max<uint64_t>(minChunks, 1), most}));
 }

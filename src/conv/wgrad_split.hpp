@@ -21,10 +21,9 @@ struct WgradSplitLimit {
 WgradSplitLimit wgradSplitLimit(const ContextImpl& ctx, const ConvDesc& d, VkDeviceSize workspaceLimit,
                                 uint64_t gridLimit);
 
-// The split rule: enough workgroups for kWgradWorkgroupsPerUnit per compute unit over `tiles`
-// output tiles, each split keeping at least `minChunks` of the `chunks` reduction steps, at most
-// `most` (the caller's cap and wgradSplitLimit).  1: no split (the kernel writes dw itself).
-constexpr uint64_t kWgradWorkgroupsPerUnit = 4;
+// The split rule: enough workgroups for the device model's wgradSplitFill per compute unit over
+// `tiles` output tiles, each split keeping at least `minChunks` of the `chunks` reduction steps, at
+// most `most` (the caller's cap and wgradSplitLimit).  1: no split (the kernel writes dw itself).
 uint64_t wgradSplitRule(const ContextImpl& ctx, uint64_t tiles, uint64_t chunks, uint64_t minChunks, uint64_t most);
 
 // Pass 2: the splits added in order, the old gradient with accumulate, the storage dtype.
