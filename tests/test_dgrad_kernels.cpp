@@ -48,23 +48,12 @@ PlanOptions options(const std::string& algorithm, const std::string& tile = "") 
     return o;
 }
 
-// Whether the algorithm accepts d (else the reason, for the skip message).
-std::string declines(const ConvDesc& d, const PlanOptions& o) {
-    try {
-        (void)vkconv::Plan::create(vkt::ctx(), d, o);
-        return "";
-    } catch (const vkconv::Error& e) {
-        EXPECT_EQ(e.code(), ErrorCode::Unsupported) << e.what();
-        return e.what();
-    }
-}
-
 // PlanOptions::packedFilter (a transposed convolution's constant weights): the flip or the
 // sub-filters, and the inner plan's own packing, written once; the original filter is poisoned
 // after packing.  A forced inner algorithm may decline packed filters (then there is nothing to run).
 void expectPackedMatches(const ConvDesc& d, PlanOptions o, uint64_t seed) {
     o.packedFilter = true;
-    if (std::string why = declines(d, o); !why.empty()) return;
+    if (std::string why = vkt::declineReason(d, o); !why.empty()) return;
     EXPECT_TRUE(vkt::passed(vkt::checkDataGrad(d, o, seed, DataMode::Uniform))) << "packed filter";
 }
 
@@ -147,14 +136,14 @@ TEST_P(DgradKernelEdges, MatchesReference) {
     const auto& [index, algorithm] = GetParam();
     const ConvDesc& d = cases()[size_t(index)].desc;
     const PlanOptions o = options(algorithm);
-    if (std::string why = declines(d, o); !why.empty()) GTEST_SKIP() << why;
+    if (std::string why = vkt::declineReason(d, o); !why.empty()) GTEST_SKIP() << why;
     for (DataMode mode : {DataMode::Integer, DataMode::Uniform}) {
         const vkt::GradCheck r = vkt::checkDataGrad(d, o, 31, mode);
         EXPECT_TRUE(vkt::passed(r));
         EXPECT_EQ(r.algorithm, algorithm);
         PlanOptions acc = o;
         acc.accumulate = true;
-        if (declines(d, acc).empty()) {
+        if (vkt::declineReason(d, acc).empty()) {
             EXPECT_TRUE(vkt::passed(vkt::checkDataGrad(d, acc, 32, mode))) << "accumulate";
         }
     }
@@ -192,7 +181,7 @@ TEST_P(DgradIgemmTiles, MatchesReference) {
     const auto& [index, tile] = GetParam();
     const ConvDesc& d = tileCases()[size_t(index)].desc;
     const PlanOptions o = options("dgrad_implicit_gemm", tile);
-    if (std::string why = declines(d, o); !why.empty()) GTEST_SKIP() << why;
+    if (std::string why = vkt::declineReason(d, o); !why.empty()) GTEST_SKIP() << why;
     const vkt::GradCheck r = vkt::checkDataGrad(d, o, 41, DataMode::Integer);
     EXPECT_TRUE(vkt::passed(r));
     EXPECT_NE(r.config.find("tile " + tile), std::string::npos) << r.config;
@@ -236,7 +225,7 @@ class DgradForwardInner : public vkt::VkconvParamTest<int> {};
 TEST_P(DgradForwardInner, MatchesReference) {
     const InnerCase c = innerCases()[size_t(GetParam())];
     const PlanOptions o = options("dgrad_forward", c.inner);
-    if (std::string why = declines(c.desc, o); !why.empty()) GTEST_SKIP() << why;
+    if (std::string why = vkt::declineReason(c.desc, o); !why.empty()) GTEST_SKIP() << why;
     const std::string inner = c.inner.substr(0, c.inner.find(':'));
     for (DataMode mode : {DataMode::Integer, DataMode::Uniform}) {
         const vkt::GradCheck r = vkt::checkDataGrad(c.desc, o, 51, mode);
@@ -281,7 +270,7 @@ class DgradForwardCoopmat : public vkt::VkconvParamTest<int> {};
 TEST_P(DgradForwardCoopmat, MatchesReference) {
     const InnerCase c = coopmatCases()[size_t(GetParam())];
     const PlanOptions o = options("dgrad_forward", c.inner);
-    if (std::string why = declines(c.desc, o); !why.empty()) GTEST_SKIP() << why;
+    if (std::string why = vkt::declineReason(c.desc, o); !why.empty()) GTEST_SKIP() << why;
     const vkt::GradCheck r = vkt::checkDataGrad(c.desc, o, 71, DataMode::Uniform);
     EXPECT_TRUE(vkt::passed(r));
     EXPECT_NE(r.config.find("then " + c.inner + " "), std::string::npos) << r.config;
@@ -332,7 +321,7 @@ class DgradPhasesInner : public vkt::VkconvParamTest<int> {};
 TEST_P(DgradPhasesInner, MatchesReference) {
     const InnerCase c = phaseInnerCases()[size_t(GetParam())];
     const PlanOptions o = options("dgrad_phases", c.inner);
-    if (std::string why = declines(c.desc, o); !why.empty()) GTEST_SKIP() << why;
+    if (std::string why = vkt::declineReason(c.desc, o); !why.empty()) GTEST_SKIP() << why;
     const std::string inner = c.inner.substr(0, c.inner.find(':'));
     for (DataMode mode : {DataMode::Integer, DataMode::Uniform}) {
         const vkt::GradCheck r = vkt::checkDataGrad(c.desc, o, 53, mode);
@@ -386,7 +375,7 @@ class DgradPhasesCoopmat : public vkt::VkconvParamTest<int> {};
 TEST_P(DgradPhasesCoopmat, MatchesReference) {
     const InnerCase c = phaseCoopmatCases()[size_t(GetParam())];
     const PlanOptions o = options("dgrad_phases", c.inner);
-    if (std::string why = declines(c.desc, o); !why.empty()) GTEST_SKIP() << why;
+    if (std::string why = vkt::declineReason(c.desc, o); !why.empty()) GTEST_SKIP() << why;
     const vkt::GradCheck r = vkt::checkDataGrad(c.desc, o, 73, DataMode::Uniform);
     EXPECT_TRUE(vkt::passed(r));
     EXPECT_NE(r.config.find("then " + c.inner + " "), std::string::npos) << r.config;

@@ -97,23 +97,11 @@ PlanOptions options(const std::string& tile, bool accumulate = false) {
     return o;
 }
 
-// The reason wgrad_coopmat declines (no matrix units and no emulation; a tile the device lacks
-// the shared memory for), "" where it accepts.
-std::string declines(const ConvDesc& d, const PlanOptions& o) {
-    try {
-        (void)vkconv::Plan::create(vkt::ctx(), d, o);
-        return "";
-    } catch (const vkconv::Error& e) {
-        EXPECT_EQ(e.code(), ErrorCode::Unsupported) << e.what();
-        return e.what();
-    }
-}
-
 class WgradCoopmatCases : public vkt::VkconvParamTest<std::tuple<int, std::string>> {};
 TEST_P(WgradCoopmatCases, MatchesReference) {
     const auto& [index, tile] = GetParam();
     const ConvDesc& d = cases()[size_t(index)].desc;
-    if (std::string why = declines(d, options(tile)); !why.empty()) GTEST_SKIP() << why;
+    if (std::string why = vkt::declineReason(d, options(tile)); !why.empty()) GTEST_SKIP() << why;
     // Integer data: fp32 sums of small integers are exact, so any index error shows exactly; with
     // accumulate the old gradient is added (one rounding).
     const vkt::GradCheck r = vkt::checkWeightGrad(d, options(tile), 41, DataMode::Integer);
@@ -133,7 +121,7 @@ TEST(WgradCoopmat, RepeatedRunsAreBitIdentical) {
     d.n = 3, d.h = d.w = 20, d.hasBias = true;
     for (const char* tile : {"", "s1", "s7"}) {
         const PlanOptions o = options(tile, true);
-        if (std::string why = declines(d, o); !why.empty()) GTEST_SKIP() << why;
+        if (std::string why = vkt::declineReason(d, o); !why.empty()) GTEST_SKIP() << why;
         const auto plan = vkconv::Plan::create(ctx, d, o);
         auto up = [&](const std::vector<float>& v, const vkt::Dims& dims, bool last) {
             const auto bytes = vkt::pack(v, dims, last, d.dtype);
@@ -169,7 +157,9 @@ TEST(WgradCoopmat, RepeatedRunsAreBitIdentical) {
             results.push_back(std::move(bytes));
         }
         EXPECT_TRUE(results[0] == results[1]) << "tile '" << tile << "' [" << plan.config() << "]";
-        if (std::string(tile) == "s7") EXPECT_NE(plan.config().find("split 7"), std::string::npos) << plan.config();
+        if (std::string(tile) == "s7") {
+            EXPECT_NE(plan.config().find("split 7"), std::string::npos) << plan.config();
+        }
     }
 }
 
@@ -204,13 +194,13 @@ ConvDesc randomDesc(std::mt19937_64& rng) {
 }
 
 TEST(WgradCoopmatSweep, MatchesReference) {
-    if (std::string why = declines(base(), options("")); !why.empty()) GTEST_SKIP() << why;
+    if (std::string why = vkt::declineReason(base(), options("")); !why.empty()) GTEST_SKIP() << why;
     std::mt19937_64 rng(0xc0);
     const int count = vkt::gradientSweepCount(72);
     for (int i = 0; i < count; ++i) {
         const ConvDesc d = randomDesc(rng);
         PlanOptions o = options(i % 3 == 1 ? "s" + std::to_string(1 + i % 19) : "", i % 5 == 0);
-        ASSERT_EQ(declines(d, o), "") << "sweep case " << i << ": " << d.toString();
+        ASSERT_EQ(vkt::declineReason(d, o), "") << "sweep case " << i << ": " << d.toString();
         ASSERT_TRUE(vkt::passed(vkt::checkWeightGrad(d, o, uint64_t(i), DataMode::Uniform))) << "sweep case " << i;
     }
 }
@@ -218,9 +208,9 @@ TEST(WgradCoopmatSweep, MatchesReference) {
 // The declines, each with its reason; and the router's choice for fp16 / bf16 GEMM-shaped layers.
 TEST(WgradCoopmat, DeclinesByName) {
     auto& ctx = vkt::ctx();
-    if (std::string why = declines(base(), options("")); !why.empty()) GTEST_SKIP() << why;
+    if (std::string why = vkt::declineReason(base(), options("")); !why.empty()) GTEST_SKIP() << why;
     auto expectDecline = [&](const ConvDesc& d, const std::string& tile, const char* needle) {
-        const std::string why = declines(d, options(tile));
+        const std::string why = vkt::declineReason(d, options(tile));
         EXPECT_NE(why.find(needle), std::string::npos) << d.toString() << " tile '" << tile << "': " << why;
     };
     ConvDesc f32 = base();

@@ -183,6 +183,16 @@ vkconv::ConvTransposeDesc squareTransposed(int64_t in, int64_t out, int64_t hw, 
     return t;
 }
 
+std::string declineReason(const vkconv::ConvDesc& d, const vkconv::PlanOptions& o) {
+    try {
+        (void)vkconv::Plan::create(ctx(), d, o);
+        return "";
+    } catch (const vkconv::Error& e) {
+        EXPECT_EQ(e.code(), vkconv::ErrorCode::Unsupported) << e.what();
+        return e.what();
+    }
+}
+
 int gradientSweepCount(int full) {
     const char* v = std::getenv("VKCONV_SWEEP_COUNT");
     if (!v || !*v) return full;

@@ -37,6 +37,10 @@ vkconv::ConvDesc gradientBase();
 // A square ConvTranspose2d: in -> out channels on hw x hw, a k x k kernel, stride and padding.
 vkconv::ConvTransposeDesc squareTransposed(int64_t in, int64_t out, int64_t hw, int64_t k, int64_t stride, int64_t pad);
 
+// Why Plan::create declines d with o (it must decline as Unsupported: the skip message), "" where
+// it accepts.
+std::string declineReason(const vkconv::ConvDesc& d, const vkconv::PlanOptions& o);
+
 // Backward-data of d (PlanOptions::pass is set here).
 GradCheck checkDataGrad(const vkconv::ConvDesc& d, vkconv::PlanOptions opts, uint64_t seed,
                         DataMode mode = DataMode::Uniform);
