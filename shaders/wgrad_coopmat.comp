@@ -17,7 +17,9 @@
 // K/groups resp. C/groups a multiple of 8, 16-byte aligned views) a staged word is one 16-byte
 // load; otherwise (NCHW, odd sizes) its 8 values load one by one, each tap decoded on its own.
 // Slices are double-buffered: the next slice's global loads are in flight in registers while the
-// current one is multiplied, one barrier per slice.  Each staged pixel's (n, p, q) is carried
+// current one is multiplied, one barrier per slice.  AHEAD2 keeps a second register set, so that
+// loads are issued two slices before they are staged: a 16-deep slice's products are too few to
+// hide one load's latency on their own.  Each staged pixel's (n, p, q) is carried
 // from slice to slice by additions (no divisions in the loop).  x outside the padded input, and
 // pixels past N x P x Q, stage zeros.  POINTWISE (1x1, stride 1, unpadded): x's pixel is dy's.
 //
@@ -58,6 +60,7 @@ layout(constant_id = 110) const bool VEC_A = false;  // NHWC dy, K/groups % 8 ==
 layout(constant_id = 111) const bool VEC_B = false;  // NHWC x, C/groups % 8 == 0: 16-byte loads
 layout(constant_id = 112) const bool POINTWISE = false;
 layout(constant_id = 113) const bool SPLIT_OUT = false;
+layout(constant_id = 114) const bool AHEAD2 = false;
 layout(local_size_x_id = 100) in;
 
 const uint NT = WG_SIZE;
@@ -161,10 +164,11 @@ void main() {
     int bTapH = int(bTap.y * pc.dilH) - int(pc.padT), bTapW = int(bTap.z * pc.dilW) - int(pc.padL);
     uint bChan = cBase + bTap.x;
 
-    uvec4 aReg[A_PER_T], bReg[B_PER_T];
-    // Global -> registers.  The element path (NCHW, odd channel counts) decodes each value's
-    // offset in a loop kept rolled: unrolled, its divisions made the code 8x larger for no gain.
-#define LOAD_SLICE()                                                                            \
+    uvec4 aReg0[A_PER_T], bReg0[B_PER_T], aReg1[A_PER_T], bReg1[B_PER_T];
+    // Global -> registers (set 0; set 1 with AHEAD2).  The element path (NCHW, odd channel counts)
+    // decodes each value's offset in a loop kept rolled: unrolled, its divisions made the code 8x
+    // larger for no gain.
+#define LOAD_SLICE(aReg, bReg)                                                                  \
     STAGE_UNROLL for (uint i = 0u; i < A_PER_T; ++i) {                                          \
         Pix x = pa[i];                                                                          \
         aReg[i] = uvec4(0u);                                                                    \
@@ -189,7 +193,7 @@ void main() {
                 bReg[i][v >> 1] |= xBits(x, bJ + v, cBase) << (16u * (v & 1u));                \
         }                                                                                       \
     }
-#define STORE_SLICE(buf)                                                                        \
+#define STORE_SLICE(buf, aReg, bReg)                                                            \
     STAGE_UNROLL for (uint i = 0u; i < A_PER_T; ++i)                                              \
         smem[(buf) * A_BUF + (aKK0 + i * (NT / AW)) * LDA + aWord] = aReg[i];                   \
     STAGE_UNROLL for (uint i = 0u; i < B_PER_T; ++i)                                              \
@@ -264,21 +268,50 @@ void main() {
     }
 
     if (nsl > 0u) {
-        LOAD_SLICE()
-        STORE_SLICE(0u)
+        LOAD_SLICE(aReg0, bReg0)
+        STORE_SLICE(0u, aReg0, bReg0)
     }
-    barrier();
-    for (uint sl = 0u; sl < nsl; ++sl) {
-        uint cur = sl & 1u;
-        bool more = sl + 1u < nsl;
-        if (more) {
+    if (AHEAD2) {
+        // Slice sl + 1 waits in set 1 while sl + 2 loads into set 0 (and the other way round on
+        // odd steps): the loop is unrolled twice so that the register sets are named statically.
+        if (nsl > 1u) {
             ADVANCE()
-            LOAD_SLICE()
+            LOAD_SLICE(aReg1, bReg1)
         }
-        MULTIPLY_SLICE(cur)
-        BIAS_SLICE(cur)
-        if (more) { STORE_SLICE(cur ^ 1u) }
-        barrier();  // the last one also frees the staging memory for the epilogue's scratch
+        barrier();
+        for (uint sl = 0u; sl < nsl; sl += 2u) {
+            if (sl + 2u < nsl) {
+                ADVANCE()
+                LOAD_SLICE(aReg0, bReg0)
+            }
+            MULTIPLY_SLICE(0u)
+            BIAS_SLICE(0u)
+            if (sl + 1u < nsl) { STORE_SLICE(1u, aReg1, bReg1) }
+            barrier();
+            if (sl + 1u >= nsl) break;
+            if (sl + 3u < nsl) {
+                ADVANCE()
+                LOAD_SLICE(aReg1, bReg1)
+            }
+            MULTIPLY_SLICE(1u)
+            BIAS_SLICE(1u)
+            if (sl + 2u < nsl) { STORE_SLICE(0u, aReg0, bReg0) }
+            barrier();
+        }
+    } else {
+        barrier();
+        for (uint sl = 0u; sl < nsl; ++sl) {
+            uint cur = sl & 1u;
+            bool more = sl + 1u < nsl;
+            if (more) {
+                ADVANCE()
+                LOAD_SLICE(aReg0, bReg0)
+            }
+            MULTIPLY_SLICE(cur)
+            BIAS_SLICE(cur)
+            if (more) { STORE_SLICE(cur ^ 1u, aReg0, bReg0) }
+            barrier();  // the last one also frees the staging memory for the epilogue's scratch
+        }
     }
 
     // Epilogue, one accumulator at a time through this subgroup's fp32 scratch (row-major: a

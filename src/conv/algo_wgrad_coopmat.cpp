@@ -17,6 +17,7 @@
 #include "conv/wgrad_split.hpp"
 #include "runtime/context_impl.hpp"
 #include "runtime/shader_registry.hpp"
+#include "util/test_hooks.hpp"
 #include "vkconv/error.hpp"
 
 namespace vkconv {
@@ -59,6 +60,7 @@ enum SpecWgradCoopmat : uint32_t {
     kSpecVecB = 111,
     kSpecPointwise = 112,
     kSpecSplitOut = 113,
+    kSpecAhead2 = 114,
 };
 
 // Each split keeps at least this many slices (256 pixels): its prologue and epilogue amortised.
@@ -211,6 +213,7 @@ public:
         // 16-byte words of 8 filters (channels) of one pixel: NHWC with K/groups (C/groups) % 8 == 0.
         vecA_ = d.outputLayout == TensorLayout::NHWC && d.filtersPerGroup() % 8 == 0;
         vecB_ = d.inputLayout == TensorLayout::NHWC && d.channelsPerGroup() % 8 == 0;
+        ahead2_ = wantAhead2(ctx, vecA_ && vecB_);
         pc_.splitK = split_;
         if (split_ > 1) reduce_ = std::make_unique<WgradReduce>(ctx, p);
         gx_ = uint32_t(colTiles(d, tile_));
@@ -235,6 +238,7 @@ public:
                         std::to_string(cm_.n) + "x" + std::to_string(cm_.k);
         if (vecA_ || vecB_) c += std::string(" vec8") + (vecA_ ? "A" : "") + (vecB_ ? "B" : "");
         c += split_ > 1 ? " split " + std::to_string(split_) : std::string(" one pass");
+        if (ahead2_) c += " ahead2";
         if (pointwise_) c += " pointwise";
         c += " sg" + std::to_string(sg_.size);
         if (coopmatEmulated(problem_.conv.dtype)) c += " EMULATED";
@@ -242,6 +246,13 @@ public:
     }
 
 private:
+    // Loads two slices ahead on NVIDIA, as implicit_gemm_coopmat does there: one 16- or 32-deep
+    // slice of products is shorter than a load's latency (docs/performance.md, "backward-weight on
+    // the matrix units").  Elsewhere unmeasured.  Only the 16-byte paths: the element path's loads
+    // are rolled loops.  The test hook coopmat_ahead2=0|1 takes either path on any device.
+    static bool wantAhead2(const ContextImpl& ctx, bool vec) {
+        return vec && testHookOr("coopmat_ahead2", ctx.caps.vendorId == 0x10DE);
+    }
     const ComputePipeline& pipeline(bool vec) const {
         const ConvDesc& d = problem_.conv;
         PipelineKey key =
@@ -258,6 +269,7 @@ private:
         key.spec.push_back({kSpecVecB, vec && vecB_ ? 1u : 0u});
         key.spec.push_back({kSpecPointwise, pointwise_ ? 1u : 0u});
         key.spec.push_back({kSpecSplitOut, split_ > 1 ? 1u : 0u});
+        key.spec.push_back({kSpecAhead2, vec && ahead2_ ? 1u : 0u});
         if (coopmatEmulated(d.dtype)) key.spec.push_back({kSpecEmuLanes, sg_.size});
         key.fullSubgroups = true;  // the subgroup index must name a whole block
         return ctx_.pipelines->get(key);
@@ -270,7 +282,7 @@ private:
     CoopMatConfig cm_;
     uint32_t split_;
     SubgroupChoice sg_;
-    bool pointwise_ = false, vecA_ = false, vecB_ = false;
+    bool pointwise_ = false, vecA_ = false, vecB_ = false, ahead2_ = false;
     const ComputePipeline* vectorPipeline_ = nullptr;
     std::unique_ptr<WgradReduce> reduce_;
     uint32_t gx_ = 0, gy_ = 0;
