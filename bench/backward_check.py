@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """vkconv-bench --pass (the bench_backward test): every pass of bench/cases/backward_check.csv
 (strided, grouped and dilated convolutions, transposed ones with output padding and a 1-D row)
-is timed and checked against the float64 references with the validation layer, in fp32 and fp16,
-NCHW and NHWC, --algo all for the backward passes (the router's plan for the forward one); the
+is timed and checked against the float64 references with the validation layer: the forward pass
+through the router in fp32 and fp16, NCHW and NHWC; the backward passes with --algo all in fp32
+NCHW and fp16 NHWC (every backward kernel's own cases are the unit tests'); the
 JSON rows carry their pass and transposed fields and validate (bench/benchjson.py); the backward passes plan offline for every layer of the training suites
 (ResNet-50, the RetinaNet head) and the transposed suite; find times every pass, transposed rows
 included; packed filters run for the passes that read the filter; the flags that do not combine
@@ -32,25 +33,30 @@ def run(args, timeout=600):
 layers = [r["layer"] for r in bj.read_shapes(SHAPES)]
 with tempfile.TemporaryDirectory() as tmp:
     for pss in bj.PASSES:
-        js = os.path.join(tmp, f"{pss}.json")
-        # Every backward algorithm through the bench; the forward pass (every forward kernel is the
-        # forward tests') through the router.
-        algo = "auto" if pss == "fwd" else "all"
-        rc, out, err = run(["run", "--shapes", SHAPES, "--pass", pss, "--algo", algo, "--check", "--validation",
-                            "--epilogue", "bias", "--dtype", "fp32", "--dtype", "fp16", "--layout", "nchw",
-                            "--layout", "nhwc", "--warmup", "1", "--warmup-ms", "0", "--calls", "2", "--repeats",
-                            "2", "--json", js])
-        if rc != 0 or " 0 failed" not in out or "validation: no messages" not in out:
-            failures.append(f"--pass {pss}: exit {rc}: {(out + err).strip()[-600:]}")
-            continue
-        try:
-            rows = bj.load(js)["rows"]
-        except (OSError, bj.SchemaError) as e:
-            failures.append(f"--pass {pss}: {e}")
-            continue
-        # Every layer in all four configurations, checked; a bias only where the pass has one.
+        # The forward pass (every forward kernel is the forward tests') through the router in all four
+        # configurations; every backward algorithm in two of them (each configuration costs its
+        # pipelines' compiles).
+        if pss == "fwd":
+            runs = [("auto", ["--dtype", "fp32", "--dtype", "fp16", "--layout", "nchw", "--layout", "nhwc"])]
+            want = {(l, d, lay) for l in layers for d in ("fp32", "fp16") for lay in ("nchw", "nhwc")}
+        else:
+            runs = [("all", ["--dtype", "fp32", "--layout", "nchw"]), ("all", ["--dtype", "fp16", "--layout", "nhwc"])]
+            want = {(l, d, lay) for l in layers for d, lay in (("fp32", "nchw"), ("fp16", "nhwc"))}
+        rows = []
+        for i, (algo, config) in enumerate(runs):
+            js = os.path.join(tmp, f"{pss}.{i}.json")
+            rc, out, err = run(["run", "--shapes", SHAPES, "--pass", pss, "--algo", algo, "--check", "--validation",
+                                "--epilogue", "bias"] + config + ["--warmup", "1", "--warmup-ms", "0", "--calls", "2",
+                                                                  "--repeats", "2", "--json", js])
+            if rc != 0 or " 0 failed" not in out or "validation: no messages" not in out:
+                failures.append(f"--pass {pss} {config}: exit {rc}: {(out + err).strip()[-600:]}")
+                continue
+            try:
+                rows += bj.load(js)["rows"]
+            except (OSError, bj.SchemaError) as e:
+                failures.append(f"--pass {pss}: {e}")
+        # Every layer in each configuration, checked; a bias only where the pass has one.
         got = {(r["layer"], r["dtype"], r["layout"]) for r in rows}
-        want = {(l, d, lay) for l in layers for d in ("fp32", "fp16") for lay in ("nchw", "nhwc")}
         if got != want:
             failures.append(f"--pass {pss}: rows for {sorted(want - got)} missing")
         for r in rows:
