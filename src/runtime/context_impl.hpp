@@ -17,6 +17,7 @@ namespace vkconv {
 
 class PipelineCache;
 class PipelineRegistry;
+struct PipelineKey;
 class FindDb;
 
 class PassProbe;
@@ -59,9 +60,13 @@ struct ContextImpl {
     // When findAlgorithms last had the GPU busy: a find soon after needs no long warm-up.
     std::chrono::steady_clock::time_point lastFindWork{};
     // Set before building plans to make every pipeline with VK_PIPELINE_CREATE_CAPTURE_STATISTICS
-    // and _INTERNAL_REPRESENTATIONS (when the device has pipelineExecutableInfo): the registry ORs
-    // it into each key it builds.  Used by vkconv-bench --shader-stats; off for normal use.
+    // (when the device has pipelineExecutableInfo): the registry ORs it into each key it builds.
+    // Used by vkconv-bench --shader-stats; off for normal use.
     bool captureStatistics = false;
+    // Which of those pipelines also keep their _INTERNAL_REPRESENTATIONS (the ISA text; null: none):
+    // printing them costs RADV up to twice the compile of a large matrix kernel.  Called from the
+    // threads that build pipelines.
+    std::function<bool(const PipelineKey&)> captureRepresentations;
     // Set by `vkconv-bench --shader-stats --isa`: the registry also builds each pipeline into a
     // private, empty VkPipelineCache and keeps that cache's data (ComputePipeline::binary).  On
     // drivers that return no internal representations (NVIDIA) that blob holds the machine code

@@ -156,9 +156,13 @@ ComputePipeline PipelineRegistry::build(const PipelineKey& key) {
     if (key.requiredSubgroupSize) pci.stage.pNext = &rss;
     if (key.fullSubgroups && caps.computeFullSubgroups)
         pci.stage.flags |= VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT;
-    if (key.captureStatistics && caps.pipelineExecutableInfo)
-        pci.flags |=
-            VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR | VK_PIPELINE_CREATE_CAPTURE_INTERNAL_REPRESENTATIONS_BIT_KHR;
+    if (key.captureStatistics && caps.pipelineExecutableInfo) {
+        pci.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
+        if (ctx_.captureRepresentations && ctx_.captureRepresentations(key)) {
+            pci.flags |= VK_PIPELINE_CREATE_CAPTURE_INTERNAL_REPRESENTATIONS_BIT_KHR;
+            out.representations = true;
+        }
+    }
     pci.layout = out.layout;
     r = d.vkCreateComputePipelines(ctx_.device, ctx_.pipelineCache->handle(), 1, &pci, nullptr, &out.pipeline);
     if (r == VK_SUCCESS && ctx_.capturePipelineBinaries) out.binary = captureBinary(pci);

@@ -38,7 +38,8 @@ struct ComputePipeline {
     VkPipelineLayout layout = VK_NULL_HANDLE;
     VkPipeline pipeline = VK_NULL_HANDLE;
     PipelineKey key;
-    std::vector<uint8_t> binary;  // this pipeline alone in a VkPipelineCache (capturePipelineBinaries)
+    std::vector<uint8_t> binary;   // this pipeline alone in a VkPipelineCache (capturePipelineBinaries)
+    bool representations = false;  // built with its internal representations (captureRepresentations)
 };
 
 class PipelineRegistry {
