@@ -331,8 +331,12 @@ TEST_F(Find, ExplainSaysWhatChoseAndWhatDeclined) {
     // this layer), positive; none on one that declines.
     bool modelled = false;
     for (const auto& c : e.candidates) {
-        if (!c.declines.empty()) EXPECT_LT(c.modelledMicroseconds, 0) << c.algorithm;
-        if (c.algorithm == "implicit_gemm") EXPECT_GT(c.modelledMicroseconds, 0);
+        if (!c.declines.empty()) {
+            EXPECT_LT(c.modelledMicroseconds, 0) << c.algorithm;
+        }
+        if (c.algorithm == "implicit_gemm") {
+            EXPECT_GT(c.modelledMicroseconds, 0);
+        }
         modelled = modelled || c.modelledMicroseconds > 0;
     }
     EXPECT_TRUE(modelled);
@@ -373,7 +377,9 @@ TEST_F(Find, ExplainModelledTimesBackACostChoice) {
             byCost.insert(e.algorithm);
             ASSERT_GT(us["winograd"], 0);
             for (const auto& [name, t] : us)
-                if (t > 0 && name != "winograd") EXPECT_LT(us["winograd"], t) << name;
+                if (t > 0 && name != "winograd") {
+                    EXPECT_LT(us["winograd"], t) << name;
+                }
         } else if (e.algorithm == "implicit_gemm_splitk") {
             byCost.insert(e.algorithm);
             EXPECT_LT(us["implicit_gemm_splitk"], us["implicit_gemm"]);
