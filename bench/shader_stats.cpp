@@ -228,7 +228,8 @@ int runShaderStats(vkconv::Context& ctx, const Options& opts) {
     impl.capturePipelineBinaries = !opts.isaDir.empty();
     // The ISA text only where it is read: every pipeline for --isa; for --expect-isa the first
     // kIsaChecksPerShader pipelines of each shader it names (the instructions a shader's matrix
-    // operations lower to do not depend on its tile; capturing every one tripled the RDNA4 lab).
+    // operations lower to do not depend on its tile; capturing every one added ~20 s to the
+    // RDNA4 lab's ~100 s of compiles).
     auto isaShaders = std::make_shared<std::pair<std::mutex, std::map<std::string, int>>>();
     impl.captureRepresentations = [isaShaders, all = !opts.isaDir.empty(),
                                    prefixes = opts.expectIsa](const vkconv::PipelineKey& k) {

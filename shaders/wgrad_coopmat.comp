@@ -271,6 +271,7 @@ void main() {
         LOAD_SLICE(aReg0, bReg0)
         STORE_SLICE(0u, aReg0, bReg0)
     }
+    barrier();
     if (AHEAD2) {
         // Slice sl + 1 waits in set 1 while sl + 2 loads into set 0 (and the other way round on
         // odd steps): the loop is unrolled twice so that the register sets are named statically.
@@ -278,7 +279,6 @@ void main() {
             ADVANCE()
             LOAD_SLICE(aReg1, bReg1)
         }
-        barrier();
         for (uint sl = 0u; sl < nsl; sl += 2u) {
             if (sl + 2u < nsl) {
                 ADVANCE()
@@ -299,7 +299,6 @@ void main() {
             barrier();
         }
     } else {
-        barrier();
         for (uint sl = 0u; sl < nsl; ++sl) {
             uint cur = sl & 1u;
             bool more = sl + 1u < nsl;

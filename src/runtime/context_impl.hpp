@@ -64,8 +64,8 @@ struct ContextImpl {
     // Used by vkconv-bench --shader-stats; off for normal use.
     bool captureStatistics = false;
     // Which of those pipelines also keep their _INTERNAL_REPRESENTATIONS (the ISA text; null: none):
-    // printing them costs RADV up to twice the compile of a large matrix kernel.  Called from the
-    // threads that build pipelines.
+    // RADV prints them at every build (~20 s of the RDNA4 lab's ~120).  Called from the threads
+    // that build pipelines.
     std::function<bool(const PipelineKey&)> captureRepresentations;
     // Set by `vkconv-bench --shader-stats --isa`: the registry also builds each pipeline into a
     // private, empty VkPipelineCache and keeps that cache's data (ComputePipeline::binary).  On
